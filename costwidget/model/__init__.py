@@ -1,0 +1,37 @@
+"""The numpy/pandas model of cost curves. Imports neither ipywidgets nor bqplot."""
+
+from .classifier import Classifier, OperatingPoint, OperatingRange
+from .compare import Comparison, combined_envelope, compare
+from .constraints import ConstrainedPoint
+from .costs import (
+    cost_line_to_roc_point,
+    cost_point_to_roc_line,
+    cost_scale,
+    expected_cost,
+    iso_performance_slope,
+    probability_cost,
+    roc_line_to_cost_point,
+    roc_point_to_cost_line,
+)
+from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
+
+__all__ = [
+    "Classifier",
+    "Comparison",
+    "ConstrainedPoint",
+    "OperatingPoint",
+    "OperatingRange",
+    "SelectionComparison",
+    "combined_envelope",
+    "compare",
+    "cost_line_to_roc_point",
+    "cost_point_to_roc_line",
+    "cost_scale",
+    "expected_cost",
+    "iso_performance_slope",
+    "parameter_selection",
+    "probability_cost",
+    "ratio_to_pcf",
+    "roc_line_to_cost_point",
+    "roc_point_to_cost_line",
+]

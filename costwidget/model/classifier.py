@@ -1,0 +1,445 @@
+"""`Classifier`: one evaluated classifier, its ROC points, hull, lower envelope and operating points."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .constraints import ConstrainedPoint, solve_linear_constraint
+from .costs import expected_cost as _expected_cost
+from .costs import probability_cost
+from .envelope import Envelope
+from .hull import upper_hull
+from .roc import RocCounts, roc_counts
+from .validation import (
+    as_1d,
+    check_binary_labels,
+    check_finite,
+    check_pcf,
+    check_same_length,
+    check_sample_weight,
+)
+
+__all__ = ["Classifier", "OperatingPoint"]
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """The optimal hull vertex at one operating point.
+
+    ``threshold`` is NaN when the classifier has no score threshold (a single
+    confusion matrix). ``expected_cost`` is per case, in the units of the
+    costs given, and NaN when only a pcf was given.
+    """
+
+    pcf: float
+    threshold: float
+    fpr: float
+    tpr: float
+    nec: float
+    expected_cost: float = math.nan
+
+    @property
+    def slope(self) -> float:
+        """Slope of this vertex's cost line, ``1 - TPR - FPR`` (eq. 8)."""
+        return 1.0 - self.tpr - self.fpr
+
+
+def _check_name(name) -> str | None:
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"name must be a string or None, got {type(name).__name__}.")
+    return name
+
+
+class Classifier:
+    """A binary classifier as ROC points, their convex hull, and the dual lower envelope.
+
+    Build one with :meth:`from_scores`, :meth:`from_confusion` or
+    :meth:`from_roc`. Everything is computed once, exactly, at construction.
+
+    Attributes
+    ----------
+    name : str or None
+    n_pos, n_neg : float or None
+        (Weighted) class totals of the evaluation data; None for :meth:`from_roc`.
+    pos_label : object or None
+        The label treated as positive (:meth:`from_scores` only).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], name="toy")
+    >>> clf.roc
+       threshold  fpr  tpr  tp  fp
+    0        inf  0.0  0.0   0   0
+    1       0.80  0.0  0.5   1   0
+    2       0.40  0.5  0.5   1   1
+    3       0.35  0.5  1.0   2   1
+    4       0.10  1.0  1.0   2   2
+    >>> clf.nec(0.5)
+    0.25
+    >>> clf.best(0.5)
+    OperatingPoint(pcf=0.5, threshold=0.35, fpr=0.5, tpr=1.0, nec=0.25, expected_cost=nan)
+    >>> clf.operating_range
+    OperatingRange(lo=0.0, hi=1.0)
+    """
+
+    def __init__(self, *, counts: RocCounts, name: str | None = None, pos_label=None):
+        self.name = _check_name(name)
+        self.pos_label = pos_label
+        self.n_pos = counts.n_pos
+        self.n_neg = counts.n_neg
+        self._counts = counts
+        self._thresholds = counts.thresholds
+        self._fpr = counts.fp / counts.n_neg
+        self._tpr = counts.tp / counts.n_pos
+        hull = upper_hull(counts.fp, counts.tp)
+        self._hull_index = hull
+        # Crossings from exact counts: Δf/(Δf + Δt) with Δf = ΔFP/N, Δt = ΔTP/P.
+        dfp = np.diff(counts.fp[hull]) * float(counts.n_pos)
+        dtp = np.diff(counts.tp[hull]) * float(counts.n_neg)
+        self._envelope = Envelope(self._fpr[hull], self._tpr[hull], crossings=dfp / (dfp + dtp))
+        self._scored_data = None  # (is_pos, scores, weights) for resampling, set by from_scores
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_scores(cls, y_true, y_score, *, name=None, pos_label=None, sample_weight=None):
+        """Evaluate a scoring classifier: one ROC point per distinct score threshold.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            Two distinct labels (ints, strings or bools).
+        y_score : array-like of shape (n_samples,)
+            Scores; higher means more positive. Predicted positive means
+            ``score >= threshold``; tied scores make a single ROC point.
+        name : str, optional
+        pos_label : label, optional
+            The positive class. May be omitted for labels {0, 1}, {-1, 1} or
+            {False, True} (as in scikit-learn).
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights; samples of weight 0 are ignored.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_scores(["ham", "spam", "spam"], [0.2, 0.9, 0.2],
+        ...                                 pos_label="spam")
+        >>> clf.roc[["threshold", "fpr", "tpr"]].to_numpy().tolist()
+        [[inf, 0.0, 0.0], [0.9, 0.0, 0.5], [0.2, 1.0, 1.0]]
+        """
+        name = _check_name(name)
+        y_score = check_finite(as_1d(y_score, "y_score"), "y_score")
+        y_arr = as_1d(y_true, "y_true")
+        n = check_same_length(y_true=y_arr, y_score=y_score)
+        weights = check_sample_weight(sample_weight, n)
+        is_pos, pos_label, _ = check_binary_labels(y_arr, pos_label)
+        counts = roc_counts(is_pos, y_score, weights)
+        clf = cls(counts=counts, name=name, pos_label=pos_label)
+        clf._scored_data = (is_pos, y_score, weights)
+        return clf
+
+    @classmethod
+    def from_confusion(cls, *, tp, fn, fp, tn, name=None):
+        """A classifier known only by its confusion matrix: one ROC point plus the trivial ones.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+        >>> clf.operating_range   # 000_… figure 4: FPR 0.3, TPR 0.7
+        OperatingRange(lo=0.3, hi=0.7)
+        """
+        cells = {}
+        for key, value in (("tp", tp), ("fn", fn), ("fp", fp), ("tn", tn)):
+            v = np.asarray(value, dtype=np.float64) if not isinstance(value, str) else None
+            if v is None or v.ndim != 0 or not np.isfinite(v) or v < 0:
+                raise ValueError(f"{key} must be a finite count >= 0, got {value!r}.")
+            cells[key] = float(v)
+        n_pos, n_neg = cells["tp"] + cells["fn"], cells["fp"] + cells["tn"]
+        if n_pos == 0 or n_neg == 0:
+            missing = "positive (tp + fn)" if n_pos == 0 else "negative (fp + tn)"
+            raise ValueError(f"The confusion matrix has no {missing} cases; both classes are needed.")
+        as_int = all(c == int(c) for c in cells.values())
+        dtype = np.int64 if as_int else np.float64
+        tp_pts = np.array([0, cells["tp"], n_pos], dtype=dtype)
+        fp_pts = np.array([0, cells["fp"], n_neg], dtype=dtype)
+        counts = _dedupe_counts(RocCounts(
+            thresholds=np.array([np.inf, np.nan, -np.inf]), tp=tp_pts, fp=fp_pts,
+            n_pos=n_pos, n_neg=n_neg))
+        return cls(counts=counts, name=_check_name(name))
+
+    @classmethod
+    def from_roc(cls, fpr, tpr, *, thresholds=None, name=None):
+        """A classifier from given ROC points, e.g. classifiers trained at several cost ratios.
+
+        (0, 0) and (1, 1) are added when missing. Points need not be monotone;
+        they are sorted by FPR then TPR, and repeated points are kept once.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_roc([0.1, 0.3], [0.5, 0.8], thresholds=[0.7, 0.4])
+        >>> clf.hull[["threshold", "fpr", "tpr"]].to_numpy().tolist()
+        [[inf, 0.0, 0.0], [0.7, 0.1, 0.5], [0.4, 0.3, 0.8], [-inf, 1.0, 1.0]]
+        """
+        f = check_finite(as_1d(fpr, "fpr"), "fpr")
+        t = check_finite(as_1d(tpr, "tpr"), "tpr")
+        check_same_length(fpr=f, tpr=t)
+        for arr, label in ((f, "fpr"), (t, "tpr")):
+            bad = (arr < 0) | (arr > 1)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"{label} must lie in [0, 1]; entry {i} is {arr[i]!r}.")
+        if thresholds is None:
+            th = np.full(len(f), np.nan)
+        else:
+            th = as_1d(thresholds, "thresholds", dtype=np.float64)
+            check_same_length(fpr=f, thresholds=th)
+        f = np.concatenate(([0.0], f, [1.0]))
+        t = np.concatenate(([0.0], t, [1.0]))
+        th = np.concatenate(([np.inf], th, [-np.inf]))
+        # Sort by fpr then tpr; among exact repeats keep the first given (stable).
+        order = np.lexsort((t, f))
+        counts = _dedupe_counts(RocCounts(thresholds=th[order], tp=t[order], fp=f[order],
+                                          n_pos=1.0, n_neg=1.0))
+        clf = cls(counts=counts, name=_check_name(name))
+        clf.n_pos = clf.n_neg = None  # rates only: the class totals are unknown
+        return clf
+
+    # ------------------------------------------------------------------ tables
+    def _frame(self, index) -> pd.DataFrame:
+        cols = {
+            "threshold": self._thresholds[index],
+            "fpr": self._fpr[index],
+            "tpr": self._tpr[index],
+        }
+        if self.n_pos is not None:
+            cols["tp"] = self._counts.tp[index]
+            cols["fp"] = self._counts.fp[index]
+        return pd.DataFrame(cols)
+
+    @property
+    def roc(self) -> pd.DataFrame:
+        """ROC points: one row per distinct threshold, from (0, 0) to (1, 1), sorted by fpr then tpr.
+
+        Columns ``threshold``, ``fpr``, ``tpr`` and, when the class totals are
+        known, the (weighted) counts ``tp`` and ``fp``.
+        """
+        return self._frame(slice(None))
+
+    @property
+    def hull(self) -> pd.DataFrame:
+        """Vertices of the ROC convex hull, from (0, 0) to (1, 1); collinear points dropped."""
+        return self._frame(self._hull_index).reset_index(drop=True)
+
+    @property
+    def envelope(self) -> pd.DataFrame:
+        """Every breakpoint ``(pcf, nec)`` of the lower envelope, from pcf 0 to 1."""
+        x, y = self._envelope.breakpoints()
+        return pd.DataFrame({"pcf": x, "nec": y})
+
+    @property
+    def segments(self) -> pd.DataFrame:
+        """Which hull vertex is optimal where: ``pcf_lo``, ``pcf_hi``, ``threshold``, ``fpr``, ``tpr``."""
+        lo, hi, k = self._envelope.segments()
+        h = self._hull_index[k]
+        return pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "threshold": self._thresholds[h],
+                             "fpr": self._fpr[h], "tpr": self._tpr[h]})
+
+    @property
+    def prevalence(self) -> float | None:
+        """Share of positives in the evaluation data (weighted), or None if unknown."""
+        if self.n_pos is None:
+            return None
+        return self.n_pos / (self.n_pos + self.n_neg)
+
+    # ------------------------------------------------------------------ cost space
+    def nec(self, pcf):
+        """Normalized expected cost of the lower envelope at ``pcf`` (float or array, same shape out).
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_confusion(tp=36, fn=64, fp=9, tn=91)   # FP 0.09, TP 0.36
+        >>> float(clf.nec(0.0)), float(clf.nec(1.0))
+        (0.0, 0.0)
+        """
+        x = check_pcf(pcf)
+        out = self._envelope.nec(x)
+        return float(out) if np.ndim(out) == 0 else out
+
+    def best(self, pcf):
+        """The optimal hull vertex at ``pcf``: threshold, fpr, tpr, nec.
+
+        A scalar pcf gives an :class:`OperatingPoint`; an array gives a
+        DataFrame with one row per pcf. Where two vertices tie (a breakpoint of
+        the envelope) the one optimal just to the right is returned, except at
+        pcf = 1 (just to the left).
+        """
+        x = check_pcf(pcf)
+        k = self._envelope.vertex_at(x)
+        h = self._hull_index[k]
+        nec = self._envelope.slope[k] * x + self._envelope.intercept[k]
+        if np.ndim(x) == 0:
+            return OperatingPoint(pcf=float(x), threshold=float(self._thresholds[h]),
+                                  fpr=float(self._fpr[h]), tpr=float(self._tpr[h]), nec=float(nec))
+        return pd.DataFrame({"pcf": x, "threshold": self._thresholds[h], "fpr": self._fpr[h],
+                             "tpr": self._tpr[h], "nec": nec})
+
+    def operating_point(self, *, p_pos=None, cost_fn=1.0, cost_fp=1.0) -> OperatingPoint:
+        """The optimal vertex for a deployment prevalence and costs, with expected cost per case.
+
+        ``p_pos`` defaults to the evaluation data's prevalence.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+        >>> op = clf.operating_point(p_pos=0.5, cost_fn=10, cost_fp=10)
+        >>> round(op.nec, 6), round(op.expected_cost, 6)
+        (0.3, 3.0)
+        """
+        if p_pos is None:
+            if self.prevalence is None:
+                raise ValueError("p_pos is required: this classifier was built from rates only.")
+            p_pos = self.prevalence
+        pcf = probability_cost(p_pos, cost_fn, cost_fp)
+        op = self.best(pcf)
+        cost = _expected_cost(op.nec, p_pos, cost_fn, cost_fp)
+        return OperatingPoint(op.pcf, op.threshold, op.fpr, op.tpr, op.nec, float(cost))
+
+    @property
+    def operating_range(self):
+        """``(lo, hi)``: the open pcf interval where the envelope beats both trivial classifiers.
+
+        ``lo == hi`` (both 0.5) when the hull is the diagonal: no operating range.
+        """
+        return OperatingRange(*self._envelope.operating_range())
+
+    def area(self, lo: float = 0.0, hi: float = 1.0) -> float:
+        """Area under the cost curve (the lower envelope) over [lo, hi], exactly.
+
+        Over [0, 1] this is the expected NEC when pcf is uniform (eq. 11).
+        """
+        lo_, hi_ = float(check_pcf(lo, "lo")), float(check_pcf(hi, "hi"))
+        if hi_ < lo_:
+            raise ValueError(f"area needs lo <= hi, got lo={lo!r}, hi={hi!r}.")
+        return self._envelope.area(lo_, hi_)
+
+    def total_expected_cost(self, density) -> float:
+        """Expected NEC when pcf follows ``density`` on [0, 1] (TEC, eq. 11).
+
+        Parameters
+        ----------
+        density : callable or scipy.stats frozen distribution
+            A (not necessarily normalized) density of pcf on [0, 1]. It is
+            integrated by adaptive quadrature on each linear piece of the
+            envelope and normalized over [0, 1].
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+        >>> round(clf.total_expected_cost(lambda x: 1.0), 12) == round(clf.area(), 12)
+        True
+        """
+        from .integrate import expected_under_density
+
+        return expected_under_density(self._envelope, density)
+
+    # ------------------------------------------------------------------ constraints
+    def neyman_pearson(self, max_fpr: float) -> ConstrainedPoint:
+        """Largest TPR with FPR <= ``max_fpr`` (000_… figures 11-12).
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_roc([0.2, 0.5], [0.6, 0.9], thresholds=[0.8, 0.5])
+        >>> r = clf.neyman_pearson(0.35)
+        >>> round(r.tpr, 6), r.randomized, round(r.prob_low, 6), r.single_threshold
+        (0.75, True, 0.5, 0.8)
+        """
+        max_fpr = _check_number(max_fpr, "max_fpr")
+        if not 0.0 <= max_fpr <= 1.0:
+            raise ValueError(f"max_fpr must lie in [0, 1], got {max_fpr!r}.")
+        h = self._hull_index
+        return solve_linear_constraint(
+            kind="neyman_pearson", load_hull=self._fpr[h], hull_fpr=self._fpr[h],
+            hull_tpr=self._tpr[h], hull_thresholds=self._thresholds[h], load_roc=self._fpr,
+            roc_fpr=self._fpr, roc_tpr=self._tpr, roc_thresholds=self._thresholds,
+            limit=max_fpr, describe=f"limit FPR <= {max_fpr:.4g}")
+
+    def workforce(self, capacity: float, *, n_pos=None, n_neg=None) -> ConstrainedPoint:
+        """Largest TPR with ``TPR·n_pos + FPR·n_neg <= capacity`` (eq. 12-13).
+
+        ``capacity`` is the number of cases the workforce can handle;
+        ``n_pos``/``n_neg`` are the positives and negatives in the population
+        it is drawn from (default: the evaluation data's totals). The cost line
+        of the answer is eq. 14 at its FPR.
+        """
+        capacity = _check_number(capacity, "capacity")
+        if capacity < 0:
+            raise ValueError(f"capacity must be >= 0 (a number of cases), got {capacity!r}.")
+        n_pos = self.n_pos if n_pos is None else _check_number(n_pos, "n_pos")
+        n_neg = self.n_neg if n_neg is None else _check_number(n_neg, "n_neg")
+        if n_pos is None or n_neg is None:
+            raise ValueError("n_pos and n_neg are required: this classifier was built from rates only.")
+        if n_pos <= 0 or n_neg < 0:
+            raise ValueError(f"n_pos must be > 0 and n_neg >= 0, got n_pos={n_pos!r}, n_neg={n_neg!r}.")
+        h = self._hull_index
+        load = self._tpr * n_pos + self._fpr * n_neg
+        return solve_linear_constraint(
+            kind="workforce", load_hull=load[h], hull_fpr=self._fpr[h], hull_tpr=self._tpr[h],
+            hull_thresholds=self._thresholds[h], load_roc=load, roc_fpr=self._fpr,
+            roc_tpr=self._tpr, roc_thresholds=self._thresholds, limit=capacity,
+            describe=f"capacity of {capacity:.6g} cases")
+
+    def __repr__(self) -> str:
+        name = f"{self.name!r}, " if self.name is not None else ""
+        return (f"Classifier({name}{len(self._thresholds)} ROC points, "
+                f"{len(self._hull_index)} hull vertices)")
+
+
+class OperatingRange(tuple):
+    """``(lo, hi)`` of the operating range; ``empty`` when ``lo >= hi``."""
+
+    __slots__ = ()
+
+    def __new__(cls, lo: float, hi: float):
+        return super().__new__(cls, (lo, hi))
+
+    @property
+    def lo(self) -> float:
+        return self[0]
+
+    @property
+    def hi(self) -> float:
+        return self[1]
+
+    @property
+    def empty(self) -> bool:
+        return self[0] >= self[1]
+
+    def __repr__(self) -> str:
+        return f"OperatingRange(lo={self[0]!r}, hi={self[1]!r})"
+
+
+def _check_number(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {value!r}.")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"{name} must be a number, got NaN.")
+    return value
+
+
+def _dedupe_counts(c: RocCounts) -> RocCounts:
+    """Drop repeated ROC points (already sorted), keeping the first of each run."""
+    same = (c.tp[1:] == c.tp[:-1]) & (c.fp[1:] == c.fp[:-1])
+    keep = np.concatenate(([True], ~same))
+    return RocCounts(thresholds=c.thresholds[keep], tp=c.tp[keep], fp=c.fp[keep],
+                     n_pos=c.n_pos, n_neg=c.n_neg)

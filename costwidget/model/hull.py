@@ -1,0 +1,104 @@
+"""The ROC convex hull: the upper hull of points sorted by x then y.
+
+Integer coordinates (unweighted counts) are tested exactly in int64.
+Floating-point coordinates use a relative tolerance of a few ulps so that
+points that are collinear on paper (e.g. (0.1, 0.1), (0.2, 0.2), (0.3, 0.3))
+are treated as collinear and dropped.
+
+The hull is found by vectorized pruning: every interior point that does not
+make a strict right turn with its current neighbours lies on or below the
+chord joining them, so it is not a hull vertex and can be dropped, all such
+points at once. Repeating until nothing is dropped leaves a strictly concave
+chain, which is the hull. Random ROC curves need a handful of passes; if the
+chain shrinks slowly the rest is finished by the sequential monotone chain.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["upper_hull", "cross"]
+
+_FLOAT_RTOL = 64 * np.finfo(np.float64).eps
+_SLOW_SHRINK = 0.9  # a pass that keeps more than this fraction hands over to the monotone chain
+_SEQUENTIAL_MAX = 20_000
+
+
+def cross(ax, ay, bx, by, cx, cy):
+    """z-component of (b - a) x (c - a): < 0 for a right (clockwise) turn a -> b -> c."""
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+def _right_turn(ax, ay, bx, by, cx, cy) -> np.ndarray:
+    z = cross(ax, ay, bx, by, cx, cy)
+    if z.dtype.kind in "iu":
+        return z < 0
+    scale = np.abs((bx - ax) * (cy - ay)) + np.abs((by - ay) * (cx - ax))
+    return z < -_FLOAT_RTOL * scale
+
+
+def _monotone_chain(x, y, idx: np.ndarray) -> np.ndarray:
+    xs, ys = x[idx].tolist(), y[idx].tolist()
+    exact = x.dtype.kind in "iu"
+    stack: list[int] = []
+    for k in range(len(xs)):
+        while len(stack) >= 2:
+            a, b = stack[-2], stack[-1]
+            z = (xs[b] - xs[a]) * (ys[k] - ys[a]) - (ys[b] - ys[a]) * (xs[k] - xs[a])
+            if exact:
+                right = z < 0
+            else:
+                scale = abs((xs[b] - xs[a]) * (ys[k] - ys[a])) + abs((ys[b] - ys[a]) * (xs[k] - xs[a]))
+                right = z < -_FLOAT_RTOL * scale
+            if right:
+                break
+            stack.pop()
+        stack.append(k)
+    return idx[np.asarray(stack, dtype=np.intp)]
+
+
+def _first_pass(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices surviving one pruning pass over all points, from consecutive steps only.
+
+    The turn at point i is the cross product of its incoming and outgoing steps,
+    so no gathers are needed on the (possibly very long) full point list.
+    """
+    dx, dy = np.diff(x), np.diff(y)
+    keep = np.ones(len(x), dtype=bool)
+    z = dx[:-1] * dy[1:] - dy[:-1] * dx[1:]
+    if z.dtype.kind in "iu":
+        keep[1:-1] = z < 0
+    else:
+        scale = np.abs(dx[:-1] * dy[1:]) + np.abs(dy[:-1] * dx[1:])
+        keep[1:-1] = z < -_FLOAT_RTOL * scale
+    return np.flatnonzero(keep)
+
+
+def upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Indices of the strict vertices of the upper convex hull of sorted points.
+
+    Parameters
+    ----------
+    x, y : ndarray
+        Points sorted by x, then by y, with no two points equal. The first
+        and last points are always vertices.
+
+    Returns
+    -------
+    ndarray of intp
+        Increasing indices into ``x``/``y``; collinear interior points are dropped.
+    """
+    if len(x) <= 2:
+        return np.arange(len(x))
+    idx = _first_pass(x, y)
+    while len(idx) > 2:
+        px, py = x[idx], y[idx]
+        keep = np.ones(len(idx), dtype=bool)
+        keep[1:-1] = _right_turn(px[:-2], py[:-2], px[1:-1], py[1:-1], px[2:], py[2:])
+        kept = int(keep.sum())
+        if kept == len(idx):
+            break
+        idx = idx[keep]
+        if kept > _SLOW_SHRINK * len(keep) and len(idx) <= _SEQUENTIAL_MAX:
+            return _monotone_chain(x, y, idx)
+    return idx

@@ -1,0 +1,216 @@
+"""Input checks shared by the model.
+
+Every check raises a ``ValueError`` or ``TypeError`` whose message names the
+offending argument, says what is wrong with it and, where it helps, how to fix
+it. Checks run before any state is built, so a failed call leaves nothing
+half-constructed.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "as_1d",
+    "check_finite",
+    "check_binary_labels",
+    "check_sample_weight",
+    "check_same_length",
+    "check_probability",
+    "check_costs",
+    "check_pcf",
+    "check_level",
+]
+
+
+def as_1d(values, name: str, *, dtype=None) -> np.ndarray:
+    """Return ``values`` as a 1-D numpy array, refusing other shapes and empty input."""
+    if values is None:
+        raise TypeError(f"{name} is required, got None.")
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be array-like, got a string {values!r}.")
+    try:
+        arr = np.asarray(values) if dtype is None else np.asarray(values, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} could not be read as an array of numbers: {exc}") from None
+    if arr.ndim == 2 and 1 in arr.shape:
+        arr = arr.ravel()
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-dimensional, got an array of shape {arr.shape}.")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: at least one sample of each class is needed.")
+    return arr
+
+
+def check_finite(arr: np.ndarray, name: str) -> np.ndarray:
+    """Return ``arr`` as float64, refusing NaN and infinite entries (with count and first index)."""
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"{name} must hold numbers, got dtype {arr.dtype}."
+            ) from None
+    arr = np.asarray(arr, dtype=np.float64)
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        count = int(bad.sum())
+        first = int(np.flatnonzero(bad)[0])
+        kinds = []
+        if np.isnan(arr).any():
+            kinds.append("NaN")
+        if np.isinf(arr).any():
+            kinds.append("infinite")
+        raise ValueError(
+            f"{name} has {count} {' or '.join(kinds)} value{'s' if count > 1 else ''} "
+            f"(first at index {first}: {arr[first]!r}). Remove those samples or "
+            f"replace the values before evaluating."
+        )
+    return arr
+
+
+def check_same_length(**arrays) -> int:
+    """Refuse arrays of different lengths, naming each length."""
+    lengths = {name: len(a) for name, a in arrays.items() if a is not None}
+    if len(set(lengths.values())) > 1:
+        desc = ", ".join(f"{name} has {n}" for name, n in lengths.items())
+        raise ValueError(f"Inputs have different lengths: {desc} samples.")
+    return next(iter(lengths.values()))
+
+
+def _default_pos_label(classes: np.ndarray):
+    """scikit-learn's rule: pos_label may be omitted only for {0,1}, {-1,1} or {False,True}."""
+    as_list = classes.tolist()
+    if classes.dtype.kind in "biuf":
+        values = set(as_list)
+        if values <= {0, 1} or values <= {-1, 1}:
+            return 1
+    raise ValueError(
+        f"y_true has labels {as_list!r}; pos_label is ambiguous. Pass pos_label= one of "
+        f"{as_list!r} to say which label is the positive class."
+    )
+
+
+def _two_or_more_classes(y: np.ndarray, name: str) -> np.ndarray:
+    """The sorted distinct labels, found in O(n) when there are at most two (the usual case)."""
+    first = y[0]
+    other = y != first
+    if not other.any():
+        return np.asarray([first])
+    second = y[np.argmax(other)]
+    if (other & (y != second)).any():
+        try:
+            return np.unique(y)
+        except TypeError:
+            raise TypeError(f"{name} mixes label types that cannot be compared: "
+                            f"{sorted({type(v).__name__ for v in y})}.") from None
+    try:
+        return np.sort(np.asarray([first, second], dtype=y.dtype))
+    except TypeError:
+        raise TypeError(f"{name} mixes label types that cannot be compared: "
+                        f"{type(first).__name__} and {type(second).__name__}.") from None
+
+
+def check_binary_labels(y_true, pos_label=None, *, name: str = "y_true"):
+    """Return ``(is_positive, pos_label, neg_label)`` for a binary label vector.
+
+    Labels may be ints, strings or bools. ``pos_label`` follows scikit-learn:
+    it may be omitted only when the labels are {0, 1}, {-1, 1} or {False, True}.
+    """
+    y = as_1d(y_true, name)
+    if y.dtype.kind == "f" and np.isnan(y).any():
+        first = int(np.flatnonzero(np.isnan(y))[0])
+        raise ValueError(f"{name} has missing labels (NaN), first at index {first}.")
+    if y.dtype.kind == "O":
+        missing = [i for i, v in enumerate(y) if v is None]
+        if missing:
+            raise ValueError(f"{name} has missing labels (None), first at index {missing[0]}.")
+    classes = _two_or_more_classes(y, name)
+    if len(classes) > 2:
+        shown = classes[:10].tolist()
+        more = f" (and {len(classes) - 10} more)" if len(classes) > 10 else ""
+        raise ValueError(
+            f"{name} has {len(classes)} distinct labels {shown!r}{more}; a binary classifier "
+            f"needs exactly two. Map the labels to two classes first (e.g. y_true == positive_class)."
+        )
+    if pos_label is None:
+        pos_label = _default_pos_label(classes)
+    is_pos = y == pos_label
+    if not isinstance(is_pos, np.ndarray) or is_pos.shape != y.shape:
+        raise TypeError(f"pos_label={pos_label!r} cannot be compared with the labels of {name}.")
+    n_pos = int(is_pos.sum())
+    if n_pos == 0:
+        raise ValueError(
+            f"{name} has no samples of the positive class (pos_label={pos_label!r}); it only "
+            f"holds {classes.tolist()!r}. Both classes are needed to estimate TPR and FPR."
+        )
+    if n_pos == len(y):
+        raise ValueError(
+            f"{name} has only the positive class {pos_label!r}: the negative class is missing. "
+            f"Both classes are needed to estimate TPR and FPR."
+        )
+    others = [c for c in classes.tolist() if c != pos_label]
+    return is_pos, pos_label, others[0]
+
+
+def check_sample_weight(sample_weight, n: int) -> np.ndarray | None:
+    """Return float64 weights of length ``n`` (or None), refusing negative or non-finite ones."""
+    if sample_weight is None:
+        return None
+    w = check_finite(as_1d(sample_weight, "sample_weight"), "sample_weight")
+    if len(w) != n:
+        raise ValueError(f"sample_weight has {len(w)} entries but there are {n} samples.")
+    if (w < 0).any():
+        first = int(np.flatnonzero(w < 0)[0])
+        raise ValueError(
+            f"sample_weight has {int((w < 0).sum())} negative weight(s) (first at index {first}: "
+            f"{w[first]!r}); weights must be >= 0."
+        )
+    return w
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def check_probability(p, name: str = "p_pos") -> np.ndarray:
+    """Refuse probabilities outside [0, 1] (or NaN)."""
+    arr = np.asarray(p, dtype=np.float64)
+    bad = ~((arr >= 0) & (arr <= 1))
+    if bad.any():
+        first = arr.ravel()[np.flatnonzero(bad.ravel())[0]]
+        raise ValueError(f"{name} must lie in [0, 1], got {first!r}.")
+    return arr
+
+
+def check_costs(cost_fn, cost_fp) -> tuple[np.ndarray, np.ndarray]:
+    """Refuse negative or NaN costs, and pairs where both costs are zero."""
+    fn = np.asarray(cost_fn, dtype=np.float64)
+    fp = np.asarray(cost_fp, dtype=np.float64)
+    for arr, name in ((fn, "cost_fn (the cost C(-|+) of a false negative)"),
+                      (fp, "cost_fp (the cost C(+|-) of a false positive)")):
+        bad = ~(np.isfinite(arr) & (arr >= 0))
+        if bad.any():
+            first = arr.ravel()[np.flatnonzero(bad.ravel())[0]]
+            raise ValueError(f"{name} must be a finite number >= 0, got {first!r}.")
+    both_zero = (fn == 0) & (fp == 0)
+    if np.any(both_zero):
+        raise ValueError(
+            "cost_fn and cost_fp are both 0: with no cost for either error every classifier is "
+            "equally good and PCF(+) is undefined. Give at least one cost > 0."
+        )
+    return fn, fp
+
+
+def check_pcf(pcf, name: str = "pcf") -> np.ndarray:
+    """Refuse probability-cost values outside [0, 1]."""
+    return check_probability(pcf, name)
+
+
+def check_level(level, name: str = "level") -> float:
+    """Refuse confidence levels outside the open interval (0, 1)."""
+    if not _is_number(level) or not (0 < float(level) < 1):
+        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {level!r}.")
+    return float(level)
