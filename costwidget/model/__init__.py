@@ -13,6 +13,7 @@ from .costs import (
     roc_line_to_cost_point,
     roc_point_to_cost_line,
 )
+from .paired import difference_band, significant_intervals
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "cost_line_to_roc_point",
     "cost_point_to_roc_line",
     "cost_scale",
+    "difference_band",
     "expected_cost",
     "iso_performance_slope",
     "parameter_selection",
@@ -34,4 +36,5 @@ __all__ = [
     "ratio_to_pcf",
     "roc_line_to_cost_point",
     "roc_point_to_cost_line",
+    "significant_intervals",
 ]

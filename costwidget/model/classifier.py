@@ -103,10 +103,13 @@ class Classifier:
         dtp = np.diff(counts.tp[hull]) * float(counts.n_neg)
         self._envelope = Envelope(self._fpr[hull], self._tpr[hull], crossings=dfp / (dfp + dtp))
         self._scored_data = None  # (is_pos, scores, weights) for resampling, set by from_scores
+        self._folds = {}  # fold label -> Classifier, set by from_scores(folds=...)
+        self._fold_codes = None  # fold index per sample, for fold-stratified resampling
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_scores(cls, y_true, y_score, *, name=None, pos_label=None, sample_weight=None):
+    def from_scores(cls, y_true, y_score, *, name=None, pos_label=None, sample_weight=None,
+                    folds=None):
         """Evaluate a scoring classifier: one ROC point per distinct score threshold.
 
         Parameters
@@ -122,6 +125,11 @@ class Classifier:
             {False, True} (as in scikit-learn).
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weights; samples of weight 0 are ignored.
+        folds : array-like of shape (n_samples,), optional
+            Fold (or run) of each sample, e.g. the test fold of a cross-validation.
+            The classifier itself is then the pooled one; each fold's own
+            classifier is in :attr:`folds`, and :meth:`fold_average` /
+            :meth:`fold_spread` summarize them. Every fold needs both classes.
 
         Examples
         --------
@@ -140,7 +148,77 @@ class Classifier:
         counts = roc_counts(is_pos, y_score, weights)
         clf = cls(counts=counts, name=name, pos_label=pos_label)
         clf._scored_data = (is_pos, y_score, weights)
+        if folds is not None:
+            from .folds import split_folds
+
+            labels, codes = split_folds(folds, n, is_pos)
+            clf._fold_codes = codes
+            for k, label in enumerate(labels):
+                m = codes == k
+                w = None if weights is None else weights[m]
+                part = cls(counts=roc_counts(is_pos[m], y_score[m], w), name=name,
+                           pos_label=pos_label)
+                part._scored_data = (is_pos[m], y_score[m], w)
+                clf._folds[label] = part
         return clf
+
+    @classmethod
+    def from_frame(cls, frame, *, label="label", score="score", model="model", fold=None,
+                   instance=None, pos_label=None):
+        """Classifiers from a long DataFrame: one row per (model, instance), one Classifier per model.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+        label, score, model : str
+            Column names of the true label, the score and the model name.
+        fold : str, optional
+            Column of the fold (or run) id; each classifier then carries folds
+            (see :meth:`from_scores`).
+        instance : str, optional
+            Column identifying the instance. Each model's rows are sorted by it,
+            and every model must score the same instances, so that the
+            classifiers can be compared paired (:func:`difference_band`).
+            Without it, rows are taken in frame order.
+        pos_label : label, optional
+
+        Returns
+        -------
+        dict
+            Model name -> :class:`Classifier`, in order of first appearance.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> from costwidget.datasets import load_demo_scores
+        >>> models = cw.Classifier.from_frame(load_demo_scores("sonar"), fold="fold",
+        ...                                   instance="row", pos_label="M")
+        >>> sorted(models)
+        ['gradient boosting', 'logistic regression', 'naive Bayes', 'random forest']
+        >>> len(models["naive Bayes"].folds)
+        5
+        """
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
+        needed = [c for c in (label, score, model, fold, instance) if c is not None]
+        missing = [c for c in needed if c not in frame.columns]
+        if missing:
+            raise ValueError(f"frame has no column(s) {missing!r}; it has {list(frame.columns)!r}. "
+                             f"Name the columns with label=, score=, model=, fold=, instance=.")
+        out, reference = {}, None
+        for name, part in frame.groupby(model, sort=False):
+            if instance is not None:
+                part = part.sort_values(instance, kind="stable")
+                ids = part[instance].to_numpy()
+                if reference is None:
+                    reference = ids
+                elif len(ids) != len(reference) or not np.array_equal(ids, reference):
+                    raise ValueError(f"Model {name!r} does not score the same instances "
+                                     f"(column {instance!r}) as the first model.")
+            out[name] = cls.from_scores(part[label].to_numpy(), part[score].to_numpy(),
+                                        name=str(name), pos_label=pos_label,
+                                        folds=None if fold is None else part[fold].to_numpy())
+        return out
 
     @classmethod
     def from_confusion(cls, *, tp, fn, fp, tn, name=None):
@@ -193,7 +271,7 @@ class Classifier:
             bad = (arr < 0) | (arr > 1)
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"{label} must lie in [0, 1]; entry {i} is {arr[i]!r}.")
+                raise ValueError(f"{label} must lie in [0, 1]; entry {i} is {float(arr[i])}.")
         if thresholds is None:
             th = np.full(len(f), np.nan)
         else:
@@ -397,6 +475,120 @@ class Classifier:
             hull_thresholds=self._thresholds[h], load_roc=load, roc_fpr=self._fpr,
             roc_tpr=self._tpr, roc_thresholds=self._thresholds, limit=capacity,
             describe=f"capacity of {capacity:.6g} cases")
+
+    # ------------------------------------------------------------------ folds and bands
+    @property
+    def folds(self) -> dict:
+        """Fold label -> that fold's own :class:`Classifier` (empty without folds)."""
+        return dict(self._folds)
+
+    def fold_average(self, method: str = "cost", *, space: str = "cost", on: str = "hull",
+                     thresholds=None) -> pd.DataFrame:
+        """Average the folds' curves (``004_…`` section 7, ``000_…`` section 2.2.3).
+
+        Parameters
+        ----------
+        method : {"cost", "vertical", "threshold", "pooled"}
+            ``"cost"``: mean NEC of the fold envelopes at each pcf, exact at the
+            union of their breakpoints (the papers' recommendation: the mean cost
+            of using each fold's best threshold). ``"vertical"``: mean TPR at each
+            FPR (Provost et al.). ``"threshold"``: mean (FPR, TPR) at each score
+            threshold (Fawcett). ``"pooled"``: all folds' scores as one curve.
+        space : {"cost", "roc"}
+            ``"cost"`` gives ``pcf``, ``nec`` breakpoints: an ROC-space average is
+            mapped to the lower envelope of its points' cost lines. ``"roc"``
+            gives ``fpr``, ``tpr`` (and ``threshold``): the cost average becomes
+            the ROC points dual to its linear pieces.
+        on : {"hull", "roc"}
+            Curves averaged by ``"vertical"``: the folds' hulls (as the papers
+            do) or their raw ROC curves.
+        thresholds : array-like, optional
+            Thresholds for ``"threshold"`` (default: every distinct score).
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_scores([0, 1, 0, 1, 0, 1, 0, 1], [.1, .9, .6, .4, .2, .8, .1, .9],
+        ...                                 folds=[0, 0, 0, 0, 1, 1, 1, 1])
+        >>> [c.nec(0.5) for c in clf.folds.values()]   # fold 1 separates the classes
+        [0.25, 0.0]
+        >>> clf.fold_average("cost").to_numpy().tolist()   # pcf, mean NEC
+        [[0.0, 0.0], [0.5, 0.125], [1.0, 0.0]]
+        """
+        from .folds import fold_average
+
+        return fold_average(self, method, space=space, on=on, thresholds=thresholds)
+
+    def fold_spread(self, *, grid=512, quantiles=None) -> pd.DataFrame:
+        """Spread of the fold envelopes at each pcf: ``pcf``, ``mean``, ``lower``, ``upper``.
+
+        ``lower``/``upper`` are the min and max over folds, or the given
+        ``quantiles=(lo, hi)`` of the folds' NEC.
+        """
+        from .folds import fold_spread
+
+        return fold_spread(self, grid=grid, quantiles=quantiles)
+
+    def band(self, level=0.90, *, threshold=None, method="auto", n_boot=1000, grid=512,
+             random_state=None) -> pd.DataFrame:
+        """Pointwise confidence band on the cost curve (``004_…`` section 8).
+
+        Resampling is stratified: the class totals (and the fold totals, with
+        folds) are those of the data, so the positives and the negatives are
+        resampled separately. (The fixed-threshold band resamples the pooled
+        confusion matrix by class only, also with folds.)
+
+        Parameters
+        ----------
+        level : float in (0, 1)
+            Confidence level; the band is the percentile interval of the NEC
+            at each pcf.
+        threshold : float, "optimal" or None
+            * a number: the classifier ``score >= threshold`` held fixed (one
+              confusion matrix). Its two rows are independent binomials, so the
+              band can be computed exactly (``method="exact"``, the default
+              here) or by Monte Carlo (``"bootstrap"``).
+            * None: the band around the lower envelope. The threshold is
+              re-optimized in every replicate, so this is the uncertainty of
+              the *best achievable* cost; bootstrap only. For a classifier from
+              :meth:`from_confusion` it is the band of its one confusion matrix.
+            * ``"optimal"``: at each pcf the threshold that is optimal on the
+              original data, held fixed in every replicate: the uncertainty of
+              the cost of the threshold you would deploy. It lies above the
+              envelope band (the replicates cannot re-choose), and is the one
+              to report for a chosen operating point.
+        method : {"auto", "exact", "bootstrap"}
+            ``"exact"`` is only for a fixed threshold; ``"auto"`` picks it there
+            and the bootstrap otherwise.
+        n_boot : int
+            B, the number of bootstrap replicates.
+        grid : int or array-like
+            Number of pcf values evenly over [0, 1], or the pcf values.
+        random_state : None, int or numpy Generator
+            The same int gives the same band bit for bit. Replicates are cached
+            per (threshold, method, n_boot, grid, random_state) for ints and
+            None, so that another ``level`` costs only two look-ups.
+
+        Returns
+        -------
+        DataFrame
+            ``pcf``, ``nec`` (the original curve), ``lower``, ``upper``. With
+            many distinct scores the envelope bootstrap bins them;
+            ``band.attrs["coarsening_bound"]`` is the largest NEC error this can
+            add (0 when there are <= 4096 distinct scores).
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)   # 004_… figure 11
+        >>> b = clf.band(0.90, grid=5)
+        >>> b.round(3).to_numpy().tolist()[2]   # pcf, nec, lower, upper
+        [0.5, 0.3, 0.15, 0.45]
+        """
+        from .bands import classifier_band
+
+        return classifier_band(self, level, threshold=threshold, method=method, n_boot=n_boot,
+                               grid=grid, random_state=random_state)
 
     def __repr__(self) -> str:
         name = f"{self.name!r}, " if self.name is not None else ""

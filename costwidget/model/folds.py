@@ -1,0 +1,159 @@
+"""Several evaluations of one classifier (CV folds, repeated runs) and their averages.
+
+``000_…`` section 2.2.3 and ``004_…`` section 7: averages differ in which
+points of the fold curves they put into correspondence.
+
+* ``"cost"`` — cost-space vertical average: the mean NEC of the fold
+  envelopes at each pcf (points correspond when they have the same operating
+  conditions). A mean of piecewise-linear functions is piecewise linear with
+  breakpoints at the union of the folds' breakpoints, so it is exact there.
+  It is concave, so each linear piece is a cost line, i.e. an ROC point: that
+  is its ROC-space form.
+* ``"vertical"`` — ROC vertical average (Provost et al.): mean TPR at each
+  FPR, over the union of the folds' vertices (exact; linear in between).
+* ``"threshold"`` — threshold average (Fawcett): mean (FPR, TPR) at each
+  score threshold, over the union of the folds' distinct scores.
+* ``"pooled"`` — all folds' scores merged into one ROC curve.
+
+The ROC-space averages map into cost space as the lower envelope of their
+points' cost lines (the dotted line of ``000_…`` figure 16).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .envelope import Envelope
+from .hull import upper_hull
+from .validation import as_1d, check_same_length
+
+__all__ = ["split_folds", "fold_average", "fold_spread", "AVERAGES"]
+
+AVERAGES = ("cost", "vertical", "threshold", "pooled")
+
+
+def split_folds(folds, n: int, is_pos: np.ndarray):
+    """(fold labels in order, integer code per sample); every fold must hold both classes."""
+    f = as_1d(folds, "folds")
+    check_same_length(folds=f, y_true=np.empty(n))
+    if f.dtype.kind == "f" and np.isnan(f).any():
+        first = int(np.flatnonzero(np.isnan(f))[0])
+        raise ValueError(f"folds has missing values (NaN), first at index {first}.")
+    labels, codes = np.unique(f, return_inverse=True)
+    n_pos = np.bincount(codes, weights=is_pos, minlength=len(labels))
+    size = np.bincount(codes, minlength=len(labels))
+    for k, lab in enumerate(labels.tolist()):
+        if n_pos[k] == 0 or n_pos[k] == size[k]:
+            has = "positive" if n_pos[k] == size[k] else "negative"
+            raise ValueError(f"Fold {lab!r} has only {has} samples ({size[k]} of them): every fold "
+                             f"needs both classes to have an ROC curve. Use stratified folds "
+                             f"(e.g. sklearn's StratifiedKFold) or merge that fold.")
+    return labels.tolist(), codes.astype(np.int64)
+
+
+def _envelope_of_points(fpr: np.ndarray, tpr: np.ndarray) -> Envelope:
+    f = np.concatenate(([0.0], fpr, [1.0]))
+    t = np.concatenate(([0.0], tpr, [1.0]))
+    order = np.lexsort((t, f))
+    f, t = f[order], t[order]
+    keep = np.concatenate(([True], (np.diff(f) != 0) | (np.diff(t) != 0)))
+    f, t = f[keep], t[keep]
+    h = upper_hull(f, t)
+    return Envelope(f[h], t[h])
+
+
+def _cost_frame(env: Envelope) -> pd.DataFrame:
+    x, y = env.breakpoints()
+    return pd.DataFrame({"pcf": x, "nec": y})
+
+
+def _cost_average(folds) -> tuple[np.ndarray, np.ndarray]:
+    knots = np.unique(np.concatenate([c._envelope.breakpoints()[0] for c in folds]))
+    nec = np.mean([c._envelope.nec(knots) for c in folds], axis=0)
+    return knots, nec
+
+
+def _vertical_average(folds, on: str) -> tuple[np.ndarray, np.ndarray]:
+    curves = []
+    for c in folds:
+        idx = c._hull_index if on == "hull" else np.arange(len(c._fpr))
+        f, t = c._fpr[idx], c._tpr[idx]
+        # On a vertical run of the ROC curve the best (highest) TPR is read at that FPR.
+        last = np.concatenate((f[1:] != f[:-1], [True]))
+        curves.append((f, t, last))
+    grid = np.unique(np.concatenate([f for f, *_ in curves]))
+    tpr = np.mean([np.interp(grid, f[last], t[last]) for f, t, last in curves], axis=0)
+    return grid, tpr
+
+
+def _threshold_average(folds, thresholds=None):
+    if thresholds is None:
+        thresholds = np.unique(np.concatenate([c._thresholds[1:] for c in folds]))[::-1]
+    th = np.asarray(thresholds, dtype=np.float64)
+    fpr, tpr = [], []
+    for c in folds:
+        # Fold thresholds descend; the point at t is the last one with threshold >= t.
+        k = np.searchsorted(-c._thresholds, -th, side="right") - 1
+        fpr.append(c._fpr[k])
+        tpr.append(c._tpr[k])
+    return (np.concatenate(([np.inf], th)), np.concatenate(([0.0], np.mean(fpr, axis=0))),
+            np.concatenate(([0.0], np.mean(tpr, axis=0))))
+
+
+def fold_average(clf, method: str = "cost", *, space: str = "cost", on: str = "hull",
+                 thresholds=None) -> pd.DataFrame:
+    """Implementation of :meth:`Classifier.fold_average` (see there)."""
+    folds = list(_require_folds(clf).values())
+    if method not in AVERAGES:
+        raise ValueError(f"method must be one of {AVERAGES}, got {method!r}.")
+    if space not in ("cost", "roc"):
+        raise ValueError(f"space must be 'cost' or 'roc', got {space!r}.")
+    if on not in ("hull", "roc"):
+        raise ValueError(f"on must be 'hull' or 'roc', got {on!r}.")
+    if method == "cost":
+        x, y = _cost_average(folds)
+        if space == "cost":
+            return pd.DataFrame({"pcf": x, "nec": y})
+        # Each linear piece y = s·x + f of the concave average is the ROC point (f, 1 - s - f).
+        slope = np.diff(y) / np.diff(x)
+        intercept = y[:-1] - slope * x[:-1]
+        fpr = np.concatenate(([0.0], intercept, [1.0]))
+        tpr = np.concatenate(([0.0], 1.0 - slope - intercept, [1.0]))
+        pts = pd.DataFrame({"fpr": fpr, "tpr": tpr}).drop_duplicates(ignore_index=True)
+        return pts.sort_values(["fpr", "tpr"], ignore_index=True)
+    if method == "pooled":
+        return clf.envelope if space == "cost" else clf.roc[["threshold", "fpr", "tpr"]]
+    if method == "vertical":
+        fpr, tpr = _vertical_average(folds, on)
+        roc = pd.DataFrame({"fpr": fpr, "tpr": tpr})
+    else:
+        th, fpr, tpr = _threshold_average(folds, thresholds)
+        roc = pd.DataFrame({"threshold": th, "fpr": fpr, "tpr": tpr})
+    if space == "roc":
+        return roc
+    return _cost_frame(_envelope_of_points(fpr, tpr))
+
+
+def fold_spread(clf, *, grid=512, quantiles=None) -> pd.DataFrame:
+    """Implementation of :meth:`Classifier.fold_spread` (see there)."""
+    from .bands import pcf_grid
+
+    folds = list(_require_folds(clf).values())
+    x = pcf_grid(grid)
+    nec = np.array([c._envelope.nec(x) for c in folds])
+    if quantiles is None:
+        lower, upper = nec.min(axis=0), nec.max(axis=0)
+    else:
+        q = np.asarray(quantiles, dtype=np.float64)
+        if q.shape != (2,) or not (0 <= q[0] <= q[1] <= 1):
+            raise ValueError(f"quantiles must be (lo, hi) with 0 <= lo <= hi <= 1, got {quantiles!r}.")
+        lower, upper = np.quantile(nec, q, axis=0)
+    return pd.DataFrame({"pcf": x, "mean": nec.mean(axis=0), "lower": lower, "upper": upper})
+
+
+def _require_folds(clf) -> dict:
+    if not clf._folds:
+        raise ValueError("This classifier has no folds: build it with "
+                         "Classifier.from_scores(..., folds=fold_ids) or Classifier.from_frame(...).")
+    return clf._folds
