@@ -21,7 +21,8 @@ class Comparison:
     ----------
     crossovers : ndarray
         Every interior pcf where the envelopes cross (change sign of
-        ``nec_a - nec_b``), sorted.
+        ``nec_a - nec_b``), sorted. When the sign changes across an interval
+        where the two tie, the crossover is the start of that interval.
     intervals : DataFrame
         ``pcf_lo``, ``pcf_hi``, ``better`` (a name, or ``"tie"``): the whole of
         [0, 1] split by who has the lower NEC.
@@ -91,10 +92,7 @@ def compare(a, b, *, atol: float = 1e-12) -> Comparison:
         else:
             cuts.append(x[i + 1])
             labels.append(s0 if s0 != 0 else s1)
-    # A crossover can also happen through a tie on a single knot: + at x[i-1], 0 at x[i], - at x[i+1].
-    for i in range(1, len(x) - 1):
-        if sign[i] == 0 and sign[i - 1] * sign[i + 1] < 0:
-            crossovers.append(x[i])
+    crossovers += _crossovers_through_ties(x, sign)
     names = {1: name_b, -1: name_a, 0: "tie"}
     frame = _merge_runs(np.asarray(cuts), [names[s] for s in labels])
     pos = np.argmax(d)
@@ -108,6 +106,27 @@ def compare(a, b, *, atol: float = 1e-12) -> Comparison:
         a_better_by=float(max(-d[neg], 0.0)), a_better_at=float(x[neg]) if d[neg] < -atol else np.nan,
         b_better_by=float(max(d[pos], 0.0)), b_better_at=float(x[pos]) if d[pos] > atol else np.nan,
     )
+
+
+def _crossovers_through_ties(x: np.ndarray, sign: np.ndarray) -> list[float]:
+    """Sign changes across a tie: + before, 0 on one knot or a run of knots, - after.
+
+    Reported where the tie starts, so a leader change is never missed even when
+    the envelopes share a segment between the two sides.
+    """
+    out = []
+    i = 1
+    while i < len(x) - 1:
+        if sign[i] == 0 and sign[i - 1] != 0:
+            j = i
+            while j < len(x) - 1 and sign[j] == 0:
+                j += 1
+            if sign[i - 1] * sign[j] < 0:
+                out.append(float(x[i]))
+            i = j
+        else:
+            i += 1
+    return out
 
 
 def _merge_runs(cuts: np.ndarray, labels: list[str]) -> pd.DataFrame:

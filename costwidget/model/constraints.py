@@ -102,35 +102,53 @@ def solve_linear_constraint(
     ``load_hull``/``load_roc`` are the constraint's left-hand side at every
     hull vertex / ROC point (e.g. FPR for Neyman-Pearson).
     """
-    # The first vertex reaching TPR = 1 is the unconstrained best; beyond it TPR cannot grow.
-    top = int(np.argmax(hull_tpr >= 1.0))
+    # The first vertex reaching the top TPR (1, up to rounding of weighted totals) is the
+    # unconstrained best; beyond it TPR cannot grow. argmax returns the first maximum.
+    top = int(np.argmax(hull_tpr))
     if load_hull[top] <= limit:
         k = top
         return _at_vertex(kind, k, hull_fpr, hull_tpr, hull_thresholds, load_roc, roc_fpr, roc_tpr,
                           roc_thresholds, limit, binding=False,
-                          message=f"The {describe} does not bind: the classifier at threshold "
-                                  f"{hull_thresholds[k]:.6g} already reaches TPR = 1 within it.")
+                          message=f"The {describe} does not bind: the classifier at "
+                                  f"{_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])} already "
+                                  f"reaches TPR = 1 within it.")
     # Last vertex within the limit; the next one exceeds it (k < top here).
     k = int(np.searchsorted(load_hull, limit, side="right")) - 1
     if load_hull[k] == limit:
         return _at_vertex(kind, k, hull_fpr, hull_tpr, hull_thresholds, load_roc, roc_fpr, roc_tpr,
                           roc_thresholds, limit, binding=True,
-                          message=f"The {describe} is met exactly by the hull vertex at threshold "
-                                  f"{hull_thresholds[k]:.6g}.")
+                          message=f"The {describe} is met exactly by the hull vertex at "
+                                  f"{_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])}.")
     q = (limit - load_hull[k]) / (load_hull[k + 1] - load_hull[k])  # weight on vertex k + 1
+    if not 0.0 < q < 1.0:  # the mix rounds to a vertex (e.g. a denormal limit): no coin to toss
+        k = k if q <= 0.0 else k + 1
+        return _at_vertex(kind, k, hull_fpr, hull_tpr, hull_thresholds, load_roc, roc_fpr, roc_tpr,
+                          roc_thresholds, limit, binding=True,
+                          message=f"The {describe} is met by the hull vertex at "
+                                  f"{_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])}.")
     fpr = (1 - q) * hull_fpr[k] + q * hull_fpr[k + 1]
     tpr = (1 - q) * hull_tpr[k] + q * hull_tpr[k + 1]
+    if kind == "neyman_pearson":
+        fpr = limit  # exact: the mix meets FPR = max_fpr; the formula above may round 1 ulp over it
     single = _best_single(load_roc, roc_fpr, roc_tpr, roc_thresholds, limit)
     return ConstrainedPoint(
         kind=kind, fpr=float(fpr), tpr=float(tpr), binding=True, randomized=True,
         threshold_low=float(hull_thresholds[k + 1]), threshold_high=float(hull_thresholds[k]),
         prob_low=float(q),
         single_threshold=single[0], single_fpr=single[1], single_tpr=single[2],
-        message=(f"The {describe} falls between two hull vertices: use threshold "
-                 f"{hull_thresholds[k + 1]:.6g} with probability {q:.4g} and threshold "
-                 f"{hull_thresholds[k]:.6g} otherwise (TPR {tpr:.4g}). The best single "
-                 f"threshold is {single[0]:.6g} (TPR {single[2]:.4g})."),
+        message=(f"The {describe} falls between two hull vertices: use "
+                 f"{_where(hull_thresholds[k + 1], hull_fpr[k + 1], hull_tpr[k + 1])} with "
+                 f"probability {q:.4g} and {_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])} "
+                 f"otherwise (TPR {tpr:.4g}). The best single choice is "
+                 f"{_where(*single)} (TPR {single[2]:.4g})."),
     )
+
+
+def _where(threshold, fpr, tpr) -> str:
+    """Name an ROC point by its threshold, or by its rates when it has none (from_roc/from_confusion)."""
+    if np.isnan(threshold):
+        return f"the ROC point (FPR {fpr:.4g}, TPR {tpr:.4g})"
+    return f"threshold {threshold:.6g}"
 
 
 def _best_single(load_roc, roc_fpr, roc_tpr, roc_thresholds, limit):

@@ -65,7 +65,7 @@ def check_finite(arr: np.ndarray, name: str) -> np.ndarray:
             kinds.append("infinite")
         raise ValueError(
             f"{name} has {count} {' or '.join(kinds)} value{'s' if count > 1 else ''} "
-            f"(first at index {first}: {arr[first]!r}). Remove those samples or "
+            f"(first at index {first}: {float(arr[first])}). Remove those samples or "
             f"replace the values before evaluating."
         )
     return arr
@@ -86,7 +86,7 @@ def _default_pos_label(classes: np.ndarray):
     if classes.dtype.kind in "biuf":
         values = set(as_list)
         if values <= {0, 1} or values <= {-1, 1}:
-            return 1
+            return True if classes.dtype.kind == "b" else 1
     raise ValueError(
         f"y_true has labels {as_list!r}; pos_label is ambiguous. Pass pos_label= one of "
         f"{as_list!r} to say which label is the positive class."
@@ -135,6 +135,14 @@ def check_binary_labels(y_true, pos_label=None, *, name: str = "y_true"):
             f"{name} has {len(classes)} distinct labels {shown!r}{more}; a binary classifier "
             f"needs exactly two. Map the labels to two classes first (e.g. y_true == positive_class)."
         )
+    if pos_label is None and len(classes) == 1 and not (
+            classes.dtype.kind in "biuf" and classes[0] in (-1, 0, 1)):
+        # Default labels ({0, 1}, {-1, 1}, bools) get the messages below, which name
+        # the missing class; any other single label cannot say which class is missing.
+        raise ValueError(
+            f"{name} has only one class {classes[0].item()!r}; the other class is missing. "
+            f"Both classes are needed to estimate TPR and FPR."
+        )
     if pos_label is None:
         pos_label = _default_pos_label(classes)
     is_pos = y == pos_label
@@ -166,7 +174,7 @@ def check_sample_weight(sample_weight, n: int) -> np.ndarray | None:
         first = int(np.flatnonzero(w < 0)[0])
         raise ValueError(
             f"sample_weight has {int((w < 0).sum())} negative weight(s) (first at index {first}: "
-            f"{w[first]!r}); weights must be >= 0."
+            f"{float(w[first])}); weights must be >= 0."
         )
     return w
 
@@ -181,7 +189,7 @@ def check_probability(p, name: str = "p_pos") -> np.ndarray:
     bad = ~((arr >= 0) & (arr <= 1))
     if bad.any():
         first = arr.ravel()[np.flatnonzero(bad.ravel())[0]]
-        raise ValueError(f"{name} must lie in [0, 1], got {first!r}.")
+        raise ValueError(f"{name} must lie in [0, 1], got {float(first)}.")
     return arr
 
 
@@ -194,7 +202,7 @@ def check_costs(cost_fn, cost_fp) -> tuple[np.ndarray, np.ndarray]:
         bad = ~(np.isfinite(arr) & (arr >= 0))
         if bad.any():
             first = arr.ravel()[np.flatnonzero(bad.ravel())[0]]
-            raise ValueError(f"{name} must be a finite number >= 0, got {first!r}.")
+            raise ValueError(f"{name} must be a finite number >= 0, got {float(first)}.")
     both_zero = (fn == 0) & (fp == 0)
     if np.any(both_zero):
         raise ValueError(

@@ -1,0 +1,132 @@
+"""Brute-force reference computations for the model tests.
+
+Written independently of ``costwidget``: plain Python loops, exact
+``fractions.Fraction`` arithmetic where inputs are small integers. Slow on
+purpose; use only on small inputs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+
+
+def roc_points(is_pos, scores, weights=None):
+    """(thresholds, tp, fp) with predicted positive = score >= threshold, one row per distinct score.
+
+    The first row is threshold +inf with tp = fp = 0. Samples of weight 0 are ignored.
+    """
+    is_pos = [bool(v) for v in is_pos]
+    scores = [float(s) for s in scores]
+    weights = [1 for _ in scores] if weights is None else list(weights)
+    keep = [i for i, w in enumerate(weights) if w != 0]
+    thresholds = [float("inf")] + sorted({scores[i] for i in keep}, reverse=True)
+    tp, fp = [], []
+    for t in thresholds:
+        tp.append(sum(weights[i] for i in keep if is_pos[i] and scores[i] >= t))
+        fp.append(sum(weights[i] for i in keep if not is_pos[i] and scores[i] >= t))
+    return thresholds, tp, fp
+
+
+def counts_at(is_pos, scores, threshold, weights=None):
+    """(tp, fp) of the rule score >= threshold, straight from the raw data."""
+    weights = np.ones(len(scores)) if weights is None else np.asarray(weights, float)
+    pred = np.asarray(scores, float) >= threshold
+    is_pos = np.asarray(is_pos, bool)
+    return float(weights[pred & is_pos].sum()), float(weights[pred & ~is_pos].sum())
+
+
+def _on_or_below_chord(p, q, r):
+    """True if p lies on or below the segment q-r (q.x <= p.x <= r.x, q.x < r.x)."""
+    (px, py), (qx, qy), (rx, ry) = p, q, r
+    if not (qx <= px <= rx and qx < rx):
+        return False
+    # chord height at px, compared without division: py <= qy + (ry-qy)(px-qx)/(rx-qx)
+    return py * (rx - qx) <= qy * (rx - qx) + (ry - qy) * (px - qx)
+
+
+def upper_hull(points):
+    """Vertices of the ROC convex hull chain from (0, 0) to (1, 1), exact.
+
+    ``points`` are pairs of Fractions (or ints) in a common scale where (0, 0)
+    and ``top`` = the max corner are included. A point is a vertex iff it is
+    not on or below any chord of two other points; the chain's end points are
+    always vertices. Collinear interior points are therefore dropped.
+    """
+    pts = sorted(set((Fraction(x), Fraction(y)) for x, y in points))
+    start, end = pts[0], max(pts, key=lambda p: (p[1], p[0]))
+    assert start == (0, 0)
+    out = []
+    for p in pts:
+        if p in (start, end):
+            out.append(p)
+            continue
+        others = [q for q in pts if q != p]
+        if any(_on_or_below_chord(p, q, r) for q, r in itertools.permutations(others, 2)):
+            continue
+        out.append(p)
+    return sorted(out)
+
+
+def is_concave_chain(xs, ys, tol=0.0):
+    """Slopes between consecutive vertices strictly decrease."""
+    for i in range(1, len(xs) - 1):
+        # cross of (b-a) x (c-a) < 0 means right turn
+        ax, ay, bx, by, cx, cy = xs[i - 1], ys[i - 1], xs[i], ys[i], xs[i + 1], ys[i + 1]
+        if (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) >= -tol:
+            return False
+    return True
+
+
+def cost_line(fpr, tpr):
+    """Eq. 8: NEC(x) = (1 - TPR - FPR) x + FPR, as (slope, intercept)."""
+    return 1 - tpr - fpr, fpr
+
+
+def envelope_min(fpr, tpr, x):
+    """min over every ROC point's cost line at x (eq. 8), by brute force."""
+    fpr = np.asarray(fpr, float)[:, None]
+    tpr = np.asarray(tpr, float)[:, None]
+    x = np.atleast_1d(np.asarray(x, float))[None, :]
+    return ((1 - tpr - fpr) * x + fpr).min(axis=0)
+
+
+def envelope_knots(fpr, tpr):
+    """Every pcf in [0, 1] where two of the cost lines cross, plus 0 and 1.
+
+    The lower envelope is linear between consecutive knots, so trapezoids on
+    these knots integrate it exactly.
+    """
+    lines = sorted(set(cost_line(float(f), float(t)) for f, t in zip(fpr, tpr)))
+    knots = {0.0, 1.0}
+    for (a1, b1), (a2, b2) in itertools.combinations(lines, 2):
+        if a1 != a2:
+            x = (b2 - b1) / (a1 - a2)
+            if 0 < x < 1:
+                knots.add(x)
+    return np.array(sorted(knots))
+
+
+def envelope_area(fpr, tpr, lo=0.0, hi=1.0):
+    """∫ brute-force envelope over [lo, hi] by trapezoids on all pairwise crossings."""
+    k = envelope_knots(fpr, tpr)
+    k = np.unique(np.concatenate(([lo, hi], k[(k > lo) & (k < hi)])))
+    y = envelope_min(fpr, tpr, k)
+    return float(np.sum((y[1:] + y[:-1]) * np.diff(k)) / 2)
+
+
+def hull_tpr_at(hull_fpr, hull_tpr, f):
+    """Height of the hull polyline at FPR f (max over its vertical run if any)."""
+    hx = np.asarray(hull_fpr, float)
+    hy = np.asarray(hull_tpr, float)
+    best = -np.inf
+    for i in range(len(hx) - 1):
+        x0, x1, y0, y1 = hx[i], hx[i + 1], hy[i], hy[i + 1]
+        if x0 <= f <= x1:
+            if x1 == x0:
+                best = max(best, y0, y1)
+            else:
+                best = max(best, y0 + (y1 - y0) * (f - x0) / (x1 - x0))
+    return best

@@ -1,0 +1,71 @@
+"""Worked numbers from the papers (000_… KDD 2000, 004_… ROCAI 2004)."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import costwidget as cw
+from costwidget.model.costs import roc_point_to_cost_line
+
+
+def test_000_figure_8_cost_line():
+    # FP = 0.09, TP = 0.36: the line runs from y = 0.09 at x = 0 to y = 1 - 0.36 = 0.64 at x = 1
+    slope, intercept = roc_point_to_cost_line(0.09, 0.36)
+    assert intercept == 0.09
+    assert slope * 0 + intercept == 0.09
+    assert slope * 1 + intercept == pytest.approx(0.64, abs=1e-15)
+    clf = cw.Classifier.from_confusion(tp=36, fn=64, fp=9, tn=91)
+    op = clf.best(0.5)
+    assert (op.fpr, op.tpr) == (0.09, 0.36)
+    # its operating range, by the closed form: [0.09/0.45, 0.91/1.55]
+    assert clf.operating_range == pytest.approx((0.2, 0.91 / 1.55), abs=1e-15)
+
+
+def test_000_figure_4_operating_range_and_horizontal_line():
+    clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+    rng = clf.operating_range
+    assert rng == pytest.approx((0.3, 0.7), abs=1e-15)
+    op = clf.best(0.5)
+    assert op.slope == pytest.approx(0.0, abs=1e-15)  # FP = 1 - TP: horizontal line
+    x = np.linspace(0.3, 0.7, 9)
+    np.testing.assert_allclose(clf.nec(x), 0.3, atol=1e-15)
+
+
+def test_004_trivial_classifiers():
+    # all negative: (0, 0) -> y = x; all positive: (1, 1) -> y = 1 - x
+    assert roc_point_to_cost_line(0.0, 0.0) == (1.0, 0.0)
+    assert roc_point_to_cost_line(1.0, 1.0) == (-1.0, 1.0)
+    # a classifier on the diagonal adds nothing: envelope min(x, 1 - x), empty range
+    clf = cw.Classifier.from_roc([0.25, 0.5, 0.75], [0.25, 0.5, 0.75])
+    x = np.linspace(0, 1, 21)
+    np.testing.assert_allclose(clf.nec(x), np.minimum(x, 1 - x), atol=1e-15)
+    assert clf.operating_range.empty
+    # so does a classifier below it
+    below = cw.Classifier.from_confusion(tp=2, fn=8, fp=5, tn=5)
+    np.testing.assert_allclose(below.nec(x), np.minimum(x, 1 - x), atol=1e-15)
+
+
+@given(st.floats(0, 1), st.floats(0, 1))
+def test_closed_form_operating_range_for_a_single_point(f, t):
+    clf = cw.Classifier.from_roc([f], [t])
+    rng = clf.operating_range
+    if t > f + 1e-9:
+        assert rng.lo == pytest.approx(f / (f + t), abs=1e-12)
+        assert rng.hi == pytest.approx((1 - f) / (2 - f - t), abs=1e-12)
+    elif t < f - 1e-9:
+        assert rng.empty
+
+
+def test_probability_cost_eq6_and_expected_cost():
+    assert cw.probability_cost(0.5, 1, 1) == 0.5
+    assert cw.probability_cost(0.1, 9, 1) == pytest.approx(0.5)
+    p, cfn, cfp = 0.2, 5.0, 2.0
+    assert cw.probability_cost(p, cfn, cfp) == pytest.approx(p * cfn / (p * cfn + (1 - p) * cfp))
+    clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+    op = clf.operating_point(p_pos=p, cost_fn=cfn, cost_fp=cfp)
+    # expected cost per case, computed straight from the confusion matrix rates
+    direct = p * (1 - op.tpr) * cfn + (1 - p) * op.fpr * cfp
+    assert op.expected_cost == pytest.approx(direct, abs=1e-12)
+    assert cw.iso_performance_slope(0.25) == pytest.approx(3.0)
+    assert cw.ratio_to_pcf(1.0) == 0.5
