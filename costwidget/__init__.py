@@ -10,7 +10,10 @@ from .model import __all__ as _model_all
 
 __version__ = "0.1.0"
 
-_LAZY = {}  # name -> "module:attribute", filled by the widget layer
+_LAZY = {  # name -> "module:attribute", filled by the widget layer
+    "CostWidget": ".widget:CostWidget",
+    "demo": ".demos:demo",
+}
 
 
 def __getattr__(name):

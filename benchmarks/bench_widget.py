@@ -1,0 +1,68 @@
+"""Widget update speed: one state change -> every bqplot mark updated, on the Python side.
+
+10 classifiers of 10^5 scores each. The per-change work is the model's
+lookups (``clf.best``, iso-line geometry), the readout and the batched mark
+updates (``hold_sync``, including serialization of the changed marks). The
+figure to meet is a median <= 5 ms. As a peer measured in the same run we print
+one ``numpy.sort`` of 10^5 floats, so the number can be read on a noisy machine.
+
+Run: ``.venv/bin/python benchmarks/bench_widget.py``
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+
+def build(n_classifiers: int = 10, n_scores: int = 100_000, seed: int = 0):
+    from costwidget import Classifier
+    from costwidget.widget import CostWidget
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(n_scores) < 0.3
+    clfs = []
+    for i in range(n_classifiers):
+        score = y * (0.5 + 0.15 * i) + rng.normal(size=n_scores)
+        clfs.append(Classifier.from_scores(y, np.round(score, 4), name=f"model {i}"))
+    return CostWidget(clfs)
+
+
+def time_changes(w, values, trait="p_pos"):
+    out = []
+    for v in values:
+        t0 = time.perf_counter()
+        setattr(w, trait, float(v))
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def main():
+    t0 = time.perf_counter()
+    w = build()
+    print(f"build (10 x 1e5 scores, once): {time.perf_counter() - t0:.2f} s")
+    values = np.linspace(0.05, 0.95, 201)
+    time_changes(w, values[:20])  # warm up
+    p = time_changes(w, values)
+    w.constraint = "neyman_pearson"
+    c = time_changes(w, np.linspace(0.01, 0.5, 101), trait="max_fpr")
+    w.constraint = "none"
+    r = time_changes(w, np.geomspace(0.1, 10, 101), trait="cost_fn")
+    x = np.random.default_rng(1).random(100_000)
+    s = []
+    for _ in range(51):
+        t1 = time.perf_counter()
+        np.sort(x)
+        s.append(time.perf_counter() - t1)
+    sort_ms = statistics.median(s) * 1e3
+    for label, times in (("p_pos change", p), ("cost_fn change", r), ("max_fpr change (NP)", c)):
+        med = statistics.median(times) * 1e3
+        print(f"{label:>22}: median {med:.2f} ms, p90 {np.percentile(times, 90) * 1e3:.2f} ms "
+              f"({med / sort_ms:.1f}x one numpy.sort of 1e5 floats = {sort_ms:.2f} ms); "
+              f"target <= 5 ms: {'met' if med <= 5 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""An always-visible error area, and a guard that routes observer exceptions to it."""
+
+from __future__ import annotations
+
+import functools
+import html
+
+import ipywidgets as widgets
+
+__all__ = ["ErrorArea"]
+
+
+class ErrorArea:
+    """An HTML banner: empty when all is well, the escaped message of the last error otherwise."""
+
+    def __init__(self):
+        self.widget = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
+        self.widget.add_class("costwidget-errors")
+        self.last_error: BaseException | None = None
+
+    @property
+    def message(self) -> str:
+        return self.widget.value
+
+    def show(self, exc: BaseException, *, context: str = "") -> None:
+        self.last_error = exc
+        text = f"{context}: {exc}" if context else f"{type(exc).__name__}: {exc}"
+        self.widget.value = (
+            '<div role="alert" style="color:#a40000;background:#fde8e8;padding:2px 6px;'
+            f'border-left:4px solid #a40000">{html.escape(text)}</div>')
+
+    def clear(self) -> None:
+        self.last_error = None
+        if self.widget.value:
+            self.widget.value = ""
+
+    def guard(self, context: str):
+        """Decorator: run a callback; on any exception show it here instead of raising."""
+
+        def wrap(func):
+            @functools.wraps(func)
+            def inner(*args, **kwargs):
+                try:
+                    return func(*args, **kwargs)
+                except Exception as exc:  # noqa: BLE001 - every failure must reach the user
+                    self.show(exc, context=context)
+                    return None
+
+            return inner
+
+        return wrap

@@ -1,0 +1,108 @@
+"""`WidgetState`: the widget's state as traitlets, and nothing else.
+
+Setting a trait from Python validates it (the model's own checks) and the
+widget redraws; an invalid value raises ``TraitError`` and the state is left
+unchanged.
+"""
+
+from __future__ import annotations
+
+import traitlets as t
+
+from ..model import probability_cost
+from ..model.validation import check_costs, check_probability
+
+__all__ = ["WidgetState", "CONSTRAINTS"]
+
+CONSTRAINTS = ("none", "neyman_pearson", "workforce")
+
+
+class WidgetState(t.HasTraits):
+    """Operating point, constraint, bands and visibility of a `CostWidget`."""
+
+    p_pos = t.Float(0.5, help="deployment prevalence p(+), in (0, 1)")
+    cost_fn = t.Float(1.0, help="cost C(-|+) of a false negative, >= 0, in the user's units")
+    cost_fp = t.Float(1.0, help="cost C(+|-) of a false positive, >= 0, in the user's units")
+    pcf = t.Float(0.5, read_only=True, help="PCF(+), derived from p_pos, cost_fn, cost_fp")
+    constraint = t.Enum(CONSTRAINTS, default_value="none")
+    max_fpr = t.Float(0.1, help="Neyman-Pearson limit on the false-positive rate")
+    capacity = t.Float(0.0, help="workforce capacity, in cases")
+    n_pos = t.Float(1.0, help="positives in the population the workforce draws from")
+    n_neg = t.Float(1.0, help="negatives in the population the workforce draws from")
+    show_bands = t.Bool(False)
+    band_level = t.Float(0.9)
+    visible = t.List(t.Unicode(), help="names of the classifiers shown")
+    names = t.List(t.Unicode(), read_only=True, help="all classifier names, in order")
+
+    def __init__(self, *, names=(), **kwargs):
+        super().__init__()
+        self.set_trait("names", list(names))
+        for key, value in kwargs.items():
+            setattr(self, key, value)
+
+    @t.validate("visible")
+    def _check_visible(self, proposal):
+        unknown = [n for n in proposal["value"] if n not in self.names]
+        if unknown:
+            raise ValueError(f"visible names unknown classifiers {unknown}; choose from {self.names}.")
+        return list(proposal["value"])
+
+    @t.validate("p_pos")
+    def _check_p_pos(self, proposal):
+        value = float(check_probability(proposal["value"], "p_pos"))
+        probability_cost(value, self.cost_fn, self.cost_fp)  # refuses an undefined PCF
+        return value
+
+    @t.validate("cost_fn")
+    def _check_cost_fn(self, proposal):
+        check_costs(proposal["value"], self.cost_fp)
+        probability_cost(self.p_pos, proposal["value"], self.cost_fp)
+        return float(proposal["value"])
+
+    @t.validate("cost_fp")
+    def _check_cost_fp(self, proposal):
+        check_costs(self.cost_fn, proposal["value"])
+        probability_cost(self.p_pos, self.cost_fn, proposal["value"])
+        return float(proposal["value"])
+
+    @t.validate("max_fpr")
+    def _check_max_fpr(self, proposal):
+        value = float(proposal["value"])
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"max_fpr must lie in [0, 1], got {value!r}.")
+        return value
+
+    @t.validate("capacity")
+    def _check_capacity(self, proposal):
+        value = float(proposal["value"])
+        if not value >= 0.0:
+            raise ValueError(f"capacity must be a number of cases >= 0, got {value!r}.")
+        return value
+
+    @t.validate("n_pos", "n_neg")
+    def _check_population(self, proposal):
+        value = float(proposal["value"])
+        if not value >= 0.0:
+            raise ValueError(f"{proposal['trait'].name} must be >= 0, got {value!r}.")
+        if proposal["trait"].name == "n_pos" and value == 0:
+            raise ValueError("n_pos must be > 0: the workforce line needs some positives.")
+        return value
+
+    @t.validate("band_level")
+    def _check_band_level(self, proposal):
+        value = float(proposal["value"])
+        if not 0.0 < value < 1.0:
+            raise ValueError(f"band_level must lie strictly between 0 and 1, got {value!r}.")
+        return value
+
+    @t.observe("p_pos", "cost_fn", "cost_fp")
+    def _derive_pcf(self, change):
+        self.set_trait("pcf", probability_cost(self.p_pos, self.cost_fn, self.cost_fp))
+
+    def set_costs(self, cost_fn: float, cost_fp: float) -> None:
+        """Set both costs at once (one check, one redraw)."""
+        check_costs(cost_fn, cost_fp)
+        probability_cost(self.p_pos, cost_fn, cost_fp)
+        with self.hold_trait_notifications():
+            self.cost_fn = float(cost_fn)
+            self.cost_fp = float(cost_fp)

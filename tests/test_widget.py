@@ -1,0 +1,326 @@
+"""Headless widget tests: set state, assert the marks' data against independent computations."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+import traitlets
+
+import costwidget as cw
+from costwidget.widget import CostWidget
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture()
+def data():
+    rng = np.random.default_rng(3)
+    y = rng.random(400) < 0.35
+    return y, {"good": np.round(y * 1.5 + rng.normal(size=400), 2),
+               "weak": np.round(y * 0.6 + rng.normal(size=400), 2)}
+
+
+@pytest.fixture()
+def w(data):
+    y, scores = data
+    return CostWidget.from_predictions(y, scores)
+
+
+def _brute_best(clf, pcf):
+    # Independent of the envelope code: evaluate every ROC point's cost line (eq. 8) directly.
+    roc = clf.roc
+    nec = (1 - roc.tpr - roc.fpr) * pcf + roc.fpr
+    return nec.min()
+
+
+def test_import_costwidget_does_not_load_widget_libraries():
+    code = ("import sys, costwidget; assert 'bqplot' not in sys.modules, 'bqplot'; "
+            "assert 'ipywidgets' not in sys.modules, 'ipywidgets'; costwidget.CostWidget; "
+            "assert 'bqplot' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_default_prevalence_and_pcf(w, data):
+    y, _ = data
+    assert w.p_pos == pytest.approx(y.mean())
+    w.p_pos, w.cost_fn, w.cost_fp = 0.2, 4.0, 1.0
+    assert w.pcf == pytest.approx(0.2 * 4 / (0.2 * 4 + 0.8 * 1))
+    with pytest.raises(traitlets.TraitError):
+        w.pcf = 0.3  # read-only
+
+
+@pytest.mark.parametrize("p_pos, cost_fn, cost_fp", [(0.3, 1, 1), (0.1, 9, 1), (0.7, 1, 5), (0.5, 0, 1)])
+def test_vertical_line_and_nec_marks(w, p_pos, cost_fn, cost_fp):
+    w.state.set_costs(cost_fn, cost_fp)
+    w.p_pos = p_pos
+    pcf = p_pos * cost_fn / (p_pos * cost_fn + (1 - p_pos) * cost_fp)
+    assert list(w.panes.operating_line.x) == pytest.approx([pcf, pcf])
+    for i, clf in enumerate(w.classifiers):
+        assert w.panes.nec_points.x[i] == pytest.approx(pcf)
+        assert w.panes.nec_points.y[i] == pytest.approx(_brute_best(clf, pcf), abs=1e-12)
+
+
+@pytest.mark.parametrize("pcf_target", [0.05, 0.3, 0.5, 0.8, 0.97])
+def test_iso_line_through_best_vertex_with_slope(w, pcf_target):
+    w.p_pos = 0.5
+    w.state.set_costs(pcf_target / (1 - pcf_target), 1.0)  # at p = 0.5, pcf = r / (1 + r)
+    assert w.pcf == pytest.approx(pcf_target)
+    p, cfn, cfp = w.p_pos, w.cost_fn, w.cost_fp
+    slope = (1 - p) * cfp / (p * cfn)  # p(-)C(+|-) / (p(+)C(-|+))
+    for i, clf in enumerate(w.classifiers):
+        op = clf.best(w.pcf)
+        (xa, xb), (ya, yb) = w.panes.iso_lines.x[i], w.panes.iso_lines.y[i]
+        assert (yb - ya) / (xb - xa) == pytest.approx(slope, rel=1e-9)
+        # the vertex lies on the segment
+        assert ya + slope * (op.fpr - xa) == pytest.approx(op.tpr, abs=1e-9)
+        assert (w.panes.chosen.x[i], w.panes.chosen.y[i]) == (op.fpr, op.tpr)
+        # tangent: no ROC point lies above the line (iso-performance optimum)
+        roc = clf.roc
+        assert np.all(roc.tpr - (op.tpr + slope * (roc.fpr - op.fpr)) <= 1e-9)
+        # the segment ends on the border of ROC space
+        for x, y in ((xa, ya), (xb, yb)):
+            assert min(x, y, 1 - x, 1 - y) == pytest.approx(0, abs=1e-12)
+
+
+def test_readout_equals_model(w):
+    w.p_pos, w.cost_fn, w.cost_fp = 0.25, 10.0, 2.0
+    r = w.readout
+    assert list(r.index) == ["good", "weak"]
+    for clf in w.classifiers:
+        op = clf.operating_point(p_pos=0.25, cost_fn=10.0, cost_fp=2.0)
+        row = r.loc[clf.name]
+        assert (row.threshold, row.fpr, row.tpr) == (op.threshold, op.fpr, op.tpr)
+        assert row.nec == pytest.approx(_brute_best(clf, w.pcf), abs=1e-12)
+        # expected cost per case in the user's units, straight from the counts
+        fn_rate, fp_rate = 1 - op.tpr, op.fpr
+        assert row.expected_cost == pytest.approx(0.25 * 10 * fn_rate + 0.75 * 2 * fp_rate, abs=1e-12)
+        assert (row.range_lo, row.range_hi) == tuple(clf.operating_range)
+    best = r.expected_cost.idxmin()
+    assert "background:#fff3b0" in w.readout_widget.value.split(best)[0].rsplit("<tr", 1)[1]
+
+
+def test_neyman_pearson_marks(w):
+    w.constraint = "neyman_pearson"
+    w.max_fpr = 0.15
+    p = w.panes
+    assert p.roc_constraint_line.visible and list(p.roc_constraint_line.x) == [0.15, 0.15]
+    r = w.readout
+    for i, clf in enumerate(w.classifiers):
+        cp = clf.neyman_pearson(0.15)
+        assert (p.roc_constrained.x[i], p.roc_constrained.y[i]) == (cp.fpr, cp.tpr)
+        assert cp.fpr <= 0.15 + 1e-12
+        # cost line of the constrained point: NEC = (1 - TPR - FPR) x + FPR
+        assert list(p.cost_constrained.y[i]) == pytest.approx([cp.fpr, 1 - cp.tpr])
+        assert r.loc[clf.name, "constrained_tpr"] == cp.tpr
+        if cp.randomized:
+            assert "with prob." in r.loc[clf.name, "constrained_rule"]
+    w.constraint = "none"
+    assert not p.roc_constraint_line.visible and "constrained_tpr" not in w.readout
+
+
+def test_workforce_marks_eq14(w):
+    w.constraint = "workforce"
+    n_pos, n_neg = w.n_pos, w.n_neg
+    w.capacity = 100.0
+    p = w.panes
+    xa, xb = p.roc_constraint_line.x
+    ya, yb = p.roc_constraint_line.y
+    for x, y in ((xa, ya), (xb, yb)):  # the line TPR·P + FPR·N = capacity
+        assert y * n_pos + x * n_neg == pytest.approx(100.0)
+    for i, clf in enumerate(w.classifiers):
+        cp = clf.workforce(100.0, n_pos=n_pos, n_neg=n_neg)
+        assert (p.roc_constrained.x[i], p.roc_constrained.y[i]) == (cp.fpr, cp.tpr)
+        assert cp.tpr * n_pos + cp.fpr * n_neg <= 100.0 + 1e-9
+        # eq. 14: on the workforce line TPR = (C - FPR·N)/P, so the cost line is
+        # NEC(x) = (1 - (C - FPR·N)/P - FPR) x + FPR
+        tpr14 = (100.0 - cp.fpr * n_neg) / n_pos if cp.binding else cp.tpr
+        assert list(p.cost_constrained.y[i]) == pytest.approx([cp.fpr, 1 - tpr14 - cp.fpr + cp.fpr])
+    # capacity as % flagged
+    w.controls.capacity_unit.value = "% flagged"
+    assert w.controls.capacity.value == pytest.approx(100 * 100.0 / (n_pos + n_neg))
+    w.controls.capacity.value = 10.0
+    assert w.capacity == pytest.approx(0.1 * (n_pos + n_neg))
+
+
+def test_controls_stay_in_sync_both_ways(w):
+    c = w.controls
+    w.p_pos = 0.4
+    assert c.p_pos.value == pytest.approx(0.4)
+    c.p_pos.value = 0.3
+    assert w.p_pos == pytest.approx(0.3)
+    c.log_ratio.value = 4.0
+    assert w.cost_fn / w.cost_fp == pytest.approx(4.0) and c.cost_fn.value == w.cost_fn
+    c.cost_fp.value = 2.0
+    assert c.log_ratio.value == pytest.approx(w.cost_fn / 2.0)
+    assert f"{w.pcf:.4f}" in c.pcf.value
+
+
+@pytest.mark.parametrize("control, value", [("cost_fn", -1.0), ("cost_fp", -0.5)])
+def test_invalid_control_input_refused(w, control, value):
+    before = (w.p_pos, w.cost_fn, w.cost_fp, list(w.panes.operating_line.x))
+    getattr(w.controls, control).value = value
+    assert (w.p_pos, w.cost_fn, w.cost_fp, list(w.panes.operating_line.x)) == before
+    assert "refused" in w.errors.message and "&gt;= 0" in w.errors.message
+    assert getattr(w.controls, control).value == getattr(w, control)  # control shows the state
+
+
+def test_both_costs_zero_refused(w):
+    w.controls.cost_fp.value = 0.0
+    before = (w.cost_fn, w.cost_fp)
+    w.controls.cost_fn.value = 0.0
+    assert (w.cost_fn, w.cost_fp) == before == (1.0, 0.0)
+    assert "both 0" in w.errors.message
+    with pytest.raises(ValueError):
+        w.cost_fn = 0.0  # from Python too
+
+
+def test_click_in_cost_pane_keeps_p_pos(w):
+    w.p_pos = 0.2
+    w.panes.click.selected = [0.6]
+    assert w.p_pos == pytest.approx(0.2)
+    assert w.pcf == pytest.approx(0.6)
+    assert list(w.panes.operating_line.x) == pytest.approx([0.6, 0.6])
+
+
+def test_observer_exception_is_shown_and_last_state_kept(w, monkeypatch):
+    w.p_pos = 0.3
+    marks_before = (np.array(w.panes.iso_lines.x).copy(), list(w.panes.operating_line.x))
+    html_before = w.readout_widget.value
+
+    def boom(pcf):
+        raise RuntimeError("model exploded <b>here</b>")
+
+    monkeypatch.setattr(w.classifiers[1], "best", boom)
+    w.p_pos = 0.6
+    assert "model exploded &lt;b&gt;here&lt;/b&gt;" in w.errors.message
+    assert "<b>here" not in w.errors.message
+    assert np.array_equal(np.array(w.panes.iso_lines.x), marks_before[0])
+    assert list(w.panes.operating_line.x) == marks_before[1]
+    assert w.readout_widget.value == html_before
+    assert w.p_pos == pytest.approx(0.3) and w.controls.p_pos.value == pytest.approx(0.3)
+    monkeypatch.undo()
+    w.p_pos = 0.5
+    assert w.errors.message == ""
+
+
+def test_names_are_escaped_everywhere_in_html(data):
+    y, scores = data
+    w = CostWidget.from_predictions(y, {XSS: scores["good"], "ok": scores["weak"]})
+    w.constraint = "neyman_pearson"
+    w._hover(w.drawings[0], 1)
+    for html_widget in (w.readout_widget, w.constraint_message, w.panes.hover_info, w.errors.widget):
+        assert "<img" not in html_widget.value
+    assert "&lt;img src=x onerror=alert(1)&gt;" in w.readout_widget.value
+    assert XSS in w.readout.index
+
+
+def test_picker_recomputes_combined_envelope(w):
+    both = cw.combined_envelope(w.classifiers)
+    assert list(w.panes.winner_strip.x[:, 0]) == list(both.pcf_lo)
+    w.controls.picker["good"].value = False
+    assert w.visible == ["weak"]
+    only = cw.combined_envelope([w.classifiers[1]])
+    assert list(w.panes.combined.x) == list(only.pcf_lo) + [1.0]
+    assert list(w.readout.index) == ["weak"]
+    assert not w.panes.envelopes[0].visible
+    with pytest.raises(ValueError, match="unknown"):
+        w.visible = ["nope"]
+
+
+def test_hover_highlights_cost_line(w):
+    d = w.drawings[0]
+    w._hover(d, 1)
+    f, t = d.hull_fpr[1], d.hull_tpr[1]
+    assert list(w.panes.cost_highlight.y) == pytest.approx([f, 1 - t])
+    assert (w.panes.roc_highlight.x[0], w.panes.roc_highlight.y[0]) == (f, t)
+    assert "threshold" in w.panes.hover_info.value and "NEC" in w.panes.hover_info.value
+
+
+def test_drawn_curves_thinned_hulls_exact():
+    rng = np.random.default_rng(0)
+    y = rng.random(20_000) < 0.5
+    clf = cw.Classifier.from_scores(y, y + rng.normal(size=20_000), name="big")
+    w = CostWidget([clf])
+    assert len(clf.roc) > 2000 and len(w.panes.roc_curves[0].x) <= 2000
+    assert np.array_equal(w.panes.hull_lines[0].x, clf.hull.fpr.to_numpy())
+    assert np.array_equal(w.panes.envelopes[0].y, clf.envelope.nec.to_numpy())
+
+
+def test_constructors(data):
+    y, scores = data
+    frame = pd.DataFrame({"label": np.tile(y, 2), "score": np.concatenate(list(scores.values())),
+                          "model": np.repeat(list(scores), len(y))})
+    a = CostWidget.from_frame(frame)
+    b = CostWidget.from_predictions(y, scores)
+    pd.testing.assert_frame_equal(a.readout, b.readout)
+    with pytest.raises(ValueError, match="Column"):
+        CostWidget.from_frame(frame, y_true="y")
+    with pytest.raises(TypeError, match="Classifier"):
+        CostWidget([object()])
+
+
+def test_from_estimators():
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import LogisticRegression
+
+    X, yv = cw.datasets.load_dataset("sonar") if hasattr(cw, "datasets") else (None, None)
+    from costwidget.datasets import load_dataset
+
+    X, yv = load_dataset("sonar")
+    w = CostWidget.from_estimators({"lr": LogisticRegression(max_iter=500)}, X, yv, cv=3,
+                                   pos_label="M")
+    assert list(w.readout.index) == ["lr"]
+
+
+def test_demo():
+    w = cw.demo()
+    assert len(w.readout) == 4
+    scores = cw.datasets.load_demo_scores("german_credit") if hasattr(cw, "datasets") else None
+    from costwidget.datasets import load_demo_scores
+
+    s = load_demo_scores("german_credit")
+    assert w.p_pos == pytest.approx((s.groupby("model").first().shape[0] and
+                                     (s[s.model == s.model.iloc[0]].label == "Bad").mean()))
+
+
+def test_snapped_slider_echo_does_not_change_state(w):
+    # The browser snaps slider values to the step and sends them back; that is no user move.
+    w.p_pos = 0.12345
+    w.controls.p_pos.value = 0.123
+    assert w.p_pos == 0.12345
+    w.cost_fn = 5.0
+    w.controls.log_ratio.value = 10 ** 0.7  # 5.0118..., the slider's snapped 5
+    assert w.cost_fn == 5.0
+    w.controls.log_ratio.value = 10.0
+    assert w.cost_fn / w.cost_fp == pytest.approx(10.0)
+
+
+def test_band_toggle_draws_model_bands(w):
+    assert w.controls.show_bands is not None  # the model offers Classifier.band
+    assert not any(m.visible for m in w.panes.bands)
+    w.band_level = 0.8
+    w.show_bands = True
+    for d, mark in zip(w.drawings, w.panes.bands):
+        band = d.clf.band(0.8, random_state=0)
+        assert mark.visible
+        assert np.array_equal(mark.x, band.pcf.to_numpy())
+        assert np.array_equal(mark.y[0], band.lower.to_numpy())
+        assert np.array_equal(mark.y[1], band.upper.to_numpy())
+    w.controls.band_level.value = 0.95
+    assert w.band_level == 0.95
+    assert np.array_equal(w.panes.bands[0].y[1], w.drawings[0].clf.band(0.95, random_state=0).upper)
+    w.controls.picker["weak"].value = False
+    assert w.panes.bands[0].visible and not w.panes.bands[1].visible
+    w.show_bands = False
+    assert not any(m.visible for m in w.panes.bands)
+
+
+def test_late_slider_echo_does_not_undo_a_later_state(w):
+    w.cost_fn = 5.0
+    w.cost_fn = 1.0
+    w.controls.log_ratio.value = 10 ** 0.7  # the browser's late echo of the snapped 5
+    assert w.cost_fn == 1.0
