@@ -58,13 +58,19 @@ def _monotone_chain(x, y, idx: np.ndarray) -> np.ndarray:
 
 
 def _first_pass(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Indices surviving one pruning pass over all points, from consecutive steps only.
+    """Indices of the points that may be hull vertices, from consecutive steps only (no gathers).
 
-    The turn at point i is the cross product of its incoming and outgoing steps,
-    so no gathers are needed on the (possibly very long) full point list.
+    ROC points never go down, and then a strict right turn needs a rising step
+    in and a step to the right out (a flat step in or a vertical step out
+    cannot turn right); two comparisons find those points, which is cheaper
+    than the turn itself on a long list. Other inputs get the exact turn test.
     """
-    dx, dy = np.diff(x), np.diff(y)
     keep = np.ones(len(x), dtype=bool)
+    if np.all(y[1:] >= y[:-1]):
+        np.greater(y[1:-1], y[:-2], out=keep[1:-1])
+        keep[1:-1] &= x[2:] > x[1:-1]
+        return np.flatnonzero(keep)
+    dx, dy = np.diff(x), np.diff(y)
     z = dx[:-1] * dy[1:] - dy[:-1] * dx[1:]
     if z.dtype.kind in "iu":
         keep[1:-1] = z < 0
