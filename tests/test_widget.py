@@ -257,8 +257,11 @@ def test_constructors(data):
     a = CostWidget.from_frame(frame)
     b = CostWidget.from_predictions(y, scores)
     pd.testing.assert_frame_equal(a.readout, b.readout)
-    with pytest.raises(ValueError, match="Column"):
+    with pytest.raises(ValueError, match="no column"):
         CostWidget.from_frame(frame, y_true="y")
+    folded = frame.assign(fold=np.tile(np.arange(len(y)) % 3, 2))
+    c = CostWidget.from_frame(folded, fold="fold")
+    assert all(len(clf.folds) == 3 for clf in c.classifiers)
     with pytest.raises(TypeError, match="Classifier"):
         CostWidget([object()])
 

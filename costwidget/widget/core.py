@@ -124,21 +124,17 @@ class CostWidget:
         return cls(clfs, **kwargs)
 
     @classmethod
-    def from_frame(cls, df, *, y_true="label", y_score="score", model="model", pos_label=None,
-                   **kwargs):
+    def from_frame(cls, df, *, y_true="label", y_score="score", model="model", fold=None,
+                   instance=None, pos_label=None, **kwargs):
         """Long-format scores: one row per (model, case) with a label and a score column.
 
-        Folds (a ``fold`` column, if any) are pooled: each model's scores over all
-        folds make one ROC curve, as cross-validated scores usually are.
+        Delegates to :meth:`Classifier.from_frame`: with ``fold=`` (a column name)
+        each classifier keeps its folds; ``instance=`` checks that every model
+        scores the same cases. Other keywords go to :class:`CostWidget`.
         """
-        for col in (y_true, y_score, model):
-            if col not in df.columns:
-                raise ValueError(f"Column {col!r} not in the frame; it has {list(df.columns)}. "
-                                 "Name the columns with y_true=, y_score=, model=.")
-        clfs = [Classifier.from_scores(g[y_true].to_numpy(), g[y_score].to_numpy(), name=str(n),
-                                       pos_label=pos_label)
-                for n, g in df.groupby(model, sort=False)]
-        return cls(clfs, **kwargs)
+        clfs = Classifier.from_frame(df, label=y_true, score=y_score, model=model, fold=fold,
+                                     instance=instance, pos_label=pos_label)
+        return cls(list(clfs.values()), **kwargs)
 
     @classmethod
     def from_estimators(cls, estimators, X, y, *, cv=5, pos_label=None, **kwargs):
