@@ -62,7 +62,7 @@ def test_weighted_roc_equals_brute_force_and_sklearn(data):
     np.testing.assert_allclose(clf.roc.tpr.to_numpy(), tpr, rtol=1e-12, atol=1e-15)
 
 
-def test_weighted_roc_ends_exactly_at_one_one():
+def _float_weighted_classifier():
     # Float weights whose cumulative sum differs from np.sum in the last ulp.
     rng = np.random.default_rng(3)
     n = 5000
@@ -70,18 +70,18 @@ def test_weighted_roc_ends_exactly_at_one_one():
     s = rng.normal(size=n)
     w = rng.uniform(0.1, 3.3, n)
     clf = cw.Classifier.from_scores(y, s, sample_weight=w)
+    return clf
+
+
+def test_weighted_roc_ends_exactly_at_one_one():
+    clf = _float_weighted_classifier()
     assert clf.roc.fpr.iloc[-1] == 1.0 and clf.roc.tpr.iloc[-1] == 1.0
     assert clf.hull.fpr.iloc[-1] == 1.0 and clf.hull.tpr.iloc[-1] == 1.0
     assert clf.nec(1.0) == 0.0 and clf.nec(0.0) == 0.0
 
 
 def test_weighted_float_totals_still_give_a_sane_neyman_pearson():
-    rng = np.random.default_rng(3)
-    n = 5000
-    y = rng.integers(0, 2, n)
-    s = rng.normal(size=n)
-    w = rng.uniform(0.1, 3.3, n)
-    clf = cw.Classifier.from_scores(y, s, sample_weight=w)
+    clf = _float_weighted_classifier()
     r = clf.neyman_pearson(1.0)
     assert r.tpr == pytest.approx(1.0, abs=1e-12)
     assert r.fpr <= 1.0 + 1e-12
