@@ -70,6 +70,23 @@ def upper_hull(points):
     return sorted(out)
 
 
+def monotone_chain_hull(x, y):
+    """Indices of the strict upper-hull vertices of points sorted by x then y (Andrew's chain).
+
+    Exact for integer coordinates (Python ints); O(n), for inputs too big for :func:`upper_hull`.
+    """
+    xs, ys = [int(v) for v in x], [int(v) for v in y]
+    stack = []
+    for k in range(len(xs)):
+        while len(stack) >= 2:
+            a, b = stack[-2], stack[-1]
+            if (xs[b] - xs[a]) * (ys[k] - ys[a]) - (ys[b] - ys[a]) * (xs[k] - xs[a]) < 0:
+                break  # a strict right turn: b stays
+            stack.pop()
+        stack.append(k)
+    return stack
+
+
 def is_concave_chain(xs, ys, tol=0.0):
     """Slopes between consecutive vertices strictly decrease."""
     for i in range(1, len(xs) - 1):

@@ -260,8 +260,6 @@ def test_from_roc_float_points_envelope_equals_brute_force(points, xs):
     assert clf.area() == pytest.approx(brute.envelope_area(allf, allt), abs=1e-12)
 
 
-@pytest.mark.xfail(strict=True, reason="hull.py: the cross product 0.5 * 5e-324 underflows to 0, so the "
-                   "vertex (0, 0.5) is taken as collinear and dropped")
 def test_hull_keeps_vertex_next_to_a_subnormal_fpr():
     clf = cw.Classifier.from_roc([0.0, 5e-324], [0.5, 0.0])
     assert [0.0, 0.5] in clf.hull[["fpr", "tpr"]].to_numpy().tolist()

@@ -163,14 +163,36 @@ def test_zero_weight_samples_create_no_threshold():
     np.testing.assert_array_equal(clf.roc.threshold.to_numpy(), thr)
 
 
-def test_large_unweighted_input_matches_sklearn():
-    # big enough to take the parallel sorting path in roc.py
-    rng = np.random.default_rng(7)
+def _large_case(kind: str, rng) -> tuple[np.ndarray, np.ndarray]:
     n = 200_000
     y = rng.integers(0, 2, n)
-    s = np.round(rng.normal(size=n) + y, 3)
+    s = rng.normal(size=n) + y
+    if kind == "rounded":  # ties everywhere, few distinct values: the distinct-value merge
+        s = np.round(s, 2)
+    elif kind == "tied high only":  # the high range shrinks, so the low one moves down
+        s = np.where(s > 0.5, np.round(s, 1), s)
+    elif kind == "tied low only":
+        s = np.where(s < 0.5, np.round(s, 1), s)
+    elif kind == "block at the median":  # a tie bigger than either range would be
+        s[: n // 2] = np.median(s)
+    elif kind == "rare positives":
+        y = (rng.random(n) < 0.002).astype(int)
+    elif kind == "all equal":
+        s = np.zeros(n)
+    return y, s
+
+
+@pytest.mark.parametrize("kind", ["continuous", "rounded", "tied high only", "tied low only",
+                                  "block at the median", "rare positives", "all equal"])
+def test_large_unweighted_input_matches_sklearn_and_brute_hull(kind):
+    # Big enough for the two-range threaded path in roc.py, with ties placed to test each
+    # of its branches; the hull is checked against a hull of every point.
+    y, s = _large_case(kind, np.random.default_rng(7))
     clf = cw.Classifier.from_scores(y, s)
     fpr, tpr, thr = roc_curve(y, s, drop_intermediate=False)
     np.testing.assert_array_equal(clf.roc.threshold.to_numpy(), thr)
     np.testing.assert_allclose(clf.roc.fpr, fpr, rtol=1e-12)
     np.testing.assert_allclose(clf.roc.tpr, tpr, rtol=1e-12)
+    tp, fp = clf.roc.tp.to_numpy(), clf.roc.fp.to_numpy()
+    assert tp.dtype == fp.dtype == np.int64
+    np.testing.assert_array_equal(clf.hull.threshold.to_numpy(), thr[brute.monotone_chain_hull(fp, tp)])

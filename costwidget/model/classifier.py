@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -94,17 +95,27 @@ class Classifier:
         self.n_neg = counts.n_neg
         self._counts = counts
         self._thresholds = counts.thresholds
-        self._fpr = counts.fp / counts.n_neg
-        self._tpr = counts.tp / counts.n_pos
-        hull = upper_hull(counts.fp, counts.tp)
+        hull = upper_hull(counts.fp, counts.tp, counts.hull_candidates)
         self._hull_index = hull
         # Crossings from exact counts: Δf/(Δf + Δt) with Δf = ΔFP/N, Δt = ΔTP/P.
-        dfp = np.diff(counts.fp[hull]) * float(counts.n_pos)
-        dtp = np.diff(counts.tp[hull]) * float(counts.n_neg)
-        self._envelope = Envelope(self._fpr[hull], self._tpr[hull], crossings=dfp / (dfp + dtp))
+        hull_fp, hull_tp = counts.fp[hull], counts.tp[hull]
+        dfp = np.diff(hull_fp) * float(counts.n_pos)
+        dtp = np.diff(hull_tp) * float(counts.n_neg)
+        self._envelope = Envelope(hull_fp / counts.n_neg, hull_tp / counts.n_pos,
+                                  crossings=dfp / (dfp + dtp))
         self._scored_data = None  # (is_pos, scores, weights) for resampling, set by from_scores
         self._folds = {}  # fold label -> Classifier, set by from_scores(folds=...)
         self._fold_codes = None  # fold index per sample, for fold-stratified resampling
+
+    # Rates of every ROC point, made on first use: at 10^6 points they cost more
+    # than the hull, and the envelope needs only the hull's.
+    @cached_property
+    def _fpr(self) -> np.ndarray:
+        return self._counts.fp / self._counts.n_neg
+
+    @cached_property
+    def _tpr(self) -> np.ndarray:
+        return self._counts.tp / self._counts.n_pos
 
     # ------------------------------------------------------------------ constructors
     @classmethod

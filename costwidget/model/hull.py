@@ -17,24 +17,37 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["upper_hull", "cross"]
+__all__ = ["upper_hull"]
 
 _FLOAT_RTOL = 64 * np.finfo(np.float64).eps
 _SLOW_SHRINK = 0.9  # a pass that keeps more than this fraction hands over to the monotone chain
 _SEQUENTIAL_MAX = 20_000
 
 
-def cross(ax, ay, bx, by, cx, cy):
-    """z-component of (b - a) x (c - a): < 0 for a right (clockwise) turn a -> b -> c."""
-    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+def _turns_right(ux, uy, vx, vy) -> np.ndarray:
+    """True where u x v < 0 (a strict right turn from step u to step v), for arrays.
+
+    Integers are exact. Floats get each vector scaled so that its larger
+    component is 1 (a positive scale keeps the sign): products of tiny
+    components such as 0.5 * 5e-324 would otherwise underflow to 0 and make a
+    turn look collinear. The tolerance is relative to the products' sizes.
+    """
+    if np.result_type(ux, vx).kind in "iu":
+        return ux * vy - uy * vx < 0
+    ux, uy = _unit_max(ux, uy)
+    vx, vy = _unit_max(vx, vy)
+    left, right = ux * vy, uy * vx
+    return left - right < -_FLOAT_RTOL * (np.abs(left) + np.abs(right))
+
+
+def _unit_max(dx, dy):
+    size = np.maximum(np.abs(dx), np.abs(dy))
+    size = np.where(size > 0, size, 1.0)  # a zero vector stays zero
+    return dx / size, dy / size
 
 
 def _right_turn(ax, ay, bx, by, cx, cy) -> np.ndarray:
-    z = cross(ax, ay, bx, by, cx, cy)
-    if z.dtype.kind in "iu":
-        return z < 0
-    scale = np.abs((bx - ax) * (cy - ay)) + np.abs((by - ay) * (cx - ax))
-    return z < -_FLOAT_RTOL * scale
+    return _turns_right(bx - ax, by - ay, cx - bx, cy - by)
 
 
 def _monotone_chain(x, y, idx: np.ndarray) -> np.ndarray:
@@ -44,12 +57,13 @@ def _monotone_chain(x, y, idx: np.ndarray) -> np.ndarray:
     for k in range(len(xs)):
         while len(stack) >= 2:
             a, b = stack[-2], stack[-1]
-            z = (xs[b] - xs[a]) * (ys[k] - ys[a]) - (ys[b] - ys[a]) * (xs[k] - xs[a])
+            ux, uy, vx, vy = xs[b] - xs[a], ys[b] - ys[a], xs[k] - xs[b], ys[k] - ys[b]
             if exact:
-                right = z < 0
-            else:
-                scale = abs((xs[b] - xs[a]) * (ys[k] - ys[a])) + abs((ys[b] - ys[a]) * (xs[k] - xs[a]))
-                right = z < -_FLOAT_RTOL * scale
+                right = ux * vy - uy * vx < 0
+            else:  # as in _turns_right, scaled against underflow
+                su, sv = max(abs(ux), abs(uy)) or 1.0, max(abs(vx), abs(vy)) or 1.0
+                left, rite = (ux / su) * (vy / sv), (uy / su) * (vx / sv)
+                right = left - rite < -_FLOAT_RTOL * (abs(left) + abs(rite))
             if right:
                 break
             stack.pop()
@@ -71,16 +85,11 @@ def _first_pass(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         keep[1:-1] &= x[2:] > x[1:-1]
         return np.flatnonzero(keep)
     dx, dy = np.diff(x), np.diff(y)
-    z = dx[:-1] * dy[1:] - dy[:-1] * dx[1:]
-    if z.dtype.kind in "iu":
-        keep[1:-1] = z < 0
-    else:
-        scale = np.abs(dx[:-1] * dy[1:]) + np.abs(dy[:-1] * dx[1:])
-        keep[1:-1] = z < -_FLOAT_RTOL * scale
+    keep[1:-1] = _turns_right(dx[:-1], dy[:-1], dx[1:], dy[1:])
     return np.flatnonzero(keep)
 
 
-def upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def upper_hull(x: np.ndarray, y: np.ndarray, candidates: np.ndarray | None = None) -> np.ndarray:
     """Indices of the strict vertices of the upper convex hull of sorted points.
 
     Parameters
@@ -88,6 +97,9 @@ def upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     x, y : ndarray
         Points sorted by x, then by y, with no two points equal. The first
         and last points are always vertices.
+    candidates : ndarray of intp, optional
+        Increasing indices that include every hull vertex and the first and
+        last points, e.g. the hull vertices of each part of the points.
 
     Returns
     -------
@@ -96,7 +108,7 @@ def upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """
     if len(x) <= 2:
         return np.arange(len(x))
-    idx = _first_pass(x, y)
+    idx = _first_pass(x, y) if candidates is None else candidates
     while len(idx) > 2:
         px, py = x[idx], y[idx]
         keep = np.ones(len(idx), dtype=bool)

@@ -7,13 +7,15 @@ point whatever their input order. The first point is (0, 0) at threshold
 Speed: the unweighted path never sorts indices of all scores. Each class's
 scores are sorted on their own (a plain value sort, cheaper than ``argsort``)
 and the two sorted classes are merged by a stable ``argsort`` of their
-concatenation, which timsort does in linear time. Scores are negated first so
-that all work runs in ascending order on contiguous arrays. Large inputs use
-two threads (numpy releases the GIL in these loops): each sorts half of the
-cases, and after the halves are merged, each counts the ROC points of one
-score range; a tie never straddles the cut between the ranges, so the low
-range's counts only need the high range's totals added. Counts stay integers
-so that the convex hull can be exact.
+concatenation, which timsort does in linear time; with many ties only the
+distinct values are merged. Scores are negated first so that all work runs in
+ascending order. Large inputs are cut at a score near the median into two
+ranges, one per thread (numpy releases the GIL in these loops); a tie never
+straddles the cut, so the low range's points are exact once the high range's
+totals are added. Each range also finds its own hull vertices, which together
+hold every vertex of the whole hull. Work happens in the output buffers,
+because on first touch fresh pages cost about as much as the merge. Counts
+stay integers so that the convex hull can be exact.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+
+from .hull import upper_hull
 
 __all__ = ["RocCounts", "roc_counts"]
 
@@ -54,6 +58,8 @@ class RocCounts:
     """ROC points as (weighted) counts, sorted by FP then TP (descending threshold).
 
     ``tp``/``fp`` are int64 when there are no sample weights, float64 otherwise.
+    ``hull_candidates``, when known, are increasing indices of points that
+    include every vertex of the ROC convex hull (the first and last points too).
     """
 
     thresholds: np.ndarray
@@ -61,65 +67,101 @@ class RocCounts:
     fp: np.ndarray
     n_pos: float
     n_neg: float
+    hull_candidates: np.ndarray | None = None
 
 
-def _sorted_classes(is_pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``-scores`` of the positives and of the negatives, each sorted ascending."""
-    parts = []
-    for mask in (is_pos, ~is_pos):
-        part = scores[mask]
+def _count_range(is_pos: np.ndarray, is_neg: np.ndarray, scores: np.ndarray, out: RocCounts,
+                 high_cut: float | None = None, low_cut: float | None = None):
+    """Write the ROC points of the scores in [high_cut, inf) or (-inf, low_cut) into ``out``.
+
+    With neither cut, all scores. The high range (or all scores) goes from
+    index 1. The low range goes after room for every case above it, with the
+    totals above it added, so that its points are exact ROC points. Returns the
+    first index, the number of points and the range's own hull vertices
+    (relative to the first index).
+
+    Work is done in the output buffers, because fresh pages are a large part of
+    the cost: the scores are gathered, sorted and merged in the ``fp`` slots,
+    which are free until the last step.
+    """
+    in_range = None if high_cut is None and low_cut is None else (
+        scores >= high_cut if low_cut is None else scores < low_cut)
+    pos_mask, neg_mask = (is_pos, is_neg) if in_range is None else (is_pos & in_range, is_neg & in_range)
+    n_p, n_n = int(np.count_nonzero(pos_mask)), int(np.count_nonzero(neg_mask))
+    m = n_p + n_n
+    start, pos_above, neg_above = 1, 0, 0
+    if low_cut is not None:
+        pos_above, neg_above = out.n_pos - n_p, out.n_neg - n_n
+        start += pos_above + neg_above
+    thresholds, tp, fp = (a[start:start + m] for a in (out.thresholds, out.tp, out.fp))
+    negated = fp.view(np.float64)
+    # Each class sorted on its own is a plain value sort, cheaper than argsort;
+    # scores are negated so that all work runs in ascending order.
+    for mask, part in ((pos_mask, negated[:n_p]), (neg_mask, negated[n_p:])):
+        np.compress(mask, scores, out=part)
         np.negative(part, out=part)
         part.sort()
-        parts.append(part)
-    return parts[0], parts[1]
+    if _heavily_tied(negated[:n_p], negated[n_p:]):
+        k = _merge_distinct(negated[:n_p], negated[n_p:], thresholds, tp, fp)
+    else:
+        k = _merge_cases(negated, n_p, thresholds, tp, fp)
+    np.negative(thresholds[:k], out=thresholds[:k])
+    if pos_above + neg_above:
+        tp[:k] += pos_above
+        fp[:k] += neg_above
+    # A vertex of the hull of all points is a vertex of the hull of any subset
+    # that holds it, so the ranges' own hulls hold every vertex.
+    return start, k, upper_hull(fp[:k], tp[:k])
 
 
-def _merge_sorted(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """One sorted array from two sorted ones (timsort merges two runs in linear time)."""
-    merged = np.concatenate((a, b))
-    merged.sort(kind="stable")
-    return merged
+def _heavily_tied(*sorted_parts: np.ndarray) -> bool:
+    """True if the sorted parts have fewer than a quarter as many distinct values as cases."""
+    cases = sum(len(p) for p in sorted_parts)
+    distinct = sum(int(np.count_nonzero(p[1:] != p[:-1])) + 1 for p in sorted_parts if len(p))
+    return distinct < cases // 4
 
 
-def _count_sorted(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(negated threshold, tp, fp) at each distinct value of sorted ``pos`` and ``neg``, lowest first."""
-    negated = np.concatenate((pos, neg))
-    # Positives come first in `negated`, so a source index < len(pos) marks a positive.
+def _merge_distinct(pos: np.ndarray, neg: np.ndarray, thresholds, tp, fp) -> int:
+    """Points of the sorted classes from their distinct values only (cheaper with many ties).
+
+    ``pos``/``neg`` may share memory with ``fp``: everything is read before ``fp`` is written.
+    """
+    counted = []
+    for part in (pos, neg):
+        ends = _run_ends(part)
+        counted.append((part[ends], np.concatenate(([0], ends + 1))))  # value, cases up to it
+    (pos_values, pos_upto), (neg_values, neg_upto) = counted
+    values = np.union1d(pos_values, neg_values)
+    k = len(values)
+    thresholds[:k] = values
+    tp[:k] = pos_upto[np.searchsorted(pos_values, values, side="right")]
+    fp[:k] = neg_upto[np.searchsorted(neg_values, values, side="right")]
+    return k
+
+
+def _merge_cases(negated: np.ndarray, n_p: int, thresholds, tp, fp) -> int:
+    """Points of the two sorted runs ``negated[:n_p]`` (positives) and ``negated[n_p:]``.
+
+    ``negated`` may be ``fp``'s memory: it is read before ``fp`` is written.
+    """
+    m = len(negated)
+    # A stable argsort of two sorted runs is a linear timsort merge. Positives come
+    # first, so a source index < n_p marks a positive.
     order = np.argsort(negated, kind="stable")
-    negated = negated[order]
-    tp = np.cumsum(order < len(pos), out=order)  # reuses `order`'s buffer: fewer fresh pages
-    ends = _run_ends(negated)
-    if len(ends) < len(negated):  # ties: a run of equal scores is one point, at its last case
-        negated, tp = negated[ends], tp[ends]
-    fp = np.subtract(ends, tp, out=ends)
-    fp += 1
-    return negated, tp, fp
-
-
-def _count_in_parts(is_pos: np.ndarray, scores: np.ndarray) -> list[tuple[np.ndarray, ...]]:
-    """:func:`_count_sorted` of all scores as consecutive parts, highest scores first."""
-    n = len(scores)
-    if n < _PARALLEL_MIN or (os.cpu_count() or 1) < 2:
-        return [_count_sorted(*_sorted_classes(is_pos, scores))]
-    pool = _executor()
-    half = n // 2
-    (pos_a, neg_a), (pos_b, neg_b) = pool.map(
-        _sorted_classes, (is_pos[:half], is_pos[half:]), (scores[:half], scores[half:]))
-    pos, neg = pool.map(_merge_sorted, (pos_a, neg_a), (pos_b, neg_b))
-    del pos_a, neg_a, pos_b, neg_b
-    # Cut near the overall median (a sample taken at the same stride from both classes);
-    # side="left" in both puts every tie on the same side of the cut.
-    stride = max(1, n // 4096)
-    cut = np.median(np.concatenate((pos[::stride], neg[::stride])))
-    i, j = np.searchsorted(pos, cut), np.searchsorted(neg, cut)
-    ranges = [(pos[:i], neg[:j]), (pos[i:], neg[j:])]
-    ranges = [r for r in ranges if len(r[0]) + len(r[1])]
-    counted = list(pool.map(lambda r: _count_sorted(*r), ranges))
-    if len(counted) == 2:
-        (_, tp_high, fp_high), (_, tp_low, fp_low) = counted
-        tp_low += tp_high[-1]
-        fp_low += fp_high[-1]
-    return counted
+    np.take(negated, order, out=thresholds)
+    is_pos_sorted = order < n_p
+    del order, negated
+    np.cumsum(is_pos_sorted, out=tp)
+    ends = _run_ends(thresholds)
+    k = len(ends)
+    if k == m:
+        np.logical_not(is_pos_sorted, out=is_pos_sorted)
+        np.cumsum(is_pos_sorted, out=fp)
+    else:  # ties: a run of equal scores is one point, at its last case
+        thresholds[:k], tp[:k] = thresholds[ends], tp[ends]
+        np.subtract(ends, tp[:k], out=fp[:k])
+        fp[:k] += 1
+    return k
 
 
 def roc_counts(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | None = None) -> RocCounts:
@@ -137,13 +179,34 @@ def roc_counts(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | Non
     """
     if weights is not None:
         return _weighted_counts(is_pos, scores, weights)
-    parts = _count_in_parts(is_pos, scores)
-    tp = np.concatenate([[0]] + [p[1] for p in parts])
-    fp = np.concatenate([[0]] + [p[2] for p in parts])
-    thresholds = np.concatenate([[-np.inf]] + [p[0] for p in parts])
-    np.negative(thresholds, out=thresholds)
-    n_pos = int(tp[-1])
-    return RocCounts(thresholds=thresholds, tp=tp, fp=fp, n_pos=n_pos, n_neg=len(scores) - n_pos)
+    n = len(scores)
+    n_pos = int(np.count_nonzero(is_pos))
+    # Room for every case plus (0, 0); pages never written cost no memory.
+    out = RocCounts(thresholds=np.empty(n + 1), tp=np.empty(n + 1, np.int64),
+                    fp=np.empty(n + 1, np.int64), n_pos=n_pos, n_neg=n - n_pos)
+    out.thresholds[0], out.tp[0], out.fp[0] = np.inf, 0, 0
+    is_neg = ~is_pos
+    if n < _PARALLEL_MIN or (os.cpu_count() or 1) < 2:
+        ranges = [_count_range(is_pos, is_neg, scores, out)]
+    else:
+        # Two score ranges, one per thread, cut near the median of an evenly spaced
+        # sample; every tie falls in one range.
+        cut = float(np.median(scores[:: max(1, n // 4096)]))
+        ranges = list(_executor().map(lambda cuts: _count_range(is_pos, is_neg, scores, out, *cuts),
+                                      ((cut, None), (None, cut))))
+    size, candidates = 1, [np.zeros(1, np.intp)]
+    for start, k, hull in ranges:
+        if k and start != size:  # the ranges above had ties: close the gap
+            for a in (out.thresholds, out.tp, out.fp):
+                a[size:size + k] = a[start:start + k]
+        candidates.append(hull + size)
+        size += k
+    arrays = [a[:size] for a in (out.thresholds, out.tp, out.fp)]
+    if size < n // 2:  # heavy ties: give back the unused room
+        arrays = [a.copy() for a in arrays]
+    thresholds, tp, fp = arrays
+    return RocCounts(thresholds=thresholds, tp=tp, fp=fp, n_pos=n_pos, n_neg=n - n_pos,
+                     hull_candidates=np.concatenate(candidates))
 
 
 def _weighted_counts(is_pos, scores, weights) -> RocCounts:
