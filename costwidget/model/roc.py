@@ -152,15 +152,17 @@ def _merge_cases(negated: np.ndarray, n_p: int, thresholds, tp, fp) -> int:
     is_pos_sorted = order < n_p
     del order, negated
     np.cumsum(is_pos_sorted, out=tp)
-    ends = _run_ends(thresholds)
-    k = len(ends)
-    if k == m:
+    is_end = _run_end_mask(thresholds)
+    if is_end.all():  # no ties: every case is a point
         np.logical_not(is_pos_sorted, out=is_pos_sorted)
         np.cumsum(is_pos_sorted, out=fp)
-    else:  # ties: a run of equal scores is one point, at its last case
-        thresholds[:k], tp[:k] = thresholds[ends], tp[ends]
-        np.subtract(ends, tp[:k], out=fp[:k])
-        fp[:k] += 1
+        return m
+    # Ties: a run of equal scores is one point, at its last case.
+    ends = np.flatnonzero(is_end)
+    k = len(ends)
+    thresholds[:k], tp[:k] = thresholds[ends], tp[ends]
+    np.subtract(ends, tp[:k], out=fp[:k])
+    fp[:k] += 1
     return k
 
 
@@ -231,9 +233,14 @@ def _weighted_counts(is_pos, scores, weights) -> RocCounts:
                      n_pos=n_pos, n_neg=n_neg)
 
 
-def _run_ends(sorted_values: np.ndarray) -> np.ndarray:
-    """Index of the last element of each run of equal values in a sorted array."""
+def _run_end_mask(sorted_values: np.ndarray) -> np.ndarray:
+    """True at the last element of each run of equal values in a sorted array."""
     is_end = np.empty(len(sorted_values), dtype=bool)
     np.not_equal(sorted_values[1:], sorted_values[:-1], out=is_end[:-1])
     is_end[-1:] = True
-    return np.flatnonzero(is_end)
+    return is_end
+
+
+def _run_ends(sorted_values: np.ndarray) -> np.ndarray:
+    """Index of the last element of each run of equal values in a sorted array."""
+    return np.flatnonzero(_run_end_mask(sorted_values))
