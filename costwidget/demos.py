@@ -20,9 +20,15 @@ def demo(dataset: str = "german_credit", **kwargs):
     >>> w = cw.demo()
     >>> sorted(w.readout.index)
     ['gradient boosting', 'logistic regression', 'naive Bayes', 'random forest']
+    >>> w.difference = ["naive Bayes", "logistic regression"]
+    >>> list(w.difference_intervals.columns)
+    ['pcf_lo', 'pcf_hi', 'sign']
     """
     from .widget import CostWidget
 
     scores = load_demo_scores(dataset)
+    # Folds give the fold-spread band; the shared instance ids make the models
+    # comparable in pairs (the difference view).
     return CostWidget.from_frame(scores, y_true="label", y_score="score", model="model",
-                                 pos_label=positive_label(dataset), **kwargs)
+                                 fold="fold", instance="row", pos_label=positive_label(dataset),
+                                 **kwargs)

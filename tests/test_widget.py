@@ -327,3 +327,116 @@ def test_late_slider_echo_does_not_undo_a_later_state(w):
     w.cost_fn = 1.0
     w.controls.log_ratio.value = 10 ** 0.7  # the browser's late echo of the snapped 5
     assert w.cost_fn == 1.0
+
+
+@pytest.fixture()
+def folded(data):
+    """Both models scored on the same 400 cases in the same order, with 4 folds."""
+    y, scores = data
+    fold = np.arange(len(y)) % 4
+    frame = pd.DataFrame({"label": np.tile(y, 2), "score": np.concatenate(list(scores.values())),
+                          "model": np.repeat(list(scores), len(y)), "fold": np.tile(fold, 2),
+                          "row": np.tile(np.arange(len(y)), 2)})
+    return CostWidget.from_frame(frame, fold="fold", instance="row"), y, scores, fold
+
+
+def test_fold_spread_band_is_min_and_max_of_the_fold_envelopes(folded):
+    w, y, scores, fold = folded
+    assert w.controls.show_fold_spread is not None
+    assert not any(m.visible for m in w.panes.fold_spreads)
+    w.controls.show_fold_spread.value = True
+    assert w.show_fold_spread
+    for (name, s), mark in zip(scores.items(), w.panes.fold_spreads):
+        assert mark.visible
+        x = np.asarray(mark.x)
+        # Independent: each fold's envelope as the minimum over its own ROC points' cost lines.
+        folds = [cw.Classifier.from_scores(y[fold == k], s[fold == k]) for k in range(4)]
+        necs = [[_brute_best(clf, xi) for xi in x] for clf in folds]
+        np.testing.assert_allclose(mark.y[0], np.min(necs, axis=0), atol=1e-12)
+        np.testing.assert_allclose(mark.y[1], np.max(necs, axis=0), atol=1e-12)
+    w.controls.picker["weak"].value = False
+    assert w.panes.fold_spreads[0].visible and not w.panes.fold_spreads[1].visible
+    w.show_fold_spread = False
+    assert not any(m.visible for m in w.panes.fold_spreads)
+
+
+def test_fold_spread_without_folds_is_refused_visibly(w):
+    assert w.controls.show_fold_spread is None  # no classifier has folds: no checkbox
+    w.show_fold_spread = True
+    assert "no visible classifier has folds" in w.errors.message
+    assert not w.show_fold_spread and not any(m.visible for m in w.panes.fold_spreads)
+
+
+def test_difference_view_draws_paired_band_and_significant_intervals(folded):
+    w, y, scores, _ = folded
+    fig = w.panes.difference_figure
+    assert fig.layout.display == "none" and w.difference_band is None
+    w.controls.difference_a.value, w.controls.difference_b.value = "weak", "good"
+    w.controls.show_difference.value = True
+    assert w.difference == ["weak", "good"] and fig.layout.display != "none"
+    x = np.asarray(w.panes.difference_line.x)
+    # The drawn difference is NEC_weak − NEC_good, each the minimum over every ROC point's line.
+    nec = {n: np.array([_brute_best(c, xi) for xi in x]) for n, c in zip(scores, w.classifiers)}
+    np.testing.assert_allclose(w.panes.difference_line.y, nec["weak"] - nec["good"], atol=1e-12)
+    band = cw.difference_band(w.classifiers[1], w.classifiers[0], 0.9, random_state=0)
+    np.testing.assert_array_equal(w.panes.difference_band.y[0], band.lower)
+    np.testing.assert_array_equal(w.panes.difference_band.y[1], band.upper)
+    # The good model is clearly better somewhere: a significant run, coloured as "good".
+    intervals = w.difference_intervals
+    assert len(intervals) >= 1 and (intervals.sign > 0).any()
+    seg = np.asarray(w.panes.difference_significant.x).reshape(-1, 2)  # bqplot squeezes one line
+    assert w.panes.difference_significant.visible and len(seg) == len(intervals)
+    good_color = w.drawings[0].color
+    for (lo, hi), sign, color in zip(seg, intervals.sign, w.panes.difference_significant.colors):
+        inside = (band.pcf >= lo) & (band.pcf <= hi)
+        assert inside.any()
+        assert ((band.lower[inside] > 0) if sign > 0 else (band.upper[inside] < 0)).all()
+        assert color == (good_color if sign > 0 else w.drawings[1].color)
+    assert "<b>good</b> costs less" in w.panes.difference_caption.value
+    # A lower level gives a band no wider, from the same cached replicates.
+    width_90 = np.subtract(*w.panes.difference_band.y[::-1])
+    w.band_level = 0.6
+    width_60 = np.subtract(*w.panes.difference_band.y[::-1])
+    assert (width_60 <= width_90 + 1e-15).all() and (width_60 < width_90).any()
+    # The operating line follows the operating point.
+    w.p_pos = 0.2
+    assert list(w.panes.difference_operating_line.x) == [w.pcf, w.pcf]
+    w.controls.show_difference.value = False
+    assert w.difference == [] and fig.layout.display == "none" and w.difference_band is None
+
+
+def test_difference_view_refuses_bad_pairs_and_keeps_state(folded, data):
+    w = folded[0]
+    w.difference = ["good", "weak"]
+    before = w.panes.difference_line.y.copy()
+    with pytest.raises(ValueError, match="two different"):
+        w.difference = ["good", "good"]
+    with pytest.raises(ValueError, match="unknown"):
+        w.difference = ["good", "nope"]
+    w.controls.difference_b.value = "good"  # the same model twice, from the control
+    assert "two different" in w.errors.message
+    assert w.difference == ["good", "weak"] and w.controls.difference_b.value == "weak"
+    assert np.array_equal(w.panes.difference_line.y, before)
+    # Models scored on different cases cannot be paired: the error shows, the view stays off.
+    y, scores = data
+    other = cw.Classifier.from_scores(y[::-1], scores["weak"], name="other")
+    v = CostWidget([cw.Classifier.from_scores(y, scores["good"], name="good"), other])
+    v.difference = ["good", "other"]
+    assert "same instances" in v.errors.message
+    assert v.difference == [] and v.panes.difference_figure.layout.display == "none"
+
+
+def test_difference_caption_escapes_names(data):
+    y, scores = data
+    w = CostWidget.from_predictions(y, {XSS: scores["good"], "ok": scores["weak"]})
+    w.difference = [XSS, "ok"]
+    assert "<img" not in w.panes.difference_caption.value
+    assert "&lt;img src=x onerror=alert(1)&gt;" in w.panes.difference_caption.value
+
+
+def test_cost_axis_fits_the_envelopes_and_grows_for_full_cost_lines(w):
+    assert w.panes.cost_y.max == 0.5
+    w.controls.show_cost_lines.value = True
+    assert w.panes.cost_y.max == 1.0 and w.panes.cost_lines[0].visible
+    w.controls.show_cost_lines.value = False
+    assert w.panes.cost_y.max == 0.5

@@ -12,7 +12,7 @@ _W = {"description_width": "initial"}
 class Controls:
     """Plain container of the control widgets; `CostWidget` wires them to the state."""
 
-    def __init__(self, names, *, total_cases: float | None, has_bands: bool):
+    def __init__(self, names, *, total_cases: float | None, has_bands: bool, has_folds: bool = False):
         self.p_pos = widgets.FloatSlider(description="p(+)", min=0.001, max=0.999, step=0.001,
                                          readout_format=".3f", continuous_update=True, style=_W)
         self.p_pos.add_class("costwidget-p-pos")
@@ -43,6 +43,19 @@ class Controls:
         self.show_bands = widgets.Checkbox(description="bands", style=_W) if has_bands else None
         self.band_level = (widgets.FloatSlider(description="level", min=0.5, max=0.99, step=0.01,
                                                style=_W) if has_bands else None)
+        self.show_fold_spread = (widgets.Checkbox(description="fold spread", style=_W)
+                                 if has_folds else None)
+        # The difference view compares two classifiers; Dropdown options render as text.
+        if len(names) >= 2:
+            self.show_difference = widgets.Checkbox(description="difference", style=_W,
+                                                    layout=widgets.Layout(width="auto"))
+            self.difference_a = widgets.Dropdown(options=list(names), value=names[0],
+                                                 layout=widgets.Layout(width="auto"))
+            self.difference_b = widgets.Dropdown(options=list(names), value=names[1],
+                                                 description="−", style=_W,
+                                                 layout=widgets.Layout(width="auto"))
+        else:
+            self.show_difference = self.difference_a = self.difference_b = None
         # Checkbox descriptions render as text, not HTML, so names need no escaping here.
         self.picker = {name: widgets.Checkbox(value=True, description=name, indent=False,
                                               layout=widgets.Layout(width="auto"))
@@ -59,8 +72,17 @@ class Controls:
             widgets.HBox([self.capacity_unit, self.capacity]),
             widgets.HBox([self.n_pos, self.n_neg]),
         ])
-        display = [self.show_cost_lines]
+        wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
+        display = [widgets.HTML("<b>draw:</b>"), self.show_cost_lines]
         if self.show_bands is not None:
             display += [self.show_bands, self.band_level]
-        picker = widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values(), *display])
+        if self.show_fold_spread is not None:
+            display.append(self.show_fold_spread)
+        if self.show_difference is not None:
+            display += [self.show_difference, self.difference_a, self.difference_b]
+        # Rows wrap, so many classifiers or long names never push controls off the edge.
+        picker = widgets.VBox([
+            widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values()], layout=wrap),
+            widgets.HBox(display, layout=wrap),
+        ])
         return operating, constraint, picker

@@ -11,8 +11,10 @@ import ipywidgets as widgets
 import numpy as np
 import traitlets
 
-from ..model import Classifier, combined_envelope
-from ..model.geometry import cost_ratio_for_pcf, iso_performance_segment, workforce_segment
+from ..model import (Classifier, combined_envelope, difference_band, probability_cost,
+                     significant_intervals)
+from ..model.geometry import (cost_line_value, cost_ratio_for_pcf, iso_performance_segment,
+                              workforce_segment)
 from .controls import Controls
 from .drawing import PALETTE, ClassifierDrawing
 from .errors import ErrorArea
@@ -23,7 +25,8 @@ from .state import WidgetState
 __all__ = ["CostWidget"]
 
 STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "pcf", "constraint", "max_fpr", "capacity",
-                "n_pos", "n_neg", "show_bands", "band_level", "visible")
+                "n_pos", "n_neg", "show_bands", "band_level", "show_fold_spread", "difference",
+                "visible")
 
 
 def _state_property(name):
@@ -85,11 +88,12 @@ class CostWidget:
         self.panes = Panes(self.drawings)
         first = classifiers[0]
         total = None if first.n_pos is None else first.n_pos + first.n_neg
-        self.controls = Controls(names, total_cases=total, has_bands=self._has_bands())
+        self.controls = Controls(names, total_cases=total, has_bands=self._has_bands(),
+                                 has_folds=any(c.folds for c in classifiers))
         if p_pos is None:
             p_pos = next((c.prevalence for c in classifiers if c.prevalence is not None), 0.5)
         state = WidgetState(p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, names=names, visible=names)
-        state.set_trait("pcf", float(__import__("costwidget").probability_cost(p_pos, cost_fn, cost_fp)))
+        state.set_trait("pcf", float(probability_cost(p_pos, cost_fn, cost_fp)))
         if total is not None:
             state.n_pos, state.n_neg = float(first.n_pos), float(first.n_neg)
             state.capacity = float(first.n_pos)
@@ -98,6 +102,8 @@ class CostWidget:
         self._pushed = {}
         self._constrained = {}
         self._hover_vertex = None
+        self._fold_spread_cache = {}
+        self._difference = None  # (band, intervals) of the pair shown, or None
         self._build_layout()
         self._wire()
         self._redraw_visibility()
@@ -175,6 +181,17 @@ class CostWidget:
         """DataFrame indexed by classifier name at the current operating point (visible ones)."""
         return readout_frame(self._visible_drawings(), self.state, self._constrained)
 
+    @property
+    def difference_band(self):
+        """The difference view's band (see :func:`costwidget.difference_band`), or None when off."""
+        return None if self._difference is None else self._difference[0].copy()
+
+    @property
+    def difference_intervals(self):
+        """pcf intervals where the shown difference is significant (``pcf_lo``, ``pcf_hi``,
+        ``sign``: +1 where ``difference[0]`` costs more), or None when the view is off."""
+        return None if self._difference is None else self._difference[1].copy()
+
     # ------------------------------------------------------------------ layout and wiring
     def _build_layout(self):
         c = self.controls
@@ -183,8 +200,10 @@ class CostWidget:
         self.readout_widget.add_class("costwidget-readout")
         self.constraint_message = widgets.HTML()
         panes = widgets.HBox([self.panes.roc_figure, self.panes.cost_figure])
+        difference = widgets.HBox([self.panes.difference_figure, self.panes.difference_caption],
+                                  layout=widgets.Layout(align_items="center"))
         self.widget = widgets.VBox([
-            self.errors.widget, operating, panes, picker, self.readout_widget,
+            self.errors.widget, operating, panes, picker, difference, self.readout_widget,
             widgets.HTML("<b>Constraint</b>"), constraint, self.constraint_message,
             self.panes.hover_info,
         ])
@@ -197,6 +216,8 @@ class CostWidget:
                   names=["constraint", "max_fpr", "capacity", "n_pos", "n_neg"])
         s.observe(g("classifier picker")(self._on_visible), names=["visible"])
         s.observe(g("bands")(self._on_bands), names=["show_bands", "band_level"])
+        s.observe(g("fold spread")(self._on_fold_spread), names=["show_fold_spread"])
+        s.observe(g("difference")(self._on_difference), names=["difference"])
         if c.show_bands is not None:
             self._link(c.show_bands, lambda v: setattr(s, "show_bands", v), "bands")
             self._link(c.band_level, lambda v: setattr(s, "band_level", v), "band level")
@@ -213,6 +234,11 @@ class CostWidget:
         self._link(c.n_pos, lambda v: setattr(s, "n_pos", v), "population positives")
         self._link(c.n_neg, lambda v: setattr(s, "n_neg", v), "negatives")
         self._link(c.show_cost_lines, lambda v: self._redraw_visibility(), "cost lines")
+        if c.show_fold_spread is not None:
+            self._link(c.show_fold_spread, lambda v: setattr(s, "show_fold_spread", v), "fold spread")
+        if c.show_difference is not None:
+            for control in (c.show_difference, c.difference_a, c.difference_b):
+                self._link(control, lambda v: self._set_difference_from_controls(), "difference")
         for name, box in c.picker.items():
             self._link(box, lambda v, name=name: self._toggle(name, v), "classifier picker")
         self.panes.click.observe(g("click in cost pane")(self._on_click), names=["selected"])
@@ -275,6 +301,11 @@ class CostWidget:
         else:
             self.state.capacity = value / 100.0 * (self.state.n_pos + self.state.n_neg)
 
+    def _set_difference_from_controls(self):
+        c = self.controls
+        on = c.show_difference.value
+        self.state.difference = [c.difference_a.value, c.difference_b.value] if on else []
+
     def _toggle(self, name, shown):
         order = [d.name for d in self.drawings]
         current = set(self.state.visible)
@@ -315,6 +346,12 @@ class CostWidget:
             if c.show_bands is not None:
                 c.show_bands.value = s.show_bands
                 c.band_level.value = s.band_level
+            if c.show_fold_spread is not None:
+                c.show_fold_spread.value = s.show_fold_spread
+            if c.show_difference is not None:
+                c.show_difference.value = bool(s.difference)
+                if s.difference:
+                    c.difference_a.value, c.difference_b.value = s.difference
         finally:
             self._syncing = False
 
@@ -337,7 +374,7 @@ class CostWidget:
                 self._syncing = True
                 try:
                     self.state.set_trait(change["name"], change["old"])
-                    self.state.set_trait("pcf", __import__("costwidget").probability_cost(
+                    self.state.set_trait("pcf", probability_cost(
                         self.state.p_pos, self.state.cost_fn, self.state.cost_fp))
                 finally:
                     self._syncing = False
@@ -357,7 +394,7 @@ class CostWidget:
     def _on_visible(self, change):
         self._guarded_redraw(change, lambda: (self._redraw_visibility(), self._redraw_constraint(),
                                               self._redraw_operating_point(),
-                                              self._redraw_bands()))
+                                              self._redraw_bands(), self._redraw_fold_spread()))
         self.errors.clear()
 
     @staticmethod
@@ -368,8 +405,84 @@ class CostWidget:
         if self.state.show_bands and not self._has_bands():
             self._revert(change)
             raise ValueError("bands need Classifier.band, which this costwidget version lacks.")
-        self._guarded_redraw(change, self._redraw_bands)
+        redraws = [self._redraw_bands]
+        if change["name"] == "band_level" and self.state.difference:
+            redraws.append(self._redraw_difference)
+        self._guarded_redraw(change, lambda: [redraw() for redraw in redraws])
         self.errors.clear()
+
+    def _on_fold_spread(self, change):
+        self._guarded_redraw(change, self._redraw_fold_spread)
+        self.errors.clear()
+
+    def _on_difference(self, change):
+        self._guarded_redraw(change, self._redraw_difference)
+        self.errors.clear()
+
+    def _fold_spread(self, d):
+        """(x, [lower, upper]) of the min-max band of a classifier's fold envelopes, computed once."""
+        if d.name not in self._fold_spread_cache:
+            spread = d.clf.fold_spread()
+            self._fold_spread_cache[d.name] = (spread["pcf"].to_numpy(), np.vstack(
+                [spread["lower"].to_numpy(), spread["upper"].to_numpy()]))
+        return self._fold_spread_cache[d.name]
+
+    def _redraw_fold_spread(self):
+        """The spread of each visible classifier's fold envelopes (004_… section 7)."""
+        s, p = self.state, self.panes
+        visible = self._visible_drawings()
+        if s.show_fold_spread and not any(d.clf.folds for d in visible):
+            raise ValueError("no visible classifier has folds: build them with folds= (or "
+                             "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
+        data = {d.name: self._fold_spread(d) for d in visible if s.show_fold_spread and d.clf.folds}
+        with self._hold(*p.fold_spreads):
+            for d, mark in zip(self.drawings, p.fold_spreads):
+                if d.name in data:
+                    mark.x, mark.y = data[d.name]
+                mark.visible = d.name in data
+
+    def _redraw_difference(self):
+        """NEC_a − NEC_b with its paired band, and where the band excludes 0 (004_… section 9)."""
+        s, p = self.state, self.panes
+        if not s.difference:
+            self._difference = None
+            p.difference_figure.layout.display = "none"
+            p.difference_caption.value = ""
+            return
+        name_a, name_b = s.difference
+        a, b = self._by_name[name_a], self._by_name[name_b]
+        # Replicates are cached by the model for a fixed random_state: a new level is cheap.
+        band = difference_band(a.clf, b.clf, s.band_level, random_state=0)
+        intervals = significant_intervals(band)
+        x = band["pcf"].to_numpy()
+        lower, upper, diff = (band[c].to_numpy() for c in ("lower", "upper", "diff"))
+        reach = max(np.abs(lower).max(), np.abs(upper).max(), np.abs(diff).max(), 1e-3) * 1.1
+        # A run of significant grid points is drawn half a grid step wider on each side,
+        # so that a single significant point still shows.
+        half = 0.5 * (x[1] - x[0]) if len(x) > 1 else 0.0
+        seg_x = np.clip(np.column_stack([intervals["pcf_lo"] - half, intervals["pcf_hi"] + half]),
+                        0.0, 1.0)
+        # sign +1: a costs more, so b is the better one there.
+        seg_colors = [b.color if sign > 0 else a.color for sign in intervals["sign"]]
+        caption = _difference_caption(name_a, name_b, s.band_level, intervals,
+                                      band.attrs.get("coarsening_bound"))
+        with self._hold(p.difference_band, p.difference_line, p.difference_significant,
+                        p.difference_operating_line):
+            p.difference_y.min, p.difference_y.max = -reach, reach
+            p.difference_band.x, p.difference_band.y = x, np.vstack([lower, upper])
+            p.difference_line.x, p.difference_line.y = x, diff
+            if len(seg_x):
+                p.difference_significant.x = seg_x
+                p.difference_significant.y = np.zeros_like(seg_x)
+                p.difference_significant.colors = seg_colors
+            p.difference_significant.visible = bool(len(seg_x))
+            p.difference_operating_line.x = [s.pcf, s.pcf]
+            p.difference_operating_line.y = [-reach, reach]
+        # A bqplot title is SVG text (never parsed as HTML).
+        p.difference_figure.title = f"NEC({name_a}) − NEC({name_b})"
+        p.difference_figure.layout.display = None
+        p.difference_caption.value = caption
+        self._difference = (band, intervals)
 
     def _redraw_bands(self):
         """Pointwise bootstrap bands around each visible envelope (004_… section 8)."""
@@ -400,12 +513,14 @@ class CostWidget:
         xa, ya, xb, yb = iso_performance_segment(fpr, tpr, pcf)
         frame = readout_frame(self._visible_drawings(), s, self._constrained)
         table = readout_html(frame, {d.name: d.color for d in self.drawings})
-        with self._hold(p.iso_lines, p.chosen, p.operating_line, p.nec_points):
+        with self._hold(p.iso_lines, p.chosen, p.operating_line, p.nec_points,
+                        p.difference_operating_line):
             p.iso_lines.x = np.column_stack([xa, xb])
             p.iso_lines.y = np.column_stack([ya, yb])
             p.chosen.x, p.chosen.y = fpr, tpr
             p.operating_line.x = [pcf, pcf]
             p.nec_points.x, p.nec_points.y = np.full(len(nec), pcf), nec
+            p.difference_operating_line.x = [pcf, pcf]
         self.readout_widget.value = table
 
     def _redraw_constraint(self):
@@ -472,6 +587,7 @@ class CostWidget:
                  *p.segment_hover, p.combined, p.winner_strip, p.iso_lines, p.chosen, p.nec_points]
         opac = [1.0 if d.name in shown else 0.0 for d in self.drawings]
         with self._hold(*marks):
+            p.cost_y.max = 1.0 if per_vertex else 0.5
             for i, d in enumerate(self.drawings):
                 on = d.name in shown
                 for group in (p.roc_curves, p.hull_lines, p.hull_vertices, p.envelopes,
@@ -491,8 +607,6 @@ class CostWidget:
         s, p = self.state, self.panes
         f, t, thr = d.hull_fpr[vertex], d.hull_tpr[vertex], d.hull_threshold[vertex]
         x, y = d.cost_lines()
-        from ..model.geometry import cost_line_value
-
         nec = cost_line_value(f, t, s.pcf)
         p.hover_info.value = (f"<b>{html.escape(d.name)}</b><br>threshold {thr:.6g}<br>"
                               f"FPR {f:.4f}<br>TPR {t:.4f}<br>NEC at PCF {s.pcf:.3f}: {nec:.4f}")
@@ -511,3 +625,18 @@ class CostWidget:
             for m in marks:
                 stack.enter_context(m.hold_sync())
             yield
+
+
+def _difference_caption(name_a, name_b, level, intervals, bound) -> str:
+    """Plain words for the difference view; every name is escaped."""
+    a, b = html.escape(name_a), html.escape(name_b)
+    lines = [f"<b>{a}</b> − <b>{b}</b>, paired bootstrap band at {level:.0%}:"]
+    if len(intervals) == 0:
+        lines.append("the difference is not significant at any PCF(+).")
+    for lo, hi, sign in intervals[["pcf_lo", "pcf_hi", "sign"]].itertuples(index=False):
+        cheaper = b if sign > 0 else a
+        where = f"PCF(+) = {lo:.3f}" if lo == hi else f"PCF(+) in [{lo:.3f}, {hi:.3f}]"
+        lines.append(f"<b>{cheaper}</b> costs less at {where}")
+    if bound:
+        lines.append(f"<small>(score binning changes a bound by at most {bound:.2g})</small>")
+    return "<br>".join(lines)

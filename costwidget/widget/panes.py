@@ -41,6 +41,7 @@ class Panes:
                                     colors=[d.color], stroke_width=2, labels=[d.name])
                            for d in drawings]
         self.hover_info = widgets.HTML(value="")
+        self.hover_info.add_class("costwidget-hover")
         self.hull_vertices = [bq.Scatter(x=d.hull_fpr, y=d.hull_tpr, scales={"x": rx, "y": ry},
                                          colors=[d.color], default_size=24,
                                          tooltip=self.hover_info)
@@ -67,7 +68,9 @@ class Panes:
             max_aspect_ratio=1)
         self.roc_figure.add_class("costwidget-roc")
         # ------------------------------------------------------------- cost space
-        cx, cy = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=1.0)
+        # NEC on the envelopes never exceeds 0.5 (the trivial classifiers' best); the axis
+        # grows to 1 only when every hull vertex's full cost line is drawn.
+        cx, cy = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=0.5)
         self.cost_x, self.cost_y = cx, cy
         # Above both trivial lines (y = x and y = 1 - x) no classifier should ever be used.
         self.never_use = bq.Lines(x=[0.0, 0.5, 1.0, 1.0, 0.0, 0.0], y=[0.0, 0.5, 0.0, 1.0, 1.0, 0.0],
@@ -94,6 +97,13 @@ class Panes:
                                fill="between", colors=[d.color, d.color], fill_colors=[d.color],
                                fill_opacities=[0.18], stroke_width=0.5, visible=False)
                       for d in drawings]
+        # Spread of the fold envelopes (min to max over folds), for classifiers with folds.
+        self.fold_spreads = [bq.Lines(x=[0.0, 1.0], y=[[0.0, 0.0], [0.0, 0.0]],
+                                      scales={"x": cx, "y": cy}, fill="between",
+                                      colors=[d.color, d.color], fill_colors=[d.color],
+                                      fill_opacities=[0.10], stroke_width=1, line_style="dotted",
+                                      visible=False)
+                             for d in drawings]
         self.combined = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales={"x": cx, "y": cy},
                                  colors=["black"], stroke_width=1.5, line_style="dashed",
                                  labels=["best of all"], display_legend=True)
@@ -110,7 +120,8 @@ class Panes:
                                        colors=["black"], stroke_width=3, visible=False)
         self.click = bq.interacts.IndexSelector(scale=cx, marks=[], line_width=1, color="#bbbbbb")
         self.cost_figure = bq.Figure(
-            marks=[self.never_use, self.trivial, *self.bands, *self.cost_lines, self.cost_constrained,
+            marks=[self.never_use, self.trivial, *self.fold_spreads, *self.bands, *self.cost_lines,
+                   self.cost_constrained,
                    *self.envelopes, self.combined, self.winner_strip, self.operating_line,
                    *self.segment_hover, self.nec_points, self.cost_highlight],
             axes=_axes(cx, cy, "probability cost PCF(+)", "normalized expected cost"),
@@ -118,7 +129,41 @@ class Panes:
             fig_margin=dict(top=40, bottom=50, left=55, right=15), legend_location="top-right",
             min_aspect_ratio=1, max_aspect_ratio=1)
         self.cost_figure.add_class("costwidget-cost")
+        self._build_difference(cx)
+
+    def _build_difference(self, cx):
+        """NEC_a − NEC_b over the cost pane's pcf scale, its band, and where it excludes 0."""
+        dy = bq.LinearScale(min=-0.1, max=0.1)
+        self.difference_y = dy
+        s = {"x": cx, "y": dy}
+        self.difference_zero = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=s, colors=[TRIVIAL_COLOR],
+                                        line_style="dashed")
+        self.difference_band = bq.Lines(x=[0.0, 1.0], y=[[0.0, 0.0], [0.0, 0.0]], scales=s,
+                                        fill="between", colors=["#555555", "#555555"],
+                                        fill_colors=["#888888"], fill_opacities=[0.25],
+                                        stroke_width=0.5)
+        self.difference_line = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=s, colors=["black"],
+                                        stroke_width=2)
+        # One thick segment on the zero line per interval where the band excludes 0,
+        # coloured by the classifier that costs less there.
+        self.difference_significant = bq.Lines(x=[[0.0, 0.0]], y=[[0.0, 0.0]], scales=s,
+                                               colors=[TRIVIAL_COLOR], stroke_width=8,
+                                               visible=False)
+        self.difference_operating_line = bq.Lines(x=[0.5, 0.5], y=[-1.0, 1.0], scales=s,
+                                                  colors=["black"], stroke_width=1.5)
+        self.difference_figure = bq.Figure(
+            marks=[self.difference_zero, self.difference_band, self.difference_line,
+                   self.difference_significant, self.difference_operating_line],
+            axes=[bq.Axis(scale=cx, label="probability cost PCF(+)", side="bottom",
+                          grid_lines="dashed", tick_format=".1f"),
+                  bq.Axis(scale=dy, label="NEC difference", side="left", grid_lines="dashed",
+                          tick_format=".2f")],
+            title="difference", layout=widgets.Layout(width="480px", height="260px", display="none"),
+            fig_margin=dict(top=40, bottom=50, left=55, right=15))
+        self.difference_figure.add_class("costwidget-difference")
+        self.difference_caption = widgets.HTML(value="")
+        self.difference_caption.add_class("costwidget-difference-caption")
 
     @property
     def all_marks(self):
-        return [*self.roc_figure.marks, *self.cost_figure.marks]
+        return [*self.roc_figure.marks, *self.cost_figure.marks, *self.difference_figure.marks]

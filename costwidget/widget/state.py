@@ -29,8 +29,11 @@ class WidgetState(t.HasTraits):
     capacity = t.Float(0.0, help="workforce capacity, in cases")
     n_pos = t.Float(1.0, help="positives in the population the workforce draws from")
     n_neg = t.Float(1.0, help="negatives in the population the workforce draws from")
-    show_bands = t.Bool(False)
-    band_level = t.Float(0.9)
+    show_bands = t.Bool(False, help="bootstrap confidence bands around the visible envelopes")
+    band_level = t.Float(0.9, help="confidence level of the bands and of the difference view")
+    show_fold_spread = t.Bool(False, help="min-max band of the fold envelopes (classifiers with folds)")
+    difference = t.List(t.Unicode(), help="[a, b]: show NEC_a - NEC_b with its paired band and "
+                                          "where it is significant; [] hides the view")
     visible = t.List(t.Unicode(), help="names of the classifiers shown")
     names = t.List(t.Unicode(), read_only=True, help="all classifier names, in order")
 
@@ -46,6 +49,19 @@ class WidgetState(t.HasTraits):
         if unknown:
             raise ValueError(f"visible names unknown classifiers {unknown}; choose from {self.names}.")
         return list(proposal["value"])
+
+    @t.validate("difference")
+    def _check_difference(self, proposal):
+        pair = list(proposal["value"])
+        if not pair:
+            return pair
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise ValueError(f"difference needs two different classifier names (or [] for none), "
+                             f"got {pair}.")
+        unknown = [n for n in pair if n not in self.names]
+        if unknown:
+            raise ValueError(f"difference names unknown classifiers {unknown}; choose from {self.names}.")
+        return pair
 
     @t.validate("p_pos")
     def _check_p_pos(self, proposal):
