@@ -78,11 +78,11 @@ class Controls:
             display += [self.show_bands, self.band_level]
         if self.show_fold_spread is not None:
             display.append(self.show_fold_spread)
-        if self.show_difference is not None:
-            display += [self.show_difference, self.difference_a, self.difference_b]
         # Rows wrap, so many classifiers or long names never push controls off the edge.
-        picker = widgets.VBox([
-            widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values()], layout=wrap),
-            widgets.HBox(display, layout=wrap),
-        ])
+        rows = [widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values()], layout=wrap),
+                widgets.HBox(display, layout=wrap)]
+        if self.show_difference is not None:
+            rows.append(widgets.HBox([self.show_difference, self.difference_a, self.difference_b],
+                                     layout=wrap))
+        picker = widgets.VBox(rows)
         return operating, constraint, picker

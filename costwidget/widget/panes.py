@@ -17,10 +17,10 @@ TRIVIAL_COLOR = "#999999"
 _FIG_LAYOUT = dict(width="480px", height="440px")
 
 
-def _axes(xs, ys, xlabel, ylabel):
+def _axes(xs, ys, xlabel, ylabel, y_format=".1f"):
     return [bq.Axis(scale=xs, label=xlabel, side="bottom", grid_lines="dashed", tick_format=".1f"),
             bq.Axis(scale=ys, label=ylabel, side="left", grid_lines="dashed",
-                    tick_format=".1f")]
+                    tick_format=y_format)]
 
 
 class Panes:
@@ -124,7 +124,8 @@ class Panes:
                    self.cost_constrained,
                    *self.envelopes, self.combined, self.winner_strip, self.operating_line,
                    *self.segment_hover, self.nec_points, self.cost_highlight],
-            axes=_axes(cx, cy, "probability cost PCF(+)", "normalized expected cost"),
+            # Ticks every 0.05 on the 0-0.5 axis need two decimals.
+            axes=_axes(cx, cy, "probability cost PCF(+)", "normalized expected cost", y_format=".2f"),
             title="Cost space", layout=widgets.Layout(**_FIG_LAYOUT), interaction=self.click,
             fig_margin=dict(top=40, bottom=50, left=55, right=15), legend_location="top-right",
             min_aspect_ratio=1, max_aspect_ratio=1)
