@@ -178,12 +178,37 @@ def test_both_costs_zero_refused(w):
         w.cost_fn = 0.0  # from Python too
 
 
+def _click_bar(w, index):
+    """What bqplot sends when the user clicks bar ``index`` in the browser."""
+    w.panes.click_bars._handle_custom_msgs(None, {"event": "element_click", "data": {"index": index}})
+
+
 def test_click_in_cost_pane_keeps_p_pos(w):
     w.p_pos = 0.2
-    w.panes.click.selected = [0.6]
+    bars = w.panes.click_bars
+    marks = w.panes.cost_figure.marks
+    # Transparent, above every filled area, below every hoverable dot.
+    assert bars.opacities == [0.0]
+    assert marks.index(bars) > max(marks.index(m) for m in [w.panes.never_use, *w.panes.bands,
+                                                             *w.panes.fold_spreads])
+    assert marks.index(bars) < min(marks.index(m) for m in w.panes.segment_hover)
+    index = int(np.flatnonzero(np.isclose(w.panes.click_pcf, 0.6))[0])
+    _click_bar(w, index)
     assert w.p_pos == pytest.approx(0.2)
     assert w.pcf == pytest.approx(0.6)
     assert list(w.panes.operating_line.x) == pytest.approx([0.6, 0.6])
+    assert list(w.panes.operating_handle.x) == pytest.approx([0.6])
+
+
+def test_dragging_the_handle_moves_the_operating_point_without_loops(w):
+    w.p_pos = 0.3
+    changes = []
+    w.observe(lambda c: changes.append(c["new"]), names=["pcf"])
+    w.panes.operating_handle.x = [0.25]  # the browser moves the handle (update_on_move)
+    assert w.pcf == pytest.approx(0.25) and w.p_pos == pytest.approx(0.3)
+    assert changes == [pytest.approx(0.25)]  # one change: redrawing the handle is no new move
+    w.cost_fn = 2.0  # from Python: the handle follows
+    assert list(w.panes.operating_handle.x) == pytest.approx([w.pcf])
 
 
 def test_observer_exception_is_shown_and_last_state_kept(w, monkeypatch):
@@ -369,11 +394,12 @@ def test_fold_spread_without_folds_is_refused_visibly(w):
 
 def test_difference_view_draws_paired_band_and_significant_intervals(folded):
     w, y, scores, _ = folded
-    fig = w.panes.difference_figure
-    assert fig.layout.display == "none" and w.difference_band is None
+    fig, row = w.panes.difference_figure, w.difference_row
+    # Not even in the layout while off: a bqplot figure drawn hidden logs browser errors.
+    assert row.children == () and w.difference_band is None
     w.controls.difference_a.value, w.controls.difference_b.value = "weak", "good"
     w.controls.show_difference.value = True
-    assert w.difference == ["weak", "good"] and fig.layout.display != "none"
+    assert w.difference == ["weak", "good"] and row.children[0] is fig
     x = np.asarray(w.panes.difference_line.x)
     # The drawn difference is NEC_weak − NEC_good, each the minimum over every ROC point's line.
     nec = {n: np.array([_brute_best(c, xi) for xi in x]) for n, c in zip(scores, w.classifiers)}
@@ -402,7 +428,7 @@ def test_difference_view_draws_paired_band_and_significant_intervals(folded):
     w.p_pos = 0.2
     assert list(w.panes.difference_operating_line.x) == [w.pcf, w.pcf]
     w.controls.show_difference.value = False
-    assert w.difference == [] and fig.layout.display == "none" and w.difference_band is None
+    assert w.difference == [] and row.children == () and w.difference_band is None
 
 
 def test_difference_view_refuses_bad_pairs_and_keeps_state(folded, data):
@@ -423,7 +449,7 @@ def test_difference_view_refuses_bad_pairs_and_keeps_state(folded, data):
     v = CostWidget([cw.Classifier.from_scores(y, scores["good"], name="good"), other])
     v.difference = ["good", "other"]
     assert "same instances" in v.errors.message
-    assert v.difference == [] and v.panes.difference_figure.layout.display == "none"
+    assert v.difference == [] and v.difference_row.children == ()
 
 
 def test_difference_caption_escapes_names(data):

@@ -102,6 +102,7 @@ class CostWidget:
         self._pushed = {}
         self._constrained = {}
         self._hover_vertex = None
+        self._placing_handle = False
         self._fold_spread_cache = {}
         self._difference = None  # (band, intervals) of the pair shown, or None
         self._build_layout()
@@ -200,8 +201,10 @@ class CostWidget:
         self.readout_widget.add_class("costwidget-readout")
         self.constraint_message = widgets.HTML()
         panes = widgets.HBox([self.panes.roc_figure, self.panes.cost_figure])
-        difference = widgets.HBox([self.panes.difference_figure, self.panes.difference_caption],
-                                  layout=widgets.Layout(align_items="center"))
+        # Empty until the difference view is first shown: a bqplot figure drawn while
+        # hidden has no size and makes the browser log errors about negative sizes.
+        self.difference_row = widgets.HBox([], layout=widgets.Layout(align_items="center"))
+        difference = self.difference_row
         self.widget = widgets.VBox([
             self.errors.widget, operating, panes, picker, difference, self.readout_widget,
             widgets.HTML("<b>Constraint</b>"), constraint, self.constraint_message,
@@ -241,7 +244,10 @@ class CostWidget:
                 self._link(control, lambda v: self._set_difference_from_controls(), "difference")
         for name, box in c.picker.items():
             self._link(box, lambda v, name=name: self._toggle(name, v), "classifier picker")
-        self.panes.click.observe(g("click in cost pane")(self._on_click), names=["selected"])
+        self.panes.click_bars.on_element_click(
+            g("click in cost pane")(lambda _m, ev: self._set_pcf_from_pane(
+                self.panes.click_pcf[ev["data"]["index"]])))
+        self.panes.operating_handle.observe(g("drag in cost pane")(self._on_drag), names=["x"])
         for d, scatter in zip(self.drawings, self.panes.hull_vertices):
             scatter.on_hover(g("hover")(lambda _m, ev, d=d: self._hover(d, ev["data"]["index"])))
         for d, scatter in zip(self.drawings, self.panes.segment_hover):
@@ -312,12 +318,16 @@ class CostWidget:
         current = current | {name} if shown else current - {name}
         self.state.visible = [n for n in order if n in current]
 
-    def _on_click(self, change):
-        if change["new"] is None or len(change["new"]) == 0:
-            return
-        x = float(np.clip(np.asarray(change["new"], dtype=float).ravel()[0], 0.0, 1.0 - 1e-9))
+    def _set_pcf_from_pane(self, x):
+        """A click or drag in the cost pane: keep p(+), change the cost ratio to give pcf = x."""
+        x = float(np.clip(x, 0.0, 1.0 - 1e-9))
         ratio = cost_ratio_for_pcf(x, self.state.p_pos)
         self.state.set_costs(ratio * self.state.cost_fp, self.state.cost_fp)
+
+    def _on_drag(self, change):
+        if self._placing_handle or change["new"] is None or len(change["new"]) == 0:
+            return  # our own redraw moved the handle, not the user
+        self._set_pcf_from_pane(np.asarray(change["new"], dtype=float).ravel()[0])
 
     def _sync_controls(self):
         """State -> controls, without echoing back into the state (no update loops)."""
@@ -446,7 +456,7 @@ class CostWidget:
         s, p = self.state, self.panes
         if not s.difference:
             self._difference = None
-            p.difference_figure.layout.display = "none"
+            self.difference_row.children = ()
             p.difference_caption.value = ""
             return
         name_a, name_b = s.difference
@@ -480,8 +490,9 @@ class CostWidget:
             p.difference_operating_line.y = [-reach, reach]
         # A bqplot title is SVG text (never parsed as HTML).
         p.difference_figure.title = f"NEC({name_a}) − NEC({name_b})"
-        p.difference_figure.layout.display = None
         p.difference_caption.value = caption
+        if not self.difference_row.children:
+            self.difference_row.children = (p.difference_figure, p.difference_caption)
         self._difference = (band, intervals)
 
     def _redraw_bands(self):
@@ -514,13 +525,18 @@ class CostWidget:
         frame = readout_frame(self._visible_drawings(), s, self._constrained)
         table = readout_html(frame, {d.name: d.color for d in self.drawings})
         with self._hold(p.iso_lines, p.chosen, p.operating_line, p.nec_points,
-                        p.difference_operating_line):
+                        p.difference_operating_line, p.operating_handle):
             p.iso_lines.x = np.column_stack([xa, xb])
             p.iso_lines.y = np.column_stack([ya, yb])
             p.chosen.x, p.chosen.y = fpr, tpr
             p.operating_line.x = [pcf, pcf]
             p.nec_points.x, p.nec_points.y = np.full(len(nec), pcf), nec
             p.difference_operating_line.x = [pcf, pcf]
+            self._placing_handle = True
+            try:
+                p.operating_handle.x = [pcf]
+            finally:
+                self._placing_handle = False
         self.readout_widget.value = table
 
     def _redraw_constraint(self):

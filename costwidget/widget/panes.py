@@ -15,6 +15,8 @@ __all__ = ["Panes", "TRIVIAL_COLOR"]
 
 TRIVIAL_COLOR = "#999999"
 _FIG_LAYOUT = dict(width="480px", height="440px")
+#: pcf steps of the click target in the cost pane (a click sets pcf to the nearest step).
+CLICK_STEPS = 500
 
 
 def _axes(xs, ys, xlabel, ylabel, y_format=".1f"):
@@ -118,15 +120,27 @@ class Panes:
                                          line_style="dashed", stroke_width=2, visible=False)
         self.cost_highlight = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales={"x": cx, "y": cy},
                                        colors=["black"], stroke_width=3, visible=False)
-        self.click = bq.interacts.IndexSelector(scale=cx, marks=[], line_width=1, color="#bbbbbb")
+        # Clicking sets the operating point: transparent full-height bars, one per pcf step,
+        # above the filled areas (which would take the click) but below the hoverable dots (an
+        # overlay interaction would swallow their hover events). Dragging the handle at the
+        # foot of the operating line moves it.
+        self.click_pcf = np.linspace(0.0, 1.0, CLICK_STEPS + 1)
+        self.click_bars = bq.Bars(x=self.click_pcf, y=np.full(len(self.click_pcf), 10.0),
+                                  scales={"x": cx, "y": cy}, colors=["white"], opacities=[0.0],
+                                  padding=0.0)
+        self.operating_handle = bq.Scatter(x=[0.5], y=[0.025], scales={"x": cx, "y": cy},
+                                           marker="triangle-up", default_size=160, colors=["black"],
+                                           enable_move=True, restrict_x=True, update_on_move=True)
         self.cost_figure = bq.Figure(
-            marks=[self.never_use, self.trivial, *self.fold_spreads, *self.bands, *self.cost_lines,
-                   self.cost_constrained,
+            marks=[self.never_use, self.trivial, *self.fold_spreads, *self.bands,
+                   *self.cost_lines, self.cost_constrained,
                    *self.envelopes, self.combined, self.winner_strip, self.operating_line,
-                   *self.segment_hover, self.nec_points, self.cost_highlight],
+                   self.click_bars,
+                   *self.segment_hover, self.nec_points, self.cost_highlight,
+                   self.operating_handle],
             # Ticks every 0.05 on the 0-0.5 axis need two decimals.
             axes=_axes(cx, cy, "probability cost PCF(+)", "normalized expected cost", y_format=".2f"),
-            title="Cost space", layout=widgets.Layout(**_FIG_LAYOUT), interaction=self.click,
+            title="Cost space", layout=widgets.Layout(**_FIG_LAYOUT),
             fig_margin=dict(top=40, bottom=50, left=55, right=15), legend_location="top-right",
             min_aspect_ratio=1, max_aspect_ratio=1)
         self.cost_figure.add_class("costwidget-cost")
@@ -159,12 +173,9 @@ class Panes:
                           grid_lines="dashed", tick_format=".1f"),
                   bq.Axis(scale=dy, label="NEC difference", side="left", grid_lines="dashed",
                           tick_format=".2f")],
-            title="difference", layout=widgets.Layout(width="480px", height="260px", display="none"),
+            title="difference", layout=widgets.Layout(width="480px", height="260px"),
             fig_margin=dict(top=40, bottom=50, left=55, right=15))
         self.difference_figure.add_class("costwidget-difference")
         self.difference_caption = widgets.HTML(value="")
         self.difference_caption.add_class("costwidget-difference-caption")
 
-    @property
-    def all_marks(self):
-        return [*self.roc_figure.marks, *self.cost_figure.marks, *self.difference_figure.marks]

@@ -2,9 +2,15 @@
 
 Checks both panes render as SVG with their marks, no browser console errors,
 and that moving the p(+) slider with the keyboard moves the iso-performance
-lines in the ROC SVG and the operating line in the cost SVG. Saves a
-screenshot to tests/artifacts/ and prints the key-press -> changed-SVG latency
-(a figure for the notes, not an assertion).
+lines in the ROC SVG and the operating line in the cost SVG. Then, with real
+mouse events: hovering hull-vertex dots in the ROC pane shows the hover info
+(below the widget and as the bqplot tooltip) for that vertex and both
+highlights; hovering an envelope piece in the cost pane does too; one click in
+the cost pane moves the operating point (PCF readout and operating line) to the
+pointer's x, and dragging the handle at the foot of the operating line moves it
+to the drop point. Saves a screenshot to tests/artifacts/ and prints the
+key-press, hover, click and drag latencies (figures for the notes, not
+assertions).
 
 Skipped only when /usr/bin/chromium is absent and CI is not set; under CI
 (``CI=true``) a missing browser is a failure.
@@ -13,6 +19,7 @@ Skipped only when /usr/bin/chromium is absent and CI is not set; under CI
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -92,8 +99,248 @@ def lab(tmp_path_factory):
 
 _PATHS_JS = """(sel) => Array.from(document.querySelectorAll(sel)).map(p => p.getAttribute('d')).join('|')"""
 
+# Shared by the mouse checks below. `_js(body)` is `(arg) => { helpers; body }`.
+_JS_HELPERS = r"""
+const svgOf = (fig, cls) => document.querySelector(`${fig} svg.${cls}`);
+// A figure's mark groups in the order of Figure.marks (bqplot draws them in that order).
+const markGroups = fig => {
+  const events = svgOf(fig, 'svg-figure').querySelector('.plotarea_events');
+  return Array.from(events.nextElementSibling.children)
+    .filter(g => g.tagName === 'g' && !g.classList.contains('g_legend'));
+};
+const shown = el => {
+  for (let e = el; e && e.tagName !== 'svg'; e = e.parentElement) {
+    const s = getComputedStyle(e);
+    if (s.display === 'none' || s.visibility === 'hidden') return false;
+  }
+  return true;
+};
+const centre = el => {
+  const b = el.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+// Client pixel -> data map of a figure's x (horizontal) or y axis, from its first and last tick.
+const axisMap = (fig, horizontal) => {
+  for (const ax of svgOf(fig, 'svg-background').querySelectorAll('g.axis')) {
+    const ticks = Array.from(ax.querySelectorAll('g.tick')).map(t => {
+      const [x, y] = centre(t.querySelector('line')); return [parseFloat(t.textContent), x, y]; });
+    if (ticks.length < 2) continue;
+    const [a, b] = [ticks[0], ticks[ticks.length - 1]];
+    if (horizontal ? Math.abs(a[2] - b[2]) < 1 : Math.abs(a[1] - b[1]) < 1) {
+      const [pa, pb] = horizontal ? [a[1], b[1]] : [a[2], b[2]];
+      return {v0: a[0], p0: pa, perPx: (b[0] - a[0]) / (pb - pa)};
+    }
+  }
+  return null;
+};
+const tooltipShown = () => Array.from(document.querySelectorAll('.bqplot_mark_tooltip')).find(t => {
+  const s = getComputedStyle(t); return s.display !== 'none' && parseFloat(s.opacity) > 0; });
+"""
 
-def test_tour_runs_and_panes_follow_keyboard(lab):
+# Hull-vertex dots in the ROC pane: the small dots (default_size=24, ~5.5 px across; the chosen,
+# constrained and highlight markers are larger), kept only where the pointer reaches the dot itself.
+_HULL_DOTS = r"""
+  const fig = '.costwidget-roc', ax = axisMap(fig, true), ay = axisMap(fig, false);
+  const out = [];
+  svgOf(fig, 'svg-figure').querySelectorAll('.dot').forEach(d => {
+    const b = d.getBoundingClientRect();
+    if (b.width === 0 || b.width > 7 || !shown(d)) return;
+    const [cx, cy] = centre(d);
+    if (document.elementFromPoint(cx, cy) !== d) return;
+    out.push({cx, cy, fpr: ax.v0 + (cx - ax.p0) * ax.perPx, tpr: ay.v0 + (cy - ay.p0) * ay.perPx});
+  });
+  return out;
+"""
+
+# The hover info below the widget, the shown bqplot tooltip's copy of it, and the two highlight
+# marks when visible (roc_highlight, the ROC figure's last mark; cost_highlight, the cost
+# figure's last but one, before the drag handle).
+_HOVER_STATE = r"""
+  const info = document.querySelector('.costwidget .costwidget-hover'), tip = tooltipShown();
+  const tipInfo = tip && tip.querySelector('.costwidget-hover');
+  const rocDot = markGroups('.costwidget-roc').pop().querySelector('.dot');
+  const costPath = markGroups('.costwidget-cost').slice(-2)[0].querySelector('path.line');
+  return {info: info ? info.innerText : null, tooltip: tipInfo ? tipInfo.innerText : null,
+          rocHl: rocDot && shown(rocDot) ? centre(rocDot) : null,
+          costHl: costPath && shown(costPath) ? costPath.getAttribute('d') : null};
+"""
+
+# The PCF readout; the client x of the operating line(s) (visible black vertical paths in the cost
+# pane; there should be one); the cost pane's x-axis map and plot area.
+_COST_STATE = r"""
+  const fig = '.costwidget-cost', svg = svgOf(fig, 'svg-figure');
+  const r = svg.querySelector('.plotarea_events').getBoundingClientRect();
+  const op = Array.from(svg.querySelectorAll('path.line')).filter(p => {
+    const b = p.getBoundingClientRect();
+    return shown(p) && getComputedStyle(p).stroke === 'rgb(0, 0, 0)' && b.width < 4
+      && b.height > r.height / 2; }).map(p => centre(p)[0]);
+  const pcf = document.querySelector('.costwidget .costwidget-pcf');
+  return {pcf: pcf ? pcf.innerText : null, op, axis: axisMap(fig, true),
+          area: [r.x, r.y, r.width, r.height]};
+"""
+
+
+def _js(body: str) -> str:
+    return "(arg) => {" + _JS_HELPERS + body + "}"
+
+
+def _until(state_body: str, condition: str) -> str:
+    """JS predicate: `condition` over `s` (the state `state_body` returns) and `arg`."""
+    return _js(f"const s = (() => {{ {state_body} }})(); return Boolean({condition});")
+
+
+def _wait(page, predicate: str, arg=None) -> None:
+    """Wait up to 15 s for `predicate`; on time-out, carry on to the assertions (they say what)."""
+    try:
+        page.wait_for_function(predicate, arg=arg, timeout=15_000, polling=5)
+    except sync_api.TimeoutError:
+        pass
+
+
+def _number(label: str, text: str | None) -> float:
+    m = re.search(re.escape(label) + r"[^\d-]*(-?\d+(?:\.\d+)?)", text or "")
+    assert m, f"no {label} number in {text!r}"
+    return float(m.group(1))
+
+
+def _check_hover(page) -> list[float]:
+    """Real mouse moves onto hull-vertex dots in the ROC pane: hover info, tooltip, highlights."""
+    dots = page.evaluate(_js(_HULL_DOTS))
+    # A few dots spread along the hulls, away from the (0,0) and (1,1) corners all hulls share.
+    inner = [d for d in dots if 0.02 < d["fpr"] < 0.95]
+    assert len(inner) >= 5, f"found only {len(inner)} hull-vertex dots the pointer can reach: {dots}"
+    picks = [inner[round(k * (len(inner) - 1) / 4)] for k in range(5)]
+    state = page.evaluate(_js(_HOVER_STATE))
+    assert "threshold" not in (state["info"] or "") and state["rocHl"] is None \
+        and state["costHl"] is None, f"hover info or highlights before any hover: {state}"
+    roc_area = page.locator(".costwidget-roc svg.svg-figure .plotarea_events").bounding_box()
+    latencies = []
+    for dot in picks:
+        before = state
+        t0 = time.perf_counter()
+        page.mouse.move(dot["cx"], dot["cy"])
+        # bqplot shows the tooltip at once, with the old text: wait for the kernel's new text in it.
+        _wait(page, _until(_HOVER_STATE, "s.tooltip && s.tooltip.includes('threshold') && "
+                                         "s.tooltip !== arg && s.info === s.tooltip"), before["info"])
+        latencies.append(time.perf_counter() - t0)
+        # The highlight marks come in the kernel's next messages.
+        _wait(page, _until(_HOVER_STATE, "s.rocHl && s.costHl && s.costHl !== arg"), before["costHl"])
+        state = page.evaluate(_js(_HOVER_STATE))
+        info = state["info"] or ""
+        where = f"hovering the dot at FPR {dot['fpr']:.3f}, TPR {dot['tpr']:.3f}: {state}"
+        assert info != before["info"] and all(k in info for k in ("threshold", "FPR", "TPR", "NEC")), \
+            f"hover info (class costwidget-hover) not updated {where}"
+        assert state["tooltip"] == info, f"the bqplot tooltip does not show the hover info {where}"
+        assert abs(_number("FPR", info) - dot["fpr"]) < 0.02 and \
+            abs(_number("TPR", info) - dot["tpr"]) < 0.02, f"hover info is for another vertex {where}"
+        assert state["rocHl"] is not None and \
+            max(abs(state["rocHl"][0] - dot["cx"]), abs(state["rocHl"][1] - dot["cy"])) < 3, \
+            f"ROC highlight ring not on the hovered dot {where}"
+        assert state["costHl"] is not None and state["costHl"] != before["costHl"], \
+            f"cost-pane highlight line not shown or not moved {where}"
+        # Leaving the dot for an empty spot of ROC space (FPR 0.9, TPR 0.1) hides the tooltip.
+        page.mouse.move(roc_area["x"] + 0.9 * roc_area["width"],
+                        roc_area["y"] + 0.9 * roc_area["height"])
+        _wait(page, _js("return !tooltipShown();"))
+        assert page.evaluate(_js("return !tooltipShown();")), \
+            f"tooltip still shown after leaving {where}"
+    return latencies
+
+
+def _check_click(page) -> list[float]:
+    """Real single clicks in the cost pane: the PCF readout and the operating line go to the
+    pointer's x, and moving the pointer on afterwards changes nothing."""
+    state = page.evaluate(_js(_COST_STATE))
+    ax, (_x0, y0, _w, h) = state["axis"], state["area"]
+    assert ax is not None and state["pcf"] is not None, \
+        f"cost pane axis or PCF readout missing: {state}"
+    assert len(state["op"]) == 1, f"expected one operating line in the cost pane: {state}"
+    y = y0 + 0.6 * h  # below the legend (top right); in the never-use region at the edges
+
+    def px(pcf):
+        return ax["p0"] + (pcf - ax["v0"]) / ax["perPx"]
+
+    latencies = []
+    for target in (0.15, 0.7, 0.42, 0.85):
+        before = page.evaluate(_js(_COST_STATE))
+        x = px(target)
+        t0 = time.perf_counter()
+        page.mouse.click(x, y)
+        _wait(page, _until(_COST_STATE, "s.pcf !== arg"), before["pcf"])
+        latencies.append(time.perf_counter() - t0)
+        _wait(page, _until(_COST_STATE, "s.op.length === 1 && Math.abs(s.op[0] - arg) < 6"), x)
+        after = page.evaluate(_js(_COST_STATE))
+        where = (f"clicking the cost pane at PCF {target} (x = {x:.1f} px): "
+                 f"before {before}, after {after}")
+        assert after["pcf"] != before["pcf"], f"PCF readout did not change {where}"
+        assert abs(_number("PCF(+) =", after["pcf"]) - target) < 0.01, \
+            f"PCF readout is not the clicked x {where}"
+        assert len(after["op"]) == 1 and after["op"] != before["op"] and \
+            abs(after["op"][0] - x) < 0.01 / ax["perPx"], \
+            f"operating line not moved to the click {where}"
+        page.mouse.move(px(0.5), y - 30, steps=4)
+        page.wait_for_timeout(300)
+        assert page.evaluate(_js(_COST_STATE))["pcf"] == after["pcf"], \
+            f"the operating point follows the pointer after a click {where}"
+    return latencies
+
+
+# The drag handle: the last mark of the cost pane (a triangle at the foot of the operating line).
+_HANDLE = r"""
+  const dot = markGroups('.costwidget-cost').pop().querySelector('.dot');
+  return dot && shown(dot) ? centre(dot) : null;
+"""
+
+
+def _check_drag(page) -> float:
+    """A real drag of the handle moves the operating point continuously; returns the latency."""
+    start = page.evaluate(_js(_HANDLE))
+    state = page.evaluate(_js(_COST_STATE))
+    ax = state["axis"]
+    assert start is not None, "no drag handle in the cost pane"
+    target = 0.3
+    x = ax["p0"] + (target - ax["v0"]) / ax["perPx"]
+    t0 = time.perf_counter()
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(x, start[1], steps=8)
+    page.mouse.up()
+    _wait(page, _until(_COST_STATE, "s.op.length === 1 && Math.abs(s.op[0] - arg) < 6"), x)
+    latency = time.perf_counter() - t0
+    after = page.evaluate(_js(_COST_STATE))
+    where = f"dragging the handle from {start} to x = {x:.1f} px: before {state}, after {after}"
+    assert abs(_number("PCF(+) =", after["pcf"]) - target) < 0.01, f"PCF is not the drop x {where}"
+    assert len(after["op"]) == 1 and abs(after["op"][0] - x) < 0.01 / ax["perPx"], \
+        f"operating line not at the drop x {where}"
+    return latency
+
+
+# Dots on the envelope pieces of the cost pane (segment_hover, default_size=16, ~4.5 px).
+_SEGMENT_DOTS = r"""
+  const out = [];
+  svgOf('.costwidget-cost', 'svg-figure').querySelectorAll('.dot').forEach(d => {
+    const b = d.getBoundingClientRect();
+    if (b.width === 0 || b.width > 6 || !shown(d)) return;
+    const [cx, cy] = centre(d);
+    if (document.elementFromPoint(cx, cy) === d) out.push([cx, cy]);
+  });
+  return out;
+"""
+
+
+def _check_cost_pane_hover(page) -> None:
+    """Hovering an envelope piece's dot in the cost pane shows that vertex's info too."""
+    dots = page.evaluate(_js(_SEGMENT_DOTS))
+    assert len(dots) >= 4, f"the pointer reaches only {len(dots)} envelope-piece dots in the cost pane"
+    before = page.evaluate(_js(_HOVER_STATE))
+    page.mouse.move(*dots[len(dots) // 2])
+    _wait(page, _until(_HOVER_STATE, "s.info && s.info.includes('threshold') && s.info !== arg"),
+          before["info"])
+    after = page.evaluate(_js(_HOVER_STATE))
+    assert after["info"] != before["info"] and "threshold" in (after["info"] or ""), \
+        f"hovering an envelope-piece dot in the cost pane showed nothing: {before} -> {after}"
+    assert after["costHl"] is not None, f"no cost-pane highlight after hovering a piece: {after}"
+
+
+def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab):
     url, token = lab
     errors = []
     with sync_api.sync_playwright() as pw:
@@ -162,11 +409,26 @@ def test_tour_runs_and_panes_follow_keyboard(lab):
                 timeout=15_000, polling=5)
             latencies.append(time.perf_counter() - t0)
             page.wait_for_timeout(200)
+
+        try:
+            hover_latencies = _check_hover(page)
+            _check_cost_pane_hover(page)
+            click_latencies = _check_click(page)
+            drag_latency = _check_drag(page)
+        except BaseException:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "failure.png"), full_page=True)
+            raise
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.locator(".costwidget").first.screenshot(path=str(ARTIFACTS / "tour.png"))
         browser.close()
-    med = statistics.median(latencies) * 1e3
-    print(f"key press -> changed ROC and cost SVG: median {med:.0f} ms, "
-          f"min {min(latencies) * 1e3:.0f} ms, max {max(latencies) * 1e3:.0f} ms over {len(latencies)} presses")
+    for what, lats, unit in (("key press -> changed ROC and cost SVG", latencies, "presses"),
+                             ("hover on a hull vertex -> tooltip with its info", hover_latencies,
+                              "dots"),
+                             ("click in the cost pane -> new PCF readout", click_latencies,
+                              "clicks")):
+        print(f"{what}: median {statistics.median(lats) * 1e3:.0f} ms, min {min(lats) * 1e3:.0f} ms, "
+              f"max {max(lats) * 1e3:.0f} ms over {len(lats)} {unit}")
+    print(f"drag of the operating-point handle -> operating line at the drop: {drag_latency * 1e3:.0f} ms")
     real = [e for e in errors if not any(b in e for b in BENIGN)]
     assert not real, f"browser console errors: {real}"
