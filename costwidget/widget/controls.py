@@ -12,7 +12,7 @@ _W = {"description_width": "initial"}
 class Controls:
     """Plain container of the control widgets; `CostWidget` wires them to the state."""
 
-    def __init__(self, names, *, total_cases: float | None, has_bands: bool, has_folds: bool = False):
+    def __init__(self, names, *, total_cases: float | None, has_folds: bool = False):
         self.p_pos = widgets.FloatSlider(description="p(+)", min=0.001, max=0.999, step=0.001,
                                          readout_format=".3f", continuous_update=True, style=_W)
         self.p_pos.add_class("costwidget-p-pos")
@@ -40,9 +40,9 @@ class Controls:
                                        layout=widgets.Layout(width="170px"))
         self.show_cost_lines = widgets.Checkbox(description="every hull vertex's cost line",
                                                 value=False, style=_W)
-        self.show_bands = widgets.Checkbox(description="bands", style=_W) if has_bands else None
-        self.band_level = (widgets.FloatSlider(description="level", min=0.5, max=0.99, step=0.01,
-                                               style=_W) if has_bands else None)
+        self.show_bands = widgets.Checkbox(description="bands", style=_W)
+        self.band_level = widgets.FloatSlider(description="level", min=0.5, max=0.99, step=0.01,
+                                              style=_W)
         self.show_fold_spread = (widgets.Checkbox(description="fold spread", style=_W)
                                  if has_folds else None)
         # The difference view compares two classifiers; Dropdown options render as text.
@@ -73,9 +73,8 @@ class Controls:
             widgets.HBox([self.n_pos, self.n_neg]),
         ])
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
-        display = [widgets.HTML("<b>draw:</b>"), self.show_cost_lines]
-        if self.show_bands is not None:
-            display += [self.show_bands, self.band_level]
+        display = [widgets.HTML("<b>draw:</b>"), self.show_cost_lines, self.show_bands,
+                   self.band_level]
         if self.show_fold_spread is not None:
             display.append(self.show_fold_spread)
         # Rows wrap, so many classifiers or long names never push controls off the edge.

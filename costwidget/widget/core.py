@@ -88,7 +88,7 @@ class CostWidget:
         self.panes = Panes(self.drawings)
         first = classifiers[0]
         total = None if first.n_pos is None else first.n_pos + first.n_neg
-        self.controls = Controls(names, total_cases=total, has_bands=self._has_bands(),
+        self.controls = Controls(names, total_cases=total,
                                  has_folds=any(c.folds for c in classifiers))
         if p_pos is None:
             p_pos = next((c.prevalence for c in classifiers if c.prevalence is not None), 0.5)
@@ -101,7 +101,6 @@ class CostWidget:
         self._syncing = False
         self._pushed = {}
         self._constrained = {}
-        self._hover_vertex = None
         self._placing_handle = False
         self._fold_spread_cache = {}
         self._difference = None  # (band, intervals) of the pair shown, or None
@@ -221,9 +220,8 @@ class CostWidget:
         s.observe(g("bands")(self._on_bands), names=["show_bands", "band_level"])
         s.observe(g("fold spread")(self._on_fold_spread), names=["show_fold_spread"])
         s.observe(g("difference")(self._on_difference), names=["difference"])
-        if c.show_bands is not None:
-            self._link(c.show_bands, lambda v: setattr(s, "show_bands", v), "bands")
-            self._link(c.band_level, lambda v: setattr(s, "band_level", v), "band level")
+        self._link(c.show_bands, lambda v: setattr(s, "show_bands", v), "bands")
+        self._link(c.band_level, lambda v: setattr(s, "band_level", v), "band level")
         # Controls -> state, refused with a message when invalid (state unchanged).
         self._link(c.p_pos, lambda v: None if self._is_echo(c.p_pos, v)
                    else setattr(s, "p_pos", v), "p(+)")
@@ -353,9 +351,8 @@ class CostWidget:
             c.n_neg.value = s.n_neg
             for name, box in c.picker.items():
                 box.value = name in s.visible
-            if c.show_bands is not None:
-                c.show_bands.value = s.show_bands
-                c.band_level.value = s.band_level
+            c.show_bands.value = s.show_bands
+            c.band_level.value = s.band_level
             if c.show_fold_spread is not None:
                 c.show_fold_spread.value = s.show_fold_spread
             if c.show_difference is not None:
@@ -369,10 +366,6 @@ class CostWidget:
     def _visible_drawings(self):
         shown = set(self.state.visible)
         return [d for d in self.drawings if d.name in shown]
-
-    def _revert(self, change):
-        with self.state.hold_trait_notifications():
-            self.state.set_trait(change["name"], change["old"])
 
     def _guarded_redraw(self, change, redraw):
         try:
@@ -407,14 +400,7 @@ class CostWidget:
                                               self._redraw_bands(), self._redraw_fold_spread()))
         self.errors.clear()
 
-    @staticmethod
-    def _has_bands() -> bool:
-        return hasattr(Classifier, "band")
-
     def _on_bands(self, change):
-        if self.state.show_bands and not self._has_bands():
-            self._revert(change)
-            raise ValueError("bands need Classifier.band, which this costwidget version lacks.")
         redraws = [self._redraw_bands]
         if change["name"] == "band_level" and self.state.difference:
             redraws.append(self._redraw_difference)
@@ -432,9 +418,7 @@ class CostWidget:
     def _fold_spread(self, d):
         """(x, [lower, upper]) of the min-max band of a classifier's fold envelopes, computed once."""
         if d.name not in self._fold_spread_cache:
-            spread = d.clf.fold_spread()
-            self._fold_spread_cache[d.name] = (spread["pcf"].to_numpy(), np.vstack(
-                [spread["lower"].to_numpy(), spread["upper"].to_numpy()]))
+            self._fold_spread_cache[d.name] = _band_xy(d.clf.fold_spread())
         return self._fold_spread_cache[d.name]
 
     def _redraw_fold_spread(self):
@@ -444,12 +428,8 @@ class CostWidget:
         if s.show_fold_spread and not any(d.clf.folds for d in visible):
             raise ValueError("no visible classifier has folds: build them with folds= (or "
                              "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
-        data = {d.name: self._fold_spread(d) for d in visible if s.show_fold_spread and d.clf.folds}
-        with self._hold(*p.fold_spreads):
-            for d, mark in zip(self.drawings, p.fold_spreads):
-                if d.name in data:
-                    mark.x, mark.y = data[d.name]
-                mark.visible = d.name in data
+        self._draw_bands(p.fold_spreads, {d.name: self._fold_spread(d) for d in visible
+                                          if s.show_fold_spread and d.clf.folds})
 
     def _redraw_difference(self):
         """NEC_a − NEC_b with its paired band, and where the band excludes 0 (004_… section 9)."""
@@ -464,8 +444,8 @@ class CostWidget:
         # Replicates are cached by the model for a fixed random_state: a new level is cheap.
         band = difference_band(a.clf, b.clf, s.band_level, random_state=0)
         intervals = significant_intervals(band)
-        x = band["pcf"].to_numpy()
-        lower, upper, diff = (band[c].to_numpy() for c in ("lower", "upper", "diff"))
+        x, (lower, upper) = _band_xy(band)
+        diff = band["diff"].to_numpy()
         reach = max(np.abs(lower).max(), np.abs(upper).max(), np.abs(diff).max(), 1e-3) * 1.1
         # A run of significant grid points is drawn half a grid step wider on each side,
         # so that a single significant point still shows.
@@ -498,17 +478,16 @@ class CostWidget:
     def _redraw_bands(self):
         """Pointwise bootstrap bands around each visible envelope (004_… section 8)."""
         s, p = self.state, self.panes
-        shown = {d.name for d in self._visible_drawings()} if s.show_bands else set()
-        data = {}
-        for d in self.drawings:
-            if d.name in shown:
-                # Replicates are cached by the model for a fixed random_state, so a
-                # new level costs only look-ups.
-                band = d.clf.band(s.band_level, random_state=0)
-                data[d.name] = (band["pcf"].to_numpy(),
-                                np.vstack([band["lower"].to_numpy(), band["upper"].to_numpy()]))
-        with self._hold(*p.bands):
-            for d, mark in zip(self.drawings, p.bands):
+        shown = self._visible_drawings() if s.show_bands else []
+        # Replicates are cached by the model for a fixed random_state, so a new level
+        # costs only look-ups.
+        self._draw_bands(p.bands, {d.name: _band_xy(d.clf.band(s.band_level, random_state=0))
+                                   for d in shown})
+
+    def _draw_bands(self, marks, data):
+        """Fill-between marks, one per classifier: drawn from ``data[name]``, hidden without."""
+        with self._hold(*marks):
+            for d, mark in zip(self.drawings, marks):
                 if d.name in data:
                     mark.x, mark.y = data[d.name]
                 mark.visible = d.name in data
@@ -522,7 +501,8 @@ class CostWidget:
         tpr = np.array([op.tpr for op in ops])
         nec = np.array([op.nec for op in ops])
         xa, ya, xb, yb = iso_performance_segment(fpr, tpr, pcf)
-        frame = readout_frame(self._visible_drawings(), s, self._constrained)
+        frame = readout_frame(self._visible_drawings(), s, self._constrained,
+                              best={d.name: op for d, op in zip(self.drawings, ops)})
         table = readout_html(frame, {d.name: d.color for d in self.drawings})
         with self._hold(p.iso_lines, p.chosen, p.operating_line, p.nec_points,
                         p.difference_operating_line, p.operating_handle):
@@ -632,7 +612,6 @@ class CostWidget:
             p.cost_highlight.x, p.cost_highlight.y = x[vertex], y[vertex]
             p.cost_highlight.colors = [d.color]
             p.cost_highlight.visible = True
-        self._hover_vertex = (d.name, int(vertex))
 
     @staticmethod
     @contextlib.contextmanager
@@ -656,3 +635,8 @@ def _difference_caption(name_a, name_b, level, intervals, bound) -> str:
     if bound:
         lines.append(f"<small>(score binning changes a bound by at most {bound:.2g})</small>")
     return "<br>".join(lines)
+
+
+def _band_xy(band):
+    """(pcf, [lower, upper]) of a band DataFrame: the x and y of a fill-between mark."""
+    return band["pcf"].to_numpy(), np.vstack([band["lower"].to_numpy(), band["upper"].to_numpy()])

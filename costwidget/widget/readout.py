@@ -21,11 +21,14 @@ def mix_rule(cp) -> str:
     return f"threshold {cp.threshold_high:.6g}"
 
 
-def readout_frame(drawings, state, constrained) -> pd.DataFrame:
-    """DataFrame indexed by classifier name: the model's numbers at the state's operating point."""
+def readout_frame(drawings, state, constrained, best=None) -> pd.DataFrame:
+    """DataFrame indexed by classifier name: the model's numbers at the state's operating point.
+
+    ``best`` maps names to ``clf.best(state.pcf)`` when the caller has them already.
+    """
     rows = []
     for d in drawings:
-        op = d.clf.best(state.pcf)
+        op = best[d.name] if best is not None else d.clf.best(state.pcf)
         row = {
             "threshold": op.threshold, "fpr": op.fpr, "tpr": op.tpr, "nec": op.nec,
             "expected_cost": expected_cost(op.nec, state.p_pos, state.cost_fn, state.cost_fp),
