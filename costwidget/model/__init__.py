@@ -14,6 +14,7 @@ from .costs import (
     roc_point_to_cost_line,
 )
 from .paired import difference_band, significant_intervals
+from .ranges import cost_sensitivity_table, range_summary, thesis_optimized_search
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "SelectionComparison",
     "combined_envelope",
     "compare",
+    "cost_sensitivity_table",
     "cost_line_to_roc_point",
     "cost_point_to_roc_line",
     "cost_scale",
@@ -33,8 +35,10 @@ __all__ = [
     "iso_performance_slope",
     "parameter_selection",
     "probability_cost",
+    "range_summary",
     "ratio_to_pcf",
     "roc_line_to_cost_point",
     "roc_point_to_cost_line",
     "significant_intervals",
+    "thesis_optimized_search",
 ]

@@ -601,6 +601,42 @@ class Classifier:
         return classifier_band(self, level, threshold=threshold, method=method, n_boot=n_boot,
                                grid=grid, random_state=random_state)
 
+    # ------------------------------------------------------------------ the thesis's axis
+    def mtmcs(self, fp_cost):
+        """MTMCS in percent at normalized FP cost(s) x = FPcost (FNcost = 1 - x), exactly.
+
+        Al-Saffar (2018), sec. 4.1: ``min over thresholds of FNrate·(1-x) + FPrate·x``,
+        which is ``100 * nec(1 - x)``. See :func:`costwidget.model.ranges.mtmcs`.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> cw.Classifier.from_confusion(tp=8, fn=2, fp=3, tn=7).mtmcs(0.5)
+        25.0
+        """
+        from .ranges import mtmcs
+
+        return mtmcs(self, fp_cost)
+
+    def optimal_thresholds(self, fp_cost) -> pd.DataFrame:
+        """The score thresholds reaching MTMCS at each FP cost x (Al-Saffar (2018), sec. 4.4).
+
+        Columns ``fp_cost``, ``mtmcs``, ``threshold`` (as :meth:`best`),
+        ``threshold_lo``/``threshold_hi`` (every optimal θ has lo < θ <= hi),
+        ``tie`` and ``gap``. See :func:`costwidget.model.ranges.optimal_thresholds`.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_scores([0, 1, 0, 1], [0.1, 0.4, 0.5, 0.9])
+        >>> clf.optimal_thresholds(0.5)[["threshold", "threshold_lo", "threshold_hi"]]
+           threshold  threshold_lo  threshold_hi
+        0        0.4           0.1           0.9
+        """
+        from .ranges import optimal_thresholds
+
+        return optimal_thresholds(self, fp_cost)
+
     def __repr__(self) -> str:
         name = f"{self.name!r}, " if self.name is not None else ""
         return (f"Classifier({name}{len(self._thresholds)} ROC points, "
