@@ -1,0 +1,225 @@
+"""Classifiers from class counts per score: the small table a ``GROUP BY score`` returns.
+
+An ROC curve, its convex hull and the lower envelope depend on the data only
+through the number of positives and negatives at each distinct score: the
+point of threshold ``t`` is the sum of the counts of the scores ``>= t``. So
+a table ``(score, n_pos, n_neg)`` of any length, in any order, with repeated
+scores summed, gives exactly the classifier that
+:meth:`Classifier.from_scores` gives on the cases it counts.
+
+Counts that are all whole numbers are summed in int64, as ``from_scores``
+counts cases without weights, so that the hull is exact. Other non-negative
+weights are summed in float64 in the order of a stable descending sort of the
+rows, the order in which ``from_scores`` sums ``sample_weight``: one row per
+case then gives the same floats bit for bit.
+
+The aggregation layer (:mod:`costwidget.sources`) also passes *groups* of
+scores, e.g. scores rounded to a few decimals. A group is one ROC point whose
+threshold is the lowest raw score in it: because rounding is monotone, "raw
+score >= that lowest score" selects exactly the groups at or above it. Each
+such classifier carries :attr:`envelope_error_bound`, see
+:func:`costwidget.model.rounding.merge_bound`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .rounding import merge_bound
+from .roc import RocCounts
+from .validation import as_1d, check_finite, check_same_length
+
+__all__ = ["FoldCounts", "counts_classifier", "check_counts"]
+
+# Whole-number counts above this are summed in float64 (int64 could overflow).
+_INT_MAX = 2.0 ** 62
+
+
+@dataclass(frozen=True)
+class FoldCounts:
+    """What the stratified bootstrap needs of a classifier built from counts.
+
+    ``folds`` is empty without folds (the whole table is one stratum per
+    class). With folds it holds, per fold in the order of ``clf.folds``,
+    ``(index, pos, neg)``: increasing indices into the classifier's distinct
+    scores (0 = the highest, i.e. ROC point ``index + 1``) and that fold's
+    class counts there. ``group_high``, for merged (rounded) scores, is the
+    highest raw score of each distinct score's group: a threshold between a
+    group's lowest and highest raw score cannot be evaluated from counts.
+    """
+
+    folds: tuple = ()
+    group_high: np.ndarray | None = None
+
+
+def check_counts(values, name: str, n: int) -> np.ndarray:
+    """Non-negative finite counts as int64 when all are whole numbers, else float64."""
+    arr = as_1d(values, name)
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind in "iu":
+        arr = arr.astype(np.int64, copy=False)
+        bad = arr < 0
+    else:
+        arr = check_finite(arr, name)
+        bad = arr < 0
+    if len(arr) != n:
+        raise ValueError(f"{name} has {len(arr)} entries but score has {n}; give one count per row.")
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{name} has {int(bad.sum())} negative count(s) (first at row {first}: "
+                         f"{arr[first].item()!r}); counts and weights must be >= 0.")
+    if arr.dtype.kind == "f" and np.all(arr == np.floor(arr)) and arr.max(initial=0) < _INT_MAX:
+        arr = arr.astype(np.int64)
+    return arr
+
+
+def _common_dtype(pos: np.ndarray, neg: np.ndarray):
+    if pos.dtype.kind == "i" and neg.dtype.kind == "i":
+        return pos, neg
+    return pos.astype(np.float64), neg.astype(np.float64)
+
+
+def _group(key, pos, neg, low, high):
+    """Rows summed per distinct key, highest key first.
+
+    Returns (threshold, tp, fp, merged, high): per group its threshold (the
+    lowest ``low`` of the group), the cumulative counts down to it, whether
+    it holds more than one distinct raw score and its highest raw score
+    (both None without ``low``/``high``). Rows whose counts are both zero are
+    dropped first, as ``from_scores`` drops cases of weight 0, so they make no
+    threshold.
+    """
+    keep = (pos > 0) | (neg > 0)
+    if not keep.all():
+        key, pos, neg = key[keep], pos[keep], neg[keep]
+        low = None if low is None else low[keep]
+        high = None if high is None else high[keep]
+    # Engines often return the rows sorted already; a check is far cheaper than a sort.
+    if len(key) > 1 and not np.all(key[1:] <= key[:-1]):
+        order = np.argsort(-key, kind="stable")
+        key, pos, neg = key[order], pos[order], neg[order]
+        low = None if low is None else low[order]
+        high = None if high is None else high[order]
+    if len(key) == 0:
+        empty = np.zeros(0, dtype=pos.dtype)
+        return np.zeros(0), empty, empty.copy(), None if low is None else np.zeros(0, bool), None
+    ends = np.empty(len(key), dtype=bool)
+    np.not_equal(key[1:], key[:-1], out=ends[:-1])
+    ends[-1:] = True
+    end_idx = np.flatnonzero(ends)
+    # Cumulative sums over the rows in order, read at each group's last row: the
+    # summation order of from_scores, so one row per case matches it exactly.
+    tp = np.cumsum(pos)[end_idx]
+    fp = np.cumsum(neg)[end_idx]
+    if low is None:
+        return key[end_idx], tp, fp, None, None
+    starts = np.concatenate(([0], end_idx[:-1] + 1))
+    lo = np.minimum.reduceat(low, starts)
+    hi = np.maximum.reduceat(high, starts)
+    return lo, tp, fp, hi > lo, hi
+
+
+# RocCounts may carry a power-of-two scale of weighted counts (roc.py).
+_SCALED = "exponent" in getattr(RocCounts, "__dataclass_fields__", {})
+
+
+def _scale(pos, neg):
+    """Weights scaled exactly by a power of two so that the largest is in [0.5, 1), as
+    ``from_scores`` scales ``sample_weight``: sums then neither overflow nor go subnormal."""
+    if pos.dtype.kind == "i" or not _SCALED:
+        return pos, neg, 0
+    top = max(pos.max(initial=0.0), neg.max(initial=0.0))
+    if top == 0:
+        return pos, neg, 0
+    exponent = int(np.frexp(top)[1])
+    return np.ldexp(pos, -exponent), np.ldexp(neg, -exponent), exponent
+
+
+def _roc(thresholds, tp, fp, exponent) -> RocCounts:
+    zero = np.zeros(1, dtype=tp.dtype)
+    extra = {"exponent": exponent} if _SCALED else {}
+    return RocCounts(thresholds=np.concatenate(([np.inf], thresholds)),
+                     tp=np.concatenate((zero, tp)), fp=np.concatenate((zero, fp)),
+                     n_pos=tp[-1].item(), n_neg=fp[-1].item(), **extra)
+
+
+def _check_both_classes(tp, fp, where: str) -> None:
+    for total, cls, col in ((tp, "positive", "n_pos"), (fp, "negative", "n_neg")):
+        if len(total) == 0 or total[-1] == 0:
+            raise ValueError(f"{where} has no {cls} cases ({col} sums to 0); both classes are "
+                             f"needed to estimate TPR and FPR.")
+
+
+def _build(cls, key, pos, neg, low, high, *, name, pos_label, where):
+    pos, neg, exponent = _scale(pos, neg)
+    th, tp, fp, merged, group_high = _group(key, pos, neg, low, high)
+    _check_both_classes(tp, fp, where)
+    clf = cls(counts=_roc(th, tp, fp, exponent), name=name, pos_label=pos_label)
+    bound = 0.0
+    if merged is not None and merged.any():
+        per_pos, per_neg = np.diff(tp, prepend=0), np.diff(fp, prepend=0)
+        bound = merge_bound(per_pos[merged], per_neg[merged], tp[-1], fp[-1])
+    clf.envelope_error_bound = bound
+    clf._score_counts = FoldCounts(group_high=group_high)
+    return clf
+
+
+def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, folds=None,
+                      low=None, high=None, score_name="score"):
+    """Implementation of :meth:`Classifier.from_counts`, and of the aggregation layer.
+
+    ``score`` is the sort key of each row. The aggregation layer passes the
+    rounded score there, with ``low``/``high`` the lowest and highest raw
+    score of each row: a group's threshold is then its lowest raw score, and
+    groups holding several raw scores count towards the error bound.
+    """
+    key = check_finite(as_1d(score, score_name), score_name)
+    n = len(key)
+    pos, neg = _common_dtype(check_counts(n_pos, "n_pos", n), check_counts(n_neg, "n_neg", n))
+    if (low is None) != (high is None):
+        raise ValueError("low and high go together.")
+    if low is not None:
+        low = check_finite(as_1d(low, "low"), "low")
+        high = check_finite(as_1d(high, "high"), "high")
+        check_same_length(**{score_name: key, "low": low, "high": high})
+    if folds is None:
+        return _build(cls, key, pos, neg, low, high, name=name, pos_label=pos_label,
+                      where="The table")
+    fold_arr = as_1d(folds, "folds")
+    check_same_length(**{score_name: key, "folds": fold_arr})
+    if fold_arr.dtype.kind == "f" and np.isnan(fold_arr).any():
+        raise ValueError(f"folds has missing values (NaN), first at row "
+                         f"{int(np.flatnonzero(np.isnan(fold_arr))[0])}.")
+    if fold_arr.dtype.kind == "O" and any(v is None for v in fold_arr):
+        raise ValueError("folds has missing values (None).")
+    labels, codes = np.unique(fold_arr, return_inverse=True)
+    # Every fold is checked before anything is built, so an error leaves nothing behind.
+    parts = []
+    for k, label in enumerate(labels.tolist()):
+        m = codes == k
+        part = (key[m], pos[m], neg[m], None if low is None else low[m],
+                None if high is None else high[m])
+        _, tp, fp, _, _ = _group(*part)
+        _check_both_classes(tp, fp, f"Fold {label!r}")
+        parts.append((label, part))
+    clf = _build(cls, key, pos, neg, low, high, name=name, pos_label=pos_label, where="The table")
+    pooled_keys = _distinct_keys_desc(key, pos, neg)
+    strata = []
+    for label, part in parts:
+        fold_clf = _build(cls, *part, name=name, pos_label=pos_label, where=f"Fold {label!r}")
+        clf._folds[label] = fold_clf
+        fold_keys = _distinct_keys_desc(part[0], part[1], part[2])
+        index = np.searchsorted(-pooled_keys, -fold_keys)
+        fold_roc = fold_clf._counts
+        strata.append((index, np.diff(fold_roc.tp), np.diff(fold_roc.fp)))
+    clf._score_counts = FoldCounts(folds=tuple(strata), group_high=clf._score_counts.group_high)
+    return clf
+
+
+def _distinct_keys_desc(key, pos, neg) -> np.ndarray:
+    """Distinct keys of the rows with a non-zero count, highest first (one per ROC point)."""
+    k = np.unique(key[(pos > 0) | (neg > 0)])
+    return k[::-1]
