@@ -262,6 +262,38 @@ class Classifier:
         return cls(counts=counts, name=_check_name(name))
 
     @classmethod
+    def from_counts(cls, score, n_pos, n_neg, *, name=None, folds=None):
+        """A scoring classifier from class counts per score, e.g. a ``GROUP BY score`` result.
+
+        It equals :meth:`from_scores` on the cases counted: same ROC points,
+        hull and envelope. Bands work from the counts (the bootstrap resamples
+        them); see :func:`costwidget.from_duckdb` to count with a database.
+
+        Parameters
+        ----------
+        score : array-like of shape (n_rows,)
+            Finite scores, in any order; rows with the same score are summed.
+        n_pos, n_neg : array-like of shape (n_rows,)
+            Positives and negatives with that score: counts, or non-negative
+            weights (float). Whole numbers are counted exactly in int64.
+        name : str, optional
+        folds : array-like of shape (n_rows,), optional
+            Fold of each row, as in :meth:`from_scores`.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_counts([0.8, 0.1, 0.4, 0.35], [1, 0, 0, 1], [0, 1, 1, 0])
+        >>> clf.roc[["threshold", "tp", "fp"]].to_numpy().tolist()
+        [[inf, 0.0, 0.0], [0.8, 1.0, 0.0], [0.4, 1.0, 1.0], [0.35, 2.0, 1.0], [0.1, 2.0, 2.0]]
+        >>> clf.nec(0.5) == cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).nec(0.5)
+        True
+        """
+        from .counts import counts_classifier
+
+        return counts_classifier(cls, score, n_pos, n_neg, name=_check_name(name), folds=folds)
+
+    @classmethod
     def from_roc(cls, fpr, tpr, *, thresholds=None, name=None):
         """A classifier from given ROC points, e.g. classifiers trained at several cost ratios.
 
