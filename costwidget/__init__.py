@@ -13,6 +13,8 @@ __version__ = "0.1.0"
 _LAZY = {  # name -> "module:attribute", filled by the widget layer
     "CostWidget": ".widget:CostWidget",
     "demo": ".demos:demo",
+    "from_duckdb": ".sources:from_duckdb",
+    "from_spark": ".sources:from_spark",
 }
 
 

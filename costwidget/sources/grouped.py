@@ -1,0 +1,234 @@
+"""From an engine's ``GROUP BY`` result to classifiers: the part every engine shares.
+
+An engine (DuckDB, Spark) runs one aggregation over the raw rows and returns
+an Arrow table with one row per (model, fold, score key, label): the count
+``n`` and, when scores were rounded, the lowest and highest raw score
+``lo``/``hi`` of the row. Everything here works on that small table: it
+checks it (naming the source's columns in every message), encodes labels,
+models and folds as small integer codes in Arrow (no Python object per row),
+and builds one :meth:`Classifier.from_counts` classifier per model.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..model.classifier import Classifier
+from ..model.counts import counts_classifier
+
+__all__ = ["Columns", "check_columns", "check_decimals", "classifiers_from_groups",
+           "require", "NUMERIC_TYPES"]
+
+# Type names (as DuckDB and Spark print them, upper-cased, without parameters) a score may have.
+NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+                 "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL", "INT",
+                 "BYTE", "SHORT", "LONG", "BYTETYPE", "SHORTTYPE", "INTEGERTYPE", "LONGTYPE",
+                 "FLOATTYPE", "DOUBLETYPE", "DECIMALTYPE")
+
+
+def require(module: str, extra: str):
+    """Import an optional engine, or say how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(f"This needs the optional package {module!r} ({exc}). Install it with "
+                          f"pip install 'costwidget[{extra}]'.") from None
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The source's column names for each role (model and fold may be None)."""
+
+    score: str
+    label: str
+    model: str | None = None
+    fold: str | None = None
+
+    def roles(self):
+        return [(role, name) for role, name in (("score", self.score), ("label", self.label),
+                                                ("model", self.model), ("fold", self.fold))
+                if name is not None]
+
+
+def check_columns(cols: Columns, available, types, source: str) -> None:
+    """Every named column exists, distinct roles use distinct columns, the score is numeric."""
+    for role, name in cols.roles():
+        if not isinstance(name, str):
+            raise TypeError(f"{role}= must be a column name (str), got {name!r}.")
+    available = list(available)
+    missing = [(role, name) for role, name in cols.roles() if name not in available]
+    if missing:
+        what = ", ".join(f"{role}={name!r}" for role, name in missing)
+        raise ValueError(f"{source} has no column {what}; its columns are {available!r}. Name the "
+                         f"columns with score=, label=, model=, fold=.")
+    names = [name for _, name in cols.roles()]
+    if len(set(names)) != len(names):
+        raise ValueError(f"score=, label=, model= and fold= must name different columns, got "
+                         f"{dict(cols.roles())!r}.")
+    score_type = str(dict(zip(available, types))[cols.score]).upper()
+    base = score_type.split("(")[0].strip()
+    if base not in NUMERIC_TYPES:
+        raise TypeError(f"Column {cols.score!r} (score=) has type {score_type}; scores must be "
+                        f"numbers. Cast it, or name the score column with score=.")
+
+
+def check_decimals(decimals) -> int | None:
+    if decimals is None:
+        return None
+    if isinstance(decimals, bool) or not isinstance(decimals, numbers.Integral) \
+            or not -12 <= decimals <= 15:
+        raise ValueError(f"decimals must be None (exact) or an integer in [-12, 15], got "
+                         f"{decimals!r}.")
+    return int(decimals)
+
+
+def _codes(column, role: str, name: str):
+    """(sorted distinct values, int64 code per row) of an Arrow column; NULLs refused."""
+    import pyarrow.compute as pc
+
+    if column.null_count:
+        raise ValueError(f"Column {name!r} ({role}=) has {column.null_count} missing (NULL) "
+                         f"value(s); remove those rows or fill them before evaluating.")
+    distinct = pc.unique(column)
+    try:
+        values = sorted(distinct.to_pylist())
+    except TypeError:
+        values = distinct.to_pylist()
+    if len(values) == 1:
+        return values, np.zeros(len(column), dtype=np.int64)
+    codes = pc.index_in(column, value_set=_as_array(values, column.type))
+    return values, np.asarray(codes.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def _as_array(values, arrow_type):
+    import pyarrow as pa
+
+    return pa.array(values, type=arrow_type)
+
+
+def _numpy(column, dtype):
+    return np.asarray(column.to_numpy(zero_copy_only=False), dtype=dtype)
+
+
+def _pos_label(labels: list, pos_label, name: str):
+    """The positive label among the label column's distinct values (scikit-learn's default rule)."""
+    shown = labels[:10]
+    more = f" (and {len(labels) - 10} more)" if len(labels) > 10 else ""
+    if len(labels) > 2:
+        raise ValueError(f"Column {name!r} (label=) has {len(labels)} distinct values "
+                         f"{shown!r}{more}; a binary classifier needs exactly two. Filter the "
+                         f"rows or map the labels to two classes first.")
+    if pos_label is None:
+        if all(isinstance(v, (bool, np.bool_)) for v in labels):
+            pos_label = True
+        elif all(isinstance(v, numbers.Real) for v in labels) and (
+                set(labels) <= {0, 1} or set(labels) <= {-1, 1}):
+            pos_label = 1
+        else:
+            raise ValueError(f"Column {name!r} (label=) has values {labels!r}; pos_label is "
+                             f"ambiguous. Pass pos_label= one of {labels!r}.")
+    if pos_label not in labels:
+        raise ValueError(f"pos_label={pos_label!r} is not a value of column {name!r} (label=), "
+                         f"which holds {labels!r}. Both classes are needed.")
+    if len(labels) == 1:
+        raise ValueError(f"Column {name!r} (label=) holds only {labels[0]!r}: the other class is "
+                         f"missing. Both classes are needed to estimate TPR and FPR.")
+    return pos_label
+
+
+def _check_scores(key, n, name: str) -> None:
+    bad = ~np.isfinite(key)
+    if bad.any():
+        kinds = " or ".join(k for k, m in (("NaN", np.isnan(key)), ("infinite", np.isinf(key)))
+                            if m.any())
+        raise ValueError(f"Column {name!r} (score=) has {int(n[bad].sum())} {kinds} value(s); "
+                         f"remove those rows or replace the values before evaluating.")
+
+
+def _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols: Columns, pos_label):
+    """Every model (and every fold of every model) needs both classes."""
+    n_folds = 1 if fold_codes is None else len(folds)
+    cell = model_codes * n_folds + (0 if fold_codes is None else fold_codes)
+    size = len(models) * n_folds
+    pos = np.bincount(cell, weights=np.where(is_pos, n, 0), minlength=size)
+    neg = np.bincount(cell, weights=np.where(is_pos, 0, n), minlength=size)
+    for c in range(size):
+        if pos[c] > 0 and neg[c] > 0:
+            continue
+        m, f = divmod(c, n_folds)
+        if pos[c] == 0 and neg[c] == 0:
+            continue  # this model has no rows in this fold
+        cls = "positive" if pos[c] == 0 else "negative"
+        where = "" if cols.model is None else f"Model {models[m]!r} (column {cols.model!r}) "
+        if fold_codes is not None:
+            where += f"{'in f' if where else 'F'}old {folds[f]!r} (column {cols.fold!r}) "
+            fix = " Every fold needs both classes: use stratified folds or merge that fold."
+        else:
+            fix = " Both classes are needed to estimate TPR and FPR."
+        where = where or "The source "
+        raise ValueError(f"{where}has no {cls} cases (column {cols.label!r}, pos_label="
+                         f"{pos_label!r}).{fix}")
+
+
+def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bool = False,
+                            source: str = "The source") -> dict:
+    """``{model: Classifier}`` from an aggregated Arrow table (see the module docstring).
+
+    Columns of ``table``: ``k`` (score key), ``y`` (label), ``n`` (count),
+    ``m``/``f`` when a model/fold column was named, ``lo``/``hi`` when rounded.
+    Without a model column the one classifier is keyed by the score column's name.
+    """
+    if table.num_rows == 0:
+        raise ValueError(f"{source} has no rows: nothing to evaluate (check the path, glob or "
+                         f"filter).")
+    n = _numpy(table.column("n"), np.int64)
+    key_col = table.column("k")
+    if key_col.null_count:
+        nulls = int(n[np.asarray(key_col.is_null().to_numpy(zero_copy_only=False))].sum())
+        raise ValueError(f"Column {cols.score!r} (score=) has {nulls} missing (NULL) value(s); "
+                         f"remove those rows or replace the values before evaluating.")
+    key = _numpy(key_col, np.float64)
+    _check_scores(key, n, cols.score)
+    labels, label_codes = _codes(table.column("y"), "label", cols.label)
+    pos_label = _pos_label(labels, pos_label, cols.label)
+    is_pos = label_codes == labels.index(pos_label)
+    if cols.model is None:
+        models, model_codes = [cols.score], np.zeros(len(n), dtype=np.int64)
+    else:
+        models, model_codes = _codes(table.column("m"), "model", cols.model)
+    folds, fold_codes = (None, None) if cols.fold is None else _codes(table.column("f"), "fold",
+                                                                      cols.fold)
+    _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols, pos_label)
+    low = high = None
+    if rounded:
+        low, high = _numpy(table.column("lo"), np.float64), _numpy(table.column("hi"), np.float64)
+    pos = np.where(is_pos, n, 0)
+    neg = n - pos
+    out = {}
+    for m, rows in _rows_per_model(model_codes, len(models)):
+        def take(a):
+            return None if a is None else (a if rows is None else a[rows])
+
+        clf = counts_classifier(Classifier, take(key), take(pos), take(neg), name=str(models[m]),
+                                pos_label=pos_label, folds=take(fold_codes), low=take(low),
+                                high=take(high), score_name=cols.score)
+        if folds is not None:  # fold codes -> the fold column's values, same (sorted) order
+            clf._folds = {folds[c]: part for c, part in clf._folds.items()}
+        out[models[m]] = clf
+    return out
+
+
+def _rows_per_model(model_codes, n_models):
+    """(model code, row selector) for each model; None selects every row (one model)."""
+    if n_models == 1:
+        yield 0, None
+        return
+    order = np.argsort(model_codes, kind="stable")
+    bounds = np.searchsorted(model_codes[order], np.arange(n_models + 1))
+    for m in range(n_models):
+        yield m, order[bounds[m]:bounds[m + 1]]

@@ -1,0 +1,84 @@
+"""Classifiers counted by Spark, for scores that live on a cluster."""
+
+from __future__ import annotations
+
+from .grouped import Columns, check_columns, check_decimals, classifiers_from_groups, require
+
+__all__ = ["from_spark", "aggregate_frame"]
+
+
+def _col(F, name: str):
+    # Backticks make any column name (dots, spaces) a plain name, not a struct path.
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def aggregate_frame(df, cols: Columns, decimals: int | None):
+    """The one aggregation: a count per (model, fold, score key, label), as a Spark DataFrame.
+
+    The same keys as the DuckDB query (:func:`costwidget.sources.duckdb_source.aggregate_sql`),
+    so both engines give the same groups.
+    """
+    from pyspark.sql import functions as F
+
+    s = _col(F, cols.score).cast("double")
+    items = [s.alias("s"), _col(F, cols.label).alias("y")]
+    groups = ["y"]
+    if cols.model is not None:
+        items.append(_col(F, cols.model).alias("m"))
+        groups.insert(0, "m")
+    if cols.fold is not None:
+        items.append(_col(F, cols.fold).alias("f"))
+        groups.insert(1 if cols.model is not None else 0, "f")
+    if decimals is None:
+        items.append(s.alias("k"))
+        aggs = [F.count(F.lit(1)).alias("n")]
+    else:
+        # floor() in Spark returns a long; the DOUBLE floor of DuckDB is kept by flooring
+        # a double and casting back (exact for |k| < 2**53, i.e. any real score).
+        items.append(F.floor(s * F.lit(10.0 ** decimals) + F.lit(0.5)).cast("double").alias("k"))
+        aggs = [F.count(F.lit(1)).alias("n"), F.min("s").alias("lo"), F.max("s").alias("hi")]
+    groups.insert(len(groups) - 1, "k")
+    return df.select(*items).groupBy(*groups).agg(*aggs)
+
+
+def _arrow(frame):
+    to_arrow = getattr(frame, "toArrow", None)  # pyspark >= 4.0
+    if to_arrow is not None:
+        return to_arrow()
+    import pyarrow as pa
+
+    return pa.Table.from_pandas(frame.toPandas(), preserve_index=False)
+
+
+def from_spark(df, *, score="score", label="label", model=None, fold=None, pos_label=None,
+               decimals=None) -> dict:
+    """Classifiers counted by Spark: ``groupBy`` + ``agg`` on the cluster, only the counts collected.
+
+    The same arguments and result as :func:`costwidget.from_duckdb` (see there),
+    on a ``pyspark.sql.DataFrame``. Unlike Spark's own
+    ``BinaryClassificationMetrics`` (which bins thresholds, ``numBins``), the
+    curve is exact without ``decimals``, and bounded with it.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from pyspark.sql import SparkSession            # doctest: +SKIP
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()   # doctest: +SKIP
+    >>> df = spark.createDataFrame([(0.9, 1), (0.4, 0), (0.35, 1), (0.1, 0)],
+    ...                            ["score", "label"])  # doctest: +SKIP
+    >>> cw.from_spark(df)["score"].nec(0.5)             # doctest: +SKIP
+    0.25
+    """
+    require("pyspark", "spark")
+    require("pyarrow", "spark")
+    from pyspark.sql import DataFrame
+
+    if not isinstance(df, DataFrame):
+        raise TypeError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}.")
+    cols = Columns(score=score, label=label, model=model, fold=fold)
+    decimals = check_decimals(decimals)
+    types = dict(df.dtypes)
+    check_columns(cols, df.columns, [types[c] for c in df.columns], "The DataFrame")
+    table = _arrow(aggregate_frame(df, cols, decimals))
+    return classifiers_from_groups(table, cols, pos_label=pos_label, rounded=decimals is not None,
+                                   source="The DataFrame")
