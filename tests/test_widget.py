@@ -58,10 +58,10 @@ def test_vertical_line_and_nec_marks(w, p_pos, cost_fn, cost_fp):
     w.state.set_costs(cost_fn, cost_fp)
     w.p_pos = p_pos
     pcf = p_pos * cost_fn / (p_pos * cost_fn + (1 - p_pos) * cost_fp)
-    assert list(w.panes.operating_line.x) == pytest.approx([pcf, pcf])
+    assert list(w.operating_tool.operating_line.x) == pytest.approx([pcf, pcf])
     for i, clf in enumerate(w.classifiers):
-        assert w.panes.nec_points.x[i] == pytest.approx(pcf)
-        assert w.panes.nec_points.y[i] == pytest.approx(_brute_best(clf, pcf), abs=1e-12)
+        assert w.operating_tool.nec_points.x[i] == pytest.approx(pcf)
+        assert w.operating_tool.nec_points.y[i] == pytest.approx(_brute_best(clf, pcf), abs=1e-12)
 
 
 @pytest.mark.parametrize("pcf_target", [0.05, 0.3, 0.5, 0.8, 0.97])
@@ -73,11 +73,11 @@ def test_iso_line_through_best_vertex_with_slope(w, pcf_target):
     slope = (1 - p) * cfp / (p * cfn)  # p(-)C(+|-) / (p(+)C(-|+))
     for i, clf in enumerate(w.classifiers):
         op = clf.best(w.pcf)
-        (xa, xb), (ya, yb) = w.panes.iso_lines.x[i], w.panes.iso_lines.y[i]
+        (xa, xb), (ya, yb) = w.operating_tool.iso_lines.x[i], w.operating_tool.iso_lines.y[i]
         assert (yb - ya) / (xb - xa) == pytest.approx(slope, rel=1e-9)
         # the vertex lies on the segment
         assert ya + slope * (op.fpr - xa) == pytest.approx(op.tpr, abs=1e-9)
-        assert (w.panes.chosen.x[i], w.panes.chosen.y[i]) == (op.fpr, op.tpr)
+        assert (w.operating_tool.chosen.x[i], w.operating_tool.chosen.y[i]) == (op.fpr, op.tpr)
         # tangent: no ROC point lies above the line (iso-performance optimum)
         roc = clf.roc
         assert np.all(roc.tpr - (op.tpr + slope * (roc.fpr - op.fpr)) <= 1e-9)
@@ -100,54 +100,52 @@ def test_readout_equals_model(w):
         assert row.expected_cost == pytest.approx(0.25 * 10 * fn_rate + 0.75 * 2 * fp_rate, abs=1e-12)
         assert (row.range_lo, row.range_hi) == tuple(clf.operating_range)
     best = r.expected_cost.idxmin()
-    assert "background:#fff3b0" in w.readout_widget.value.split(best)[0].rsplit("<tr", 1)[1]
+    assert "background:#fff3b0" in w.readout_view.widget.value.split(best)[0].rsplit("<tr", 1)[1]
 
 
 def test_neyman_pearson_marks(w):
     w.constraint = "neyman_pearson"
     w.max_fpr = 0.15
-    p = w.panes
-    assert p.roc_constraint_line.visible and list(p.roc_constraint_line.x) == [0.15, 0.15]
+    assert w.constraint_tool.roc_line.visible and list(w.constraint_tool.roc_line.x) == [0.15, 0.15]
     r = w.readout
     for i, clf in enumerate(w.classifiers):
         cp = clf.neyman_pearson(0.15)
-        assert (p.roc_constrained.x[i], p.roc_constrained.y[i]) == (cp.fpr, cp.tpr)
+        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (cp.fpr, cp.tpr)
         assert cp.fpr <= 0.15 + 1e-12
         # cost line of the constrained point: NEC = (1 - TPR - FPR) x + FPR
-        assert list(p.cost_constrained.y[i]) == pytest.approx([cp.fpr, 1 - cp.tpr])
+        assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx([cp.fpr, 1 - cp.tpr])
         assert r.loc[clf.name, "constrained_tpr"] == cp.tpr
         if cp.randomized:
             assert "with prob." in r.loc[clf.name, "constrained_rule"]
     w.constraint = "none"
-    assert not p.roc_constraint_line.visible and "constrained_tpr" not in w.readout
+    assert not w.constraint_tool.roc_line.visible and "constrained_tpr" not in w.readout
 
 
 def test_workforce_marks_eq14(w):
     w.constraint = "workforce"
     n_pos, n_neg = w.n_pos, w.n_neg
     w.capacity = 100.0
-    p = w.panes
-    xa, xb = p.roc_constraint_line.x
-    ya, yb = p.roc_constraint_line.y
+    xa, xb = w.constraint_tool.roc_line.x
+    ya, yb = w.constraint_tool.roc_line.y
     for x, y in ((xa, ya), (xb, yb)):  # the line TPR·P + FPR·N = capacity
         assert y * n_pos + x * n_neg == pytest.approx(100.0)
     for i, clf in enumerate(w.classifiers):
         cp = clf.workforce(100.0, n_pos=n_pos, n_neg=n_neg)
-        assert (p.roc_constrained.x[i], p.roc_constrained.y[i]) == (cp.fpr, cp.tpr)
+        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (cp.fpr, cp.tpr)
         assert cp.tpr * n_pos + cp.fpr * n_neg <= 100.0 + 1e-9
         # eq. 14: on the workforce line TPR = (C - FPR·N)/P, so the cost line is
         # NEC(x) = (1 - (C - FPR·N)/P - FPR) x + FPR
         tpr14 = (100.0 - cp.fpr * n_neg) / n_pos if cp.binding else cp.tpr
-        assert list(p.cost_constrained.y[i]) == pytest.approx([cp.fpr, 1 - tpr14 - cp.fpr + cp.fpr])
+        assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx([cp.fpr, 1 - tpr14 - cp.fpr + cp.fpr])
     # capacity as % flagged
-    w.controls.capacity_unit.value = "% flagged"
-    assert w.controls.capacity.value == pytest.approx(100 * 100.0 / (n_pos + n_neg))
-    w.controls.capacity.value = 10.0
+    w.constraint_tool.capacity_unit.value = "% flagged"
+    assert w.constraint_tool.capacity.value == pytest.approx(100 * 100.0 / (n_pos + n_neg))
+    w.constraint_tool.capacity.value = 10.0
     assert w.capacity == pytest.approx(0.1 * (n_pos + n_neg))
 
 
 def test_controls_stay_in_sync_both_ways(w):
-    c = w.controls
+    c = w.operating_tool
     w.p_pos = 0.4
     assert c.p_pos.value == pytest.approx(0.4)
     c.p_pos.value = 0.3
@@ -161,17 +159,17 @@ def test_controls_stay_in_sync_both_ways(w):
 
 @pytest.mark.parametrize("control, value", [("cost_fn", -1.0), ("cost_fp", -0.5)])
 def test_invalid_control_input_refused(w, control, value):
-    before = (w.p_pos, w.cost_fn, w.cost_fp, list(w.panes.operating_line.x))
-    getattr(w.controls, control).value = value
-    assert (w.p_pos, w.cost_fn, w.cost_fp, list(w.panes.operating_line.x)) == before
+    before = (w.p_pos, w.cost_fn, w.cost_fp, list(w.operating_tool.operating_line.x))
+    getattr(w.operating_tool, control).value = value
+    assert (w.p_pos, w.cost_fn, w.cost_fp, list(w.operating_tool.operating_line.x)) == before
     assert "refused" in w.errors.message and "&gt;= 0" in w.errors.message
-    assert getattr(w.controls, control).value == getattr(w, control)  # control shows the state
+    assert getattr(w.operating_tool, control).value == getattr(w, control)  # control shows the state
 
 
 def test_both_costs_zero_refused(w):
-    w.controls.cost_fp.value = 0.0
+    w.operating_tool.cost_fp.value = 0.0
     before = (w.cost_fn, w.cost_fp)
-    w.controls.cost_fn.value = 0.0
+    w.operating_tool.cost_fn.value = 0.0
     assert (w.cost_fn, w.cost_fp) == before == (1.0, 0.0)
     assert "both 0" in w.errors.message
     with pytest.raises(ValueError):
@@ -180,53 +178,64 @@ def test_both_costs_zero_refused(w):
 
 def _click_bar(w, index):
     """What bqplot sends when the user clicks bar ``index`` in the browser."""
-    w.panes.click_bars._handle_custom_msgs(None, {"event": "element_click", "data": {"index": index}})
+    w.operating_tool.click_bars._handle_custom_msgs(None, {"event": "element_click", "data": {"index": index}})
 
 
 def test_click_in_cost_pane_keeps_p_pos(w):
     w.p_pos = 0.2
-    bars = w.panes.click_bars
-    marks = w.panes.cost_figure.marks
+    bars = w.operating_tool.click_bars
+    marks = w.figures.cost.marks
     # Transparent, above every filled area, below every hoverable dot.
     assert bars.opacities == [0.0]
-    assert marks.index(bars) > max(marks.index(m) for m in [w.panes.never_use, *w.panes.bands,
-                                                             *w.panes.fold_spreads])
-    assert marks.index(bars) < min(marks.index(m) for m in w.panes.segment_hover)
-    index = int(np.flatnonzero(np.isclose(w.panes.click_pcf, 0.6))[0])
+    assert marks.index(bars) > max(marks.index(m) for m in [w.figures.never_use, *w.band_layer.marks,
+                                                             *w.fold_spread_layer.marks])
+    assert marks.index(bars) < min(marks.index(m) for m in w.classifier_layers.segment_hover)
+    index = int(np.flatnonzero(np.isclose(w.operating_tool.click_pcf, 0.6))[0])
     _click_bar(w, index)
     assert w.p_pos == pytest.approx(0.2)
     assert w.pcf == pytest.approx(0.6)
-    assert list(w.panes.operating_line.x) == pytest.approx([0.6, 0.6])
-    assert list(w.panes.operating_handle.x) == pytest.approx([0.6])
+    assert list(w.operating_tool.operating_line.x) == pytest.approx([0.6, 0.6])
+    assert list(w.operating_tool.handle.x) == pytest.approx([0.6])
 
 
 def test_dragging_the_handle_moves_the_operating_point_without_loops(w):
     w.p_pos = 0.3
     changes = []
     w.observe(lambda c: changes.append(c["new"]), names=["pcf"])
-    w.panes.operating_handle.x = [0.25]  # the browser moves the handle (update_on_move)
+    handle = w.operating_tool.handle
+    # The browser drags the handle: bqplot sends drag_start, drag (pointer x) and drag_end.
+    handle._handle_custom_msgs(None, {"event": "drag_start", "point": {"x": w.pcf, "y": 0.025},
+                                      "index": 0})
+    handle._handle_custom_msgs(None, {"event": "drag", "point": {"x": 0.4, "y": 0.025}, "index": 0})
+    x_while_dragging = list(handle.x)
+    handle._handle_custom_msgs(None, {"event": "drag", "point": {"x": 0.25, "y": 0.025}, "index": 0})
+    assert list(handle.x) == x_while_dragging  # the browser owns the handle while it drags
+    handle._handle_custom_msgs(None, {"event": "drag_end", "point": {"x": 0.25, "y": 0.025},
+                                      "index": 0})
     assert w.pcf == pytest.approx(0.25) and w.p_pos == pytest.approx(0.3)
-    assert changes == [pytest.approx(0.25)]  # one change: redrawing the handle is no new move
+    assert list(handle.x) == pytest.approx([0.25])  # the drop point, once the drag ends
+    assert changes == [pytest.approx(0.4), pytest.approx(0.25)]  # the drop repeats no change
     w.cost_fn = 2.0  # from Python: the handle follows
-    assert list(w.panes.operating_handle.x) == pytest.approx([w.pcf])
+    assert list(w.operating_tool.handle.x) == pytest.approx([w.pcf])
 
 
 def test_observer_exception_is_shown_and_last_state_kept(w, monkeypatch):
     w.p_pos = 0.3
-    marks_before = (np.array(w.panes.iso_lines.x).copy(), list(w.panes.operating_line.x))
-    html_before = w.readout_widget.value
+    marks_before = (np.array(w.operating_tool.iso_lines.x).copy(), list(w.operating_tool.operating_line.x))
+    html_before = w.readout_view.widget.value
 
     def boom(pcf):
         raise RuntimeError("model exploded <b>here</b>")
 
     monkeypatch.setattr(w.classifiers[1], "best", boom)
-    w.p_pos = 0.6
+    with pytest.raises(RuntimeError, match="exploded"):  # from Python the failure is raised too
+        w.p_pos = 0.6
     assert "model exploded &lt;b&gt;here&lt;/b&gt;" in w.errors.message
     assert "<b>here" not in w.errors.message
-    assert np.array_equal(np.array(w.panes.iso_lines.x), marks_before[0])
-    assert list(w.panes.operating_line.x) == marks_before[1]
-    assert w.readout_widget.value == html_before
-    assert w.p_pos == pytest.approx(0.3) and w.controls.p_pos.value == pytest.approx(0.3)
+    assert np.array_equal(np.array(w.operating_tool.iso_lines.x), marks_before[0])
+    assert list(w.operating_tool.operating_line.x) == marks_before[1]
+    assert w.readout_view.widget.value == html_before
+    assert w.p_pos == pytest.approx(0.3) and w.operating_tool.p_pos.value == pytest.approx(0.3)
     monkeypatch.undo()
     w.p_pos = 0.5
     assert w.errors.message == ""
@@ -236,33 +245,33 @@ def test_names_are_escaped_everywhere_in_html(data):
     y, scores = data
     w = CostWidget.from_predictions(y, {XSS: scores["good"], "ok": scores["weak"]})
     w.constraint = "neyman_pearson"
-    w._hover(w.drawings[0], 1)
-    for html_widget in (w.readout_widget, w.constraint_message, w.panes.hover_info, w.errors.widget):
+    w.hover_tool.show(w._ctx.drawings[0], 1)
+    for html_widget in (w.readout_view.widget, w.constraint_tool.message, w.hover_tool.info, w.errors.widget):
         assert "<img" not in html_widget.value
-    assert "&lt;img src=x onerror=alert(1)&gt;" in w.readout_widget.value
+    assert "&lt;img src=x onerror=alert(1)&gt;" in w.readout_view.widget.value
     assert XSS in w.readout.index
 
 
 def test_picker_recomputes_combined_envelope(w):
     both = cw.combined_envelope(w.classifiers)
-    assert list(w.panes.winner_strip.x[:, 0]) == list(both.pcf_lo)
-    w.controls.picker["good"].value = False
+    assert list(w.classifier_layers.winner_strip.x[:, 0]) == list(both.pcf_lo)
+    w.classifier_layers.picker["good"].value = False
     assert w.visible == ["weak"]
     only = cw.combined_envelope([w.classifiers[1]])
-    assert list(w.panes.combined.x) == list(only.pcf_lo) + [1.0]
+    assert list(w.classifier_layers.combined.x) == list(only.pcf_lo) + [1.0]
     assert list(w.readout.index) == ["weak"]
-    assert not w.panes.envelopes[0].visible
+    assert not w.classifier_layers.envelopes[0].visible
     with pytest.raises(ValueError, match="unknown"):
         w.visible = ["nope"]
 
 
 def test_hover_highlights_cost_line(w):
-    d = w.drawings[0]
-    w._hover(d, 1)
+    d = w._ctx.drawings[0]
+    w.hover_tool.show(d, 1)
     f, t = d.hull_fpr[1], d.hull_tpr[1]
-    assert list(w.panes.cost_highlight.y) == pytest.approx([f, 1 - t])
-    assert (w.panes.roc_highlight.x[0], w.panes.roc_highlight.y[0]) == (f, t)
-    assert "threshold" in w.panes.hover_info.value and "NEC" in w.panes.hover_info.value
+    assert list(w.hover_tool.cost_highlight.y) == pytest.approx([f, 1 - t])
+    assert (w.hover_tool.roc_highlight.x[0], w.hover_tool.roc_highlight.y[0]) == (f, t)
+    assert "threshold" in w.hover_tool.info.value and "NEC" in w.hover_tool.info.value
 
 
 def test_drawn_curves_thinned_hulls_exact():
@@ -270,9 +279,9 @@ def test_drawn_curves_thinned_hulls_exact():
     y = rng.random(20_000) < 0.5
     clf = cw.Classifier.from_scores(y, y + rng.normal(size=20_000), name="big")
     w = CostWidget([clf])
-    assert len(clf.roc) > 2000 and len(w.panes.roc_curves[0].x) <= 2000
-    assert np.array_equal(w.panes.hull_lines[0].x, clf.hull.fpr.to_numpy())
-    assert np.array_equal(w.panes.envelopes[0].y, clf.envelope.nec.to_numpy())
+    assert len(clf.roc) > 2000 and len(w.classifier_layers.roc_curves[0].x) <= 2000
+    assert np.array_equal(w.classifier_layers.hull_lines[0].x, clf.hull.fpr.to_numpy())
+    assert np.array_equal(w.classifier_layers.envelopes[0].y, clf.envelope.nec.to_numpy())
 
 
 def test_constructors(data):
@@ -315,39 +324,41 @@ def test_demo():
 def test_snapped_slider_echo_does_not_change_state(w):
     # The browser snaps slider values to the step and sends them back; that is no user move.
     w.p_pos = 0.12345
-    w.controls.p_pos.value = 0.123
+    w.operating_tool.p_pos.value = 0.123
     assert w.p_pos == 0.12345
     w.cost_fn = 5.0
-    w.controls.log_ratio.value = 10 ** 0.7  # 5.0118..., the slider's snapped 5
+    w.operating_tool.log_ratio.value = 10 ** 0.7  # 5.0118..., the slider's snapped 5
     assert w.cost_fn == 5.0
-    w.controls.log_ratio.value = 10.0
+    w.operating_tool.log_ratio.value = 10.0
     assert w.cost_fn / w.cost_fp == pytest.approx(10.0)
 
 
 def test_band_toggle_draws_model_bands(w):
-    assert w.controls.show_bands is not None  # the model offers Classifier.band
-    assert not any(m.visible for m in w.panes.bands)
+    assert w.show_bands_box is not None  # the model offers Classifier.band
+    assert not any(m.visible for m in w.band_layer.marks)
     w.band_level = 0.8
     w.show_bands = True
-    for d, mark in zip(w.drawings, w.panes.bands):
+    w.wait()
+    for d, mark in zip(w._ctx.drawings, w.band_layer.marks):
         band = d.clf.band(0.8, random_state=0)
         assert mark.visible
         assert np.array_equal(mark.x, band.pcf.to_numpy())
         assert np.array_equal(mark.y[0], band.lower.to_numpy())
         assert np.array_equal(mark.y[1], band.upper.to_numpy())
-    w.controls.band_level.value = 0.95
+    w.band_level_slider.value = 0.95
     assert w.band_level == 0.95
-    assert np.array_equal(w.panes.bands[0].y[1], w.drawings[0].clf.band(0.95, random_state=0).upper)
-    w.controls.picker["weak"].value = False
-    assert w.panes.bands[0].visible and not w.panes.bands[1].visible
+    w.wait()
+    assert np.array_equal(w.band_layer.marks[0].y[1], w._ctx.drawings[0].clf.band(0.95, random_state=0).upper)
+    w.classifier_layers.picker["weak"].value = False
+    assert w.band_layer.marks[0].visible and not w.band_layer.marks[1].visible
     w.show_bands = False
-    assert not any(m.visible for m in w.panes.bands)
+    assert not any(m.visible for m in w.band_layer.marks)
 
 
 def test_late_slider_echo_does_not_undo_a_later_state(w):
     w.cost_fn = 5.0
     w.cost_fn = 1.0
-    w.controls.log_ratio.value = 10 ** 0.7  # the browser's late echo of the snapped 5
+    w.operating_tool.log_ratio.value = 10 ** 0.7  # the browser's late echo of the snapped 5
     assert w.cost_fn == 1.0
 
 
@@ -364,11 +375,12 @@ def folded(data):
 
 def test_fold_spread_band_is_min_and_max_of_the_fold_envelopes(folded):
     w, y, scores, fold = folded
-    assert w.controls.show_fold_spread is not None
-    assert not any(m.visible for m in w.panes.fold_spreads)
-    w.controls.show_fold_spread.value = True
+    assert w.show_fold_spread_box is not None
+    assert not any(m.visible for m in w.fold_spread_layer.marks)
+    w.show_fold_spread_box.value = True
     assert w.show_fold_spread
-    for (name, s), mark in zip(scores.items(), w.panes.fold_spreads):
+    w.wait()
+    for (name, s), mark in zip(scores.items(), w.fold_spread_layer.marks):
         assert mark.visible
         x = np.asarray(mark.x)
         # Independent: each fold's envelope as the minimum over its own ROC points' cost lines.
@@ -376,90 +388,96 @@ def test_fold_spread_band_is_min_and_max_of_the_fold_envelopes(folded):
         necs = [[_brute_best(clf, xi) for xi in x] for clf in folds]
         np.testing.assert_allclose(mark.y[0], np.min(necs, axis=0), atol=1e-12)
         np.testing.assert_allclose(mark.y[1], np.max(necs, axis=0), atol=1e-12)
-    w.controls.picker["weak"].value = False
-    assert w.panes.fold_spreads[0].visible and not w.panes.fold_spreads[1].visible
+    w.classifier_layers.picker["weak"].value = False
+    assert w.fold_spread_layer.marks[0].visible and not w.fold_spread_layer.marks[1].visible
     w.show_fold_spread = False
-    assert not any(m.visible for m in w.panes.fold_spreads)
+    assert not any(m.visible for m in w.fold_spread_layer.marks)
 
 
 def test_fold_spread_without_folds_is_refused_visibly(w):
-    assert w.controls.show_fold_spread is None  # no classifier has folds: no checkbox
-    w.show_fold_spread = True
+    assert w.show_fold_spread_box is None  # no classifier has folds: no checkbox
+    with pytest.raises(ValueError, match="no visible classifier has folds"):
+        w.show_fold_spread = True
     assert "no visible classifier has folds" in w.errors.message
-    assert not w.show_fold_spread and not any(m.visible for m in w.panes.fold_spreads)
+    assert not w.show_fold_spread and not any(m.visible for m in w.fold_spread_layer.marks)
 
 
 def test_difference_view_draws_paired_band_and_significant_intervals(folded):
     w, y, scores, _ = folded
-    fig, row = w.panes.difference_figure, w.difference_row
+    fig, row = w.difference_view.figure, w.difference_view.widget
     # Not even in the layout while off: a bqplot figure drawn hidden logs browser errors.
     assert row.children == () and w.difference_band is None
-    w.controls.difference_a.value, w.controls.difference_b.value = "weak", "good"
-    w.controls.show_difference.value = True
+    w.difference_view.name_a.value, w.difference_view.name_b.value = "weak", "good"
+    w.difference_view.show.value = True
+    w.wait()
     assert w.difference == ["weak", "good"] and row.children[0] is fig
-    x = np.asarray(w.panes.difference_line.x)
+    x = np.asarray(w.difference_view.line.x)
     # The drawn difference is NEC_weak − NEC_good, each the minimum over every ROC point's line.
     nec = {n: np.array([_brute_best(c, xi) for xi in x]) for n, c in zip(scores, w.classifiers)}
-    np.testing.assert_allclose(w.panes.difference_line.y, nec["weak"] - nec["good"], atol=1e-12)
+    np.testing.assert_allclose(w.difference_view.line.y, nec["weak"] - nec["good"], atol=1e-12)
     band = cw.difference_band(w.classifiers[1], w.classifiers[0], 0.9, random_state=0)
-    np.testing.assert_array_equal(w.panes.difference_band.y[0], band.lower)
-    np.testing.assert_array_equal(w.panes.difference_band.y[1], band.upper)
+    np.testing.assert_array_equal(w.difference_view.band.y[0], band.lower)
+    np.testing.assert_array_equal(w.difference_view.band.y[1], band.upper)
     # The good model is clearly better somewhere: a significant run, coloured as "good".
     intervals = w.difference_intervals
     assert len(intervals) >= 1 and (intervals.sign > 0).any()
-    seg = np.asarray(w.panes.difference_significant.x).reshape(-1, 2)  # bqplot squeezes one line
-    assert w.panes.difference_significant.visible and len(seg) == len(intervals)
-    good_color = w.drawings[0].color
-    for (lo, hi), sign, color in zip(seg, intervals.sign, w.panes.difference_significant.colors):
+    seg = np.asarray(w.difference_view.significant.x).reshape(-1, 2)  # bqplot squeezes one line
+    assert w.difference_view.significant.visible and len(seg) == len(intervals)
+    good_color = w._ctx.drawings[0].color
+    for (lo, hi), sign, color in zip(seg, intervals.sign, w.difference_view.significant.colors):
         inside = (band.pcf >= lo) & (band.pcf <= hi)
         assert inside.any()
         assert ((band.lower[inside] > 0) if sign > 0 else (band.upper[inside] < 0)).all()
-        assert color == (good_color if sign > 0 else w.drawings[1].color)
-    assert "<b>good</b> costs less" in w.panes.difference_caption.value
+        assert color == (good_color if sign > 0 else w._ctx.drawings[1].color)
+    assert "<b>good</b> costs less" in w.difference_view.caption.value
     # A lower level gives a band no wider, from the same cached replicates.
-    width_90 = np.subtract(*w.panes.difference_band.y[::-1])
+    width_90 = np.subtract(*w.difference_view.band.y[::-1])
     w.band_level = 0.6
-    width_60 = np.subtract(*w.panes.difference_band.y[::-1])
+    w.wait()
+    width_60 = np.subtract(*w.difference_view.band.y[::-1])
     assert (width_60 <= width_90 + 1e-15).all() and (width_60 < width_90).any()
     # The operating line follows the operating point.
     w.p_pos = 0.2
-    assert list(w.panes.difference_operating_line.x) == [w.pcf, w.pcf]
-    w.controls.show_difference.value = False
+    assert list(w.difference_view.operating_line.x) == [w.pcf, w.pcf]
+    w.difference_view.show.value = False
     assert w.difference == [] and row.children == () and w.difference_band is None
 
 
 def test_difference_view_refuses_bad_pairs_and_keeps_state(folded, data):
     w = folded[0]
     w.difference = ["good", "weak"]
-    before = w.panes.difference_line.y.copy()
+    w.wait()
+    before = w.difference_view.line.y.copy()
     with pytest.raises(ValueError, match="two different"):
         w.difference = ["good", "good"]
     with pytest.raises(ValueError, match="unknown"):
         w.difference = ["good", "nope"]
-    w.controls.difference_b.value = "good"  # the same model twice, from the control
+    w.difference_view.name_b.value = "good"  # the same model twice, from the control
     assert "two different" in w.errors.message
-    assert w.difference == ["good", "weak"] and w.controls.difference_b.value == "weak"
-    assert np.array_equal(w.panes.difference_line.y, before)
+    assert w.difference == ["good", "weak"] and w.difference_view.name_b.value == "weak"
+    assert np.array_equal(w.difference_view.line.y, before)
     # Models scored on different cases cannot be paired: the error shows, the view stays off.
     y, scores = data
     other = cw.Classifier.from_scores(y[::-1], scores["weak"], name="other")
     v = CostWidget([cw.Classifier.from_scores(y, scores["good"], name="good"), other])
-    v.difference = ["good", "other"]
+    with pytest.raises(ValueError, match="same instances"):
+        v.difference = ["good", "other"]
     assert "same instances" in v.errors.message
-    assert v.difference == [] and v.difference_row.children == ()
+    assert v.difference == [] and v.difference_view.widget.children == ()
 
 
 def test_difference_caption_escapes_names(data):
     y, scores = data
     w = CostWidget.from_predictions(y, {XSS: scores["good"], "ok": scores["weak"]})
     w.difference = [XSS, "ok"]
-    assert "<img" not in w.panes.difference_caption.value
-    assert "&lt;img src=x onerror=alert(1)&gt;" in w.panes.difference_caption.value
+    w.wait()
+    assert "<img" not in w.difference_view.caption.value
+    assert "&lt;img src=x onerror=alert(1)&gt;" in w.difference_view.caption.value
 
 
 def test_cost_axis_fits_the_envelopes_and_grows_for_full_cost_lines(w):
-    assert w.panes.cost_y.max == 0.5
-    w.controls.show_cost_lines.value = True
-    assert w.panes.cost_y.max == 1.0 and w.panes.cost_lines[0].visible
-    w.controls.show_cost_lines.value = False
-    assert w.panes.cost_y.max == 0.5
+    assert w.figures.cost_y.max == 0.5
+    w.classifier_layers.show_cost_lines.value = True
+    assert w.figures.cost_y.max == 1.0 and w.classifier_layers.cost_lines[0].visible
+    w.classifier_layers.show_cost_lines.value = False
+    assert w.figures.cost_y.max == 0.5

@@ -1,42 +1,77 @@
-"""`CostWidget`: a plain Python class owning the state, the controls and the two panes."""
+"""`CostWidget`: a plain Python class that composes the widget's components over one state.
+
+Each component owns its controls, its marks, its observers and its ``sync()``
+(draw from the whole state; skip when nothing it depends on changed). The
+widget wires them to one `WidgetState`, one error area, one `Transaction`
+(lock, loop guard, rollback) and one `BackgroundWork` (the worker thread and
+the busy sign), and decides the z-order of the marks in each pane.
+"""
 
 from __future__ import annotations
 
-import collections
-import contextlib
-import html
-import math
+import copy
 
 import ipywidgets as widgets
-import numpy as np
 import traitlets
 
-from ..model import (Classifier, combined_envelope, difference_band, probability_cost,
-                     significant_intervals)
-from ..model.geometry import (cost_line_value, cost_ratio_for_pcf, iso_performance_segment,
-                              workforce_segment)
-from .controls import Controls
+from ..model import Classifier
+from .background import BackgroundWork
+from .classifier_layers import ClassifierLayers
+from .constraint import ConstraintTool
+from .context import Context
+from .difference import DifferenceView
 from .drawing import PALETTE, ClassifierDrawing
 from .errors import ErrorArea
-from .panes import TRIVIAL_COLOR, Panes
-from .readout import readout_frame, readout_html
+from .figures import Figures
+from .fill_layer import FillBetweenLayer
+from .hover import HoverTool
+from .operating_point import OperatingPointTool
+from .readout import Readout
 from .state import WidgetState
+from .transaction import Transaction
 
-__all__ = ["CostWidget"]
+__all__ = ["CostWidget", "STATE_TRAITS"]
 
-STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "pcf", "constraint", "max_fpr", "capacity",
-                "n_pos", "n_neg", "show_bands", "band_level", "show_fold_spread", "difference",
-                "visible")
+#: The settable state traits: the analysis a snapshot records and a rollback restores.
+STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
+                "n_neg", "show_bands", "band_level", "show_fold_spread", "difference", "visible")
 
 
-def _state_property(name):
-    def get(self):
-        return getattr(self.state, name)
+class _StateTrait:
+    """``w.p_pos`` etc.: read and set a trait of ``w.state`` (read-only traits raise TraitError)."""
 
-    def set(self, value):
-        setattr(self.state, name, value)
+    def __set_name__(self, owner, name):
+        self.name = name
+        self.__doc__ = f"State trait ``{name}`` (see `WidgetState`)."
 
-    return property(get, set, doc=f"State trait ``{name}`` (see `WidgetState`).")
+    def __get__(self, obj, owner=None):
+        return self if obj is None else getattr(obj.state, self.name)
+
+    def __set__(self, obj, value):
+        setattr(obj.state, self.name, value)
+
+
+def _named(classifiers):
+    """The classifiers with distinct names; unnamed ones get "classifier i" on a *copy*, so the
+    user's objects are never changed."""
+    classifiers = list(classifiers)
+    if not classifiers:
+        raise ValueError("CostWidget needs at least one classifier.")
+    out = []
+    for i, clf in enumerate(classifiers):
+        if not isinstance(clf, Classifier):
+            raise TypeError(f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
+                            "Classifier; build one with Classifier.from_scores(...).")
+        if clf.name is None:
+            clf = copy.copy(clf)
+            object.__setattr__(clf, "name", f"classifier {i}")
+        out.append(clf)
+    names = [c.name for c in out]
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"Classifier names must be distinct, got {names} ({dupes} repeated); "
+                         "give each a name= when you build it.")
+    return out
 
 
 class CostWidget:
@@ -45,14 +80,20 @@ class CostWidget:
     Parameters
     ----------
     classifiers : sequence of Classifier
-        Each with a distinct name.
+        Each with a distinct name (unnamed ones are shown as "classifier i").
     p_pos : float, optional
         Deployment prevalence; default the first classifier's data prevalence (else 0.5).
     cost_fn, cost_fp : float, default 1.0
         Costs of a false negative C(-|+) and a false positive C(+|-), in your units.
 
-    The state lives in ``w.state`` (traitlets); ``w.p_pos`` etc. read and set it.
-    Display ``w`` (or ``w.widget``) in Jupyter.
+    Notes
+    -----
+    The state lives in ``w.state`` (traitlets); ``w.p_pos`` etc. read and set
+    it, and the panes follow. An invalid value raises (``TraitError`` or
+    ``ValueError``) and leaves the state as it was; in the browser the same
+    refusal is shown in the widget's error banner. Bands, the fold spread and
+    the difference view are computed on a worker thread: ``w.busy`` is True
+    while one runs, and ``w.wait()`` returns when all are drawn.
 
     Examples
     --------
@@ -64,57 +105,165 @@ class CostWidget:
     0.75
     >>> w.readout.loc["A", ["fpr", "tpr"]].tolist()
     [1.0, 1.0]
+    >>> w.close()
     """
 
+    p_pos = _StateTrait()
+    cost_fn = _StateTrait()
+    cost_fp = _StateTrait()
+    pcf = _StateTrait()  # read-only: setting raises TraitError
+    constraint = _StateTrait()
+    max_fpr = _StateTrait()
+    capacity = _StateTrait()
+    n_pos = _StateTrait()
+    n_neg = _StateTrait()
+    show_bands = _StateTrait()
+    band_level = _StateTrait()
+    show_fold_spread = _StateTrait()
+    difference = _StateTrait()
+    visible = _StateTrait()
+    busy = _StateTrait()  # read-only: setting raises TraitError
+
     def __init__(self, classifiers, *, p_pos=None, cost_fn=1.0, cost_fp=1.0):
-        classifiers = list(classifiers)
-        if not classifiers:
-            raise ValueError("CostWidget needs at least one classifier.")
-        for i, clf in enumerate(classifiers):
-            if not isinstance(clf, Classifier):
-                raise TypeError(f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
-                                "Classifier; build one with Classifier.from_scores(...).")
-        names = [c.name if c.name is not None else f"classifier {i}" for i, c in enumerate(classifiers)]
-        if len(set(names)) != len(names):
-            raise ValueError(f"Classifier names must be distinct, got {names}.")
-        for clf, name in zip(classifiers, names):
-            if clf.name is None:
-                clf.name = name
-        self.classifiers = classifiers
-        self.drawings = [ClassifierDrawing.build(c, PALETTE[i % len(PALETTE)])
-                         for i, c in enumerate(classifiers)]
-        self._by_name = {d.name: d for d in self.drawings}
-        self.errors = ErrorArea()
-        self.panes = Panes(self.drawings)
-        first = classifiers[0]
+        self.classifiers = _named(classifiers)
+        names = [c.name for c in self.classifiers]
+        first = self.classifiers[0]
         total = None if first.n_pos is None else first.n_pos + first.n_neg
-        self.controls = Controls(names, total_cases=total,
-                                 has_folds=any(c.folds for c in classifiers))
         if p_pos is None:
-            p_pos = next((c.prevalence for c in classifiers if c.prevalence is not None), 0.5)
-        state = WidgetState(p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, names=names, visible=names)
-        state.set_trait("pcf", float(probability_cost(p_pos, cost_fn, cost_fp)))
+            p_pos = next((c.prevalence for c in self.classifiers if c.prevalence is not None), 0.5)
+        self.state = WidgetState(p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, names=names,
+                                 visible=names)
         if total is not None:
-            state.n_pos, state.n_neg = float(first.n_pos), float(first.n_neg)
-            state.capacity = float(first.n_pos)
-        self.state = state
-        self._syncing = False
-        self._pushed = {}
-        self._constrained = {}
-        self._placing_handle = False
-        self._fold_spread_cache = {}
-        self._difference = None  # (band, intervals) of the pair shown, or None
-        self._build_layout()
-        self._wire()
-        self._redraw_visibility()
-        self._redraw_constraint()
-        self._redraw_operating_point()
-        self._sync_controls()
+            self.state.n_pos, self.state.n_neg = float(first.n_pos), float(first.n_neg)
+            self.state.capacity = float(first.n_pos)
+        self.colors = {c.name: PALETTE[i % len(PALETTE)] for i, c in enumerate(self.classifiers)}
+        self.errors = ErrorArea()
+        self._tx = Transaction(self.state, self.errors, STATE_TRAITS)
+        self._background = BackgroundWork(self._tx, self._set_busy)
+        drawings = [ClassifierDrawing.build(c, self.colors[c.name]) for c in self.classifiers]
+        ctx = Context(state=self.state, tx=self._tx, errors=self.errors, figures=Figures(),
+                      drawings=drawings, background=self._background)
+        self._ctx = ctx
+        self.figures = ctx.figures
+        # ------------------------------------------------------------- components
+        self.hover_tool = HoverTool(ctx)
+        self.classifier_layers = ClassifierLayers(ctx, tooltip=self.hover_tool.info)
+        self.hover_tool.connect(self.classifier_layers)
+        self.operating_tool = OperatingPointTool(ctx)
+        self.constraint_tool = ConstraintTool(ctx, total_cases=total)
+        self.band_layer = FillBetweenLayer(
+            ctx, slot="bands", label="bands", enabled="show_bands",
+            request=lambda s: s.band_level,
+            # The envelope band: the threshold re-optimized in every replicate (sec. 8).
+            compute=lambda clf, level: clf.band(level, random_state=0),
+            check=_check_resamplable)
+        self.fold_spread_layer = FillBetweenLayer(
+            ctx, slot="fold spread", label="fold spread", enabled="show_fold_spread",
+            request=lambda s: "min-max", compute=lambda clf, _req: clf.fold_spread(),
+            applies=lambda clf: bool(clf.folds), opacity=0.10, line_style="dotted",
+            stroke_width=1,
+            none_message="no visible classifier has folds: build them with folds= (or "
+                         "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
+        self.difference_view = DifferenceView(ctx)
+        self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
+        self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
+                            self.readout_view, self.band_layer, self.fold_spread_layer,
+                            self.difference_view]
+        self._compose()
+        self._tx.redraw = self._redraw
+        self._tx.push_controls = self._push_controls
+        self.state.observe(self._tx.on_state_change, names=list(STATE_TRAITS))
+        with self._tx.lock:
+            self._redraw()
+            self._push_controls()
+            self._tx.good = self._tx.snapshot()
+
+    # ------------------------------------------------------------------ composition
+    def _compose(self):
+        layers, op, con, hov = (self.classifier_layers, self.operating_tool, self.constraint_tool,
+                                self.hover_tool)
+        # Later marks are drawn on top. In the cost pane the click bars lie above the filled
+        # areas (which would take the click) and below the hover dots and the drag handle.
+        self.figures.compose(
+            roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
+                       *layers.hull_vertices, con.roc_points, op.chosen, hov.roc_highlight],
+            cost_marks=[*self.fold_spread_layer.marks, *self.band_layer.marks, *layers.cost_lines,
+                        con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
+                        op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,
+                        hov.cost_highlight, op.handle])
+        self.show_bands_box = widgets.Checkbox(description="bands",
+                                               style={"description_width": "initial"})
+        self.band_level_slider = widgets.FloatSlider(description="level", min=0.5, max=0.99,
+                                                     step=0.01, style={"description_width": "initial"})
+        self.show_fold_spread_box = (widgets.Checkbox(description="fold spread",
+                                                      style={"description_width": "initial"})
+                                     if any(c.folds for c in self.classifiers) else None)
+        from .sliders import SliderBinding
+        s, tx = self.state, self._tx
+        self._display_bindings = [
+            SliderBinding(self.show_bands_box, tx, lambda v: setattr(s, "show_bands", v), "bands"),
+            SliderBinding(self.band_level_slider, tx, lambda v: setattr(s, "band_level", v),
+                          "band level"),
+        ]
+        if self.show_fold_spread_box is not None:
+            self._display_bindings.append(SliderBinding(
+                self.show_fold_spread_box, tx, lambda v: setattr(s, "show_fold_spread", v),
+                "fold spread"))
+        wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
+        draw = [widgets.HTML("<b>draw:</b>"), self.classifier_layers.show_cost_lines,
+                self.show_bands_box, self.band_level_slider]
+        if self.show_fold_spread_box is not None:
+            draw.append(self.show_fold_spread_box)
+        rows = [self.classifier_layers.picker_row, widgets.HBox(draw, layout=wrap)]
+        if self.difference_view.controls is not None:
+            rows.append(self.difference_view.controls)
+        self.widget = widgets.VBox([
+            self.errors.widget, self._background.widget, self.operating_tool.widget,
+            widgets.HBox([self.figures.roc, self.figures.cost]), widgets.VBox(rows),
+            self.difference_view.widget, self.readout_view.widget, self.constraint_tool.widget,
+            self.hover_tool.info,
+        ])
+        self.widget.add_class("costwidget")
+
+    def _redraw(self):
+        for component in self._components:
+            component.sync()
+
+    def _push_controls(self):
+        with self._tx.pushing():
+            self.operating_tool.push_controls()
+            self.constraint_tool.push_controls()
+            self.classifier_layers.push_controls()
+            self.difference_view.push_controls()
+            s = self.state
+            self.show_bands_box.value = s.show_bands
+            self._display_bindings[1].push(s.band_level)
+            if self.show_fold_spread_box is not None:
+                self.show_fold_spread_box.value = s.show_fold_spread
+
+    def _set_busy(self, busy: bool):
+        self.state.set_trait("busy", bool(busy))
 
     # ------------------------------------------------------------------ constructors
     @classmethod
     def from_predictions(cls, y_true, scores, *, pos_label=None, sample_weight=None, **kwargs):
         """One classifier per entry of ``scores`` (``{"name": y_score}``) on the same ``y_true``.
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_samples,)
+            True labels.
+        scores : dict
+            ``{name: y_score}``, each an array-like of shape (n_samples,).
+        pos_label : int, float, bool or str, optional
+            The positive class (as in ``sklearn.metrics.roc_curve``).
+        sample_weight : array-like of shape (n_samples,), optional
+        **kwargs
+            ``p_pos``, ``cost_fn``, ``cost_fp`` of :class:`CostWidget`.
+
+        Returns
+        -------
+        CostWidget
 
         Examples
         --------
@@ -137,6 +286,15 @@ class CostWidget:
         Delegates to :meth:`Classifier.from_frame`: with ``fold=`` (a column name)
         each classifier keeps its folds; ``instance=`` checks that every model
         scores the same cases. Other keywords go to :class:`CostWidget`.
+
+        Examples
+        --------
+        >>> import pandas as pd, costwidget as cw
+        >>> df = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "label": [0, 1, 1, 0] * 2,
+        ...                    "score": [.1, .8, .6, .3, .5, .4, .9, .2]})
+        >>> w = cw.CostWidget.from_frame(df)
+        >>> list(w.readout.index)
+        ['a', 'b']
         """
         clfs = Classifier.from_frame(df, label=y_true, score=y_score, model=model, fold=fold,
                                      instance=instance, pos_label=pos_label)
@@ -145,498 +303,139 @@ class CostWidget:
     @classmethod
     def from_estimators(cls, estimators, X, y, *, cv=5, pos_label=None, **kwargs):
         """Cross-validated scores of scikit-learn estimators (``{"name": estimator}`` or a list)."""
-        try:
-            from sklearn.model_selection import cross_val_predict
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError("from_estimators needs scikit-learn: pip install 'costwidget[sklearn]'."
-                              ) from exc
-        if not isinstance(estimators, dict):
-            estimators = {type(e).__name__: e for e in estimators}
-        y_arr = np.asarray(y)
-        scores = {}
-        for name, est in estimators.items():
-            method = "predict_proba" if hasattr(est, "predict_proba") else "decision_function"
-            out = cross_val_predict(est, X, y_arr, cv=cv, method=method)
-            if out.ndim == 2:
-                classes = np.unique(y_arr)
-                pos = pos_label if pos_label is not None else classes[-1]
-                out = out[:, int(np.flatnonzero(classes == pos)[0])]
-            scores[name] = out
-        return cls.from_predictions(y_arr, scores, pos_label=pos_label, **kwargs)
+        from ..model.estimators import classifiers_from_estimators
 
-    # ------------------------------------------------------------------ display / API
-    for _name in STATE_TRAITS:
-        locals()[_name] = _state_property(_name)
-    del _name
+        clfs = classifiers_from_estimators(estimators, X, y, cv=cv, pos_label=pos_label)
+        return cls(list(clfs.values()), **kwargs)
 
+    # ------------------------------------------------------------------ state API
     def observe(self, handler, names=traitlets.All):
         """Observe state traits (as ``HasTraits.observe``)."""
         self.state.observe(handler, names=names)
 
+    def update(self, **traits):
+        """Set several state traits at once, all or nothing.
+
+        The first refusal raises and leaves every trait as it was.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> w = cw.CostWidget([cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="A")])
+        >>> w.update(p_pos=0.2, cost_fn=4.0)
+        >>> round(w.pcf, 3)
+        0.5
+        >>> try:
+        ...     w.update(p_pos=0.9, band_level=2.0)
+        ... except Exception as exc:
+        ...     print(type(exc).__name__)
+        TraitError
+        >>> w.p_pos
+        0.2
+        """
+        self._tx.update(**traits)
+
+    def wait(self, timeout=None):
+        """Block until no background computation is pending (bands, fold spread, difference).
+
+        Parameters
+        ----------
+        timeout : float, optional
+            Seconds; raise ``TimeoutError`` if work is still pending then.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> w = cw.demo()
+        >>> w.show_bands = True    # returns at once; the bands compute in the background
+        >>> w.wait(timeout=120)
+        >>> w.busy, sorted(w.drawn_bands) == sorted(w.visible)
+        (False, True)
+        >>> w.close()
+        """
+        self._background.wait(timeout)
+
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
 
+    # ------------------------------------------------------------------ what is shown
     @property
     def readout(self):
         """DataFrame indexed by classifier name at the current operating point (visible ones)."""
-        return readout_frame(self._visible_drawings(), self.state, self._constrained)
+        return self.readout_view.table()
+
+    @property
+    def constrained(self):
+        """``{name: ConstrainedPoint}`` of the active constraint (empty when none)."""
+        return dict(self.constraint_tool.constrained)
+
+    @property
+    def drawn_bands(self):
+        """``{name: band DataFrame}`` of the bootstrap bands on screen (empty when off)."""
+        return {k: v.copy() for k, v in self.band_layer.drawn.items()}
+
+    @property
+    def drawn_fold_spreads(self):
+        """``{name: DataFrame}`` of the fold-spread bands on screen (empty when off)."""
+        return {k: v.copy() for k, v in self.fold_spread_layer.drawn.items()}
 
     @property
     def difference_band(self):
         """The difference view's band (see :func:`costwidget.difference_band`), or None when off."""
-        return None if self._difference is None else self._difference[0].copy()
+        shown = self.difference_view.shown
+        return None if shown is None else shown[0].copy()
 
     @property
     def difference_intervals(self):
         """pcf intervals where the shown difference is significant (``pcf_lo``, ``pcf_hi``,
         ``sign``: +1 where ``difference[0]`` costs more), or None when the view is off."""
-        return None if self._difference is None else self._difference[1].copy()
+        shown = self.difference_view.shown
+        return None if shown is None else shown[1].copy()
 
-    # ------------------------------------------------------------------ layout and wiring
-    def _build_layout(self):
-        c = self.controls
-        operating, constraint, picker = c.layout()
-        self.readout_widget = widgets.HTML()
-        self.readout_widget.add_class("costwidget-readout")
-        self.constraint_message = widgets.HTML()
-        panes = widgets.HBox([self.panes.roc_figure, self.panes.cost_figure])
-        # Empty until the difference view is first shown: a bqplot figure drawn while
-        # hidden has no size and makes the browser log errors about negative sizes.
-        self.difference_row = widgets.HBox([], layout=widgets.Layout(align_items="center"))
-        difference = self.difference_row
-        self.widget = widgets.VBox([
-            self.errors.widget, operating, panes, picker, difference, self.readout_widget,
-            widgets.HTML("<b>Constraint</b>"), constraint, self.constraint_message,
-            self.panes.hover_info,
-        ])
-        self.widget.add_class("costwidget")
+    # ------------------------------------------------------------------ lifecycle
+    def close(self):
+        """Close every widget this `CostWidget` created (and stop its background work).
 
-    def _wire(self):
-        s, c, g = self.state, self.controls, self.errors.guard
-        s.observe(g("redraw")(self._on_operating_point), names=["p_pos", "cost_fn", "cost_fp"])
-        s.observe(g("constraint")(self._on_constraint),
-                  names=["constraint", "max_fpr", "capacity", "n_pos", "n_neg"])
-        s.observe(g("classifier picker")(self._on_visible), names=["visible"])
-        s.observe(g("bands")(self._on_bands), names=["show_bands", "band_level"])
-        s.observe(g("fold spread")(self._on_fold_spread), names=["show_fold_spread"])
-        s.observe(g("difference")(self._on_difference), names=["difference"])
-        self._link(c.show_bands, lambda v: setattr(s, "show_bands", v), "bands")
-        self._link(c.band_level, lambda v: setattr(s, "band_level", v), "band level")
-        # Controls -> state, refused with a message when invalid (state unchanged).
-        self._link(c.p_pos, lambda v: None if self._is_echo(c.p_pos, v)
-                   else setattr(s, "p_pos", v), "p(+)")
-        self._link(c.cost_fn, lambda v: s.set_costs(v, s.cost_fp), "C(-|+)")
-        self._link(c.cost_fp, lambda v: s.set_costs(s.cost_fn, v), "C(+|-)")
-        self._link(c.log_ratio, self._set_ratio, "cost ratio")
-        self._link(c.constraint, lambda v: setattr(s, "constraint", v), "constraint")
-        self._link(c.max_fpr, lambda v: setattr(s, "max_fpr", v), "max FPR")
-        self._link(c.capacity, self._set_capacity_from_control, "capacity")
-        self._link(c.capacity_unit, lambda v: self._sync_controls(), "capacity unit")
-        self._link(c.n_pos, lambda v: setattr(s, "n_pos", v), "population positives")
-        self._link(c.n_neg, lambda v: setattr(s, "n_neg", v), "negatives")
-        self._link(c.show_cost_lines, lambda v: self._redraw_visibility(), "cost lines")
-        if c.show_fold_spread is not None:
-            self._link(c.show_fold_spread, lambda v: setattr(s, "show_fold_spread", v), "fold spread")
-        if c.show_difference is not None:
-            for control in (c.show_difference, c.difference_a, c.difference_b):
-                self._link(control, lambda v: self._set_difference_from_controls(), "difference")
-        for name, box in c.picker.items():
-            self._link(box, lambda v, name=name: self._toggle(name, v), "classifier picker")
-        self.panes.click_bars.on_element_click(
-            g("click in cost pane")(lambda _m, ev: self._set_pcf_from_pane(
-                self.panes.click_pcf[ev["data"]["index"]])))
-        self.panes.operating_handle.observe(g("drag in cost pane")(self._on_drag), names=["x"])
-        for d, scatter in zip(self.drawings, self.panes.hull_vertices):
-            scatter.on_hover(g("hover")(lambda _m, ev, d=d: self._hover(d, ev["data"]["index"])))
-        for d, scatter in zip(self.drawings, self.panes.segment_hover):
-            scatter.on_hover(g("hover")(
-                lambda _m, ev, d=d: self._hover(d, int(d.segment_vertex[ev["data"]["index"]]))))
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> with cw.CostWidget([cw.Classifier.from_confusion(tp=1, fn=1, fp=1, tn=1, name="A")]) as w:
+        ...     w.p_pos = 0.3
+        """
+        self._background.close()
+        for w in _reachable_widgets([self.widget, self.figures.roc, self.figures.cost,
+                                     self.difference_view.figure]):
+            w.close()
 
-    def _link(self, control, apply, label):
-        def on_change(change):
-            if self._syncing:
-                return
-            try:
-                apply(change["new"])
-                self.errors.clear()
-            except Exception as exc:  # noqa: BLE001 - refused input: message, state unchanged
-                self.errors.show(exc, context=f"{label} refused")
-            self._sync_controls()  # show the state (the old one if refused)
+    def __enter__(self):
+        return self
 
-        control.observe(on_change, names=["value"])
-
-    @staticmethod
-    def _snap(slider, value) -> float:
-        """The value the browser's slider shows for ``value``: snapped to its step grid."""
-        if isinstance(slider, widgets.FloatLogSlider):
-            exp = slider.min + round((math.log(value, slider.base) - slider.min) / slider.step) \
-                * slider.step
-            return slider.base ** exp
-        return slider.min + round((value - slider.min) / slider.step) * slider.step
-
-    def _is_echo(self, slider, value) -> bool:
-        """Sliders snap a value set from Python to their step in the browser and send the
-        snapped value back, possibly after later state changes. Such an echo is not a user
-        move: ignoring it (once) prevents update loops."""
-        pending = self._pushed.get(id(slider), [])
-        for i, snapped in enumerate(pending):
-            if abs(value - snapped) <= 1e-6 * max(abs(snapped), slider.step):
-                del pending[i]
-                return True
-        return False
-
-    def _push(self, slider, value):
-        if value > 0 or not isinstance(slider, widgets.FloatLogSlider):
-            snapped = self._snap(slider, value)
-            if snapped != value:
-                pending = self._pushed.setdefault(id(slider), [])
-                pending.append(snapped)
-                del pending[:-8]
-        slider.value = value
-
-    def _set_ratio(self, ratio):
-        if self._is_echo(self.controls.log_ratio, ratio):
-            return
-        self.state.set_costs(float(ratio) * self.state.cost_fp, self.state.cost_fp)
-
-    def _set_capacity_from_control(self, value):
-        if self.controls.capacity_unit.value == "cases":
-            self.state.capacity = value
-        else:
-            self.state.capacity = value / 100.0 * (self.state.n_pos + self.state.n_neg)
-
-    def _set_difference_from_controls(self):
-        c = self.controls
-        on = c.show_difference.value
-        self.state.difference = [c.difference_a.value, c.difference_b.value] if on else []
-
-    def _toggle(self, name, shown):
-        order = [d.name for d in self.drawings]
-        current = set(self.state.visible)
-        current = current | {name} if shown else current - {name}
-        self.state.visible = [n for n in order if n in current]
-
-    def _set_pcf_from_pane(self, x):
-        """A click or drag in the cost pane: keep p(+), change the cost ratio to give pcf = x."""
-        x = float(np.clip(x, 0.0, 1.0 - 1e-9))
-        ratio = cost_ratio_for_pcf(x, self.state.p_pos)
-        self.state.set_costs(ratio * self.state.cost_fp, self.state.cost_fp)
-
-    def _on_drag(self, change):
-        if self._placing_handle or change["new"] is None or len(change["new"]) == 0:
-            return  # our own redraw moved the handle, not the user
-        self._set_pcf_from_pane(np.asarray(change["new"], dtype=float).ravel()[0])
-
-    def _sync_controls(self):
-        """State -> controls, without echoing back into the state (no update loops)."""
-        s, c = self.state, self.controls
-        self._syncing = True
-        try:
-            self._push(c.p_pos, min(max(s.p_pos, c.p_pos.min), c.p_pos.max))
-            c.cost_fn.value = s.cost_fn
-            c.cost_fp.value = s.cost_fp
-            if s.cost_fp > 0 and s.cost_fn > 0:
-                self._push(c.log_ratio, s.cost_fn / s.cost_fp)
-            c.pcf.value = f"PCF(+) = <b>{s.pcf:.4f}</b>"
-            c.constraint.value = s.constraint
-            c.max_fpr.value = s.max_fpr
-            total = s.n_pos + s.n_neg
-            if c.capacity_unit.value == "cases":
-                c.capacity.max = max(total, 1e-9)
-                c.capacity.value = s.capacity
-            else:
-                c.capacity.max = 100.0
-                c.capacity.value = 100.0 * s.capacity / total if total else 0.0
-            c.n_pos.value = s.n_pos
-            c.n_neg.value = s.n_neg
-            for name, box in c.picker.items():
-                box.value = name in s.visible
-            c.show_bands.value = s.show_bands
-            c.band_level.value = s.band_level
-            if c.show_fold_spread is not None:
-                c.show_fold_spread.value = s.show_fold_spread
-            if c.show_difference is not None:
-                c.show_difference.value = bool(s.difference)
-                if s.difference:
-                    c.difference_a.value, c.difference_b.value = s.difference
-        finally:
-            self._syncing = False
-
-    # ------------------------------------------------------------------ redraws
-    def _visible_drawings(self):
-        shown = set(self.state.visible)
-        return [d for d in self.drawings if d.name in shown]
-
-    def _guarded_redraw(self, change, redraw):
-        try:
-            redraw()
-        except Exception:
-            # Keep the last good state: the marks were not touched (all numbers are
-            # computed before any mark is set), so put the trait back as well.
-            if not self._syncing:
-                self._syncing = True
-                try:
-                    self.state.set_trait(change["name"], change["old"])
-                    self.state.set_trait("pcf", probability_cost(
-                        self.state.p_pos, self.state.cost_fn, self.state.cost_fp))
-                finally:
-                    self._syncing = False
-            raise
-        finally:
-            self._sync_controls()
-
-    def _on_operating_point(self, change):
-        self._guarded_redraw(change, self._redraw_operating_point)
-        self.errors.clear()
-
-    def _on_constraint(self, change):
-        self._guarded_redraw(change, lambda: (self._redraw_constraint(),
-                                              self._redraw_operating_point()))
-        self.errors.clear()
-
-    def _on_visible(self, change):
-        self._guarded_redraw(change, lambda: (self._redraw_visibility(), self._redraw_constraint(),
-                                              self._redraw_operating_point(),
-                                              self._redraw_bands(), self._redraw_fold_spread()))
-        self.errors.clear()
-
-    def _on_bands(self, change):
-        redraws = [self._redraw_bands]
-        if change["name"] == "band_level" and self.state.difference:
-            redraws.append(self._redraw_difference)
-        self._guarded_redraw(change, lambda: [redraw() for redraw in redraws])
-        self.errors.clear()
-
-    def _on_fold_spread(self, change):
-        self._guarded_redraw(change, self._redraw_fold_spread)
-        self.errors.clear()
-
-    def _on_difference(self, change):
-        self._guarded_redraw(change, self._redraw_difference)
-        self.errors.clear()
-
-    def _fold_spread(self, d):
-        """(x, [lower, upper]) of the min-max band of a classifier's fold envelopes, computed once."""
-        if d.name not in self._fold_spread_cache:
-            self._fold_spread_cache[d.name] = _band_xy(d.clf.fold_spread())
-        return self._fold_spread_cache[d.name]
-
-    def _redraw_fold_spread(self):
-        """The spread of each visible classifier's fold envelopes (004_… section 7)."""
-        s, p = self.state, self.panes
-        visible = self._visible_drawings()
-        if s.show_fold_spread and not any(d.clf.folds for d in visible):
-            raise ValueError("no visible classifier has folds: build them with folds= (or "
-                             "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
-        self._draw_bands(p.fold_spreads, {d.name: self._fold_spread(d) for d in visible
-                                          if s.show_fold_spread and d.clf.folds})
-
-    def _redraw_difference(self):
-        """NEC_a − NEC_b with its paired band, and where the band excludes 0 (004_… section 9)."""
-        s, p = self.state, self.panes
-        if not s.difference:
-            self._difference = None
-            self.difference_row.children = ()
-            p.difference_caption.value = ""
-            return
-        name_a, name_b = s.difference
-        a, b = self._by_name[name_a], self._by_name[name_b]
-        # Replicates are cached by the model for a fixed random_state: a new level is cheap.
-        band = difference_band(a.clf, b.clf, s.band_level, random_state=0)
-        intervals = significant_intervals(band)
-        x, (lower, upper) = _band_xy(band)
-        diff = band["diff"].to_numpy()
-        reach = max(np.abs(lower).max(), np.abs(upper).max(), np.abs(diff).max(), 1e-3) * 1.1
-        # A run of significant grid points is drawn half a grid step wider on each side,
-        # so that a single significant point still shows.
-        half = 0.5 * (x[1] - x[0]) if len(x) > 1 else 0.0
-        seg_x = np.clip(np.column_stack([intervals["pcf_lo"] - half, intervals["pcf_hi"] + half]),
-                        0.0, 1.0)
-        # sign +1: a costs more, so b is the better one there.
-        seg_colors = [b.color if sign > 0 else a.color for sign in intervals["sign"]]
-        caption = _difference_caption(name_a, name_b, s.band_level, intervals,
-                                      band.attrs.get("coarsening_bound"))
-        with self._hold(p.difference_band, p.difference_line, p.difference_significant,
-                        p.difference_operating_line):
-            p.difference_y.min, p.difference_y.max = -reach, reach
-            p.difference_band.x, p.difference_band.y = x, np.vstack([lower, upper])
-            p.difference_line.x, p.difference_line.y = x, diff
-            if len(seg_x):
-                p.difference_significant.x = seg_x
-                p.difference_significant.y = np.zeros_like(seg_x)
-                p.difference_significant.colors = seg_colors
-            p.difference_significant.visible = bool(len(seg_x))
-            p.difference_operating_line.x = [s.pcf, s.pcf]
-            p.difference_operating_line.y = [-reach, reach]
-        # A bqplot title is SVG text (never parsed as HTML).
-        p.difference_figure.title = f"NEC({name_a}) − NEC({name_b})"
-        p.difference_caption.value = caption
-        if not self.difference_row.children:
-            self.difference_row.children = (p.difference_figure, p.difference_caption)
-        self._difference = (band, intervals)
-
-    def _redraw_bands(self):
-        """Pointwise bootstrap bands around each visible envelope (004_… section 8)."""
-        s, p = self.state, self.panes
-        shown = self._visible_drawings() if s.show_bands else []
-        # Replicates are cached by the model for a fixed random_state, so a new level
-        # costs only look-ups.
-        self._draw_bands(p.bands, {d.name: _band_xy(d.clf.band(s.band_level, random_state=0))
-                                   for d in shown})
-
-    def _draw_bands(self, marks, data):
-        """Fill-between marks, one per classifier: drawn from ``data[name]``, hidden without."""
-        with self._hold(*marks):
-            for d, mark in zip(self.drawings, marks):
-                if d.name in data:
-                    mark.x, mark.y = data[d.name]
-                mark.visible = d.name in data
-
-    def _redraw_operating_point(self):
-        """The cheap per-change update: lookups in the model, then one batched mark update."""
-        s, p = self.state, self.panes
-        pcf = s.pcf
-        ops = [d.clf.best(pcf) for d in self.drawings]
-        fpr = np.array([op.fpr for op in ops])
-        tpr = np.array([op.tpr for op in ops])
-        nec = np.array([op.nec for op in ops])
-        xa, ya, xb, yb = iso_performance_segment(fpr, tpr, pcf)
-        frame = readout_frame(self._visible_drawings(), s, self._constrained,
-                              best={d.name: op for d, op in zip(self.drawings, ops)})
-        table = readout_html(frame, {d.name: d.color for d in self.drawings})
-        with self._hold(p.iso_lines, p.chosen, p.operating_line, p.nec_points,
-                        p.difference_operating_line, p.operating_handle):
-            p.iso_lines.x = np.column_stack([xa, xb])
-            p.iso_lines.y = np.column_stack([ya, yb])
-            p.chosen.x, p.chosen.y = fpr, tpr
-            p.operating_line.x = [pcf, pcf]
-            p.nec_points.x, p.nec_points.y = np.full(len(nec), pcf), nec
-            p.difference_operating_line.x = [pcf, pcf]
-            self._placing_handle = True
-            try:
-                p.operating_handle.x = [pcf]
-            finally:
-                self._placing_handle = False
-        self.readout_widget.value = table
-
-    def _redraw_constraint(self):
-        s, p = self.state, self.panes
-        shown = self._visible_drawings()
-        if s.constraint == "none":
-            constrained = {}
-        elif s.constraint == "neyman_pearson":
-            constrained = {d.name: d.clf.neyman_pearson(s.max_fpr) for d in shown}
-        else:
-            constrained = {d.name: d.clf.workforce(s.capacity, n_pos=s.n_pos, n_neg=s.n_neg)
-                           for d in shown}
-        n = len(self.drawings)
-        fpr, tpr = np.zeros(n), np.zeros(n)
-        slope, intercept = np.zeros(n), np.zeros(n)
-        opacity = np.zeros(n)
-        for i, d in enumerate(self.drawings):
-            cp = constrained.get(d.name)
-            if cp is not None:
-                fpr[i], tpr[i], slope[i], intercept[i], opacity[i] = (cp.fpr, cp.tpr, cp.slope,
-                                                                      cp.intercept, 1.0)
-        if s.constraint == "neyman_pearson":
-            line_x, line_y = [s.max_fpr, s.max_fpr], [0.0, 1.0]
-        elif s.constraint == "workforce":
-            xa, ya, xb, yb = workforce_segment(s.capacity, s.n_pos, s.n_neg)
-            line_x, line_y = [xa, xb], [ya, yb]
-            if math.isnan(xa):  # the line misses ROC space (capacity beyond all cases)
-                line_x, line_y = [1.0, 1.0], [1.0, 1.0]
-        else:
-            line_x, line_y = [0.0, 0.0], [0.0, 1.0]
-        on = s.constraint != "none"
-        message = " ".join(f"<b>{html.escape(name)}</b>: {html.escape(cp.message)}<br>"
-                           for name, cp in constrained.items())
-        with self._hold(p.roc_constraint_line, p.roc_constrained, p.cost_constrained):
-            p.roc_constraint_line.x, p.roc_constraint_line.y = line_x, line_y
-            p.roc_constraint_line.visible = on
-            p.roc_constrained.x, p.roc_constrained.y = fpr, tpr
-            p.roc_constrained.opacities = list(opacity)
-            p.roc_constrained.visible = on
-            # The constrained classifier's cost line (eq. 14 for workforce, eq. 8 at its ROC point).
-            p.cost_constrained.x = np.tile([0.0, 1.0], (n, 1))
-            p.cost_constrained.y = np.column_stack([intercept, intercept + slope])
-            p.cost_constrained.opacities = list(opacity)
-            p.cost_constrained.visible = on
-        self._constrained = constrained
-        self.constraint_message.value = message
-
-    def _redraw_visibility(self):
-        p = self.panes
-        shown = set(self.state.visible)
-        per_vertex = self.controls.show_cost_lines.value
-        visible = self._visible_drawings()
-        if visible:
-            best = combined_envelope([d.clf for d in visible])
-            comb_x = np.concatenate([best["pcf_lo"].to_numpy(), best["pcf_hi"].to_numpy()[-1:]])
-            comb_y = np.concatenate([best["nec_lo"].to_numpy(), best["nec_hi"].to_numpy()[-1:]])
-            colors = {d.name: d.color for d in visible}
-            strip_x = np.column_stack([best["pcf_lo"], best["pcf_hi"]])
-            strip_colors = [colors.get(n, TRIVIAL_COLOR) for n in best["classifier"]]
-        else:
-            comb_x, comb_y = np.array([0.0, 0.5, 1.0]), np.array([0.0, 0.5, 0.0])
-            strip_x, strip_colors = np.array([[0.0, 1.0]]), [TRIVIAL_COLOR]
-        marks = [*p.roc_curves, *p.hull_lines, *p.hull_vertices, *p.envelopes, *p.cost_lines,
-                 *p.segment_hover, p.combined, p.winner_strip, p.iso_lines, p.chosen, p.nec_points]
-        opac = [1.0 if d.name in shown else 0.0 for d in self.drawings]
-        with self._hold(*marks):
-            p.cost_y.max = 1.0 if per_vertex else 0.5
-            for i, d in enumerate(self.drawings):
-                on = d.name in shown
-                for group in (p.roc_curves, p.hull_lines, p.hull_vertices, p.envelopes,
-                              p.segment_hover):
-                    group[i].visible = on
-                p.cost_lines[i].visible = on and per_vertex
-            p.combined.x, p.combined.y = comb_x, comb_y
-            p.winner_strip.x = strip_x
-            p.winner_strip.y = np.zeros_like(strip_x)
-            p.winner_strip.colors = strip_colors
-            p.iso_lines.opacities = opac
-            p.chosen.opacities = opac
-            p.nec_points.opacities = opac
-
-    def _hover(self, d, vertex):
-        """Hovering a hull vertex or its envelope piece: tooltip and both highlights."""
-        s, p = self.state, self.panes
-        f, t, thr = d.hull_fpr[vertex], d.hull_tpr[vertex], d.hull_threshold[vertex]
-        x, y = d.cost_lines()
-        nec = cost_line_value(f, t, s.pcf)
-        p.hover_info.value = (f"<b>{html.escape(d.name)}</b><br>threshold {thr:.6g}<br>"
-                              f"FPR {f:.4f}<br>TPR {t:.4f}<br>NEC at PCF {s.pcf:.3f}: {nec:.4f}")
-        with self._hold(p.roc_highlight, p.cost_highlight):
-            p.roc_highlight.x, p.roc_highlight.y = [f], [t]
-            p.roc_highlight.visible = True
-            p.cost_highlight.x, p.cost_highlight.y = x[vertex], y[vertex]
-            p.cost_highlight.colors = [d.color]
-            p.cost_highlight.visible = True
-
-    @staticmethod
-    @contextlib.contextmanager
-    def _hold(*marks):
-        with contextlib.ExitStack() as stack:
-            for m in marks:
-                stack.enter_context(m.hold_sync())
-            yield
+    def __exit__(self, *exc):
+        self.close()
 
 
-def _difference_caption(name_a, name_b, level, intervals, bound) -> str:
-    """Plain words for the difference view; every name is escaped."""
-    a, b = html.escape(name_a), html.escape(name_b)
-    lines = [f"<b>{a}</b> − <b>{b}</b>, paired bootstrap band at {level:.0%}:"]
-    if len(intervals) == 0:
-        lines.append("the difference is not significant at any PCF(+).")
-    for lo, hi, sign in intervals[["pcf_lo", "pcf_hi", "sign"]].itertuples(index=False):
-        cheaper = b if sign > 0 else a
-        where = f"PCF(+) = {lo:.3f}" if lo == hi else f"PCF(+) in [{lo:.3f}, {hi:.3f}]"
-        lines.append(f"<b>{cheaper}</b> costs less at {where}")
-    if bound:
-        lines.append(f"<small>(score binning changes a bound by at most {bound:.2g})</small>")
-    return "<br>".join(lines)
+def _check_resamplable(clf):
+    """Bands resample the cases: refuse at once what cannot be resampled (weights, rates only)."""
+    from ..model.bands import scored_arrays
+
+    if clf._scored_data is not None:
+        scored_arrays(clf, "bands")
 
 
-def _band_xy(band):
-    """(pcf, [lower, upper]) of a band DataFrame: the x and y of a fill-between mark."""
-    return band["pcf"].to_numpy(), np.vstack([band["lower"].to_numpy(), band["upper"].to_numpy()])
+def _reachable_widgets(roots):
+    """Every widget reachable from ``roots`` through widget-valued traits (children, marks, ...)."""
+    seen, stack, out = set(), list(roots), []
+    while stack:
+        w = stack.pop()
+        if id(w) in seen:
+            continue
+        seen.add(id(w))
+        out.append(w)
+        for name in w.trait_names():
+            if name in ("comm", "keys", "log"):
+                continue
+            value = getattr(w, name, None)
+            values = (value if isinstance(value, (list, tuple)) else
+                      list(value.values()) if isinstance(value, dict) else [value])
+            stack.extend(v for v in values if isinstance(v, widgets.Widget))
+    return out

@@ -1,52 +1,20 @@
-"""The readout table: one row per visible classifier at the current operating point."""
+"""The readout: one row per visible classifier at the current operating point, as an HTML table.
+
+The numbers come from the model (`costwidget.model.operating.operating_table`);
+this module only lays them out, escaping every name.
+"""
 
 from __future__ import annotations
 
 import html
 import math
 
+import ipywidgets as widgets
 import pandas as pd
 
-from ..model.costs import expected_cost
-from ..model.geometry import cost_line_value
+from ..model.operating import operating_table
 
-__all__ = ["readout_frame", "readout_html", "mix_rule"]
-
-
-def mix_rule(cp) -> str:
-    """The constrained classifier as a rule a user can deploy (randomized when needed)."""
-    if cp.randomized:
-        return (f"threshold {cp.threshold_low:.6g} with prob. {cp.prob_low:.4g}, "
-                f"else {cp.threshold_high:.6g}")
-    return f"threshold {cp.threshold_high:.6g}"
-
-
-def readout_frame(drawings, state, constrained, best=None) -> pd.DataFrame:
-    """DataFrame indexed by classifier name: the model's numbers at the state's operating point.
-
-    ``best`` maps names to ``clf.best(state.pcf)`` when the caller has them already.
-    """
-    rows = []
-    for d in drawings:
-        op = best[d.name] if best is not None else d.clf.best(state.pcf)
-        row = {
-            "threshold": op.threshold, "fpr": op.fpr, "tpr": op.tpr, "nec": op.nec,
-            "expected_cost": expected_cost(op.nec, state.p_pos, state.cost_fn, state.cost_fp),
-            "range_lo": d.operating_range[0], "range_hi": d.operating_range[1],
-        }
-        cp = constrained.get(d.name)
-        if cp is not None:
-            nec = cost_line_value(cp.fpr, cp.tpr, state.pcf)
-            row.update({
-                "constrained_fpr": cp.fpr, "constrained_tpr": cp.tpr, "constrained_nec": nec,
-                "constrained_expected_cost": expected_cost(nec, state.p_pos, state.cost_fn,
-                                                           state.cost_fp),
-                "constrained_rule": mix_rule(cp),
-                "best_single_threshold": cp.single_threshold,
-            })
-        rows.append((d.name, row))
-    frame = pd.DataFrame([r for _, r in rows], index=pd.Index([n for n, _ in rows], name="classifier"))
-    return frame
+__all__ = ["Readout", "readout_html"]
 
 
 def _fmt(value) -> str:
@@ -72,3 +40,30 @@ def readout_html(frame: pd.DataFrame, colors: dict) -> str:
         body.append(f"<tr{style}><td>{swatch}{html.escape(str(name))}</td>{cells}</tr>")
     return (f"<table class='costwidget-readout' style='border-collapse:collapse;font-size:12px'>"
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+
+
+class Readout:
+    """Owns the readout's HTML widget; asks the operating-point and constraint tools for their
+    look-ups, and the model for the table."""
+
+    def __init__(self, ctx, operating_tool, constraint_tool):
+        self.ctx = ctx
+        self.operating_tool = operating_tool
+        self.constraint_tool = constraint_tool
+        self.widget = widgets.HTML()
+        self.widget.add_class("costwidget-readout")
+        self.frame = pd.DataFrame()
+
+    def table(self) -> pd.DataFrame:
+        s = self.ctx.state
+        return operating_table([d.clf for d in self.ctx.visible()], p_pos=s.p_pos,
+                               cost_fn=s.cost_fn, cost_fp=s.cost_fp,
+                               constrained=self.constraint_tool.constrained,
+                               best=self.operating_tool.best)
+
+    def sync(self) -> None:
+        frame = self.table()
+        if frame.equals(self.frame) and self.widget.value:
+            return
+        self.frame = frame
+        self.widget.value = readout_html(frame, {d.name: d.color for d in self.ctx.drawings})

@@ -36,6 +36,8 @@ class WidgetState(t.HasTraits):
                                           "where it is significant; [] hides the view")
     visible = t.List(t.Unicode(), help="names of the classifiers shown")
     names = t.List(t.Unicode(), read_only=True, help="all classifier names, in order")
+    busy = t.Bool(False, read_only=True, help="True while bands, fold spread or the difference "
+                                              "view are computed in the background")
 
     def __init__(self, *, names=(), **kwargs):
         super().__init__()
@@ -113,7 +115,11 @@ class WidgetState(t.HasTraits):
 
     @t.observe("p_pos", "cost_fn", "cost_fp")
     def _derive_pcf(self, change):
-        self.set_trait("pcf", probability_cost(self.p_pos, self.cost_fn, self.cost_fp))
+        self.derive()
+
+    def derive(self) -> None:
+        """Recompute the derived trait ``pcf`` from p_pos and the costs."""
+        self.set_trait("pcf", float(probability_cost(self.p_pos, self.cost_fn, self.cost_fp)))
 
     def set_costs(self, cost_fn: float, cost_fp: float) -> None:
         """Set both costs at once (one check, one redraw)."""

@@ -1,0 +1,214 @@
+"""The operating point in the user's units: eq. 6 inverted, workforce units, and the readout table.
+
+These are the small conversions an interactive front end needs when a user
+moves one control and the others must follow: a PCF(+) picked on the cost
+axis or a cost ratio becomes a pair of costs, a capacity in percent becomes a
+number of cases. Each keeps the user's other inputs and handles a zero cost
+(where a plain ``ratio * cost_fp`` would lose the ratio).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from .costs import expected_cost, probability_cost
+from .validation import check_costs, check_probability
+
+__all__ = ["costs_for_pcf", "costs_for_ratio", "capacity_to_cases", "capacity_from_cases",
+           "operating_table", "CAPACITY_UNITS"]
+
+#: Units of a workforce capacity: a number of cases, or a percentage of all cases flagged.
+CAPACITY_UNITS = ("cases", "% flagged")
+
+
+def costs_for_ratio(ratio, *, cost_fn: float, cost_fp: float) -> tuple[float, float]:
+    """The costs ``(C(-|+), C(+|-))`` whose ratio ``C(-|+)/C(+|-)`` is ``ratio``, changing one cost.
+
+    The false-positive cost is kept when it is positive (it is the usual unit),
+    otherwise the false-negative cost is kept and ``C(+|-)`` becomes
+    ``C(-|+)/ratio``. ``ratio = inf`` sets ``C(+|-) = 0``; ``ratio = 0`` sets
+    ``C(-|+) = 0``.
+
+    Parameters
+    ----------
+    ratio : float
+        The wanted ``C(-|+)/C(+|-)``, in ``[0, inf]``.
+    cost_fn, cost_fp : float
+        The current costs (not both zero).
+
+    Returns
+    -------
+    (cost_fn, cost_fp) : tuple of float
+
+    Examples
+    --------
+    >>> from costwidget.model.operating import costs_for_ratio
+    >>> costs_for_ratio(4.0, cost_fn=1.0, cost_fp=2.0)
+    (8.0, 2.0)
+    >>> costs_for_ratio(4.0, cost_fn=3.0, cost_fp=0.0)   # keeps the non-zero cost
+    (3.0, 0.75)
+    """
+    check_costs(cost_fn, cost_fp)
+    r = float(ratio)
+    if math.isnan(r) or r < 0:
+        raise ValueError(f"the cost ratio C(-|+)/C(+|-) must be a number >= 0, got {ratio!r}.")
+    cost_fn, cost_fp = float(cost_fn), float(cost_fp)
+    unit = cost_fp if cost_fp > 0 else cost_fn  # the cost that stays (not both are 0)
+    if math.isinf(r):
+        return (cost_fn if cost_fn > 0 else unit, 0.0)
+    if r == 0.0:
+        return (0.0, unit)
+    if cost_fp > 0:
+        return (r * cost_fp, cost_fp)
+    return (cost_fn, cost_fn / r)
+
+
+def costs_for_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float) -> tuple[float, float]:
+    """Eq. 6 inverted: the costs that give ``PCF(+) = pcf`` at prevalence ``p_pos``.
+
+    The prevalence stays; the cost ratio becomes ``pcf·(1-p) / ((1-pcf)·p)``
+    and :func:`costs_for_ratio` turns it into costs, keeping one of the user's
+    costs (so a click on the cost axis never rescales both).
+
+    Parameters
+    ----------
+    pcf : float
+        The wanted PCF(+), in ``[0, 1]``.
+    p_pos : float
+        The prevalence p(+), in ``(0, 1)``.
+    cost_fn, cost_fp : float
+        The current costs (not both zero).
+
+    Returns
+    -------
+    (cost_fn, cost_fp) : tuple of float
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.operating import costs_for_pcf
+    >>> fn, fp = costs_for_pcf(0.75, p_pos=0.5, cost_fn=1.0, cost_fp=0.0)
+    >>> fn, fp
+    (1.0, 0.3333333333333333)
+    >>> round(cw.probability_cost(0.5, fn, fp), 12)
+    0.75
+    """
+    x = float(check_probability(pcf, "pcf"))
+    p = float(check_probability(p_pos, "p_pos"))
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"p_pos must lie strictly between 0 and 1 to reach a given PCF(+), got {p!r}.")
+    if x == 1.0:
+        ratio = math.inf
+    else:
+        ratio = x * (1.0 - p) / ((1.0 - x) * p)
+    fn, fp = costs_for_ratio(ratio, cost_fn=cost_fn, cost_fp=cost_fp)
+    probability_cost(p, fn, fp)  # refuses an undefined PCF(+) (both costs zero)
+    return fn, fp
+
+
+def _check_unit(unit):
+    if unit not in CAPACITY_UNITS:
+        raise ValueError(f"capacity unit must be one of {CAPACITY_UNITS}, got {unit!r}.")
+
+
+def capacity_to_cases(value, unit: str, *, n_pos: float, n_neg: float) -> float:
+    """A workforce capacity given in ``unit`` (``"cases"`` or ``"% flagged"``) as a number of cases.
+
+    Examples
+    --------
+    >>> from costwidget.model.operating import capacity_to_cases
+    >>> capacity_to_cases(30.0, "% flagged", n_pos=300, n_neg=700)
+    300.0
+    """
+    _check_unit(unit)
+    value = float(value)
+    if math.isnan(value) or value < 0:
+        raise ValueError(f"capacity must be a number >= 0, got {value!r}.")
+    if unit == "cases":
+        return value
+    if value > 100.0:
+        raise ValueError(f"a capacity in percent must lie in [0, 100], got {value!r}.")
+    return value / 100.0 * (float(n_pos) + float(n_neg))
+
+
+def capacity_from_cases(cases, unit: str, *, n_pos: float, n_neg: float) -> float:
+    """A capacity in cases shown in ``unit``: the inverse of :func:`capacity_to_cases`.
+
+    Examples
+    --------
+    >>> from costwidget.model.operating import capacity_from_cases
+    >>> capacity_from_cases(300.0, "% flagged", n_pos=300, n_neg=700)
+    30.0
+    """
+    _check_unit(unit)
+    if unit == "cases":
+        return float(cases)
+    total = float(n_pos) + float(n_neg)
+    return 100.0 * float(cases) / total if total > 0 else 0.0
+
+
+def _mix_rule(cp) -> str:
+    """The constrained classifier as a rule a user can deploy (randomized when needed)."""
+    if cp.randomized:
+        return (f"threshold {cp.threshold_low:.6g} with prob. {cp.prob_low:.4g}, "
+                f"else {cp.threshold_high:.6g}")
+    return f"threshold {cp.threshold_high:.6g}"
+
+
+def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,
+                    constrained=None, best=None) -> pd.DataFrame:
+    """The numbers at one operating point, one row per classifier (what the widget's readout shows).
+
+    Parameters
+    ----------
+    classifiers : sequence of Classifier
+        Named classifiers.
+    p_pos, cost_fn, cost_fp : float
+        The operating point.
+    constrained : dict, optional
+        ``{name: ConstrainedPoint}`` of an active constraint: adds the
+        ``constrained_*`` columns and ``best_single_threshold``.
+    best : dict, optional
+        ``{name: OperatingPoint}`` already looked up at this PCF(+).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``classifier``: ``threshold, fpr, tpr, nec, expected_cost``
+        (per case, in the cost units), the operating range ``range_lo, range_hi``
+        and, with a constraint, ``constrained_fpr, constrained_tpr,
+        constrained_nec, constrained_expected_cost, constrained_rule,
+        best_single_threshold``.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.operating import operating_table
+    >>> a = cw.Classifier.from_confusion(tp=8, fn=2, fp=1, tn=9, name="a")
+    >>> operating_table([a], p_pos=0.5, cost_fn=1.0, cost_fp=1.0)[["fpr", "tpr", "nec"]]
+                fpr  tpr   nec
+    classifier
+    a           0.1  0.8  0.15
+    """
+    constrained = constrained or {}
+    pcf = probability_cost(p_pos, cost_fn, cost_fp)
+    rows, names = [], []
+    for clf in classifiers:
+        op = best[clf.name] if best is not None else clf.best(pcf)
+        lo, hi = clf.operating_range
+        row = {"threshold": op.threshold, "fpr": op.fpr, "tpr": op.tpr, "nec": op.nec,
+               "expected_cost": expected_cost(op.nec, p_pos, cost_fn, cost_fp),
+               "range_lo": lo, "range_hi": hi}
+        cp = constrained.get(clf.name)
+        if cp is not None:
+            nec = float(cp.nec(pcf))
+            row.update({"constrained_fpr": cp.fpr, "constrained_tpr": cp.tpr,
+                        "constrained_nec": nec,
+                        "constrained_expected_cost": expected_cost(nec, p_pos, cost_fn, cost_fp),
+                        "constrained_rule": _mix_rule(cp),
+                        "best_single_threshold": cp.single_threshold})
+        rows.append(row)
+        names.append(clf.name)
+    return pd.DataFrame(rows, index=pd.Index(names, name="classifier"))

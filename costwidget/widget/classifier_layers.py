@@ -1,0 +1,118 @@
+"""One layer of marks per classifier (ROC curve, hull, envelope, cost lines, hover targets), the
+best-of-all envelope with its winner strip, and the picker that shows or hides classifiers."""
+
+from __future__ import annotations
+
+import bqplot as bq
+import ipywidgets as widgets
+import numpy as np
+
+from ..model import combined_envelope
+from .figures import TRIVIAL_COLOR
+from .marks import hold
+
+__all__ = ["ClassifierLayers"]
+
+
+class ClassifierLayers:
+    """Marks drawn once per classifier from the model; `sync` only shows and hides them.
+
+    ``tooltip`` is the HTML widget the hover targets show as their bqplot tooltip.
+    """
+
+    def __init__(self, ctx, tooltip):
+        self.ctx = ctx
+        rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
+        ds = ctx.drawings
+        self.roc_curves = [bq.Lines(x=d.roc_x, y=d.roc_y, scales=rs, colors=[d.color],
+                                    opacities=[0.45], stroke_width=1) for d in ds]
+        self.hull_lines = [bq.Lines(x=d.hull_fpr, y=d.hull_tpr, scales=rs, colors=[d.color],
+                                    stroke_width=2, labels=[d.name]) for d in ds]
+        self.hull_vertices = [bq.Scatter(x=d.hull_fpr, y=d.hull_tpr, scales=rs, colors=[d.color],
+                                         default_size=24, tooltip=tooltip) for d in ds]
+        self.cost_lines = []
+        for d in ds:
+            x, y = d.cost_lines()
+            self.cost_lines.append(bq.Lines(x=x, y=y, scales=cs, colors=[d.color], opacities=[0.3],
+                                            stroke_width=1, visible=False))
+        self.envelopes = [bq.Lines(x=d.env_x, y=d.env_y, scales=cs, colors=[d.color],
+                                   stroke_width=2.5, labels=[d.name], display_legend=True)
+                          for d in ds]
+        self.segment_hover = [bq.Scatter(x=d.segment_mid, y=d.clf.nec(d.segment_mid), scales=cs,
+                                         colors=[d.color], default_size=16, opacities=[0.6],
+                                         tooltip=tooltip) for d in ds]
+        self.combined = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=cs, colors=["black"],
+                                 stroke_width=1.5, line_style="dashed", labels=["best of all"],
+                                 display_legend=True)
+        self.winner_strip = bq.Lines(x=[[0.0, 1.0]], y=[[0.0, 0.0]], scales=cs,
+                                     colors=[TRIVIAL_COLOR], stroke_width=10)
+        # ------------------------------------------------------------- controls
+        # Checkbox descriptions render as text, not HTML, so names need no escaping here.
+        self.picker = {d.name: widgets.Checkbox(value=True, description=d.name, indent=False,
+                                                layout=widgets.Layout(width="auto")) for d in ds}
+        for name, box in self.picker.items():
+            box.observe(lambda ch, name=name: self._on_pick(name, ch["new"]), names=["value"])
+        self.show_cost_lines = widgets.Checkbox(description="every hull vertex's cost line",
+                                                value=False, style={"description_width": "initial"})
+        self.show_cost_lines.observe(lambda _ch: self._on_cost_lines(), names=["value"])
+        wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
+        # Rows wrap, so many classifiers or long names never push controls off the edge.
+        self.picker_row = widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values()],
+                                       layout=wrap)
+        self._drawn = None
+
+    # ------------------------------------------------------------------ user input
+    def _on_pick(self, name, shown) -> None:
+        tx = self.ctx.tx
+
+        def toggle():
+            current = set(self.ctx.state.visible)
+            current = current | {name} if shown else current - {name}
+            self.ctx.state.visible = [n for n in self.ctx.names if n in current]
+
+        if not tx.is_pushing:
+            tx.apply("classifier picker", toggle)
+
+    def _on_cost_lines(self) -> None:
+        with self.ctx.tx.lock:
+            self.sync()
+
+    # ------------------------------------------------------------------ drawing
+    def sync(self) -> None:
+        s = self.ctx.state
+        per_vertex = bool(self.show_cost_lines.value)
+        key = (tuple(s.visible), per_vertex)
+        if key == self._drawn:
+            return
+        visible = self.ctx.visible()
+        shown = {d.name for d in visible}
+        if visible:
+            best = combined_envelope([d.clf for d in visible])
+            comb_x = np.concatenate([best["pcf_lo"].to_numpy(), best["pcf_hi"].to_numpy()[-1:]])
+            comb_y = np.concatenate([best["nec_lo"].to_numpy(), best["nec_hi"].to_numpy()[-1:]])
+            colors = {d.name: d.color for d in visible}
+            strip_x = np.column_stack([best["pcf_lo"], best["pcf_hi"]])
+            strip_colors = [colors.get(n, TRIVIAL_COLOR) for n in best["classifier"]]
+        else:
+            comb_x, comb_y = np.array([0.0, 0.5, 1.0]), np.array([0.0, 0.5, 0.0])
+            strip_x, strip_colors = np.array([[0.0, 1.0]]), [TRIVIAL_COLOR]
+        groups = (self.roc_curves, self.hull_lines, self.hull_vertices, self.envelopes,
+                  self.segment_hover)
+        marks = [m for g in groups for m in g] + [*self.cost_lines, self.combined, self.winner_strip]
+        with hold(*marks):
+            self.ctx.figures.cost_y.max = 1.0 if per_vertex else 0.5
+            for i, d in enumerate(self.ctx.drawings):
+                on = d.name in shown
+                for group in groups:
+                    group[i].visible = on
+                self.cost_lines[i].visible = on and per_vertex
+            self.combined.x, self.combined.y = comb_x, comb_y
+            self.winner_strip.x = strip_x
+            self.winner_strip.y = np.zeros_like(strip_x)
+            self.winner_strip.colors = strip_colors
+        self._drawn = key
+
+    def push_controls(self) -> None:
+        shown = set(self.ctx.state.visible)
+        for name, box in self.picker.items():
+            box.value = name in shown

@@ -1,0 +1,138 @@
+"""The constraint tool: Neyman-Pearson (a limit on FPR) or workforce (a limit on cases flagged),
+its controls, its line in ROC space, the constrained points and their cost lines."""
+
+from __future__ import annotations
+
+import html
+import math
+
+import bqplot as bq
+import ipywidgets as widgets
+import numpy as np
+
+from ..model.geometry import workforce_segment
+from ..model.operating import capacity_from_cases, capacity_to_cases
+from .marks import hold
+from .sliders import SliderBinding
+
+__all__ = ["ConstraintTool"]
+
+_STYLE = {"description_width": "initial"}
+
+
+class ConstraintTool:
+    """Owns the constraint controls and marks; ``constrained`` maps each visible classifier to its
+    `ConstrainedPoint` under the active constraint (empty when none)."""
+
+    def __init__(self, ctx, *, total_cases: float | None):
+        self.ctx = ctx
+        s, tx = ctx.state, ctx.tx
+        n = len(ctx.drawings)
+        colors = [d.color for d in ctx.drawings]
+        self.constraint = widgets.ToggleButtons(
+            options=[("none", "none"), ("Neyman-Pearson", "neyman_pearson"),
+                     ("workforce", "workforce")], description="constraint", style=_STYLE)
+        self.max_fpr = widgets.FloatSlider(description="max FPR", min=0.0, max=1.0, step=0.005,
+                                           readout_format=".3f", style=_STYLE)
+        self.capacity_unit = widgets.ToggleButtons(options=["cases", "% flagged"],
+                                                   description="capacity in", style=_STYLE)
+        top = total_cases if total_cases else 1.0
+        self.capacity = widgets.FloatSlider(description="capacity", min=0.0, max=top,
+                                            step=max(top / 1000.0, 1e-6), style=_STYLE)
+        self.n_pos = widgets.FloatText(description="population positives", style=_STYLE,
+                                       layout=widgets.Layout(width="230px"))
+        self.n_neg = widgets.FloatText(description="negatives", style=_STYLE,
+                                       layout=widgets.Layout(width="170px"))
+        self.message = widgets.HTML()
+        self.bindings = [
+            SliderBinding(self.constraint, tx, lambda v: setattr(s, "constraint", v), "constraint"),
+            SliderBinding(self.max_fpr, tx, lambda v: setattr(s, "max_fpr", v), "max FPR"),
+            SliderBinding(self.capacity, tx, self._set_capacity, "capacity"),
+            SliderBinding(self.n_pos, tx, lambda v: setattr(s, "n_pos", v), "population positives"),
+            SliderBinding(self.n_neg, tx, lambda v: setattr(s, "n_neg", v), "negatives"),
+        ]
+        self.capacity_unit.observe(lambda _ch: self._on_unit(), names=["value"])
+        self.widget = widgets.VBox([
+            widgets.HTML("<b>Constraint</b>"), self.constraint, widgets.HBox([self.max_fpr]),
+            widgets.HBox([self.capacity_unit, self.capacity]), widgets.HBox([self.n_pos, self.n_neg]),
+            self.message])
+        rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
+        self.roc_line = bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales=rs, colors=["black"],
+                                 line_style="dashed", visible=False)
+        self.roc_points = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=rs, colors=colors,
+                                     marker="diamond", default_size=110, stroke="black",
+                                     visible=False)
+        # The constrained classifier's cost line (eq. 14 for workforce, eq. 8 at its ROC point).
+        self.cost_lines = bq.Lines(x=np.zeros((n, 2)), y=np.zeros((n, 2)), scales=cs, colors=colors,
+                                   line_style="dashed", stroke_width=2, visible=False)
+        self.constrained = {}
+        self._drawn = None
+
+    def _set_capacity(self, value) -> None:
+        s = self.ctx.state
+        s.capacity = capacity_to_cases(value, self.capacity_unit.value, n_pos=s.n_pos, n_neg=s.n_neg)
+
+    def _on_unit(self) -> None:
+        tx = self.ctx.tx
+        with tx.lock, tx.pushing():
+            self.push_controls()
+
+    # ------------------------------------------------------------------ drawing
+    def sync(self) -> None:
+        s = self.ctx.state
+        key = (s.constraint, s.max_fpr, s.capacity, s.n_pos, s.n_neg, tuple(s.visible))
+        if key == self._drawn:
+            return
+        shown = self.ctx.visible()
+        if s.constraint == "none":
+            constrained = {}
+        elif s.constraint == "neyman_pearson":
+            constrained = {d.name: d.clf.neyman_pearson(s.max_fpr) for d in shown}
+        else:
+            constrained = {d.name: d.clf.workforce(s.capacity, n_pos=s.n_pos, n_neg=s.n_neg)
+                           for d in shown}
+        n = len(self.ctx.drawings)
+        fpr, tpr = np.zeros(n), np.zeros(n)
+        slope, intercept, opacity = np.zeros(n), np.zeros(n), np.zeros(n)
+        for i, d in enumerate(self.ctx.drawings):
+            cp = constrained.get(d.name)
+            if cp is not None:
+                fpr[i], tpr[i], slope[i], intercept[i], opacity[i] = (cp.fpr, cp.tpr, cp.slope,
+                                                                      cp.intercept, 1.0)
+        if s.constraint == "neyman_pearson":
+            line_x, line_y = [s.max_fpr, s.max_fpr], [0.0, 1.0]
+        elif s.constraint == "workforce":
+            xa, ya, xb, yb = workforce_segment(s.capacity, s.n_pos, s.n_neg)
+            line_x, line_y = [xa, xb], [ya, yb]
+            if math.isnan(xa):  # the line misses ROC space (capacity beyond all cases)
+                line_x, line_y = [1.0, 1.0], [1.0, 1.0]
+        else:
+            line_x, line_y = [0.0, 0.0], [0.0, 1.0]
+        on = s.constraint != "none"
+        message = " ".join(f"<b>{html.escape(name)}</b>: {html.escape(cp.message)}<br>"
+                           for name, cp in constrained.items())
+        with hold(self.roc_line, self.roc_points, self.cost_lines):
+            self.roc_line.x, self.roc_line.y = line_x, line_y
+            self.roc_line.visible = on
+            self.roc_points.x, self.roc_points.y = fpr, tpr
+            self.roc_points.opacities = list(opacity)
+            self.roc_points.visible = on
+            self.cost_lines.x = np.tile([0.0, 1.0], (n, 1))
+            self.cost_lines.y = np.column_stack([intercept, intercept + slope])
+            self.cost_lines.opacities = list(opacity)
+            self.cost_lines.visible = on
+        self.constrained = constrained
+        self.message.value = message
+        self._drawn = key
+
+    def push_controls(self) -> None:
+        s = self.ctx.state
+        constraint, max_fpr, capacity, n_pos, n_neg = self.bindings
+        self.constraint.value = s.constraint
+        max_fpr.push(s.max_fpr)
+        total = s.n_pos + s.n_neg
+        unit = self.capacity_unit.value
+        self.capacity.max = max(total, 1e-9) if unit == "cases" else 100.0
+        capacity.push(capacity_from_cases(s.capacity, unit, n_pos=s.n_pos, n_neg=s.n_neg))
+        self.n_pos.value = s.n_pos
+        self.n_neg.value = s.n_neg

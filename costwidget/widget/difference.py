@@ -1,0 +1,224 @@
+"""The difference view: NEC_a − NEC_b with its paired band, and the PCF(+) intervals where the
+band excludes 0 (Drummond & Holte (2004), sec. 9). The band is computed in the background."""
+
+from __future__ import annotations
+
+import html
+
+import bqplot as bq
+import ipywidgets as widgets
+import numpy as np
+
+from ..model import difference_band, significant_intervals
+from .figures import FIGURE_MARGIN, TRIVIAL_COLOR
+from .fill_layer import band_xy
+from .marks import hold
+
+__all__ = ["DifferenceView", "difference_caption"]
+
+_STYLE = {"description_width": "initial"}
+
+
+def _band_kind(band) -> str:
+    simultaneous = band.attrs.get("simultaneous")
+    if simultaneous is None:
+        return "paired bootstrap band"
+    return ("simultaneous paired bootstrap band" if simultaneous
+            else "pointwise paired bootstrap band")
+
+
+def difference_caption(name_a, name_b, level, band, intervals) -> str:
+    """Plain words for the difference view; every name is escaped."""
+    a, b = html.escape(name_a), html.escape(name_b)
+    lines = [f"<b>{a}</b> − <b>{b}</b>, {_band_kind(band)} at {level:.0%}:"]
+    if len(intervals) == 0:
+        lines.append("the difference is not significant at any PCF(+).")
+    for lo, hi, sign in intervals[["pcf_lo", "pcf_hi", "sign"]].itertuples(index=False):
+        cheaper = b if sign > 0 else a
+        where = f"PCF(+) = {lo:.3f}" if lo == hi else f"PCF(+) in [{lo:.3f}, {hi:.3f}]"
+        lines.append(f"<b>{cheaper}</b> costs less at {where}")
+    bound = band.attrs.get("coarsening_bound")
+    if bound:
+        lines.append(f"<small>(score binning changes a bound by at most {bound:.2g})</small>")
+    return "<br>".join(lines)
+
+
+class DifferenceView:
+    """Owns the difference figure, its marks, its caption and its controls."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        names = ctx.names
+        s, tx = ctx.state, ctx.tx
+        # ------------------------------------------------------------- controls
+        if len(names) >= 2:
+            self.show = widgets.Checkbox(description="difference", style=_STYLE,
+                                         layout=widgets.Layout(width="auto"))
+            self.name_a = widgets.Dropdown(options=list(names), value=names[0],
+                                           layout=widgets.Layout(width="auto"))
+            self.name_b = widgets.Dropdown(options=list(names), value=names[1], description="−",
+                                           style=_STYLE, layout=widgets.Layout(width="auto"))
+            for control in (self.show, self.name_a, self.name_b):
+                control.observe(self._on_controls, names=["value"])
+            self.controls = widgets.HBox([self.show, self.name_a, self.name_b],
+                                         layout=widgets.Layout(flex_flow="row wrap",
+                                                               align_items="center"))
+        else:
+            self.show = self.name_a = self.name_b = self.controls = None
+        # ------------------------------------------------------------- figure
+        cx = ctx.figures.cost_x
+        dy = bq.LinearScale(min=-0.1, max=0.1)
+        self.y_scale = dy
+        sc = {"x": cx, "y": dy}
+        self.zero = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=sc, colors=[TRIVIAL_COLOR],
+                             line_style="dashed")
+        self.band = bq.Lines(x=[0.0, 1.0], y=[[0.0, 0.0], [0.0, 0.0]], scales=sc, fill="between",
+                             colors=["#555555", "#555555"], fill_colors=["#888888"],
+                             fill_opacities=[0.25], stroke_width=0.5)
+        self.line = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=sc, colors=["black"], stroke_width=2)
+        # One thick segment on the zero line per interval where the band excludes 0,
+        # coloured by the classifier that costs less there.
+        self.significant = bq.Lines(x=[[0.0, 0.0]], y=[[0.0, 0.0]], scales=sc,
+                                    colors=[TRIVIAL_COLOR], stroke_width=8, visible=False)
+        self.operating_line = bq.Lines(x=[0.5, 0.5], y=[-1.0, 1.0], scales=sc, colors=["black"],
+                                       stroke_width=1.5)
+        self.figure = bq.Figure(
+            marks=[self.zero, self.band, self.line, self.significant, self.operating_line],
+            axes=[bq.Axis(scale=cx, label="probability cost PCF(+)", side="bottom",
+                          grid_lines="dashed", tick_format=".1f"),
+                  bq.Axis(scale=dy, label="NEC difference", side="left", grid_lines="dashed",
+                          tick_format=".2f")],
+            title="difference", layout=widgets.Layout(width="480px", height="260px"),
+            fig_margin=FIGURE_MARGIN)
+        self.figure.add_class("costwidget-difference")
+        self.caption = widgets.HTML(value="")
+        self.caption.add_class("costwidget-difference-caption")
+        # Empty until first shown: a bqplot figure drawn while hidden has no size and makes the
+        # browser log errors about negative sizes.
+        self.widget = widgets.HBox([], layout=widgets.Layout(align_items="center"))
+        self._results = {}     # (a, b, level) -> (band, intervals)
+        self.shown = None      # (band, intervals) on screen, or None
+        self._drawn_key = None
+        self._pending = None
+        self._reach = 1.0
+
+    # ------------------------------------------------------------------ user input
+    def _on_controls(self, _change) -> None:
+        tx = self.ctx.tx
+        if tx.is_pushing:
+            return
+        pair = [self.name_a.value, self.name_b.value] if self.show.value else []
+        tx.apply("difference", setattr, self.ctx.state, "difference", pair)
+
+    # ------------------------------------------------------------------ drawing
+    def sync(self) -> None:
+        s = self.ctx.state
+        if not s.difference:
+            self._cancel()
+            self._draw(None, None)
+            return
+        a, b = s.difference
+        self._check_pair(a, b)
+        key = (a, b, s.band_level)
+        if key in self._results:
+            self._cancel()
+            self._draw(key, self._results[key])
+        else:
+            self._hide_stale(key)
+            if key != self._pending:
+                self._pending = key
+                self.ctx.background.submit("difference", f"difference {a} − {b}",
+                                           lambda progress: self._compute(key, progress),
+                                           self._arrived, self._failed)
+        if self.shown is not None:
+            self.operating_line.x = [s.pcf, s.pcf]
+
+    def _check_pair(self, a, b) -> None:
+        """The model's quick checks of a pair, at once (a refused pair is refused synchronously)."""
+        from ..model.paired import check_pair
+
+        check_pair(self.ctx.drawing(a).clf, self.ctx.drawing(b).clf)
+
+    def _compute(self, key, progress):
+        a, b, level = key
+        band = difference_band(self.ctx.drawing(a).clf, self.ctx.drawing(b).clf, level,
+                               random_state=0)
+        progress(1, 2)
+        return key, (band, significant_intervals(band))
+
+    def _arrived(self, result) -> None:
+        key, value = result
+        self._pending = None
+        self._results[key] = value
+        self.sync()
+
+    def _failed(self, exc) -> None:
+        self._pending = None
+        self._draw(None, None)
+        self.ctx.errors.show(exc, context="difference failed")
+        self.ctx.turn_off("difference", [])
+
+    def _cancel(self) -> None:
+        if self._pending is not None:
+            self._pending = None
+            self.ctx.background.cancel("difference")
+
+    def _hide_stale(self, key) -> None:
+        """A band for another pair or level must not stay on screen while the new one computes."""
+        if self._drawn_key is not None and self._drawn_key != key:
+            with hold(self.band, self.line, self.significant):
+                self.band.visible = self.line.visible = self.significant.visible = False
+            self.caption.value = "<i>computing the difference band…</i>"
+            self.shown = None
+            self._drawn_key = ("stale",)
+
+    def _draw(self, key, result) -> None:
+        if key == self._drawn_key:
+            return
+        if result is None:
+            self.shown = None
+            self.widget.children = ()
+            self.caption.value = ""
+            self._drawn_key = key
+            return
+        name_a, name_b, level = key
+        band, intervals = result
+        a, b = self.ctx.drawing(name_a), self.ctx.drawing(name_b)
+        x, (lower, upper) = band_xy(band)
+        diff = band["diff"].to_numpy()
+        reach = max(np.abs(lower).max(), np.abs(upper).max(), np.abs(diff).max(), 1e-3) * 1.1
+        # A run of significant grid points is drawn half a grid step wider on each side, so that
+        # a single significant point still shows.
+        half = 0.5 * (x[1] - x[0]) if len(x) > 1 else 0.0
+        seg_x = np.clip(np.column_stack([intervals["pcf_lo"] - half, intervals["pcf_hi"] + half]),
+                        0.0, 1.0)
+        # sign +1: a costs more, so b is the better one there.
+        seg_colors = [b.color if sign > 0 else a.color for sign in intervals["sign"]]
+        pcf = self.ctx.state.pcf
+        with hold(self.band, self.line, self.significant, self.operating_line):
+            self.y_scale.min, self.y_scale.max = -reach, reach
+            self.band.x, self.band.y = x, np.vstack([lower, upper])
+            self.line.x, self.line.y = x, diff
+            self.band.visible = self.line.visible = True
+            if len(seg_x):
+                self.significant.x = seg_x
+                self.significant.y = np.zeros_like(seg_x)
+                self.significant.colors = seg_colors
+            self.significant.visible = bool(len(seg_x))
+            self.operating_line.x = [pcf, pcf]
+            self.operating_line.y = [-reach, reach]
+        # A bqplot title is SVG text (never parsed as HTML).
+        self.figure.title = f"NEC({name_a}) − NEC({name_b})"
+        self.caption.value = difference_caption(name_a, name_b, level, band, intervals)
+        if not self.widget.children:
+            self.widget.children = (self.figure, self.caption)
+        self.shown = result
+        self._drawn_key = key
+
+    def push_controls(self) -> None:
+        if self.show is None:
+            return
+        pair = self.ctx.state.difference
+        self.show.value = bool(pair)
+        if pair:
+            self.name_a.value, self.name_b.value = pair

@@ -1,0 +1,151 @@
+"""The operating-point tool: p(+), cost and cost-ratio controls; iso lines, chosen vertices,
+the operating line with its drag handle, and click targets in the cost pane."""
+
+from __future__ import annotations
+
+import bqplot as bq
+import ipywidgets as widgets
+import numpy as np
+
+from ..model.geometry import iso_performance_segment
+from ..model.operating import costs_for_pcf, costs_for_ratio
+from .marks import hold
+from .sliders import SliderBinding
+
+__all__ = ["OperatingPointTool", "CLICK_STEPS"]
+
+_STYLE = {"description_width": "initial"}
+#: pcf steps of the click target in the cost pane (a click sets pcf to the nearest step).
+CLICK_STEPS = 500
+
+
+class OperatingPointTool:
+    """Owns the operating-point controls and marks; draws them from ``state.pcf``.
+
+    ``best`` maps every classifier's name to ``clf.best(pcf)`` at the drawn
+    operating point, for the readout to reuse.
+    """
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        s, tx = ctx.state, ctx.tx
+        n = len(ctx.drawings)
+        colors = [d.color for d in ctx.drawings]
+        # ------------------------------------------------------------- controls
+        self.p_pos = widgets.FloatSlider(description="p(+)", min=0.001, max=0.999, step=0.001,
+                                         readout_format=".3f", continuous_update=True, style=_STYLE)
+        self.p_pos.add_class("costwidget-p-pos")
+        self.cost_fn = widgets.FloatText(description="C(-|+) false negative", style=_STYLE,
+                                         layout=widgets.Layout(width="210px"))
+        self.cost_fp = widgets.FloatText(description="C(+|-) false positive", style=_STYLE,
+                                         layout=widgets.Layout(width="210px"))
+        self.log_ratio = widgets.FloatLogSlider(description="C(-|+)/C(+|-)", base=10, min=-3, max=3,
+                                                step=0.01, readout_format=".3g", style=_STYLE)
+        self.pcf = widgets.HTML()
+        self.pcf.add_class("costwidget-pcf")
+        self.bindings = [
+            SliderBinding(self.p_pos, tx, lambda v: setattr(s, "p_pos", v), "p(+)"),
+            SliderBinding(self.cost_fn, tx, lambda v: s.set_costs(v, s.cost_fp), "C(-|+)"),
+            SliderBinding(self.cost_fp, tx, lambda v: s.set_costs(s.cost_fn, v), "C(+|-)"),
+            SliderBinding(self.log_ratio, tx, self.set_ratio, "cost ratio"),
+        ]
+        self.widget = widgets.VBox([widgets.HBox([self.p_pos, self.pcf]),
+                                    widgets.HBox([self.cost_fn, self.cost_fp, self.log_ratio])])
+        # ------------------------------------------------------------- ROC marks
+        rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
+        self.iso_lines = bq.Lines(x=np.zeros((n, 2)), y=np.zeros((n, 2)), scales=rs, colors=colors,
+                                  line_style="dash_dotted", stroke_width=1.5)
+        self.chosen = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=rs, colors=colors,
+                                 default_size=90, stroke="black")
+        # ------------------------------------------------------------- cost marks
+        self.operating_line = bq.Lines(x=[0.5, 0.5], y=[0.0, 1.0], scales=cs, colors=["black"],
+                                       stroke_width=1.5)
+        self.nec_points = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=cs, colors=colors,
+                                     default_size=60, stroke="black")
+        # Clicking sets the operating point: transparent full-height bars, one per pcf step, above
+        # the filled areas (which would take the click) but below the hoverable dots (an overlay
+        # interaction would swallow their hover events).
+        self.click_pcf = np.linspace(0.0, 1.0, CLICK_STEPS + 1)
+        self.click_bars = bq.Bars(x=self.click_pcf, y=np.full(len(self.click_pcf), 10.0), scales=cs,
+                                  colors=["white"], opacities=[0.0], padding=0.0)
+        self.click_bars.on_element_click(self._on_click)
+        # The drag handle at the foot of the operating line. The browser owns its position
+        # while a drag lasts (the kernel never writes it then: two writers of one trait
+        # race); drag events carry the pointer's x, and the kernel only reads those.
+        self.handle = bq.Scatter(x=[0.5], y=[0.025], scales=cs, marker="triangle-up",
+                                 default_size=160, colors=["black"], enable_move=True,
+                                 restrict_x=True, update_on_move=False)
+        self.handle.on_drag_start(self._on_drag_start)
+        self.handle.on_drag(self._on_drag)
+        self.handle.on_drag_end(self._on_drag_end)
+        self._dragging = False
+        self.best = {}
+        self._drawn = None
+
+    # ------------------------------------------------------------------ user input
+    def set_pcf(self, x) -> None:
+        """Keep p(+), change one cost so that PCF(+) = x (a click or a drag in the cost pane)."""
+        s = self.ctx.state
+        x = float(np.clip(float(x), 0.0, 1.0))
+        s.set_costs(*costs_for_pcf(x, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp))
+
+    def set_ratio(self, ratio) -> None:
+        s = self.ctx.state
+        s.set_costs(*costs_for_ratio(ratio, cost_fn=s.cost_fn, cost_fp=s.cost_fp))
+
+    def _on_click(self, _mark, event) -> None:
+        self.ctx.tx.apply("click in cost pane", self.set_pcf,
+                          self.click_pcf[int(event["data"]["index"])])
+
+    def _on_drag_start(self, _mark, _event) -> None:
+        self._dragging = True
+
+    def _on_drag(self, _mark, event) -> None:
+        self._dragging = True
+        self.ctx.tx.apply("drag in cost pane", self.set_pcf, event["point"]["x"])
+
+    def _on_drag_end(self, _mark, event) -> None:
+        self._dragging = False
+        self.ctx.tx.apply("drag in cost pane", self.set_pcf, event["point"]["x"])
+        with self.ctx.tx.lock:
+            self.handle.x = [self.ctx.state.pcf]  # the drop point, as the state has it
+
+    # ------------------------------------------------------------------ drawing
+    def sync(self) -> None:
+        s = self.ctx.state
+        key = (s.pcf, tuple(s.visible))
+        if key == self._drawn:
+            return
+        pcf = s.pcf
+        ops = [d.clf.best(pcf) for d in self.ctx.drawings]
+        fpr = np.array([op.fpr for op in ops])
+        tpr = np.array([op.tpr for op in ops])
+        nec = np.array([op.nec for op in ops])
+        xa, ya, xb, yb = iso_performance_segment(fpr, tpr, pcf)
+        shown = set(s.visible)
+        opacity = [1.0 if d.name in shown else 0.0 for d in self.ctx.drawings]
+        with hold(self.iso_lines, self.chosen, self.operating_line, self.nec_points, self.handle):
+            self.iso_lines.x = np.column_stack([xa, xb])
+            self.iso_lines.y = np.column_stack([ya, yb])
+            self.iso_lines.opacities = opacity
+            self.chosen.x, self.chosen.y = fpr, tpr
+            self.chosen.opacities = opacity
+            self.operating_line.x = [pcf, pcf]
+            self.nec_points.x, self.nec_points.y = np.full(len(nec), pcf), nec
+            self.nec_points.opacities = opacity
+            if not self._dragging:
+                self.handle.x = [pcf]
+        self.best = {d.name: op for d, op in zip(self.ctx.drawings, ops)}
+        self._drawn = key
+
+    def push_controls(self) -> None:
+        """State -> controls (inside ``tx.pushing()``)."""
+        s = self.ctx.state
+        p_pos, cost_fn, cost_fp, log_ratio = self.bindings
+        p_pos.push(min(max(s.p_pos, self.p_pos.min), self.p_pos.max))
+        self.cost_fn.value = s.cost_fn
+        self.cost_fp.value = s.cost_fp
+        lo, hi = 10.0 ** self.log_ratio.min, 10.0 ** self.log_ratio.max
+        ratio = np.inf if s.cost_fp == 0 else s.cost_fn / s.cost_fp
+        log_ratio.push(float(min(max(ratio, lo), hi)))
+        self.pcf.value = f"PCF(+) = <b>{s.pcf:.4f}</b>"

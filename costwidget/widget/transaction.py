@@ -1,0 +1,146 @@
+"""One transaction shared by every component: a lock, a guard against update loops, and rollback.
+
+A change reaches the widget in one of three ways: a control moved in the
+browser, a trait set from Python, or a background result arriving from the
+worker thread. All three run under :attr:`Transaction.lock`, so the state and
+the marks are only ever seen whole.
+
+Components redraw from the *whole* current state (never from a single
+change), so a refused change is undone by putting the last good state back
+and asking every component to draw it again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+__all__ = ["Transaction"]
+
+
+class Transaction:
+    """Guard + rollback for a `WidgetState` and the components drawn from it.
+
+    Parameters
+    ----------
+    state : WidgetState
+    errors : ErrorArea
+        Where refusals and failures are shown (always visible).
+    traits : sequence of str
+        The state traits that make up "the state" (the rollback snapshot).
+    """
+
+    def __init__(self, state, errors, traits):
+        self.state = state
+        self.errors = errors
+        self.traits = tuple(traits)
+        self.lock = threading.RLock()
+        self._pushing = 0
+        self._from_control = 0
+        self.good = self.snapshot()
+        self.redraw = lambda: None   # set by the owner: draw every component from the state
+        self.push_controls = lambda: None  # set by the owner: state -> controls
+
+    # ------------------------------------------------------------------ state snapshots
+    def snapshot(self) -> dict:
+        return {name: _copy(getattr(self.state, name)) for name in self.traits}
+
+    def _put_back(self, values: dict) -> None:
+        """Set the traits without notifying anyone (used to restore the last good state)."""
+        with self.pushing():
+            for name, value in values.items():
+                if getattr(self.state, name) != value:
+                    self.state.set_trait(name, value)
+            self.state.derive()
+
+    # ------------------------------------------------------------------ guards
+    @property
+    def is_pushing(self) -> bool:
+        """True while the widget itself writes to controls or the state: not a user's change."""
+        return self._pushing > 0
+
+    @contextlib.contextmanager
+    def pushing(self):
+        self._pushing += 1
+        try:
+            yield
+        finally:
+            self._pushing -= 1
+
+    # ------------------------------------------------------------------ entry points
+    def on_state_change(self, change) -> None:
+        """Observer of every state trait: redraw; on failure restore the last good state.
+
+        From Python the failure is raised again after it is shown (as an invalid
+        trait value is), so a script never continues on a silently reverted state.
+        """
+        if self.is_pushing:
+            return
+        with self.lock:
+            try:
+                self.redraw()
+            except Exception as exc:
+                self._rollback()
+                self.errors.show(exc, context=f"{change['name']} refused")
+                if not self._from_control:
+                    raise
+                return
+            self.good = self.snapshot()
+            self.errors.clear()
+            self.push_controls()
+
+    def _rollback(self) -> None:
+        self._put_back(self.good)
+        try:
+            self.redraw()
+        finally:
+            self.push_controls()
+
+    def apply(self, label: str, func, *args) -> bool:
+        """Run ``func(*args)`` for a user's control move: refused input shows a message and
+        changes nothing. Returns True when the change was taken."""
+        if self.is_pushing:
+            return False
+        with self.lock:
+            self._from_control += 1
+            try:
+                func(*args)
+            except Exception as exc:  # noqa: BLE001 - refused input: message, state unchanged
+                self._put_back(self.good)
+                self.errors.show(exc, context=f"{label} refused")
+                self.push_controls()  # show the state (the old one when refused)
+                return False
+            finally:
+                self._from_control -= 1
+            self.push_controls()
+            return True
+
+    def update(self, **values) -> None:
+        """Set several traits at once, all or nothing: the first refusal raises and nothing changes."""
+        unknown = sorted(set(values) - set(self.traits))
+        if unknown:
+            raise ValueError(f"unknown state traits {unknown}; settable: {sorted(self.traits)}.")
+        with self.lock:
+            before = self.snapshot()
+            try:
+                with self.pushing():
+                    with self.state.hold_trait_notifications():
+                        for name, value in values.items():
+                            setattr(self.state, name, value)
+                    self.state.derive()
+                self.redraw()
+            except Exception as exc:
+                self._put_back(before)
+                try:
+                    self.redraw()
+                finally:
+                    self.push_controls()
+                self.errors.show(exc, context="update refused")
+                raise
+            self.good = self.snapshot()
+            self.errors.clear()
+            self.push_controls()
+
+
+def _copy(value):
+    return list(value) if isinstance(value, list) else value
