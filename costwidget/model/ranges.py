@@ -82,6 +82,11 @@ def _check_number(value, name: str) -> float:
     return value
 
 
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for messages: 0.5, not np.float64(0.5))."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _scalar_or(x, out):
     return float(out) if np.ndim(x) == 0 else out
 
@@ -326,8 +331,9 @@ def cost_sensitivity_table(mtmcs) -> pd.DataFrame:
         raise TypeError("mtmcs must hold numbers (MTMCS in percent).") from None
     if not np.isfinite(values).all():
         row, col = np.argwhere(~np.isfinite(values))[0]
-        raise ValueError(f"mtmcs has a missing or infinite value at row {mtmcs.index[row]!r}, "
-                         f"column {mtmcs.columns[col]!r}; every grid point needs an MTMCS.")
+        label, column = (_plain(v) for v in (mtmcs.index[row], mtmcs.columns[col]))
+        raise ValueError(f"mtmcs has a missing or infinite value at row {label!r}, "
+                         f"column {column!r}; every grid point needs an MTMCS.")
     total = values.sum(axis=1)
     sensitivity = values.max(axis=1) - values.min(axis=1)
     return pd.DataFrame({"MTMCR": total, "cost_sensitivity": sensitivity,
@@ -624,6 +630,16 @@ def thesis_optimized_search(y_true, y_score, fp_cost, *, step=1e-5, pos_label=No
 
 
 def _search_one(fp_cost: float, step: float, pos_sorted, neg_sorted) -> ThesisSearch:
+    t, tmc = _search_curve(fp_cost, step, pos_sorted, neg_sorted)
+    i = int(np.argmin(tmc))  # the first minimum met, as a scan keeping the smallest would
+    return ThesisSearch(fp_cost=fp_cost, threshold=float(t[i]), tmc=float(tmc[i]))
+
+
+def _search_curve(fp_cost: float, step: float, pos_sorted, neg_sorted):
+    """(thresholds on P(negative), TMC in percent) in the order the thesis's search visits them.
+
+    ``pos_sorted``/``neg_sorted``: sorted P(negative | x) of the positives and negatives.
+    """
     fn_cost = 1.0 - fp_cost
     cutoff = fn_cost / (fn_cost + fp_cost)
     n_pos, n_neg = len(pos_sorted), len(neg_sorted)
@@ -642,6 +658,4 @@ def _search_one(fp_cost: float, step: float, pos_sorted, neg_sorted) -> ThesisSe
         # Positive iff P(neg) <= t: FN are positives above t, FP negatives at or below t.
         fn = n_pos - np.searchsorted(pos_sorted, t, side="right")
         fp = np.searchsorted(neg_sorted, t, side="right")
-    tmc = 100.0 * (fn / n_pos * fn_cost + fp / n_neg * fp_cost)
-    i = int(np.argmin(tmc))
-    return ThesisSearch(fp_cost=fp_cost, threshold=float(t[i]), tmc=float(tmc[i]))
+    return t, 100.0 * (fn / n_pos * fn_cost + fp / n_neg * fp_cost)
