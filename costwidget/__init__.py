@@ -15,6 +15,7 @@ _LAZY = {  # name -> "module:attribute", filled by the widget layer
     "demo": ".demos:demo",
     "from_duckdb": ".sources:from_duckdb",
     "from_spark": ".sources:from_spark",
+    "CostCurveDisplay": ".display:CostCurveDisplay",
 }
 
 

@@ -1,0 +1,236 @@
+"""The standalone HTML page: widget state rendered by an inlined widget manager, offline.
+
+Pieces, in page order: ``static/embed-runtime.js`` (minified require.js, FontAwesome as data
+URIs and @jupyter-widgets/html-manager, built by ``js/build.mjs``), then bqscales' and bqplot's
+AMD bundles taken from the *installed* bqplot distribution (checked against its RECORD hashes,
+so they are exactly the JavaScript of the Python that made the state) and given their module
+names, so that the widget manager finds them on the page instead of asking a CDN.
+
+Everything that reaches the page is escaped: text with ``html.escape``, JSON with ``<``, ``>``
+and ``&`` as ``\\u`` escapes (so no ``</script>`` can close its element), and the inlined
+scripts must not contain ``</script`` or ``<!--`` (checked; they are rewritten if they ever do).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import importlib.metadata
+import json
+import math
+import pathlib
+import re
+
+__all__ = ["standalone_page", "load_runtime", "amd_bundle", "script_safe", "json_for_script",
+           "readout_table", "RuntimeMissing", "STATIC"]
+
+STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
+_CDN = "https://cdn.jsdelivr.net/npm/"
+_RENDER = "@jupyter-widgets/html-manager/dist/libembed-amd"
+
+
+class RuntimeMissing(RuntimeError):
+    """The built JavaScript runtime is absent (a source checkout where js/ was never built)."""
+
+
+def load_runtime() -> tuple[str, dict]:
+    """The runtime's text and its manifest (``embed-runtime.json``), checked against each other."""
+    js, manifest = STATIC / "embed-runtime.js", STATIC / "embed-runtime.json"
+    if not js.exists() or not manifest.exists():
+        raise RuntimeMissing(
+            f"{js} is missing: this costwidget was installed from source without building its "
+            "JavaScript runtime. Reinstall with `pip install -e .` (it runs npm; node >= 18 and "
+            "npm must be on PATH), or build it by hand: `cd js && npm ci && npm run build`. "
+            "Or pass cdn=True for a page that loads it from the internet.")
+    meta = json.loads(manifest.read_text(encoding="utf-8"))
+    raw = js.read_bytes()
+    if hashlib.sha256(raw).hexdigest() != meta["sha256"]:
+        raise RuntimeMissing(f"{js} does not match {manifest} (a partial build?); rebuild it: "
+                             "`cd js && npm ci && npm run build`.")
+    return raw.decode("utf-8"), meta
+
+
+def _dist_file(dist: str, suffix: str):
+    """A file of an installed distribution, by the end of its RECORD path, hash-checked."""
+    try:
+        d = importlib.metadata.distribution(dist)
+    except importlib.metadata.PackageNotFoundError:
+        raise RuntimeError(f"{dist} is not installed; it is a dependency of costwidget.") from None
+    matches = [f for f in (d.files or []) if str(f).replace("\\", "/").endswith(suffix)]
+    if len(matches) != 1:
+        raise RuntimeError(f"the installed {dist} {d.version} has no single file ending in "
+                           f"{suffix} (found {len(matches)}); reinstall it: pip install "
+                           f"--force-reinstall {dist}.")
+    f = matches[0]
+    data = pathlib.Path(d.locate_file(f)).read_bytes()
+    if f.hash is not None and f.hash.mode == "sha256":
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        if digest != f.hash.value:
+            raise RuntimeError(f"{d.locate_file(f)} differs from what {dist} {d.version} "
+                               f"installed; reinstall it: pip install --force-reinstall {dist}.")
+    return data, d.version
+
+
+def amd_bundle(dist: str, module: str) -> str:
+    """The installed ``share/jupyter/nbextensions/<module>/index.js`` as a *named* AMD module.
+
+    The bundle is an anonymous ``define([...], factory)``, which require.js can only name from
+    the URL it loaded it from; inlined, it must say ``define("<module>", [...], ...)``.
+    """
+    data, _ = _dist_file(dist, f"nbextensions/{module}/index.js")
+    js = data.decode("utf-8")
+    js = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", js)  # the map is not shipped
+    js, n = re.subn(r"\A((?:\s*/\*.*?\*/)*\s*)define\(\[",
+                    lambda m: f'{m.group(1)}define("{module}",[', js, count=1, flags=re.S)
+    if n != 1:
+        raise RuntimeError(f"{dist}'s nbextension bundle does not start with an anonymous "
+                           "define([...]); costwidget cannot inline this version.")
+    return js
+
+
+def js_version(dist: str, module: str) -> str:
+    """The npm version of ``module`` as installed by ``dist`` (its labextension package.json)."""
+    data, _ = _dist_file(dist, f"labextensions/{module}/package.json")
+    return json.loads(data)["version"]
+
+
+def script_safe(js: str) -> str:
+    """JavaScript that can sit inside ``<script>...</script>``: ``</script`` and ``<!--`` are
+    escaped (they can only occur in strings, regular expressions or comments, where ``<\\/`` and
+    ``\\x3C`` mean the same characters)."""
+    js = re.sub(r"(?i)</(script)", r"<\\/\1", js)
+    return js.replace("<!--", "\\x3C!--")
+
+
+def json_for_script(value, **kwargs) -> str:
+    """JSON for a ``<script type="application/...json">`` element: ``<``, ``>`` and ``&`` are
+    ``\\u`` escapes, so no text in the data can end the element or start markup."""
+    text = json.dumps(value, allow_nan=False, **kwargs)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _cell(value) -> str:
+    if isinstance(value, str):
+        return html.escape(value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return html.escape(str(value))
+
+
+def readout_table(readout, colors: dict) -> str:
+    """The readout DataFrame (indexed by classifier) as an HTML table; every text is escaped."""
+    if readout.empty:
+        return "<p><i>No classifier shown.</i></p>"
+    best = readout["expected_cost"].idxmin()
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in ["classifier", *readout.columns])
+    rows = []
+    for name, row in readout.iterrows():
+        color = html.escape(colors.get(name, "#000000"), quote=True)
+        cls = " class='best'" if name == best else ""
+        cells = "".join(f"<td>{_cell(v)}</td>" for v in row.tolist())
+        rows.append(f"<tr{cls}><th scope='row'><span class='swatch' style='color:{color}'>"
+                    f"&#9632;</span> {html.escape(str(name))}</th>{cells}</tr>")
+    return (f"<table class='readout'><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5rem;
+       color: #222; }
+h1 { font-size: 1.4rem; margin: 0 0 .3rem; }
+h2 { font-size: 1.1rem; margin: 1.5rem 0 .4rem; }
+.caption { margin: 0 0 1rem; }
+.note { color: #666; font-size: .85rem; }
+table.readout { border-collapse: collapse; font-size: .85rem; }
+table.readout th, table.readout td { padding: 2px 8px; text-align: right; border-bottom: 1px solid #ddd; }
+table.readout th[scope=row] { text-align: left; font-weight: normal; }
+table.readout tr.best { background: #fff3b0; font-weight: bold; }
+pre.snapshot { font-size: .75rem; background: #f6f6f6; padding: .5rem; overflow: auto;
+               max-height: 30rem; }
+"""
+
+
+def standalone_page(*, manager_state, view_specs, title, caption, readout, colors, snapshot,
+                    cdn=False, generator="costwidget", created="") -> str:
+    """The page's HTML text. ``manager_state``/``view_specs`` come from ``ipywidgets.embed``."""
+    views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
+                      f"{json_for_script(v)}</script>" for v in view_specs)
+    if cdn:
+        head, render = _cdn_scripts()
+    else:
+        runtime, _ = load_runtime()
+        head = "\n".join(f"<script>{script_safe(js)}</script>" for js in (
+            runtime, amd_bundle("bqscales", "bqscales"), amd_bundle("bqplot", "bqplot")))
+        render = (f'<script>require(["{_RENDER}"], function (embed) '
+                  "{ embed.renderWidgets(); });</script>")
+    when = f" on {html.escape(created)}" if created else ""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="{html.escape(generator, quote=True)}">
+<title>{html.escape(title)}</title>
+<style>{_STYLE}</style>
+{head}
+</head>
+<body>
+<h1>{html.escape(title)}</h1>
+<p class="caption">{html.escape(caption)}</p>
+<main>
+<section id="costwidget-view">
+<script type="application/vnd.jupyter.widget-state+json">{json_for_script(manager_state)}</script>
+{views}
+</section>
+<p class="note">A static page: hovering shows values, but moving a control does not recompute
+(there is no Python behind it). Made with {html.escape(generator)}{when}.</p>
+<section id="costwidget-readout">
+<h2>Readout at the operating point</h2>
+{readout_table(readout, colors)}
+</section>
+<section id="costwidget-snapshot-record">
+<h2>Snapshot</h2>
+<p class="note">The record of this analysis; <code>w.restore(snapshot)</code> brings a widget over
+the same classifiers back to it (copy the JSON below, or read the
+<code>costwidget-snapshot</code> script element).</p>
+<details><summary>JSON</summary>
+<pre class="snapshot">{html.escape(json.dumps(snapshot, indent=1, allow_nan=False))}</pre>
+</details>
+<script type="application/json" id="costwidget-snapshot">{json_for_script(snapshot)}</script>
+</section>
+</main>
+{render}
+</body>
+</html>
+"""
+
+
+def _cdn_scripts() -> tuple[str, str]:
+    """Script tags loading the runtime from jsDelivr (exact versions; SRI where the bytes are
+    known here), with bqplot and bqscales pinned to the installed versions."""
+    meta = _cdn_manifest()
+    paths = {m: f"{_CDN}{m}@{js_version(m, m)}/dist/index" for m in ("bqplot", "bqscales")}
+    rq, embed = meta["requirejs"], meta["embed_amd"]
+    config = json_for_script({"paths": paths})
+    assets = json_for_script(_CDN + meta["assets"])
+    head = "\n".join([
+        f'<script src="{_CDN}{rq["path"]}" integrity="{rq["integrity"]}" '
+        'crossorigin="anonymous"></script>',
+        f"<script>window.__jupyter_widgets_assets_path__ = {assets}; "
+        f"require.config({config});</script>",
+    ])
+    # embed-amd.js renders the page's widgets itself once loaded.
+    render = (f'<script src="{_CDN}{embed["path"]}" integrity="{embed["integrity"]}" '
+              'crossorigin="anonymous"></script>')
+    return head, render
+
+
+def _cdn_manifest() -> dict:
+    manifest = STATIC / "embed-runtime.json"
+    if manifest.exists():
+        return json.loads(manifest.read_text(encoding="utf-8"))["cdn"]
+    raise RuntimeMissing(f"{manifest} is missing (it pins the CDN versions): rebuild the runtime "
+                         "with `cd js && npm ci && npm run build`.")

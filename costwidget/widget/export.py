@@ -1,0 +1,588 @@
+"""Exports of a `CostWidget`'s current state: snapshot/restore, matplotlib figures, files, an
+offline HTML page, tidy DataFrames, and the static fallback of its Jupyter display.
+
+Every function takes the widget ``w``; `CostWidget` exposes them as methods (``w.snapshot()``,
+``w.to_figure()``, ...). matplotlib is imported only when a figure is drawn.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import html
+import io
+import math
+import pathlib
+import time
+import warnings
+import weakref
+
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..export import snapshot_format as fmt
+from ..export.snapshot_format import SnapshotError
+from ..model import probability_cost
+
+__all__ = ["snapshot", "restore", "to_figure", "save", "to_html", "to_frame", "snapshot_cell",
+           "snapshot_button", "mimebundle", "caption", "SnapshotError", "SAVE_FORMATS"]
+
+#: File suffixes :func:`save` writes.
+SAVE_FORMATS = (".png", ".svg", ".pdf", ".html")
+#: Resolution of the PNG inside the widget's display bundle (kept low: it is made at every display).
+FALLBACK_DPI = 72
+#: Resolution of :func:`snapshot_cell`'s image and of ``save(".png")``.
+REPORT_DPI = 150
+_CONSTRAINT_WORDS = {"neyman_pearson": "Neyman-Pearson", "workforce": "workforce"}
+
+
+# ---------------------------------------------------------------------------- the widget's interface
+# The lead is adding w.wait/update/colors/constrained/drawn_bands/drawn_fold_spreads; until each
+# exists, the same numbers are taken from the model (identical calls, so identical results).
+def _wait(w):
+    wait = getattr(w, "wait", None)
+    if callable(wait):
+        wait()
+
+
+def _colors(w) -> dict:
+    colors = getattr(w, "colors", None)
+    if colors:
+        return dict(colors)
+    from ..export.matplotlib_panes import PALETTE
+
+    return {c.name: PALETTE[i % len(PALETTE)] for i, c in enumerate(w.classifiers)}
+
+
+def _visible(w):
+    shown = set(w.state.visible)
+    return [c for c in w.classifiers if c.name in shown]
+
+
+def _constrained(w) -> dict:
+    if hasattr(w, "constrained"):
+        return dict(w.constrained)
+    s = w.state
+    if s.constraint == "neyman_pearson":
+        return {c.name: c.neyman_pearson(s.max_fpr) for c in _visible(w)}
+    if s.constraint == "workforce":
+        return {c.name: c.workforce(s.capacity, n_pos=s.n_pos, n_neg=s.n_neg) for c in _visible(w)}
+    return {}
+
+
+def _drawn_bands(w) -> dict:
+    if hasattr(w, "drawn_bands"):
+        return dict(w.drawn_bands)
+    s = w.state
+    if not s.show_bands:
+        return {}
+    return {c.name: c.band(s.band_level, random_state=0) for c in _visible(w)}
+
+
+def _drawn_fold_spreads(w) -> dict:
+    if hasattr(w, "drawn_fold_spreads"):
+        return dict(w.drawn_fold_spreads)
+    if not w.state.show_fold_spread:
+        return {}
+    return {c.name: c.fold_spread() for c in _visible(w) if c.folds}
+
+
+def _cost_lines_shown(w) -> bool:
+    """Whether every hull vertex's cost line is drawn (a display option, not a state trait).
+
+    Not part of the widget's export interface yet: looked up where the widget keeps the
+    checkbox; False if it is not found.
+    """
+    if isinstance(getattr(w, "show_cost_lines", None), bool):
+        return w.show_cost_lines
+    for owner in ("classifier_layers", "controls"):
+        control = getattr(getattr(w, owner, None), "show_cost_lines", None)
+        if control is not None:
+            return bool(getattr(control, "value", False))
+    return False
+
+
+def _range_of_interest(w):
+    # Extension point: when the state gains a `range_of_interest` trait, it is recorded here and
+    # restored by `restore` (which refuses a non-null one while the widget has no such trait).
+    return fmt.jsonable(getattr(w.state, "range_of_interest", None))
+
+
+# ---------------------------------------------------------------------------- snapshot / restore
+def snapshot(w) -> dict:
+    """The current analysis as a plain, JSON-serialisable dict (see `snapshot_format`).
+
+    Inputs (operating point, constraint, bands, difference pair, visible classifiers) are what
+    :func:`restore` sets; results (PCF(+), the constraint's answer, the significant intervals,
+    the readout rows) record what they gave.
+    """
+    _wait(w)
+    s = w.state
+    colors = _colors(w)
+    readout = w.readout
+    intervals = w.difference_intervals
+    snap = {
+        "format": fmt.FORMAT,
+        "version": fmt.VERSION,
+        "costwidget": __version__,
+        "classifiers": [fmt.fingerprint(c, colors.get(c.name)) for c in w.classifiers],
+        "operating_point": {"p_pos": s.p_pos, "cost_fn": s.cost_fn, "cost_fp": s.cost_fp,
+                            "pcf": s.pcf},
+        "constraint": {"kind": s.constraint, "max_fpr": s.max_fpr, "capacity": s.capacity,
+                       "n_pos": s.n_pos, "n_neg": s.n_neg,
+                       "result": {name: dataclasses.asdict(cp)
+                                  for name, cp in _constrained(w).items()}},
+        "visible": list(s.visible),
+        "bands": {"show_bands": s.show_bands, "band_level": s.band_level,
+                  "show_fold_spread": s.show_fold_spread},
+        "difference": {"pair": list(s.difference),
+                       "significant": [] if intervals is None else intervals.to_dict("records")},
+        "range_of_interest": _range_of_interest(w),
+        "readout": readout.reset_index().to_dict("records"),
+    }
+    return fmt.jsonable(snap)
+
+
+_NUMBER = (int, float)
+
+
+def _get(snap, path, kind):
+    """``snap[a][b]`` for ``path = "a.b"``, checked to be of ``kind``; else a SnapshotError."""
+    value = snap
+    for key in path.split("."):
+        if not isinstance(value, dict) or key not in value:
+            raise SnapshotError(f"malformed snapshot: {path!r} is missing.")
+        value = value[key]
+    ok = (isinstance(value, kind) and not isinstance(value, bool)) if kind is _NUMBER else \
+        isinstance(value, kind)
+    if kind is list and ok:
+        ok = all(isinstance(v, str) for v in value)
+    if not ok:
+        want = {_NUMBER: "a number", bool: "true/false", str: "a string", list: "a list of names",
+                dict: "an object"}[kind]
+        raise SnapshotError(f"malformed snapshot: {path!r} must be {want}, got {value!r}.")
+    return value
+
+
+def _traits_from(snap) -> dict:
+    """The state traits a snapshot sets, checked for presence and type."""
+    if not isinstance(snap, dict):
+        raise SnapshotError(f"a snapshot is a dict (from w.snapshot() or json.load), got a "
+                            f"{type(snap).__name__}.")
+    if snap.get("format") != fmt.FORMAT:
+        raise SnapshotError(f"not a costwidget snapshot: 'format' is {snap.get('format')!r}, "
+                            f"expected {fmt.FORMAT!r}.")
+    version = snap.get("version")
+    if version != fmt.VERSION:
+        raise SnapshotError(f"snapshot format version {version!r} is not readable by costwidget "
+                            f"{__version__}, which reads version {fmt.VERSION}.")
+    traits = {
+        "p_pos": _get(snap, "operating_point.p_pos", _NUMBER),
+        "cost_fn": _get(snap, "operating_point.cost_fn", _NUMBER),
+        "cost_fp": _get(snap, "operating_point.cost_fp", _NUMBER),
+        "constraint": _get(snap, "constraint.kind", str),
+        "max_fpr": _get(snap, "constraint.max_fpr", _NUMBER),
+        "capacity": _get(snap, "constraint.capacity", _NUMBER),
+        "n_pos": _get(snap, "constraint.n_pos", _NUMBER),
+        "n_neg": _get(snap, "constraint.n_neg", _NUMBER),
+        "visible": _get(snap, "visible", list),
+        "show_bands": _get(snap, "bands.show_bands", bool),
+        "band_level": _get(snap, "bands.band_level", _NUMBER),
+        "show_fold_spread": _get(snap, "bands.show_fold_spread", bool),
+        "difference": _get(snap, "difference.pair", list),
+    }
+    pcf = _get(snap, "operating_point.pcf", _NUMBER)
+    try:
+        expected = float(probability_cost(traits["p_pos"], traits["cost_fn"], traits["cost_fp"]))
+    except ValueError as exc:
+        raise SnapshotError(f"malformed snapshot: its operating point is invalid: {exc}") from None
+    if not math.isclose(pcf, expected, rel_tol=1e-12, abs_tol=1e-15):
+        raise SnapshotError(f"malformed snapshot: pcf {pcf!r} does not follow from p_pos, cost_fn "
+                            f"and cost_fp (which give {expected!r}).")
+    return {k: (float(v) if isinstance(v, int) and not isinstance(v, bool) else v)
+            for k, v in traits.items()}
+
+
+def _check_on_scratch_state(w, traits):
+    """Run every trait's own validation on a throw-away state, so nothing is set unless all pass."""
+    from .state import WidgetState
+
+    scratch = WidgetState(names=list(w.state.names))
+    try:
+        with scratch.hold_trait_notifications():
+            for name, value in traits.items():
+                setattr(scratch, name, value)
+    except Exception as exc:  # noqa: BLE001 - the trait's message says what is wrong
+        raise SnapshotError(f"snapshot refused, nothing was changed: {exc}") from None
+
+
+def restore(w, snap) -> None:
+    """Bring the widget back to a snapshot taken over the same classifiers.
+
+    Refuses (``SnapshotError``, a ``ValueError``, with what is wrong) a malformed snapshot, one of
+    another format version, or one of other classifiers; the widget is then left unchanged.
+    """
+    traits = _traits_from(snap)
+    theirs = snap.get("classifiers")
+    if not isinstance(theirs, list) or not all(isinstance(c, dict) for c in theirs):
+        raise SnapshotError("malformed snapshot: 'classifiers' must be a list of fingerprints.")
+    problems = fmt.compare_fingerprints(theirs, [fmt.fingerprint(c) for c in w.classifiers])
+    if problems:
+        raise SnapshotError("this snapshot is for other classifiers, nothing was changed: "
+                            + "; ".join(problems) + ".")
+    roi = snap.get("range_of_interest")
+    if roi is not None:
+        if "range_of_interest" not in w.state.trait_names():
+            raise SnapshotError("this snapshot has a range of interest, which this costwidget "
+                                "version cannot show; nothing was changed.")
+        traits["range_of_interest"] = roi
+    _check_on_scratch_state(w, traits)
+    update = getattr(w, "update", None)
+    if callable(update):
+        update(**traits)
+    else:
+        # Cross-validation is deferred to the end of the block, with every new value in place
+        # (the costs and p_pos are checked together), and all are rolled back on an error.
+        with w.state.hold_trait_notifications():
+            for name, value in traits.items():
+                setattr(w.state, name, value)
+    _wait(w)
+
+
+# ---------------------------------------------------------------------------- captions
+def caption(w) -> str:
+    """One line saying where the analysis stands: operating point, constraint, the cheapest."""
+    s = w.state
+    parts = [f"p(+) = {s.p_pos:.4g}", f"C(−|+) = {s.cost_fn:.4g}", f"C(+|−) = {s.cost_fp:.4g}",
+             f"PCF(+) = {s.pcf:.4f}"]
+    if s.constraint == "neyman_pearson":
+        parts.append(f"Neyman-Pearson: FPR ≤ {s.max_fpr:.4g}")
+    elif s.constraint == "workforce":
+        parts.append(f"workforce: {s.capacity:.6g} of {s.n_pos + s.n_neg:.6g} cases flagged")
+    if s.show_bands:
+        parts.append(f"{s.band_level:.0%} bootstrap bands")
+    readout = w.readout
+    if len(readout):
+        best = readout["expected_cost"].idxmin()
+        parts.append(f"cheapest: {best} ({readout.loc[best, 'expected_cost']:.4g} per case)")
+    return " · ".join(parts)
+
+
+# ---------------------------------------------------------------------------- matplotlib
+def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, legend=True,
+              figsize=None):
+    """The widget's current state drawn with matplotlib: ROC space and cost space side by side
+    (and the difference view when it is on), the same marks, colours and labels, and a caption
+    line with the operating point.
+
+    Parameters
+    ----------
+    figure : matplotlib Figure, optional
+        Where to draw (e.g. ``plt.figure(figsize=(12, 6))``). Default: a new ``Figure`` not
+        managed by pyplot, so it never shows up twice in a notebook and needs no GUI.
+    roc : bool, default True
+        Draw the ROC pane.
+    difference : bool, optional
+        Draw the difference view; default when it is on in the widget.
+    show_caption, legend : bool, default True
+    figsize : (float, float), optional
+        Size of the new figure, in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from matplotlib.figure import Figure
+
+    from ..export import matplotlib_panes as mp
+
+    _wait(w)
+    s = w.state
+    colors = _colors(w)
+    shown = _visible(w)
+    diff_band, diff_intervals = w.difference_band, w.difference_intervals
+    if difference is None:
+        difference = diff_band is not None
+    elif difference and diff_band is None:
+        raise ValueError("the difference view is off: set w.difference = [a, b] first.")
+    ncols = int(roc) + 1 + int(difference)
+    text_caption = mp.text(caption(w)) if show_caption else ""
+    n_entries = len(shown) + 1 if legend and shown else 0
+    legend_cols = min(n_entries, 5)
+    legend_rows = -(-n_entries // legend_cols) if n_entries else 0
+    if figure is None:
+        size = figsize or mp.default_figsize(ncols, legend_rows=legend_rows)
+        figure = Figure(figsize=size)
+    fig = figure
+    axes = list(fig.subplots(1, ncols, squeeze=False)[0])
+    if text_caption:
+        text_caption = mp.wrap(text_caption, fig.get_figwidth())
+    # Fixed margins unless the caller's figure has a layout engine: constrained layout would
+    # triple the time of the small PNG drawn at every display of the widget.
+    manual = fig.get_layout_engine() is None
+    if manual:
+        mp.place_panes(fig, ncols, caption_lines=text_caption.count("\n") + 1 if text_caption
+                       else 0, legend_rows=legend_rows)
+    roc_ax = axes.pop(0) if roc else None
+    cost_ax = axes.pop(0)
+    pcf = s.pcf
+    best = {c.name: c.best(pcf) for c in shown}
+    constrained = _constrained(w)
+
+    if roc_ax is not None:
+        mp.setup_roc(roc_ax)
+        for c in shown:
+            mp.draw_roc(roc_ax, c, colors[c.name])
+        if s.constraint != "none":
+            mp.draw_roc_constraint(roc_ax, s.constraint, max_fpr=s.max_fpr, capacity=s.capacity,
+                                   n_pos=s.n_pos, n_neg=s.n_neg,
+                                   points=[(cp.fpr, cp.tpr, colors[n]) for n, cp in constrained.items()])
+        mp.draw_iso_lines(roc_ax, [(best[c.name].fpr, best[c.name].tpr, colors[c.name])
+                                   for c in shown], pcf)
+
+    cost_lines = _cost_lines_shown(w)
+    mp.setup_cost(cost_ax, ymax=1.0 if cost_lines else 0.5)
+    for name, band in _drawn_fold_spreads(w).items():
+        mp.draw_band(cost_ax, band, colors[name], alpha=0.10, dotted=True)
+    for name, band in _drawn_bands(w).items():
+        mp.draw_band(cost_ax, band, colors[name])
+    for c in shown:
+        if cost_lines:
+            mp.draw_cost_lines(cost_ax, c, colors[c.name])
+        mp.draw_envelope(cost_ax, c, colors[c.name])
+    if constrained:
+        mp.draw_constrained_lines(cost_ax, [(cp.slope, cp.intercept, colors[n])
+                                            for n, cp in constrained.items()])
+    if shown:
+        mp.draw_combined(cost_ax, shown, colors)
+    mp.draw_operating_line(cost_ax, pcf, [(best[c.name].nec, colors[c.name]) for c in shown])
+
+    if difference:
+        a, b = s.difference
+        mp.setup_difference(axes[0], a, b)
+        mp.draw_difference(axes[0], diff_band, diff_intervals, color_a=colors[a],
+                           color_b=colors[b], pcf=pcf)
+    if n_entries:
+        entries = [(c.name, colors[c.name], "-") for c in shown] + [("best of all", "black", "--")]
+        handles, labels = mp.legend_handles(entries)
+        if manual:
+            fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0),
+                       ncols=legend_cols, frameon=False)
+        else:
+            fig.legend(handles, labels, loc="outside lower center", ncols=legend_cols,
+                       frameon=False)
+    if text_caption:
+        fig.suptitle(text_caption, fontsize="medium", y=1.0 - 0.1 / fig.get_figheight(),
+                     va="top")
+    return fig
+
+
+def _png(w, dpi) -> tuple[bytes, float]:
+    """PNG bytes of :func:`to_figure` and the figure's width in inches."""
+    fig = to_figure(w)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue(), fig.get_figwidth()
+
+
+def save(w, path, **kwargs) -> pathlib.Path:
+    """Write the current state to ``path``; the suffix chooses the format.
+
+    ``.png`` (raster, ``dpi=150`` unless given), ``.svg`` and ``.pdf`` (vector, from
+    :func:`to_figure`, whose keywords are accepted), or ``.html`` (the standalone page of
+    :func:`to_html`; keyword ``cdn``).
+    """
+    path = pathlib.Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SAVE_FORMATS:
+        raise ValueError(f"cannot save {str(path)!r}: the suffix chooses the format, one of "
+                         f"{', '.join(SAVE_FORMATS)}.")
+    if suffix == ".html":
+        to_html(w, path, **kwargs)
+        return path
+    dpi = kwargs.pop("dpi", REPORT_DPI)
+    fig = to_figure(w, **kwargs)
+    # No creation date in SVG/PDF metadata, so the same state writes the same bytes.
+    metadata = {"Date": None} if suffix == ".svg" else {"CreationDate": None} \
+        if suffix == ".pdf" else None
+    fig.savefig(path, dpi=dpi, metadata=metadata)
+    return path
+
+
+# ---------------------------------------------------------------------------- tidy data
+def to_frame(w) -> dict:
+    """The numbers behind the panes, as tidy DataFrames, one per kind, for your own charts.
+
+    Returns a dict of DataFrames; each has a ``classifier`` column (visible classifiers only,
+    in the widget's order) and one row per observation:
+
+    * ``"roc"``: ``threshold``, ``fpr``, ``tpr`` of every ROC point;
+    * ``"hull"``: the ROC convex hull's vertices (``threshold``, ``fpr``, ``tpr``);
+    * ``"envelope"``: the lower envelope's breakpoints (``pcf``, ``nec``), exact;
+    * ``"bands"``: the bands drawn: ``kind`` (``"bootstrap"`` or ``"fold_spread"``),
+      ``level`` (NaN for the fold spread), ``pcf``, ``lower``, ``upper``;
+    * ``"readout"``: the readout table at the operating point (``w.readout`` as columns);
+    * ``"difference"``: ``pcf``, ``diff``, ``lower``, ``upper`` of the difference view, with
+      ``a`` and ``b`` naming the pair (empty when the view is off).
+    """
+    _wait(w)
+    shown = _visible(w)
+
+    def stack(frames, columns):
+        parts = [f.assign(classifier=name)[["classifier", *columns]] for name, f in frames]
+        if not parts:
+            return pd.DataFrame(columns=["classifier", *columns])
+        return pd.concat(parts, ignore_index=True)
+
+    level = w.state.band_level
+    bands = [(n, b.assign(kind="bootstrap", level=level)) for n, b in _drawn_bands(w).items()]
+    bands += [(n, b.assign(kind="fold_spread", level=np.nan))
+              for n, b in _drawn_fold_spreads(w).items()]
+    order = {c.name: i for i, c in enumerate(w.classifiers)}
+    bands.sort(key=lambda nb: (order[nb[0]], nb[1]["kind"].iloc[0]))
+    diff = w.difference_band
+    if diff is None:
+        difference = pd.DataFrame(columns=["a", "b", "pcf", "diff", "lower", "upper"])
+    else:
+        a, b = w.state.difference
+        difference = diff.assign(a=a, b=b)[["a", "b", "pcf", "diff", "lower", "upper"]]
+    return {
+        "roc": stack([(c.name, c.roc) for c in shown], ["threshold", "fpr", "tpr"]),
+        "hull": stack([(c.name, c.hull) for c in shown], ["threshold", "fpr", "tpr"]),
+        "envelope": stack([(c.name, c.envelope) for c in shown], ["pcf", "nec"]),
+        "bands": stack(bands, ["kind", "level", "pcf", "lower", "upper"]),
+        "readout": w.readout.reset_index(),
+        "difference": difference.reset_index(drop=True),
+    }
+
+
+# ---------------------------------------------------------------------------- Jupyter display
+def _plain(w) -> str:
+    names = ", ".join(c.name for c in _visible(w))
+    return f"CostWidget ({names}): {caption(w)}"
+
+
+def _image_bundle(w, dpi, *, shown_dpi=None):
+    """image/png and text/html (an escaped <img>) of the current state, and PNG metadata.
+
+    ``shown_dpi`` sets the displayed width (a higher ``dpi`` then only adds sharpness).
+    """
+    png, width_in = _png(w, dpi)
+    b64 = base64.b64encode(png).decode("ascii")
+    alt = html.escape(f"Cost curves: {caption(w)}", quote=True)
+    width = int(round(width_in * shown_dpi)) if shown_dpi else None
+    size = f" width='{width}'" if width else ""
+    text = (f"<div class='costwidget-static'><img src='data:image/png;base64,{b64}' alt='{alt}'"
+            f"{size}/></div>")
+    metadata = {"image/png": {"width": width}} if width else {}
+    return {"image/png": b64, "text/html": text}, metadata
+
+
+_FALLBACK_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
+                 "n_neg", "show_bands", "band_level", "show_fold_spread", "difference", "visible")
+
+
+def _state_key(w):
+    """Everything the static image depends on."""
+    s = w.state
+    return (tuple(repr(getattr(s, t)) for t in _STATE_TRAITS), _cost_lines_shown(w),
+            tuple(_colors(w).items()))
+
+
+def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
+    """``_repr_mimebundle_`` of a CostWidget: the live widget view, and a static PNG (and an
+    ``<img>`` as HTML) of the current state for wherever the widget cannot render: nbconvert
+    without saved widget state, LaTeX/PDF, GitHub's notebook viewer.
+
+    The PNG is drawn at 72 dpi to keep every display cheap; a failure to draw it never stops
+    the widget from displaying (a warning says why).
+    """
+    # The view spec is what ipywidgets' own _repr_mimebundle_ returns; that one also builds a
+    # text/plain repr of every trait of every child (all the marks' arrays), ~0.2 s thrown away.
+    data = {"application/vnd.jupyter.widget-view+json": w.widget.get_view_spec(),
+            "text/plain": _plain(w)}
+    wanted = [m for m in ("image/png", "text/html")
+              if (include is None or m in include) and (exclude is None or m not in exclude)]
+    if wanted:
+        try:
+            # Displaying the same, unchanged widget again reuses its image.
+            key = _state_key(w)
+            cached = _FALLBACK_CACHE.get(w)
+            if cached is None or cached[0] != key:
+                cached = (key, _image_bundle(w, FALLBACK_DPI)[0])
+                _FALLBACK_CACHE[w] = cached
+            data.update({k: v for k, v in cached[1].items() if k in wanted})
+        except Exception as exc:  # noqa: BLE001 - the live widget must still display
+            warnings.warn(f"costwidget: no static image in this output ({type(exc).__name__}: "
+                          f"{exc}); the live widget is unaffected.", RuntimeWarning, stacklevel=2)
+    return data
+
+
+def snapshot_cell(w, *, dpi=REPORT_DPI):
+    """Display a static image of the current state as a normal cell output.
+
+    JupyterLab shows the live widget, never the static fallback (ipympl#473), and a widget's
+    state is saved only on request; this output is stored in the notebook like any figure, so it
+    survives nbconvert (HTML, LaTeX/PDF) and GitHub's viewer. Returns None.
+    """
+    from IPython.display import display
+
+    bundle, metadata = _image_bundle(w, dpi, shown_dpi=100)
+    bundle["text/plain"] = _plain(w)
+    display(bundle, raw=True, metadata=metadata)
+
+
+def snapshot_button(w):
+    """A "Snapshot" button (an ipywidgets widget to place anywhere) and, below it, the static
+    image of the state at the last click. The image lives in widget state; for a record that
+    survives any export, call ``w.snapshot_cell()`` in a cell."""
+    import ipywidgets as widgets
+
+    button = widgets.Button(description="Snapshot", icon="camera",
+                            tooltip="Draw a static image of the current state below")
+    image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+    status = widgets.HTML()
+
+    def on_click(_):
+        try:
+            image.value, _ = _png(w, 100)
+            status.value = f"<small>{html.escape(caption(w))}</small>"
+        except Exception as exc:  # noqa: BLE001 - a click must never raise into the front end
+            status.value = f"<span style='color:#a40000'>{html.escape(str(exc))}</span>"
+
+    button.on_click(on_click)
+    box = widgets.VBox([button, status, image])
+    box.add_class("costwidget-snapshot-button")
+    return box
+
+
+# ---------------------------------------------------------------------------- HTML page
+def to_html(w, path=None, *, cdn=False) -> str:
+    """A standalone HTML page of the current state: the panes rendered from the embedded widget
+    state, the caption, the readout as an HTML table and the snapshot record.
+
+    The default page needs no network at all: require.js, the widget manager, bqplot and
+    bqscales (from the installed bqplot, so they match the state) and the fonts are inlined.
+    ``cdn=True`` loads them from jsDelivr instead (pinned versions, subresource integrity for
+    the widget manager), for a much smaller page that needs the internet to render.
+    Returns the page's text; writes it to ``path`` (UTF-8) when given.
+    """
+    from ipywidgets.embed import dependency_state, embed_data
+
+    from ..export import page
+
+    _wait(w)
+    # drop_defaults=False: with defaults dropped, a slider shows the wrong value (ipywidgets#2440).
+    state = dependency_state(w.widget, drop_defaults=False)
+    data = embed_data(views=[w.widget], drop_defaults=False, state=state)
+    snap = snapshot(w)
+    text = page.standalone_page(
+        manager_state=data["manager_state"], view_specs=data["view_specs"],
+        title="Cost curves: " + ", ".join(c.name for c in _visible(w)),
+        caption=caption(w), readout=w.readout, colors=_colors(w), snapshot=snap, cdn=cdn,
+        generator=f"costwidget {__version__}", created=time.strftime("%Y-%m-%d %H:%M"))
+    if path is not None:
+        pathlib.Path(path).write_text(text, encoding="utf-8")
+    return text

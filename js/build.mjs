@@ -1,0 +1,213 @@
+// Builds the script runtime of the offline HTML page that CostWidget.to_html writes.
+//
+//   costwidget/static/embed-runtime.js    minified require.js, FontAwesome's woff2 fonts as data
+//                                         URIs, and @jupyter-widgets/html-manager's embed-amd.js
+//                                         (widget manager + renderer), trimmed (see below)
+//   costwidget/static/embed-runtime.json  what went in: versions, sizes, sha256 (read by Python)
+//   costwidget/static/THIRD-PARTY-NOTICES.txt   licenses of everything bundled
+//
+// bqplot's and bqscales' bundles are NOT built here: Python takes them from the installed bqplot
+// at export time, so they always match the bqplot that made the widget state.
+//
+// Run with `npm install && npm run build` in js/ (hatch-jupyter-builder does this when the wheel
+// or an editable install is built). Versions are pinned exactly in package.json/package-lock.json;
+// the trimming below checks the bundle's layout and fails loudly if a new version changes it.
+
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+
+import * as acorn from "acorn";
+import * as walk from "acorn-walk";
+import { minify } from "terser";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = resolve(here, "..", "costwidget", "static");
+const require = createRequire(import.meta.url);
+const pkgDir = (name) => dirname(require.resolve(`${name}/package.json`));
+const pkgJson = (name) => JSON.parse(readFileSync(join(pkgDir(name), "package.json"), "utf8"));
+
+// Sections of embed-amd.js (one per webpack build, each ending with its sourceMappingURL line)
+// and whether the page needs them. base7/controls7 serve ipywidgets 7 widget state only; the
+// state written by ipywidgets 8 (model version 2.x) and bqplot 0.13 never loads them.
+const SECTIONS = {
+  "base.js": true,
+  "controls.js": true,
+  "base7.js": false,
+  "controls7.js": false,
+  "index.js": true, // @jupyter-widgets/html-manager itself
+  "libembed-amd.js": true, // renderWidgets(), which the page calls
+  "embed-amd-render.js": false, // auto-render on load; the page calls renderWidgets itself
+};
+
+const FONT_RE = /^[0-9a-f]{20}\.(woff2|woff|ttf|eot|svg)$/;
+
+function splitSections(text) {
+  const re = /\/\/# sourceMappingURL=([\w.-]+)\.map;?\n?/g;
+  const sections = [];
+  let start = 0;
+  for (let m; (m = re.exec(text)); ) {
+    sections.push({ name: m[1], code: text.slice(start, m.index) });
+    start = re.lastIndex;
+  }
+  if (text.slice(start).trim()) throw new Error("embed-amd.js: text after the last section");
+  const names = sections.map((s) => s.name).join(",");
+  if (names !== Object.keys(SECTIONS).join(",")) {
+    throw new Error(`embed-amd.js has sections ${names}, expected ${Object.keys(SECTIONS)}; ` +
+      "the html-manager version changed its layout: update SECTIONS in js/build.mjs");
+  }
+  return sections;
+}
+
+// Two edits, found with a real parser (never by text search in minified code):
+// * css-loader's source maps of the bundled CSS ({version: 3, sources, mappings, ...}), about
+//   450 kB the page never uses, become `void 0` (css-loader then skips them);
+// * webpack asset URLs `__webpack_require__.p + "<hash>.woff2"` (the font files, which would be
+//   looked up next to the HTML file) become `__costwidgetFont("<hash>.woff2")`, a data URI.
+function rewrite(code, stats) {
+  const ast = acorn.parse(code, { ecmaVersion: "latest", sourceType: "script" });
+  const edits = [];
+  walk.full(ast, (node) => {
+    if (node.type === "ObjectExpression") {
+      const keys = node.properties.map((p) => p.key && (p.key.name ?? p.key.value));
+      if (keys.includes("version") && keys.includes("mappings") && keys.includes("sources")) {
+        edits.push([node.start, node.end, "void 0"]);
+        stats.cssSourceMaps += 1;
+      }
+    } else if (node.type === "BinaryExpression" && node.operator === "+" &&
+               node.left.type === "MemberExpression" && !node.left.computed &&
+               node.left.property.name === "p" && node.right.type === "Literal" &&
+               typeof node.right.value === "string" && FONT_RE.test(node.right.value)) {
+      edits.push([node.start, node.end, `__costwidgetFont(${JSON.stringify(node.right.value)})`]);
+      stats.fontRefs += 1;
+    }
+  });
+  edits.sort((a, b) => b[0] - a[0]);
+  for (let i = 1; i < edits.length; i++) {
+    if (edits[i][1] > edits[i - 1][0]) throw new Error("overlapping edits");
+  }
+  for (const [start, end, text] of edits) code = code.slice(0, start) + text + code.slice(end);
+  return code;
+}
+
+// Only woff2 is inlined: every browser that runs this bundle (ES2018+) supports it, and CSS
+// @font-face takes the first supported format, so the .eot/.woff/.ttf/.svg copies would be
+// 1.5 MB never read. They map to an empty data URI, which is never fetched either.
+function fontTable(dist, used) {
+  const table = {};
+  for (const name of [...used].sort()) {
+    if (name.endsWith(".woff2")) {
+      table[name] = "data:font/woff2;base64," + readFileSync(join(dist, name)).toString("base64");
+    }
+  }
+  return table;
+}
+
+async function main() {
+  const hm = pkgJson("@jupyter-widgets/html-manager");
+  const rq = pkgJson("requirejs");
+  const dist = join(pkgDir("@jupyter-widgets/html-manager"), "dist");
+  const embed = readFileSync(join(dist, "embed-amd.js"), "utf8");
+  const stats = { cssSourceMaps: 0, fontRefs: 0 };
+  const used = new Set();
+  for (const m of embed.matchAll(/"([0-9a-f]{20}\.(?:woff2|woff|ttf|eot|svg))"/g)) used.add(m[1]);
+  const kept = [];
+  const dropped = [];
+  const code = [];
+  for (const s of splitSections(embed)) {
+    if (!SECTIONS[s.name]) {
+      dropped.push(s.name);
+      continue;
+    }
+    kept.push(s.name);
+    code.push(rewrite(s.code, stats).trim());
+  }
+  if (stats.fontRefs === 0 || stats.cssSourceMaps === 0) {
+    throw new Error(`expected font references and CSS source maps, got ${JSON.stringify(stats)}`);
+  }
+  const requirePath = join(pkgDir("requirejs"), "require.js");
+  const requireSrc = readFileSync(requirePath, "utf8");
+  const requireMin = (await minify(requireSrc, {
+    compress: true, mangle: true, format: { comments: /@license|@preserve|^!/ },
+  })).code;
+
+  const fonts = fontTable(dist, used);
+  const parts = [
+    `/* costwidget embed runtime, built by js/build.mjs from requirejs ${rq.version} and ` +
+      `@jupyter-widgets/html-manager ${hm.version}; licenses in THIRD-PARTY-NOTICES.txt. */`,
+    requireMin,
+    `var __costwidgetFonts=${JSON.stringify(fonts)};` +
+      `function __costwidgetFont(n){return __costwidgetFonts[n]||"data:,"}`,
+  ];
+  parts.push(...code);
+  let runtime = parts.join("\n") + "\n";
+  // The runtime is inlined into <script> elements: neither sequence may appear in it (Python
+  // checks again when it writes the page).
+  if (/<\/script|<!--/i.test(runtime)) throw new Error("runtime contains </script or <!--");
+  new vm.Script(runtime, { filename: "embed-runtime.js" });
+
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "embed-runtime.js"), runtime);
+  const manifest = {
+    file: "embed-runtime.js",
+    bytes: Buffer.byteLength(runtime),
+    sha256: createHash("sha256").update(runtime).digest("hex"),
+    requirejs: rq.version,
+    html_manager: hm.version,
+    sections_kept: kept,
+    sections_dropped: dropped,
+    css_source_maps_removed: stats.cssSourceMaps,
+    font_references_rewritten: stats.fontRefs,
+    fonts_inlined: Object.keys(fonts),
+    render_module: "@jupyter-widgets/html-manager/dist/libembed-amd",
+    // For the cdn=True page, which loads the original files from jsDelivr (the npm files as
+    // published): subresource-integrity hashes of exactly these versions.
+    cdn: {
+      requirejs: { path: `requirejs@${rq.version}/require.js`, integrity: sri(requirePath) },
+      embed_amd: {
+        path: `@jupyter-widgets/html-manager@${hm.version}/dist/embed-amd.js`,
+        integrity: sri(join(dist, "embed-amd.js")),
+      },
+      assets: `@jupyter-widgets/html-manager@${hm.version}/dist/`,
+    },
+  };
+  writeFileSync(join(out, "embed-runtime.json"), JSON.stringify(manifest, null, 2) + "\n");
+  writeFileSync(join(out, "THIRD-PARTY-NOTICES.txt"), notices(hm, rq, dist));
+  console.log(`wrote ${join(out, "embed-runtime.js")}: ${manifest.bytes} bytes ` +
+    `(dropped ${dropped.join(", ")}; ${stats.cssSourceMaps} CSS source maps removed; ` +
+    `${Object.keys(fonts).length} woff2 fonts inlined)`);
+}
+
+function sri(path) {
+  return "sha384-" + createHash("sha384").update(readFileSync(path)).digest("base64");
+}
+
+function notices(hm, rq, dist) {
+  const fa = pkgDir("@fortawesome/fontawesome-free");
+  const faVersion = pkgJson("@fortawesome/fontawesome-free").version;
+  return [
+    "Third-party software in costwidget/static/embed-runtime.js",
+    "=".repeat(60),
+    "",
+    `requirejs ${rq.version} - MIT license, Copyright jQuery Foundation and other contributors.`,
+    "https://github.com/requirejs/requirejs",
+    "",
+    `@jupyter-widgets/html-manager ${hm.version} (with @jupyter-widgets/base and controls) - ` +
+      `${hm.license}, Copyright (c) Jupyter Development Team. https://github.com/jupyter-widgets/ipywidgets`,
+    "It bundles the following, whose notices follow:",
+    "",
+    readFileSync(join(dist, "embed.js.LICENSE.txt"), "utf8"),
+    "",
+    `@fortawesome/fontawesome-free ${faVersion} (fonts inlined as data URIs):`,
+    readFileSync(join(fa, "LICENSE.txt"), "utf8"),
+    "",
+  ].join("\n");
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
