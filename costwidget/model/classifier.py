@@ -91,18 +91,17 @@ class Classifier:
     def __init__(self, *, counts: RocCounts, name: str | None = None, pos_label=None):
         self.name = _check_name(name)
         self.pos_label = pos_label
-        self.n_pos = counts.n_pos
-        self.n_neg = counts.n_neg
+        # Class totals in the data's units; the counts themselves may be scaled by a
+        # power of two (weighted data), and every rate is computed from those.
+        self.n_pos = _in_units(counts.n_pos, counts.exponent)
+        self.n_neg = _in_units(counts.n_neg, counts.exponent)
         self._counts = counts
         self._thresholds = counts.thresholds
         hull = upper_hull(counts.fp, counts.tp, counts.hull_candidates)
         self._hull_index = hull
-        # Crossings from exact counts: Δf/(Δf + Δt) with Δf = ΔFP/N, Δt = ΔTP/P.
         hull_fp, hull_tp = counts.fp[hull], counts.tp[hull]
-        dfp = np.diff(hull_fp) * float(counts.n_pos)
-        dtp = np.diff(hull_tp) * float(counts.n_neg)
         self._envelope = Envelope(hull_fp / counts.n_neg, hull_tp / counts.n_pos,
-                                  crossings=dfp / (dfp + dtp))
+                                  crossings=_crossings(hull_fp, hull_tp, counts.n_pos, counts.n_neg))
         self._scored_data = None  # (is_pos, scores, weights) for resampling, set by from_scores
         self._folds = {}  # fold label -> Classifier, set by from_scores(folds=...)
         self._fold_codes = None  # fold index per sample, for fold-stratified resampling
@@ -248,17 +247,25 @@ class Classifier:
             if v is None or v.ndim != 0 or not np.isfinite(v) or v < 0:
                 raise ValueError(f"{key} must be a finite count >= 0, got {value!r}.")
             cells[key] = float(v)
-        n_pos, n_neg = cells["tp"] + cells["fn"], cells["fp"] + cells["tn"]
-        if n_pos == 0 or n_neg == 0:
-            missing = "positive (tp + fn)" if n_pos == 0 else "negative (fp + tn)"
+        if cells["tp"] + cells["fn"] == 0 or cells["fp"] + cells["tn"] == 0:
+            missing = "positive (tp + fn)" if cells["tp"] + cells["fn"] == 0 else "negative (fp + tn)"
             raise ValueError(f"The confusion matrix has no {missing} cases; both classes are needed.")
-        as_int = all(c == int(c) for c in cells.values())
-        dtype = np.int64 if as_int else np.float64
+        # Whole numbers below 2**53 stay exact integers; other counts are scaled by a
+        # power of two (exact) so that the largest is in [0.5, 1): the totals then
+        # neither overflow (1e308 + 1e308) nor lose bits as subnormals.
+        exponent = 0
+        if all(c == int(c) and c < 2.0 ** 53 for c in cells.values()):
+            dtype = np.int64
+        else:
+            dtype = np.float64
+            exponent = int(np.frexp(max(cells.values()))[1])
+            cells = {k: float(np.ldexp(v, -exponent)) for k, v in cells.items()}
+        n_pos, n_neg = cells["tp"] + cells["fn"], cells["fp"] + cells["tn"]
         tp_pts = np.array([0, cells["tp"], n_pos], dtype=dtype)
         fp_pts = np.array([0, cells["fp"], n_neg], dtype=dtype)
         counts = _dedupe_counts(RocCounts(
             thresholds=np.array([np.inf, np.nan, -np.inf]), tp=tp_pts, fp=fp_pts,
-            n_pos=n_pos, n_neg=n_neg))
+            n_pos=n_pos, n_neg=n_neg, exponent=exponent))
         return cls(counts=counts, name=_check_name(name))
 
     @classmethod
@@ -339,8 +346,8 @@ class Classifier:
             "tpr": self._tpr[index],
         }
         if self.n_pos is not None:
-            cols["tp"] = self._counts.tp[index]
-            cols["fp"] = self._counts.fp[index]
+            cols["tp"] = _in_units(self._counts.tp[index], self._counts.exponent)
+            cols["fp"] = _in_units(self._counts.fp[index], self._counts.exponent)
         return pd.DataFrame(cols)
 
     @property
@@ -376,7 +383,8 @@ class Classifier:
         """Share of positives in the evaluation data (weighted), or None if unknown."""
         if self.n_pos is None:
             return None
-        return self.n_pos / (self.n_pos + self.n_neg)
+        # From the (possibly power-of-two scaled) counts: their sum cannot overflow.
+        return self._counts.n_pos / (self._counts.n_pos + self._counts.n_neg)
 
     # ------------------------------------------------------------------ cost space
     def nec(self, pcf):
@@ -708,9 +716,35 @@ def _check_number(value, name: str) -> float:
     return value
 
 
+def _in_units(counts, exponent: int):
+    """Counts scaled by ``2**exponent`` (exact; inf if the true value overflows a float)."""
+    if exponent == 0:
+        return counts
+    with np.errstate(over="ignore"):
+        out = np.ldexp(counts, exponent)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def _crossings(hull_fp, hull_tp, n_pos, n_neg) -> np.ndarray:
+    """pcf where consecutive hull vertices' cost lines cross: Δf / (Δf + Δt) (eq. 8).
+
+    Integer counts: ΔFP·P / (ΔFP·P + ΔTP·N), exact products, one rounding.
+    Float counts (weights, rates): from the rate differences ΔFP/N and ΔTP/P,
+    which lie in [0, 1] whatever the scale of the counts; a product of two
+    weighted counts would overflow at 1e160 or underflow at 1e-160.
+    """
+    if hull_fp.dtype.kind in "iu" and hull_tp.dtype.kind in "iu":
+        dfp = np.diff(hull_fp) * float(n_pos)
+        dtp = np.diff(hull_tp) * float(n_neg)
+    else:
+        dfp = np.diff(hull_fp) / n_neg
+        dtp = np.diff(hull_tp) / n_pos
+    return dfp / (dfp + dtp)
+
+
 def _dedupe_counts(c: RocCounts) -> RocCounts:
     """Drop repeated ROC points (already sorted), keeping the first of each run."""
     same = (c.tp[1:] == c.tp[:-1]) & (c.fp[1:] == c.fp[:-1])
     keep = np.concatenate(([True], ~same))
     return RocCounts(thresholds=c.thresholds[keep], tp=c.tp[keep], fp=c.fp[keep],
-                     n_pos=c.n_pos, n_neg=c.n_neg)
+                     n_pos=c.n_pos, n_neg=c.n_neg, exponent=c.exponent)

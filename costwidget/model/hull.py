@@ -1,6 +1,7 @@
 """The ROC convex hull: the upper hull of points sorted by x then y.
 
-Integer coordinates (unweighted counts) are tested exactly in int64.
+Integer coordinates (unweighted counts) are tested exactly in int64 (Python ints
+from 2**31 on, where int64 cross products could overflow).
 Floating-point coordinates use a relative tolerance of a few ulps so that
 points that are collinear on paper (e.g. (0.1, 0.1), (0.2, 0.2), (0.3, 0.3))
 are treated as collinear and dropped.
@@ -22,6 +23,7 @@ __all__ = ["upper_hull"]
 _FLOAT_RTOL = 64 * np.finfo(np.float64).eps
 _SLOW_SHRINK = 0.9  # a pass that keeps more than this fraction hands over to the monotone chain
 _SEQUENTIAL_MAX = 20_000
+_INT_EXACT_MAX = 1 << 31  # int64 cross products of coordinates below this cannot overflow
 
 
 def _turns_right(ux, uy, vx, vy) -> np.ndarray:
@@ -32,7 +34,7 @@ def _turns_right(ux, uy, vx, vy) -> np.ndarray:
     components such as 0.5 * 5e-324 would otherwise underflow to 0 and make a
     turn look collinear. The tolerance is relative to the products' sizes.
     """
-    if np.result_type(ux, vx).kind in "iu":
+    if np.result_type(ux, vx).kind in "iuO":  # int64, or Python ints for huge counts
         return ux * vy - uy * vx < 0
     ux, uy = _unit_max(ux, uy)
     vx, vy = _unit_max(vx, vy)
@@ -52,7 +54,7 @@ def _right_turn(ax, ay, bx, by, cx, cy) -> np.ndarray:
 
 def _monotone_chain(x, y, idx: np.ndarray) -> np.ndarray:
     xs, ys = x[idx].tolist(), y[idx].tolist()
-    exact = x.dtype.kind in "iu"
+    exact = x.dtype.kind in "iuO"
     stack: list[int] = []
     for k in range(len(xs)):
         while len(stack) >= 2:
@@ -108,6 +110,9 @@ def upper_hull(x: np.ndarray, y: np.ndarray, candidates: np.ndarray | None = Non
     """
     if len(x) <= 2:
         return np.arange(len(x))
+    if x.dtype.kind in "iu" and max(np.abs(x).max(), np.abs(y).max()) >= _INT_EXACT_MAX:
+        # Products of differences could overflow int64: use Python ints (exact, slower).
+        x, y = x.astype(object), y.astype(object)
     idx = _first_pass(x, y) if candidates is None else candidates
     while len(idx) > 2:
         px, py = x[idx], y[idx]

@@ -60,6 +60,11 @@ class RocCounts:
     ``tp``/``fp`` are int64 when there are no sample weights, float64 otherwise.
     ``hull_candidates``, when known, are increasing indices of points that
     include every vertex of the ROC convex hull (the first and last points too).
+    ``exponent``: the counts in the data's own units are
+    ``np.ldexp(tp, exponent)`` and so on. Weighted counts are summed from
+    weights scaled by ``2**-exponent`` so that the largest is in [0.5, 1),
+    which is exact and keeps the sums far from overflow and underflow whatever
+    the scale of the weights.
     """
 
     thresholds: np.ndarray
@@ -68,6 +73,7 @@ class RocCounts:
     n_pos: float
     n_neg: float
     hull_candidates: np.ndarray | None = None
+    exponent: int = 0
 
 
 def _count_range(is_pos: np.ndarray, is_neg: np.ndarray, scores: np.ndarray, out: RocCounts,
@@ -177,7 +183,9 @@ def roc_counts(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | Non
         Finite scores; higher means more positive.
     weights : float64 ndarray or None
         Non-negative sample weights; samples of weight 0 are dropped first (as
-        scikit-learn does), so they create no threshold.
+        scikit-learn does), so they create no threshold. Only their ratios
+        matter: the counts are summed from the weights scaled exactly by a
+        power of two (see :class:`RocCounts` ``exponent``).
     """
     if weights is not None:
         return _weighted_counts(is_pos, scores, weights)
@@ -218,6 +226,11 @@ def _weighted_counts(is_pos, scores, weights) -> RocCounts:
     if is_pos.all() or not is_pos.any():
         missing = "positive" if not is_pos.any() else "negative"
         raise ValueError(f"sample_weight gives the {missing} class a total weight of 0.")
+    # Only ratios of weights matter. Scaling by a power of two is exact, so summing
+    # weights whose largest is in [0.5, 1) gives the same counts (times 2**exponent) as
+    # the raw weights would, without overflow at 1e306 or subnormal sums at 1e-310.
+    _, exponent = np.frexp(weights.max())
+    weights = np.ldexp(weights, -exponent)
     # Descending order; the order within ties does not matter (a tie is one point).
     order = np.argsort(-scores, kind="stable")
     sorted_scores = scores[order]
@@ -230,7 +243,7 @@ def _weighted_counts(is_pos, scores, weights) -> RocCounts:
     n_pos, n_neg = float(tp[-1]), float(fp[-1])
     return RocCounts(thresholds=np.concatenate(([np.inf], sorted_scores[ends])),
                      tp=np.concatenate(([0.0], tp)), fp=np.concatenate(([0.0], fp)),
-                     n_pos=n_pos, n_neg=n_neg)
+                     n_pos=n_pos, n_neg=n_neg, exponent=int(exponent))
 
 
 def _run_end_mask(sorted_values: np.ndarray) -> np.ndarray:
