@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 import brute
 import costwidget as cw
 from costwidget.datasets import load_demo_scores
-from costwidget.model.ranges import _search_curve, range_grid
+from costwidget.model.ranges import (_search_curve, check_range, mtmcs_curve, range_grid, snap_range,
+                                      threshold_segments)
 
 # ---------------------------------------------------------------- the thesis's own numbers
 # Transcribed from Al-Saffar (2018), Tables 11-16 (sec. 5.7) and the worked example of
@@ -378,3 +379,55 @@ def test_search_input_errors():
         cw.thesis_optimized_search([0, 1], [0.2, 0.5], 1.2)
     with pytest.raises(ValueError, match="pos_label"):
         cw.thesis_optimized_search(["a", "b"], [0.2, 0.5], 0.5)
+
+
+# ---------------------------------------------------------------- drawing helpers and range checks
+@given(tied_data())
+def test_mtmcs_curve_is_exact_between_its_rows(data):
+    labels, scores, _ = data
+    clf = cw.Classifier.from_scores(labels, scores)
+    curve = mtmcs_curve(clf, 0.05, 0.95)
+    x, y = curve["fp_cost"].to_numpy(), curve["mtmcs"].to_numpy()
+    assert x[0] == 0.05 and x[-1] == 0.95 and np.all(np.diff(x) > 0)
+    roc = clf.roc
+    probe = np.linspace(0.05, 0.95, 181)
+    np.testing.assert_allclose(np.interp(probe, x, y),
+                               100 * brute.envelope_min(roc.fpr, roc.tpr, 1 - probe), atol=1e-9)
+
+
+@given(tied_data())
+def test_threshold_segments_cover_the_axis_with_optimal_thresholds(data):
+    labels, scores, _ = data
+    clf = cw.Classifier.from_scores(labels, scores)
+    seg = threshold_segments(clf, 0.0, 1.0)
+    assert seg["fp_cost_lo"].iloc[0] == 0.0 and seg["fp_cost_hi"].iloc[-1] == 1.0
+    np.testing.assert_array_equal(seg["fp_cost_lo"].to_numpy()[1:], seg["fp_cost_hi"].to_numpy()[:-1])
+    assert np.all(np.diff(seg["threshold"].to_numpy()) > 0)  # dearer FPs, higher threshold
+    for row in seg.itertuples():
+        m = (row.fp_cost_lo + row.fp_cost_hi) / 2
+        thresholds, tmc = _brute_tmc(labels, scores, None, m)
+        assert tmc[thresholds.index(row.threshold)] == min(tmc)
+
+
+def test_check_range_and_snap_range():
+    assert check_range([0.3, 0.55]) == [0.3, 0.55]
+    assert check_range([0.1 + 0.2, 0.55]) == [0.3, 0.55]
+    assert check_range([]) == [] and check_range(None) == []
+    assert check_range([0.0, 1.0]) == [0.0, 1.0]
+    for bad, message in (([0.31, 0.4], r"0.31 is not a multiple of 0.05.*\[0.3, 0.4\] or \[0.35, 0.4\]"),
+                         ([0.3, 0.42], r"use \[0.3, 0.4\] or \[0.3, 0.45\]"),
+                         ([0.4, 0.4], "lo < hi"), ([0.5, 0.4], "lo < hi"), ([-0.05, 0.4], "0 <= lo"),
+                         ([0.1], "two numbers"), ([np.nan, 0.4], "0 <= lo")):
+        with pytest.raises(ValueError, match=message):
+            check_range(bad)
+    with pytest.raises(TypeError, match="two numbers"):
+        check_range(["a", "b"])
+    assert check_range([0.3, 0.6], step=0.1) == [0.3, 0.6]
+    assert snap_range(0.312, 0.561) == [0.3, 0.55]
+    assert snap_range(0.561, 0.312) == [0.3, 0.55]
+    assert snap_range(0.41, 0.43) == [0.4, 0.45]
+    assert snap_range(0.98, 0.99) == [0.95, 1.0]
+    assert snap_range(-0.2, 1.3) == [0.0, 1.0]
+    assert snap_range(0.4, 0.4) == []
+    for lo, hi in ((0.312, 0.561), (0.01, 0.02), (0.97, 1.0), (0.0, 0.024)):
+        assert check_range(snap_range(lo, hi)) == snap_range(lo, hi)

@@ -39,12 +39,16 @@ from .validation import as_1d, check_binary_labels, check_finite, check_same_len
 
 __all__ = [
     "ThesisSearch",
+    "check_range",
     "cost_sensitivity_table",
     "mtmcs",
+    "mtmcs_curve",
     "optimal_thresholds",
     "range_grid",
     "range_summary",
+    "snap_range",
     "thesis_optimized_search",
+    "threshold_segments",
 ]
 
 #: Float pcf values closer than this to an envelope crossing get the exact rational check.
@@ -541,6 +545,141 @@ def range_summary(classifiers, lo, hi, *, step=0.05, axis="fp_cost") -> pd.DataF
     out.attrs.update(grid=grid.tolist(), axis=axis, lo=lo_, hi=hi_, step=float(step),
                      recommended=best)
     return out
+
+
+# ---------------------------------------------------------------------------- curves and ranges for drawing
+def mtmcs_curve(clf, lo=0.05, hi=0.95) -> pd.DataFrame:
+    """The exact MTMCS curve over FP costs [lo, hi]: ``fp_cost``, ``mtmcs`` at every kink.
+
+    MTMCS is linear between the rows, so drawing straight lines between them
+    is exact (the thesis's chart joins grid points instead).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.ranges import mtmcs_curve
+    >>> clf = cw.Classifier.from_confusion(tp=8, fn=2, fp=3, tn=7)
+    >>> mtmcs_curve(clf, 0.0, 1.0).round(4).to_numpy().tolist()   # kinks at 2/9 and 8/11
+    [[0.0, 0.0], [0.2222, 22.2222], [0.7273, 27.2727], [1.0, 0.0]]
+    """
+    lo_, hi_ = (float(_check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
+    if hi_ < lo_:
+        raise ValueError(f"mtmcs_curve needs lo <= hi, got lo={lo!r}, hi={hi!r}.")
+    kinks = 1.0 - clf.envelope["pcf"].to_numpy()
+    x = np.unique(np.concatenate(([lo_, hi_], kinks[(kinks > lo_) & (kinks < hi_)])))
+    return pd.DataFrame({"fp_cost": x, "mtmcs": mtmcs(clf, x)})
+
+
+def threshold_segments(clf, lo=0.05, hi=0.95) -> pd.DataFrame:
+    """Which score threshold is optimal where, over FP costs [lo, hi] (the thesis's threshold chart).
+
+    One row per hull vertex optimal on an interval of positive length inside
+    [lo, hi]: ``fp_cost_lo``, ``fp_cost_hi``, ``threshold``, in increasing
+    FP cost. A larger FP cost asks for fewer positives, so the threshold
+    rises from row to row.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.ranges import threshold_segments
+    >>> clf = cw.Classifier.from_scores([0, 1, 0, 1], [0.1, 0.4, 0.5, 0.9])
+    >>> threshold_segments(clf, 0.0, 1.0)
+       fp_cost_lo  fp_cost_hi  threshold
+    0         0.0         0.5        0.4
+    1         0.5         1.0        0.9
+    """
+    lo_, hi_ = (float(_check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
+    seg = clf.segments
+    x_lo = np.maximum(1.0 - seg["pcf_hi"].to_numpy(), lo_)
+    x_hi = np.minimum(1.0 - seg["pcf_lo"].to_numpy(), hi_)
+    keep = x_hi > x_lo
+    out = pd.DataFrame({"fp_cost_lo": x_lo[keep], "fp_cost_hi": x_hi[keep],
+                        "threshold": seg["threshold"].to_numpy()[keep]})
+    return out.iloc[::-1].reset_index(drop=True)
+
+
+def _on_step(value: float, step: float) -> bool:
+    k = value / step
+    return abs(k - round(k)) <= 1e-9 * max(1.0, abs(k))
+
+
+def check_range(value, *, step=0.05) -> list:
+    """A range of interest ``[lo, hi]`` (or ``[]``/None for none), checked: 0 <= lo < hi <= 1, on the grid.
+
+    Both ends must be multiples of ``step`` (the thesis's grid, so that
+    MTMCR's grid includes them). Returns ``[lo, hi]`` as the decimals meant,
+    or ``[]``.
+
+    Examples
+    --------
+    >>> from costwidget.model.ranges import check_range
+    >>> check_range([0.35, 0.1 + 0.2 + 0.25])
+    [0.35, 0.55]
+    >>> check_range(None)
+    []
+    >>> check_range([0.31, 0.4])
+    Traceback (most recent call last):
+    ...
+    ValueError: range of interest: 0.31 is not a multiple of 0.05 (the thesis's grid step); use [0.3, 0.4] or [0.35, 0.4].
+    """
+    if value is None or (hasattr(value, "__len__") and len(value) == 0):
+        return []
+    try:
+        pair = [float(v) for v in value]
+    except (TypeError, ValueError):
+        raise TypeError(f"range of interest must be [lo, hi] (two numbers) or [] for none, "
+                        f"got {value!r}.") from None
+    if len(pair) != 2:
+        raise ValueError(f"range of interest must be [lo, hi] (two numbers) or [] for none, "
+                         f"got {len(pair)} values.")
+    lo, hi = pair
+    if not (0.0 <= lo < hi <= 1.0):
+        raise ValueError(f"range of interest must satisfy 0 <= lo < hi <= 1, got [{lo:g}, {hi:g}].")
+    for end in (lo, hi):
+        if not _on_step(end, step):
+            below, above = math.floor(end / step) * step, math.ceil(end / step) * step
+            fix = ([_round_decimal(below, step), hi], [_round_decimal(above, step), hi]) \
+                if end == lo else ([lo, _round_decimal(below, step)], [lo, _round_decimal(above, step)])
+            fix = [f for f in fix if f[0] < f[1]]
+            hint = " or ".join(f"[{a:g}, {b:g}]" for a, b in fix)
+            raise ValueError(f"range of interest: {end:g} is not a multiple of {step:g} (the "
+                             f"thesis's grid step); use {hint}.")
+    return [_round_decimal(lo, step), _round_decimal(hi, step)]
+
+
+def _round_decimal(value: float, step: float) -> float:
+    """The multiple of ``step`` nearest to ``value``, as the decimal it stands for."""
+    return float(round(value / step) * _decimal(step))
+
+
+def snap_range(lo, hi, *, step=0.05) -> list:
+    """A brushed interval snapped to the grid: ``[lo, hi]`` of multiples of ``step``, or ``[]``.
+
+    Each end goes to the nearest multiple; a non-empty interval narrower than
+    one step becomes the grid interval around its middle; an empty one
+    (a click) gives ``[]``.
+
+    Examples
+    --------
+    >>> from costwidget.model.ranges import snap_range
+    >>> snap_range(0.312, 0.561)
+    [0.3, 0.55]
+    >>> snap_range(0.41, 0.43)
+    [0.4, 0.45]
+    >>> snap_range(0.4, 0.4)
+    []
+    """
+    lo, hi = sorted((float(lo), float(hi)))
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return []
+    lo, hi = max(lo, 0.0), min(hi, 1.0)
+    a, b = _round_decimal(lo, step), _round_decimal(hi, step)
+    if b <= a:
+        k = math.floor((lo + hi) / 2 / step)
+        a, b = _round_decimal(k * step, step), _round_decimal((k + 1) * step, step)
+        if b > 1.0:
+            a, b = _round_decimal(1.0 - step, step), 1.0
+    return [max(a, 0.0), min(b, 1.0)]
 
 
 # ---------------------------------------------------------------------------- the thesis's heuristic
