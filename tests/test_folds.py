@@ -1,10 +1,15 @@
 """Fold data and averages, each against an independent brute-force computation."""
 
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sklearn.metrics import roc_curve
 
+import brute
 import costwidget as cw
 from costwidget.datasets import load_demo_scores
 
@@ -47,27 +52,6 @@ def test_cost_average_roc_form_is_its_dual():
     np.testing.assert_allclose(lines, np.interp(x, avg.pcf, avg.nec), atol=1e-12)
 
 
-@pytest.mark.parametrize("on", ["hull", "roc"])
-def test_vertical_average_brute_force(on):
-    y, s, f = folded(2)
-    clf = cw.Classifier.from_scores(y, s, folds=f)
-    avg = clf.fold_average("vertical", space="roc", on=on)
-    grid = np.random.default_rng(0).random(300)
-    curves = []
-    for k in range(4):
-        c = cw.Classifier.from_scores(y[f == k], s[f == k])
-        pts = c.hull if on == "hull" else c.roc
-        # highest TPR at each FPR, then linear in between
-        best = pts.groupby("fpr").tpr.max()
-        curves.append(np.interp(grid, best.index.to_numpy(), best.to_numpy()))
-    np.testing.assert_allclose(np.interp(grid, avg.fpr, avg.tpr), np.mean(curves, 0), atol=1e-12)
-    cost = clf.fold_average("vertical", on=on)
-    x = np.linspace(0, 1, 101)
-    brute = (x[None, :] * (1 - avg.tpr.to_numpy()[:, None])
-             + (1 - x[None, :]) * avg.fpr.to_numpy()[:, None]).min(0)
-    np.testing.assert_allclose(np.interp(x, cost.pcf, cost.nec), brute, atol=1e-12)
-
-
 def test_threshold_average_brute_force():
     y, s, f = folded(3)
     clf = cw.Classifier.from_scores(y, s, folds=f)
@@ -91,7 +75,7 @@ def test_pooled_is_the_classifier_without_folds():
 
 
 def test_cost_average_not_above_roc_averages_on_average():
-    # 000_… 2.2.3: ROC averages include suboptimal classifiers; the cost average is the mean of
+    # Drummond & Holte (2000), sec. 2.2.3: ROC averages include suboptimal classifiers; the cost average is the mean of
     # the folds' best costs, so it is below the vertical average's cost curve nowhere by much.
     y, s, f = folded(5)
     clf = cw.Classifier.from_scores(y, s, folds=f)
@@ -142,3 +126,154 @@ def test_from_frame_demo_scores():
     shuffled = frame.drop(index=frame.index[:3])
     with pytest.raises(ValueError, match="same instances"):
         cw.Classifier.from_frame(shuffled, instance="row", pos_label="M")
+
+
+# ---------------------------------------------------------------- every average, by hypothesis
+@st.composite
+def folded_data(draw):
+    """2-4 folds of small integer scores (many ties, vertical runs), each with both classes."""
+    k = draw(st.integers(2, 4))
+    labels, scores, folds = [], [], []
+    for fold in range(k):
+        n = draw(st.integers(2, 9))
+        y = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+        if all(y) or not any(y):
+            y[0] = not y[0]
+        labels += y
+        scores += draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))
+        folds += [fold] * n
+    return np.array(labels), np.array(scores, dtype=float), np.array(folds)
+
+
+def brute_curves(y, s, f, on):
+    """Per fold: its ROC polyline (or hull) as exact Fraction points (fpr, tpr)."""
+    out = []
+    for k in np.unique(f):
+        _, tp, fp = brute.roc_points(y[f == k], s[f == k])
+        pts = list(zip(fp, tp))
+        if on == "hull":
+            pts = brute.upper_hull(pts)
+        n_pos, n_neg = tp[-1], fp[-1]
+        out.append([(Fraction(a, n_neg), Fraction(b, n_pos)) for a, b in pts])
+    return out
+
+
+def brute_heights(points, x):
+    """All TPR values of the polyline through `points` at FPR x (a vertical run gives several)."""
+    ys = []
+    for (x0, y0), (x1, y1) in zip(points[:-1], points[1:]):
+        if x0 == x1 == x:
+            ys += [y0, y1]
+        elif x0 <= x <= x1 and x0 < x1:
+            ys.append(y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+    return ys
+
+
+def brute_vertical(curves):
+    """Exact rows of the vertical average: at each FPR of any fold, mean bottom then mean top."""
+    grid = sorted({x for c in curves for x, _ in c})
+    rows = []
+    for x in grid:
+        lo = sum(min(brute_heights(c, x)) for c in curves) / len(curves)
+        hi = sum(max(brute_heights(c, x)) for c in curves) / len(curves)
+        rows += [(x, lo)] + ([(x, hi)] if hi != lo else [])
+    return rows
+
+
+def brute_cost_lines_min(fpr, tpr, x):
+    return brute.envelope_min(np.asarray(fpr, float), np.asarray(tpr, float), x)
+
+
+@pytest.mark.parametrize("on", ["hull", "roc"])
+@given(data=folded_data())
+def test_vertical_average_equals_brute_force(on, data):
+    y, s, f = data
+    clf = cw.Classifier.from_scores(y, s, folds=f)
+    curves = brute_curves(y, s, f, on)
+    expected = brute_vertical(curves)
+    avg = clf.fold_average("vertical", space="roc", on=on)
+    got = avg[["fpr", "tpr"]].to_numpy()
+    np.testing.assert_allclose(got, np.array(expected, dtype=float), rtol=0, atol=1e-12)
+    # Linear in between: at the midpoint of consecutive FPRs the mean of the folds'
+    # heights is the midpoint of the average's top at the left and bottom at the right.
+    xs = sorted({x for x, _ in expected})
+    for a, b in zip(xs[:-1], xs[1:]):
+        m = (a + b) / 2
+        mean = sum(brute_heights(c, m)[0] for c in curves) / len(curves)
+        left_top = max(t for x, t in expected if x == a)
+        right_bottom = min(t for x, t in expected if x == b)
+        assert float(mean) == pytest.approx(float(left_top + right_bottom) / 2, abs=1e-12)
+    # Cost space: the lower envelope of the average's points' cost lines.
+    cost = clf.fold_average("vertical", on=on)
+    x = np.linspace(0, 1, 41)
+    ef, et = zip(*expected)
+    np.testing.assert_allclose(np.interp(x, cost.pcf, cost.nec), brute_cost_lines_min(ef, et, x),
+                               atol=1e-12)
+
+
+@given(data=folded_data())
+def test_threshold_average_equals_brute_force(data):
+    y, s, f = data
+    clf = cw.Classifier.from_scores(y, s, folds=f)
+    folds = np.unique(f)
+    avg = clf.fold_average("threshold", space="roc")
+    thresholds = sorted(set(s.tolist()), reverse=True)
+    assert avg.threshold.tolist() == [np.inf] + thresholds
+    for t, fpr, tpr in avg.to_numpy()[1:]:
+        ef = sum(Fraction(int(np.sum((f == k) & ~y & (s >= t))), int(np.sum((f == k) & ~y)))
+                 for k in folds) / len(folds)
+        et = sum(Fraction(int(np.sum((f == k) & y & (s >= t))), int(np.sum((f == k) & y)))
+                 for k in folds) / len(folds)
+        assert (fpr, tpr) == pytest.approx((float(ef), float(et)), abs=1e-12)
+    assert avg[["fpr", "tpr"]].iloc[0].tolist() == [0.0, 0.0]
+    for on in ("hull", "roc"):  # `on` does not apply to the threshold average
+        pd.testing.assert_frame_equal(clf.fold_average("threshold", space="roc", on=on), avg)
+    cost = clf.fold_average("threshold")
+    x = np.linspace(0, 1, 41)
+    np.testing.assert_allclose(np.interp(x, cost.pcf, cost.nec),
+                               brute_cost_lines_min(avg.fpr, avg.tpr, x), atol=1e-12)
+
+
+@given(data=folded_data())
+def test_cost_average_equals_brute_force_both_spaces(data):
+    y, s, f = data
+    clf = cw.Classifier.from_scores(y, s, folds=f)
+    curves = brute_curves(y, s, f, "roc")
+    avg = clf.fold_average("cost")
+    x = np.concatenate((np.linspace(0, 1, 41), avg.pcf.to_numpy()))
+    expected = np.mean([brute_cost_lines_min(*zip(*c), x) for c in curves], axis=0)
+    np.testing.assert_allclose(np.interp(x, avg.pcf, avg.nec), expected, atol=1e-12)
+    for on in ("hull", "roc"):  # the cost average is of the envelopes, whatever `on`
+        pd.testing.assert_frame_equal(clf.fold_average("cost", on=on), avg)
+    # ROC form: points whose cost lines' lower envelope is the average, each one touching it.
+    pts = clf.fold_average("cost", space="roc")
+    np.testing.assert_allclose(brute_cost_lines_min(pts.fpr, pts.tpr, x), expected, atol=1e-12)
+    for fpr, tpr in pts.to_numpy():
+        line = (1 - tpr - fpr) * x + fpr
+        assert np.min(line - expected) == pytest.approx(0.0, abs=1e-12)
+
+
+@given(data=folded_data())
+def test_pooled_average_equals_brute_force_both_spaces(data):
+    y, s, f = data
+    clf = cw.Classifier.from_scores(y, s, folds=f)
+    th, tp, fp = brute.roc_points(y, s)
+    roc = clf.fold_average("pooled", space="roc")
+    assert roc.threshold.tolist() == th
+    np.testing.assert_allclose(roc.fpr, np.array(fp) / fp[-1], atol=1e-15)
+    np.testing.assert_allclose(roc.tpr, np.array(tp) / tp[-1], atol=1e-15)
+    cost = clf.fold_average("pooled")
+    x = np.linspace(0, 1, 41)
+    np.testing.assert_allclose(np.interp(x, cost.pcf, cost.nec),
+                               brute_cost_lines_min(np.array(fp) / fp[-1], np.array(tp) / tp[-1], x),
+                               atol=1e-12)
+
+
+def test_vertical_average_of_raw_curves_issue_example():
+    # Fold 0: (0,0) (0,.5) (.5,.5) (.5,1) (1,1); fold 1: (0,0) (0,1) (1,1). At FPR 0.25 the
+    # folds' TPRs are .5 and 1: the mean is .75 (it was .875 when vertical runs were skipped).
+    y = [1, 0, 1, 0, 1, 1, 0, 0]
+    s = [.9, .8, .7, .6, .9, .8, .2, .1]
+    clf = cw.Classifier.from_scores(y, s, folds=[0, 0, 0, 0, 1, 1, 1, 1])
+    avg = clf.fold_average("vertical", space="roc", on="roc")
+    assert avg.to_numpy().tolist() == [[0, 0], [0, .75], [.5, .75], [.5, 1], [1, 1]]

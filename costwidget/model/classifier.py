@@ -535,16 +535,31 @@ class Classifier:
 
     def fold_average(self, method: str = "cost", *, space: str = "cost", on: str = "hull",
                      thresholds=None) -> pd.DataFrame:
-        """Average the folds' curves (``004_…`` section 7, ``000_…`` section 2.2.3).
+        """Average the folds' curves (Drummond & Holte (2004), sec. 7; Drummond & Holte (2000), sec. 2.2.3).
+
+        Every average is exact: no grid, no sampling.
 
         Parameters
         ----------
         method : {"cost", "vertical", "threshold", "pooled"}
-            ``"cost"``: mean NEC of the fold envelopes at each pcf, exact at the
-            union of their breakpoints (the papers' recommendation: the mean cost
-            of using each fold's best threshold). ``"vertical"``: mean TPR at each
-            FPR (Provost et al.). ``"threshold"``: mean (FPR, TPR) at each score
-            threshold (Fawcett). ``"pooled"``: all folds' scores as one curve.
+            * ``"cost"``: the mean NEC of the fold envelopes at each pcf, exact
+              at the union of their breakpoints (linear in between). This is
+              the papers' recommendation: the mean cost of using each fold's
+              best threshold.
+            * ``"vertical"``: the mean TPR at each FPR (Provost et al.; Fawcett
+              2006, Algorithm 3) of the folds' polylines as they are, linear
+              between their points. The result holds every FPR where some
+              fold has a point, and is linear in between. Where a fold's curve
+              has a vertical run (several points at one FPR), the mean has one
+              too and both its ends are rows: first the mean of the TPR at
+              which the curves arrive at that FPR (their left limits), then
+              the mean of the TPR at which they leave it (the tops of the
+              runs; Fawcett's ``TPR_FOR_FPR`` reads this one).
+            * ``"threshold"``: the mean (FPR, TPR) at each score threshold
+              (Fawcett 2006, Algorithm 4): fold k contributes its classifier
+              ``score >= threshold``, counted exactly (a step function of the
+              threshold). ``on`` does not apply.
+            * ``"pooled"``: all folds' scores as one curve (the classifier itself).
         space : {"cost", "roc"}
             ``"cost"`` gives ``pcf``, ``nec`` breakpoints: an ROC-space average is
             mapped to the lower envelope of its points' cost lines. ``"roc"``
@@ -554,7 +569,25 @@ class Classifier:
             Curves averaged by ``"vertical"``: the folds' hulls (as the papers
             do) or their raw ROC curves.
         thresholds : array-like, optional
-            Thresholds for ``"threshold"`` (default: every distinct score).
+            Thresholds for ``"threshold"`` (default: every distinct score of
+            every fold, descending).
+
+        Returns
+        -------
+        DataFrame
+            ``pcf``, ``nec`` (``space="cost"``) or ``fpr``, ``tpr`` (``"threshold"``
+            and ``"pooled"`` also ``threshold``), sorted along the curve.
+
+        Notes
+        -----
+        ROCR's ``plot(perf, avg=...)`` differs by definition, not only by
+        rounding: its vertical average reads each curve with
+        ``approxfun(ties=mean)``, which collapses a vertical run to its mean
+        TPR; its threshold average interpolates FPR and TPR linearly in the
+        cutoff between a curve's own cutoffs (here a fold's point at a
+        threshold is its classifier ``score >= threshold``); and both sample
+        evenly spaced grids (of FPR, or of cutoffs) as many as the longest
+        curve has points, where these averages use the exact breakpoints.
 
         Examples
         --------
@@ -565,6 +598,14 @@ class Classifier:
         [0.25, 0.0]
         >>> clf.fold_average("cost").to_numpy().tolist()   # pcf, mean NEC
         [[0.0, 0.0], [0.5, 0.125], [1.0, 0.0]]
+
+        Fold 0's raw curve rises at FPR 0 and at FPR 0.5, fold 1's only at FPR 0;
+        each vertical run gives two rows:
+
+        >>> clf = cw.Classifier.from_scores([1, 0, 1, 0, 1, 1, 0, 0], [.9, .8, .7, .6, .9, .8, .2, .1],
+        ...                                 folds=[0, 0, 0, 0, 1, 1, 1, 1])
+        >>> clf.fold_average("vertical", space="roc", on="roc").to_numpy().tolist()
+        [[0.0, 0.0], [0.0, 0.75], [0.5, 0.75], [0.5, 1.0], [1.0, 1.0]]
         """
         from .folds import fold_average
 

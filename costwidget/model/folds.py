@@ -1,7 +1,7 @@
 """Several evaluations of one classifier (CV folds, repeated runs) and their averages.
 
-``000_…`` section 2.2.3 and ``004_…`` section 7: averages differ in which
-points of the fold curves they put into correspondence.
+Drummond & Holte (2000), sec. 2.2.3 and Drummond & Holte (2004), sec. 7:
+averages differ in which points of the fold curves they put into correspondence.
 
 * ``"cost"`` — cost-space vertical average: the mean NEC of the fold
   envelopes at each pcf (points correspond when they have the same operating
@@ -10,13 +10,16 @@ points of the fold curves they put into correspondence.
   It is concave, so each linear piece is a cost line, i.e. an ROC point: that
   is its ROC-space form.
 * ``"vertical"`` — ROC vertical average (Provost et al.): mean TPR at each
-  FPR, over the union of the folds' vertices (exact; linear in between).
+  FPR of the folds' polylines, over the union of the folds' FPR values (exact;
+  linear in between). At an FPR where a fold's polyline runs vertically the
+  mean has a vertical run too, given by its bottom (mean of the left limits)
+  and its top (mean of the tops).
 * ``"threshold"`` — threshold average (Fawcett): mean (FPR, TPR) at each
   score threshold, over the union of the folds' distinct scores.
 * ``"pooled"`` — all folds' scores merged into one ROC curve.
 
 The ROC-space averages map into cost space as the lower envelope of their
-points' cost lines (the dotted line of ``000_…`` figure 16).
+points' cost lines (the dotted line of Drummond & Holte (2000), figure 16).
 """
 
 from __future__ import annotations
@@ -74,17 +77,44 @@ def _cost_average(folds) -> tuple[np.ndarray, np.ndarray]:
     return knots, nec
 
 
+def _polyline_at(f: np.ndarray, t: np.ndarray, grid: np.ndarray):
+    """(bottom, top) TPR of the polyline through the points (f, t) at each FPR of ``grid``.
+
+    ``f``/``t`` are sorted by FPR then TPR and run from FPR 0 to 1. At an FPR
+    where the polyline has a vertical run the two differ: ``bottom`` is the
+    left limit (where the curve arrives) and ``top`` the right limit (where it
+    leaves); elsewhere both are the height of the segment over that FPR.
+    """
+    first = np.concatenate(([True], f[1:] != f[:-1]))
+    last = np.concatenate((f[1:] != f[:-1], [True]))
+    u, bottom, top = f[first], t[first], t[last]
+    j = np.clip(np.searchsorted(u, grid, side="right") - 1, 0, len(u) - 1)
+    at_vertex = u[j] == grid
+    # Between vertices j and j + 1 the curve is the segment from the top of j to the bottom of j + 1.
+    nxt = np.minimum(j + 1, len(u) - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = (grid - u[j]) / (u[nxt] - u[j])
+    between = top[j] + (bottom[nxt] - top[j]) * w
+    return np.where(at_vertex, bottom[j], between), np.where(at_vertex, top[j], between)
+
+
 def _vertical_average(folds, on: str) -> tuple[np.ndarray, np.ndarray]:
     curves = []
     for c in folds:
         idx = c._hull_index if on == "hull" else np.arange(len(c._fpr))
-        f, t = c._fpr[idx], c._tpr[idx]
-        # On a vertical run of the ROC curve the best (highest) TPR is read at that FPR.
-        last = np.concatenate((f[1:] != f[:-1], [True]))
-        curves.append((f, t, last))
-    grid = np.unique(np.concatenate([f for f, *_ in curves]))
-    tpr = np.mean([np.interp(grid, f[last], t[last]) for f, t, last in curves], axis=0)
-    return grid, tpr
+        curves.append((c._fpr[idx], c._tpr[idx]))
+    grid = np.unique(np.concatenate([f for f, _ in curves]))
+    ends = [_polyline_at(f, t, grid) for f, t in curves]
+    bottom = np.mean([b for b, _ in ends], axis=0)
+    top = np.mean([t for _, t in ends], axis=0)
+    # Where any fold has a vertical run, the mean has one too: its bottom and top.
+    run = np.any([b != t for b, t in ends], axis=0)
+    fpr = np.concatenate((grid, grid[run]))
+    tpr = np.concatenate((bottom, top[run]))
+    order = np.lexsort((tpr, fpr))
+    fpr, tpr = fpr[order], tpr[order]
+    keep = np.concatenate(([True], (fpr[1:] != fpr[:-1]) | (tpr[1:] != tpr[:-1])))
+    return fpr[keep], tpr[keep]
 
 
 def _threshold_average(folds, thresholds=None):
@@ -103,7 +133,7 @@ def _threshold_average(folds, thresholds=None):
 
 def fold_average(clf, method: str = "cost", *, space: str = "cost", on: str = "hull",
                  thresholds=None) -> pd.DataFrame:
-    """Implementation of :meth:`Classifier.fold_average` (see there)."""
+    """Implementation of :meth:`Classifier.fold_average` (see there for parameters and examples)."""
     folds = list(_require_folds(clf).values())
     if method not in AVERAGES:
         raise ValueError(f"method must be one of {AVERAGES}, got {method!r}.")
