@@ -136,6 +136,10 @@ def confusion_at(clf, threshold) -> tuple[int, int, int, int]:
             raise ValueError("A fixed-classifier band needs threshold=... for a scored classifier.")
         k = inner[0]
         tp, fp, n_pos, n_neg = counts.tp[k], counts.fp[k], counts.n_pos, counts.n_neg
+    elif getattr(clf, "_score_counts", None) is not None:  # from_counts: read off the counts
+        from .counts_band import counts_confusion
+
+        tp, fp, n_pos, n_neg = counts_confusion(clf, threshold)
     else:
         is_pos, scores, _ = scored_arrays(clf, "A band at a threshold")
         t = float(threshold)
@@ -160,6 +164,10 @@ def fixed_replicates(n_pos, n_neg, tp, fp, x, n_boot, rng) -> np.ndarray:
 
 def envelope_replicates(clf, x, n_boot, rng):
     """(envelope NEC, NEC at the original optimal thresholds, coarsening bound), each (B, len(x))."""
+    if getattr(clf, "_score_counts", None) is not None:  # from_counts: resample the counts
+        from .counts_band import counts_envelope_replicates
+
+        return counts_envelope_replicates(clf, x, n_boot, rng)
     is_pos, scores, strata = scored_arrays(clf)
     best = clf.best(x)
     bins = resample.score_bins(scores, is_pos, keep_thresholds=np.unique(best["threshold"]))
@@ -188,7 +196,7 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
     x = pcf_grid(grid)
     if method not in ("auto", "exact", "bootstrap"):
         raise ValueError(f"method must be 'auto', 'exact' or 'bootstrap', got {method!r}.")
-    fixed_matrix = clf._scored_data is None
+    fixed_matrix = clf._scored_data is None and getattr(clf, "_score_counts", None) is None
     if isinstance(threshold, str):
         if threshold != "optimal":
             raise ValueError(f"threshold must be a number, None or 'optimal', got {threshold!r}.")
