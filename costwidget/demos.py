@@ -21,6 +21,7 @@ def demo(dataset: str = "german_credit", **kwargs):
     >>> sorted(w.readout.index)
     ['gradient boosting', 'logistic regression', 'naive Bayes', 'random forest']
     >>> w.difference = ["naive Bayes", "logistic regression"]
+    >>> w.wait()      # the paired band is bootstrapped in the background
     >>> list(w.difference_intervals.columns)
     ['pcf_lo', 'pcf_hi', 'sign']
     """

@@ -132,7 +132,12 @@ class ConstraintTool:
         max_fpr.push(s.max_fpr)
         total = s.n_pos + s.n_neg
         unit = self.capacity_unit.value
-        self.capacity.max = max(total, 1e-9) if unit == "cases" else 100.0
+        if unit == "cases":
+            # Whole cases when the counts are whole (a slider shows only its step grid).
+            self.capacity.max = max(total, 1e-9)
+            self.capacity.step = 1.0 if float(total).is_integer() and total >= 1 else total / 1000.0
+        else:
+            self.capacity.max, self.capacity.step = 100.0, 0.1
         capacity.push(capacity_from_cases(s.capacity, unit, n_pos=s.n_pos, n_neg=s.n_neg))
         self.n_pos.value = s.n_pos
         self.n_neg.value = s.n_neg

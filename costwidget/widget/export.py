@@ -231,12 +231,15 @@ def restore(w, snap) -> None:
     if problems:
         raise SnapshotError("this snapshot is for other classifiers, nothing was changed: "
                             + "; ".join(problems) + ".")
+    # Extension point: the range of interest, once the state has it. A snapshot without one
+    # (None) clears it; a widget without the trait refuses a snapshot that has one.
     roi = snap.get("range_of_interest")
-    if roi is not None:
-        if "range_of_interest" not in w.state.trait_names():
-            raise SnapshotError("this snapshot has a range of interest, which this costwidget "
-                                "version cannot show; nothing was changed.")
-        traits["range_of_interest"] = roi
+    if "range_of_interest" in w.state.trait_names():
+        traits["range_of_interest"] = (w.state.trait_defaults("range_of_interest")
+                                       if roi is None else roi)
+    elif roi is not None:
+        raise SnapshotError("this snapshot has a range of interest, which this costwidget "
+                            "version cannot show; nothing was changed.")
     _check_on_scratch_state(w, traits)
     update = getattr(w, "update", None)
     if callable(update):
@@ -403,10 +406,13 @@ def save(w, path, **kwargs) -> pathlib.Path:
         return path
     dpi = kwargs.pop("dpi", REPORT_DPI)
     fig = to_figure(w, **kwargs)
-    # No creation date in SVG/PDF metadata, so the same state writes the same bytes.
+    # No creation date and fixed SVG ids, so the same state writes the same bytes.
     metadata = {"Date": None} if suffix == ".svg" else {"CreationDate": None} \
         if suffix == ".pdf" else None
-    fig.savefig(path, dpi=dpi, metadata=metadata)
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": "costwidget"}):
+        fig.savefig(path, dpi=dpi, metadata=metadata)
     return path
 
 

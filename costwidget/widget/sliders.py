@@ -12,10 +12,13 @@ __all__ = ["SliderBinding"]
 class SliderBinding:
     """A slider (or number field) bound to the state through a shared `Transaction`.
 
-    The browser snaps a value set from Python to the slider's step and sends the
-    snapped value back, possibly after later state changes. Such an echo is not
-    a user's move: it is recognized (once) and ignored, which prevents update
-    loops and a late echo undoing a newer state.
+    A slider shows values on its step grid only. Pushing an off-grid value makes
+    the browser snap it and send the snapped value back, possibly after later
+    state changes; taken as a user's move, such an echo would undo a newer state
+    (a drag in the cost pane pushes the ratio slider at every step). So the
+    state is pushed *snapped* (the slider shows what it can show; the state
+    keeps its exact value), and a value the browser may still echo is
+    recognized once and ignored.
 
     Parameters
     ----------
@@ -60,10 +63,10 @@ class SliderBinding:
     def push(self, value) -> None:
         """State -> control (call inside ``transaction.pushing()``)."""
         snapped = self._snapped(value)
-        if snapped != value:
+        if snapped != value and (not self._pending or self._pending[-1] != snapped):
             self._pending.append(snapped)
-            del self._pending[:-8]
-        self.control.value = value
+            del self._pending[:-16]
+        self.control.value = snapped
 
     def _on_value(self, change) -> None:
         if self.tx.is_pushing:

@@ -35,8 +35,9 @@ class Transaction:
         self.errors = errors
         self.traits = tuple(traits)
         self.lock = threading.RLock()
-        self._pushing = 0
-        self._from_control = 0
+        # Per thread: the worker thread drawing a result must not make the kernel's thread
+        # take a user's control move for the widget's own write.
+        self._local = threading.local()
         self.good = self.snapshot()
         self.redraw = lambda: None   # set by the owner: draw every component from the state
         self.push_controls = lambda: None  # set by the owner: state -> controls
@@ -48,24 +49,37 @@ class Transaction:
     def _put_back(self, values: dict) -> None:
         """Set the traits without notifying anyone (used to restore the last good state)."""
         with self.pushing():
-            for name, value in values.items():
-                if getattr(self.state, name) != value:
-                    self.state.set_trait(name, value)
+            # Cross-validation waits until every trait is back: a half-restored state (say a
+            # good p_pos next to a refused cost) would be refused on the way.
+            with self.state.hold_trait_notifications():
+                for name, value in values.items():
+                    if getattr(self.state, name) != value:
+                        self.state.set_trait(name, value)
             self.state.derive()
 
     # ------------------------------------------------------------------ guards
+    def _count(self, name) -> int:
+        return getattr(self._local, name, 0)
+
+    def _bump(self, name, delta) -> None:
+        setattr(self._local, name, self._count(name) + delta)
+
     @property
     def is_pushing(self) -> bool:
         """True while the widget itself writes to controls or the state: not a user's change."""
-        return self._pushing > 0
+        return self._count("pushing") > 0
+
+    @property
+    def _from_control(self) -> bool:
+        return self._count("from_control") > 0
 
     @contextlib.contextmanager
     def pushing(self):
-        self._pushing += 1
+        self._bump("pushing", 1)
         try:
             yield
         finally:
-            self._pushing -= 1
+            self._bump("pushing", -1)
 
     # ------------------------------------------------------------------ entry points
     def on_state_change(self, change) -> None:
@@ -102,7 +116,7 @@ class Transaction:
         if self.is_pushing:
             return False
         with self.lock:
-            self._from_control += 1
+            self._bump("from_control", 1)
             try:
                 func(*args)
             except Exception as exc:  # noqa: BLE001 - refused input: message, state unchanged
@@ -111,7 +125,7 @@ class Transaction:
                 self.push_controls()  # show the state (the old one when refused)
                 return False
             finally:
-                self._from_control -= 1
+                self._bump("from_control", -1)
             self.push_controls()
             return True
 
