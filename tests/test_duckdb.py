@@ -272,3 +272,28 @@ def test_a_missing_engine_says_which_extra_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "duckdb", None)  # import duckdb now raises ImportError
     with pytest.raises(ImportError, match=r"pip install 'costwidget\[duckdb\]'"):
         cw.from_duckdb("x.parquet")
+
+
+# ---------------------------------------------------------------------- the benchmark script
+def _bench():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_aggregate.py"
+    spec = importlib.util.spec_from_file_location("bench_aggregate", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_aggregate_benchmark_runs_at_a_tiny_size(tmp_path):
+    # No timing assertions (speed is measured only by the script); it must run and be exact.
+    bench = _bench()
+    tied = bench.write_parquet(tmp_path / "tied.parquet", 3000, kind="tied", chunk=1000)
+    cont = bench.write_parquet(tmp_path / "cont.parquet", 3000, kind="continuous", chunk=1000)
+    for path in (tied, cont):
+        r = bench.bench_ratio(path, repeats=1)
+        assert r["exact"] and r["rows"] == 3000 and r["ratio"] > 0
+    big = bench.bench_big(tied, decimals=3)
+    assert big["rows"] == 3000 and big["peak_rss_mb"] > 0 and 0 < big["bound"] < 0.5
+    assert [row["rows"] for row in bench.bench_scaling({3000: tied}, repeats=1)] == [3000]
