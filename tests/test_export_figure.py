@@ -1,0 +1,274 @@
+"""Static figures: CostCurveDisplay (scikit-learn's Display API) and CostWidget.to_figure/save.
+
+Envelopes are checked against brute force over every ROC point's cost line, pixels against the
+palette, the SVG for vector content and the PDF for being written.
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
+from sklearn.datasets import make_classification  # noqa: E402
+from sklearn.linear_model import LogisticRegression  # noqa: E402
+from sklearn.metrics import roc_curve  # noqa: E402
+from sklearn.svm import LinearSVC  # noqa: E402
+
+import costwidget as cw  # noqa: E402
+from costwidget.export import matplotlib_panes as mp  # noqa: E402
+from costwidget.widget import CostWidget, export  # noqa: E402
+
+GRID = np.linspace(0.0, 1.0, 201)
+
+
+def _brute_envelope(fpr, tpr, x=GRID):
+    """min over ROC points of their cost lines (eq. 8), trivial classifiers included."""
+    fpr = np.concatenate([np.asarray(fpr, float), [0.0, 1.0]])
+    tpr = np.concatenate([np.asarray(tpr, float), [0.0, 1.0]])
+    return ((1 - tpr - fpr)[:, None] * x[None, :] + fpr[:, None]).min(axis=0)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(11)
+    y = rng.random(300) < 0.45
+    return y, {"sharp": np.round(y * 1.6 + rng.normal(size=300), 2),
+               "blunt": np.round(y * 0.7 + rng.normal(size=300), 2)}
+
+
+# ---------------------------------------------------------------------------- CostCurveDisplay
+def test_from_predictions_draws_the_exact_envelope(data):
+    y, scores = data
+    disp = cw.CostCurveDisplay.from_predictions(y, scores["sharp"], name="sharp", pcf=0.3)
+    fpr, tpr, _ = roc_curve(y, scores["sharp"], drop_intermediate=False)
+    xy = disp.line_.get_xydata()
+    assert np.allclose(np.interp(GRID, xy[:, 0], xy[:, 1]), _brute_envelope(fpr, tpr), atol=1e-12)
+    assert disp.line_.get_label() == "sharp"
+    assert disp.ax_.figure is disp.figure_ and disp.roc_ax_ is None
+    neg, pos = disp.trivial_
+    assert neg.get_xydata().tolist() == [[0, 0], [1, 1]]
+    assert pos.get_xydata().tolist() == [[0, 1], [1, 0]]
+    assert list(disp.operating_line_.get_xdata()) == [0.3, 0.3]
+    nec = disp.operating_points_.get_offsets()[:, 1]
+    assert nec[0] == pytest.approx(_brute_envelope(fpr, tpr, np.array([0.3]))[0], abs=1e-12)
+    assert disp.combined_ is None and disp.bands_ is None
+
+
+def test_several_classifiers_legend_and_best_of_all(data):
+    y, scores = data
+    disp = cw.CostCurveDisplay.from_predictions(y, scores, p_pos=0.2, cost_fn=5.0, cost_fp=1.0)
+    assert [line.get_label() for line in disp.line_] == ["sharp", "blunt"]
+    assert [t.get_text() for t in disp.ax_.get_legend().get_texts()] == \
+        ["sharp", "blunt", "best of all"]
+    pcf = 0.2 * 5 / (0.2 * 5 + 0.8)
+    assert disp.operating_line_.get_xdata()[0] == pytest.approx(pcf, rel=1e-15)
+    # The best of all is the envelope of all ROC points together.
+    pts = [roc_curve(y, s, drop_intermediate=False)[:2] for s in scores.values()]
+    best = _brute_envelope(np.concatenate([p[0] for p in pts]), np.concatenate([p[1] for p in pts]))
+    xy = disp.combined_.get_xydata()
+    assert np.allclose(np.interp(GRID, xy[:, 0], xy[:, 1]), best, atol=1e-12)
+
+
+def test_from_estimator_matches_sklearn_scores():
+    X, y = make_classification(n_samples=300, random_state=0)
+    est = LogisticRegression().fit(X, y)
+    disp = cw.CostCurveDisplay.from_estimator(est, X, y, roc=True)
+    fpr, tpr, _ = roc_curve(y, est.predict_proba(X)[:, 1], drop_intermediate=False)
+    xy = disp.line_.get_xydata()
+    assert np.allclose(np.interp(GRID, xy[:, 0], xy[:, 1]), _brute_envelope(fpr, tpr), atol=1e-12)
+    assert disp.line_.get_label() == "LogisticRegression"
+    assert disp.roc_ax_.get_title() == "ROC space" and disp.ax_.get_title() == "Cost space"
+    assert disp.roc_ax_.figure is disp.ax_.figure
+    hull = disp.roc_line_.get_xydata()
+    roc_points = np.column_stack([fpr, tpr])
+    # Every hull vertex is one of sklearn's ROC points.
+    assert all(np.abs(roc_points - v).max(axis=1).min() < 1e-12 for v in hull)
+
+
+def test_from_estimator_decision_function_and_pos_label():
+    X, y = make_classification(n_samples=300, random_state=1)
+    est = LinearSVC().fit(X, y)
+    disp = cw.CostCurveDisplay.from_estimator(est, X, y, pos_label=0, name="svc")
+    # Class 0 positive: scores are -decision_function, labels flipped.
+    fpr, tpr, _ = roc_curve(y == 0, -est.decision_function(X), drop_intermediate=False)
+    xy = disp.line_.get_xydata()
+    assert np.allclose(np.interp(GRID, xy[:, 0], xy[:, 1]), _brute_envelope(fpr, tpr), atol=1e-12)
+    assert "positive label: 0" in disp.ax_.get_xlabel()
+    with pytest.raises(ValueError, match="not a class"):
+        cw.CostCurveDisplay.from_estimator(est, X, y, pos_label=7)
+    with pytest.raises(ValueError, match="not fitted"):
+        cw.CostCurveDisplay.from_estimator(LogisticRegression(), X, y)
+
+
+def test_bands_cost_lines_and_given_axes(data):
+    y, scores = data
+    clfs = [cw.Classifier.from_scores(y, s, name=n) for n, s in scores.items()]
+    fig, (roc_ax, ax) = plt.subplots(1, 2)
+    disp = cw.CostCurveDisplay(classifiers=clfs).plot(ax=ax, roc=True, roc_ax=roc_ax, pcf=0.5,
+                                                       show_bands=True, band_level=0.8,
+                                                       cost_lines=True, colors=["red", "blue"])
+    assert disp.ax_ is ax and disp.roc_ax_ is roc_ax and disp.figure_ is fig
+    assert ax.get_ylim() == (0.0, 1.0)  # full cost lines reach NEC 1
+    band = clfs[0].band(0.8, random_state=0)
+    verts = disp.bands_[0].get_paths()[0].vertices
+    assert verts[:, 1].min() == pytest.approx(band["lower"].min())
+    assert verts[:, 1].max() == pytest.approx(band["upper"].max())
+    assert disp.line_[0].get_color() == "red"
+    with pytest.raises(ValueError, match="roc_ax"):
+        cw.CostCurveDisplay(classifiers=clfs).plot(ax=ax, roc=True)
+    with pytest.raises(ValueError, match="not both"):
+        cw.CostCurveDisplay(classifiers=clfs).plot(pcf=0.5, p_pos=0.5)
+    with pytest.raises(ValueError, match="colors has 1"):
+        cw.CostCurveDisplay(classifiers=clfs).plot(colors=["red"])
+
+
+def test_user_text_is_literal(data):
+    # "$" would start mathtext (and fail to draw); "_" would hide a legend entry.
+    y, scores = data
+    names = {"$\\frac{a$": scores["sharp"], "_hidden": scores["blunt"]}
+    disp = cw.CostCurveDisplay.from_predictions(y, names, roc=True, pcf=0.4)
+    disp.figure_.savefig(io.BytesIO(), format="png")
+    labels = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert labels == [r"\$\frac{a\$", "_hidden", "best of all"]
+
+
+def test_matplotlib_is_imported_only_when_drawing():
+    code = ("import sys, costwidget as cw; cw.CostCurveDisplay; "
+            "from costwidget.widget import export; import costwidget.export.page; "
+            "assert 'matplotlib' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_palette_matches_the_widget():
+    from costwidget.widget.drawing import PALETTE
+    from costwidget.widget.figures import TRIVIAL_COLOR
+
+    assert mp.PALETTE == PALETTE and mp.TRIVIAL_COLOR == TRIVIAL_COLOR
+
+
+# ---------------------------------------------------------------------------- CostWidget
+@pytest.fixture(scope="module")
+def widget(data):
+    y, scores = data
+    w = CostWidget.from_predictions(y, scores, p_pos=0.3)
+    w.update(constraint="neyman_pearson", max_fpr=0.15, show_bands=True,
+             difference=["sharp", "blunt"])
+    w.wait(timeout=300)
+    yield w
+    w.close()
+
+
+def _rgb(hex_color):
+    return tuple(int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def _pixels(png_bytes):
+    return np.asarray(Image.open(io.BytesIO(png_bytes)).convert("RGB"))
+
+
+def _region(img, ax, fig_height_px):
+    """The pixels inside an axes (matplotlib's origin is bottom left, the image's top left)."""
+    b = ax.get_window_extent()
+    return img[int(fig_height_px - b.y1) + 2:int(fig_height_px - b.y0) - 2,
+               int(b.x0) + 2:int(b.x1) - 2]
+
+
+def test_to_figure_png_has_both_panes_with_their_marks(widget):
+    fig = export.to_figure(widget)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    img = _pixels(buf.getvalue())
+    w_in, h_in = fig.get_size_inches()
+    assert img.shape[:2] == (round(h_in * 100), round(w_in * 100))
+    roc_ax, cost_ax, diff_ax = fig.axes[:3]
+    assert [roc_ax.get_title(), cost_ax.get_title()] == ["ROC space", "Cost space"]
+    assert diff_ax.get_title() == "NEC(sharp) − NEC(blunt)"
+    for ax in (roc_ax, cost_ax):
+        region = _region(img, ax, img.shape[0])
+        for name, color in widget.colors.items():
+            hits = np.all(region == _rgb(color), axis=-1).sum()
+            assert hits > 100, (ax.get_title(), name, hits)
+    # The operating line: a column of black pixels at PCF(+) in the cost pane.
+    b = cost_ax.get_window_extent()
+    col = int(round(b.x0 + widget.pcf * (b.x1 - b.x0)))
+    column = img[int(img.shape[0] - b.y1):int(img.shape[0] - b.y0), col - 1:col + 2]
+    assert np.all(column < 60, axis=-1).any(axis=1).mean() > 0.9
+    assert "PCF(+) = " in fig.texts[0].get_text() or "PCF(+) = " in fig._suptitle.get_text()
+
+
+def test_to_figure_follows_the_state(widget):
+    fig = export.to_figure(widget, roc=False, difference=False, show_caption=False)
+    assert [ax.get_title() for ax in fig.axes] == ["Cost space"]
+    hidden = CostWidget(widget.classifiers, p_pos=0.3)
+    try:
+        hidden.visible = ["blunt"]
+        fig = export.to_figure(hidden)
+        region_hits = {}
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100)
+        img = _pixels(buf.getvalue())
+        for name, color in hidden.colors.items():
+            region = _region(img, fig.axes[1], img.shape[0])
+            region_hits[name] = np.all(region == _rgb(color), axis=-1).sum()
+        assert region_hits["sharp"] == 0 and region_hits["blunt"] > 100
+        with pytest.raises(ValueError, match="difference view is off"):
+            export.to_figure(hidden, difference=True)
+    finally:
+        hidden.close()
+
+
+def test_save_svg_is_vector(widget, tmp_path):
+    path = export.save(widget, tmp_path / "figure.svg")
+    root = ET.parse(path).getroot()
+    tags = [el.tag.rsplit("}", 1)[-1] for el in root.iter()]
+    assert tags.count("path") > 100
+    assert "image" not in tags  # no embedded bitmap
+    assert export.save(widget, tmp_path / "again.svg").read_bytes() == path.read_bytes()
+
+
+def test_save_pdf_and_png(widget, tmp_path):
+    pdf = export.save(widget, tmp_path / "figure.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF-") and len(pdf) > 10_000
+    assert b"/Subtype /Image" not in pdf
+    png = export.save(widget, tmp_path / "figure.png", dpi=80)
+    with Image.open(png) as im:
+        fig = export.to_figure(widget)
+        assert im.size == (round(fig.get_figwidth() * 80), round(fig.get_figheight() * 80))
+    with pytest.raises(ValueError, match=r"\.png, \.svg, \.pdf, \.html"):
+        export.save(widget, tmp_path / "figure.jpg")
+
+
+def test_to_figure_into_a_given_figure(widget):
+    fig = plt.figure(figsize=(12, 5), layout="constrained")
+    assert export.to_figure(widget, figure=fig) is fig
+    fig.savefig(io.BytesIO(), format="png")
+    assert len(fig.axes) == 3
+
+
+def test_artifacts_for_a_look(widget, tmp_path_factory):
+    """Writes the figures to tests/artifacts/ for a human to look at (gitignored)."""
+    from pathlib import Path
+
+    out = Path(__file__).resolve().parent / "artifacts"
+    out.mkdir(exist_ok=True)
+    export.save(widget, out / "export_to_figure.png", dpi=100)
+    y_fig = cw.CostCurveDisplay(classifiers=widget.classifiers).plot(pcf=0.3, roc=True,
+                                                                     show_bands=True)
+    y_fig.figure_.savefig(out / "export_display.png", dpi=100)
+    assert (out / "export_to_figure.png").stat().st_size > 10_000

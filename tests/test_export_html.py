@@ -1,0 +1,192 @@
+"""The standalone page, without a browser: what it loads, what it escapes, what it embeds.
+
+(tests/browser/test_export_browser.py opens it in Chromium with the network off.)
+"""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import costwidget as cw
+from costwidget.export import page
+from costwidget.widget import CostWidget, export
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+EVIL = ['<img src=x onerror="window.__x=1">', '</script><script>window.__x=1</script>',
+        '<!--<script>window.__x=1//']
+
+
+class _Scan(html.parser.HTMLParser):
+    """Collects every element's tag and attributes, and the script elements' text."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags, self.scripts, self._in = [], [], None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "script":
+            self._in = [dict(attrs), ""]
+
+    def handle_data(self, data):
+        if self._in is not None:
+            self._in[1] += data
+
+    def handle_endtag(self, tag):
+        if tag == "script" and self._in is not None:
+            self.scripts.append(tuple(self._in))
+            self._in = None
+
+
+def _scan(text):
+    s = _Scan()
+    s.feed(text)
+    return s
+
+
+@pytest.fixture(scope="module")
+def evil_widget():
+    rng = np.random.default_rng(2)
+    y = rng.random(200) < 0.5
+    scores = {name: np.round(y * (1 + i) + rng.normal(size=200), 2) for i, name in enumerate(EVIL)}
+    w = CostWidget.from_predictions(y, scores)
+    w.update(constraint="neyman_pearson", difference=EVIL[:2])
+    w.wait(timeout=300)
+    yield w
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def offline(evil_widget):
+    return export.to_html(evil_widget)
+
+
+def test_offline_page_loads_nothing(offline):
+    scan = _scan(offline)
+    for tag, attrs in scan.tags:
+        for key in ("src", "href"):
+            assert key not in attrs, (tag, attrs)
+    kinds = [a.get("type", "text/javascript") for a, _ in scan.scripts]
+    # runtime, bqscales, bqplot; widget state, view; snapshot; render call. Nothing else.
+    assert kinds == ["text/javascript"] * 3 + ["application/vnd.jupyter.widget-state+json",
+                                               "application/vnd.jupyter.widget-view+json",
+                                               "application/json", "text/javascript"]
+    assert 'define("bqplot",[' in scan.scripts[2][1]
+    assert 'define("bqscales",[' in scan.scripts[1][1]
+
+
+def test_user_text_is_escaped_everywhere(offline, evil_widget):
+    for name in EVIL:
+        assert name not in offline
+        assert name.replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;") in offline
+    scan = _scan(offline)
+    state = json.loads(scan.scripts[3][1])
+    assert json.loads(scan.scripts[5][1]) == export.snapshot(evil_widget)
+    # The names are in the state, intact, as JSON strings.
+    text = json.dumps(state)
+    assert all(json.dumps(n)[1:-1] in text for n in EVIL)
+    # The readout table shows them as text.
+    assert offline.count("&lt;/script&gt;&lt;script&gt;window.__x=1&lt;/script&gt;") >= 2
+
+
+def test_page_embeds_full_widget_state(offline, evil_widget):
+    scan = _scan(offline)
+    state = json.loads(scan.scripts[3][1])["state"]
+    view = json.loads(scan.scripts[4][1])
+    assert view["model_id"] == evil_widget.widget.model_id
+    assert view["model_id"] in state
+    # drop_defaults=False: every slider carries its value (ipywidgets#2440).
+    sliders = [m["state"] for m in state.values() if m["model_name"] == "FloatSliderModel"]
+    assert sliders and all("value" in s and "min" in s for s in sliders)
+    p_slider = [s for s in sliders if s.get("description") == "p(+)"]
+    assert p_slider and p_slider[0]["value"] == pytest.approx(evil_widget.p_pos, abs=1e-3)
+
+
+def test_cdn_page_is_small_and_pinned(evil_widget):
+    text = export.to_html(evil_widget, cdn=True)
+    manifest = json.loads((page.STATIC / "embed-runtime.json").read_text())
+    scan = _scan(text)
+    srcs = [a["src"] for a, _ in scan.scripts if "src" in a]
+    assert srcs == ["https://cdn.jsdelivr.net/npm/" + manifest["cdn"]["requirejs"]["path"],
+                    "https://cdn.jsdelivr.net/npm/" + manifest["cdn"]["embed_amd"]["path"]]
+    assert all(a["integrity"].startswith("sha384-") for a, _ in scan.scripts if "src" in a)
+    bq = page.js_version("bqplot", "bqplot")
+    assert f"bqplot@{bq}/dist/index" in text
+    assert len(text.encode()) < len(export.to_html(evil_widget).encode()) / 3
+    for name in EVIL:
+        assert name not in text
+
+
+def test_runtime_matches_the_pinned_versions():
+    pins = json.loads((ROOT / "js" / "package.json").read_text())["devDependencies"]
+    _, manifest = page.load_runtime()
+    assert manifest["html_manager"] == pins["@jupyter-widgets/html-manager"]
+    assert manifest["requirejs"] == pins["requirejs"]
+    assert manifest["sections_dropped"] == ["base7.js", "controls7.js", "embed-amd-render.js"]
+    lock = json.loads((ROOT / "js" / "package-lock.json").read_text())["packages"]
+    assert lock["node_modules/@jupyter-widgets/html-manager"]["version"] == \
+        pins["@jupyter-widgets/html-manager"]
+
+
+def test_bqplot_bundle_is_the_installed_one():
+    import importlib.metadata
+
+    dist = importlib.metadata.distribution("bqplot")
+    f = next(f for f in dist.files if str(f).endswith("nbextensions/bqplot/index.js"))
+    original = pathlib.Path(dist.locate_file(f)).read_text()
+    named = page.amd_bundle("bqplot", "bqplot")
+    assert named.replace('define("bqplot",[', "define([", 1) == \
+        re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", original)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+def test_script_safe_keeps_the_meaning():
+    # Strings and template literals keep their value, regular expressions what they match.
+    js = ('var a = "</script><!--", c = `</SCRIPT ${1}`, r = /x<!--y|<\\/script>/i;'
+          'console.log(JSON.stringify([a, c, r.test("x<!--y"), r.test("</SCRIPT>"), '
+          'r.test("x<y")]));')
+    safe = page.script_safe(js)
+    assert "</script" not in safe.lower() and "<!--" not in safe
+    run = [subprocess.run(["node", "-e", code], capture_output=True, text=True, check=True).stdout
+           for code in (js, safe)]
+    assert run[0] == run[1]
+
+
+def test_json_for_script_cannot_close_the_element():
+    value = {"name": "</script><!-- & >"}
+    text = page.json_for_script(value)
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == value
+
+
+def test_missing_runtime_says_how_to_build_it(evil_widget, monkeypatch, tmp_path):
+    monkeypatch.setattr(page, "STATIC", tmp_path)
+    with pytest.raises(page.RuntimeMissing, match="npm run build"):
+        export.to_html(evil_widget)
+
+
+def test_to_html_writes_the_file(evil_widget, tmp_path):
+    path = tmp_path / "report.html"
+    text = export.to_html(evil_widget, path)
+    assert path.read_text(encoding="utf-8") == text
+    assert export.save(evil_widget, tmp_path / "again.html") == tmp_path / "again.html"
+
+
+def test_readout_table_shows_every_visible_row():
+    a = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="A & B")
+    w = CostWidget([a], p_pos=0.5)
+    try:
+        table = page.readout_table(w.readout, w.colors)
+        assert "A &amp; B" in table and table.count("<tr") == 2
+        w.visible = []
+        assert "No classifier shown" in page.readout_table(w.readout, w.colors)
+    finally:
+        w.close()
