@@ -176,7 +176,7 @@ def test_thesis_view_draws_exact_curves_on_the_thesis_axis(parts, classifiers):
     assert not view.built  # nothing drawn while hidden
     s.range_of_interest = [0.3, 0.55]
     roi.thesis_toggle.value = True
-    assert view.built and view.widget.layout.display is None
+    assert view.built and view.shown and view.mtmcs_figure in view.widget.children[0].children
     axis = view.mtmcs_figure.axes[0]
     assert axis.tick_labels["0.25"] == "0.25/0.75" and axis.tick_labels["0.5"] == "0.50/0.50"
     for clf in classifiers:
@@ -208,4 +208,4 @@ def test_thesis_view_draws_exact_curves_on_the_thesis_axis(parts, classifiers):
     s.p_pos = 0.3
     assert "prior-weighted" in view.caption.value
     roi.thesis_toggle.value = False
-    assert view.widget.layout.display == "none"
+    assert not view.shown and view.widget.children == ()

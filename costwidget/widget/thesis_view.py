@@ -23,7 +23,7 @@ __all__ = ["ThesisView", "ratio_tick_labels"]
 X_LO, X_HI = 0.05, 0.95
 TICKS = (0.05, 0.25, 0.5, 0.75, 0.95)
 _LAYOUT = dict(width="480px", height="340px")
-_MARGIN = dict(top=40, bottom=55, left=60, right=15)
+_MARGIN = dict(top=40, bottom=55, left=60, right=35)  # room for the last "0.95/0.05"
 
 
 def _js_number(value: float) -> str:
@@ -128,7 +128,7 @@ class ThesisView:
                   bq.Axis(scale=my, label="MTMCS (%)", side="left", grid_lines="dashed",
                           tick_format=".0f")],
             title="MTMCS chart", layout=widgets.Layout(**_LAYOUT), fig_margin=_MARGIN,
-            legend_location="top-right")
+            legend_location="top")
         self.mtmcs_figure.add_class("costwidget-mtmcs")
         # Optimal-thresholds chart: one horizontal piece per optimal hull vertex.
         ty = bq.LinearScale(min=0.0, max=1.0)
@@ -151,24 +151,31 @@ class ThesisView:
             title="Optimal classification thresholds", layout=widgets.Layout(**_LAYOUT),
             fig_margin=_MARGIN)
         self.threshold_figure.add_class("costwidget-thresholds")
-        self.widget.children = (widgets.HBox([self.mtmcs_figure, self.threshold_figure]),
-                                self.caption)
+        self._children = (widgets.HBox([self.mtmcs_figure, self.threshold_figure]), self.caption)
         self.built = True
 
+    @property
+    def shown(self) -> bool:
+        return bool(self.widget.children)
+
     def show(self, visible, range_pcf, p_pos) -> None:
-        """Build the figures if needed, then draw the visible classifiers and the range."""
+        """Build the figures if needed, draw the visible classifiers and the range, and show them."""
         if not self.built:
             self._build()
         self.redraw(visible, range_pcf, p_pos)
+        if not self.widget.children:
+            # Attached (not un-hidden) so that bqplot sizes its figures in a visible container.
+            self.widget.children = self._children
 
     def hide(self) -> None:
-        self.widget.layout.display = "none"
+        """Take the charts out of the page (a display:none figure would lose its size)."""
+        if self.widget.children:
+            self.widget.children = ()
 
     def redraw(self, visible, range_pcf, p_pos) -> None:
         """Draw ``visible`` (names) and shade ``range_pcf`` (PCF(+) [lo, hi] or []) as x = 1 - PCF."""
         if not self.built:
             return
-        self.widget.layout.display = None
         shown = [n for n in self.names if n in set(visible)]
         data = {n: self._data(n) for n in shown}  # every number first, then the marks
         peak = max([d.curve_y.max() for d in data.values()] + [1.0])
@@ -183,7 +190,8 @@ class ThesisView:
                  *self.threshold_lines.values(), *self.threshold_points.values(),
                  self.mtmcs_shade, self.threshold_shade]
         with _hold(marks):
-            self.mtmcs_y.max = float(np.ceil(peak * 1.1 / 5.0) * 5.0)
+            # Head room above the curves for the legend.
+            self.mtmcs_y.max = float(np.ceil(peak * 1.7 / 5.0) * 5.0)
             self.threshold_y.min, self.threshold_y.max = t_lo, t_hi
             for n in self.names:
                 on = n in data
