@@ -60,9 +60,13 @@ def costs_for_ratio(ratio, *, cost_fn: float, cost_fp: float) -> tuple[float, fl
         return (cost_fn if cost_fn > 0 else unit, 0.0)
     if r == 0.0:
         return (0.0, unit)
+    # Keep the false-positive cost (else the false-negative one); when the other cost would
+    # overflow, keep the same number on the other side instead (the ratio is what matters).
     if cost_fp > 0:
-        return (r * cost_fp, cost_fp)
-    return (cost_fn, cost_fn / r)
+        fn = r * cost_fp
+        return (fn, cost_fp) if math.isfinite(fn) else (cost_fp, cost_fp / r)
+    fp = cost_fn / r
+    return (cost_fn, fp) if math.isfinite(fp) else (r * cost_fn, cost_fn)
 
 
 def costs_for_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float) -> tuple[float, float]:

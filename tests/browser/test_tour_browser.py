@@ -221,8 +221,13 @@ def _check_hover(page) -> list[float]:
         _wait(page, _until(_HOVER_STATE, "s.tooltip && s.tooltip.includes('threshold') && "
                                          "s.tooltip !== arg && s.info === s.tooltip"), before["info"])
         latencies.append(time.perf_counter() - t0)
-        # The highlight marks come in the kernel's next messages.
-        _wait(page, _until(_HOVER_STATE, "s.rocHl && s.costHl && s.costHl !== arg"), before["costHl"])
+        # Then wait for the whole expected state (never for a fixed time): the ring on the
+        # hovered dot and the cost-pane highlight moved. On time-out the asserts say what is off.
+        _wait(page, _until(_HOVER_STATE, "s.info === s.tooltip && s.rocHl && s.costHl && "
+                                         "s.costHl !== arg.costHl && "
+                                         "Math.abs(s.rocHl[0] - arg.cx) < 3 && "
+                                         "Math.abs(s.rocHl[1] - arg.cy) < 3"),
+              {"costHl": before["costHl"], "cx": dot["cx"], "cy": dot["cy"]})
         state = page.evaluate(_js(_HOVER_STATE))
         info = state["info"] or ""
         where = f"hovering the dot at FPR {dot['fpr']:.3f}, TPR {dot['tpr']:.3f}: {state}"
@@ -243,6 +248,11 @@ def _check_hover(page) -> list[float]:
         assert page.evaluate(_js("return !tooltipShown();")), \
             f"tooltip still shown after leaving {where}"
     return latencies
+
+
+# The PCF readout shows `arg.target` (to 0.01) and the one operating line is at client x `arg.x`.
+_AT_TARGET = ("s.pcf && Math.abs(parseFloat(s.pcf.replace(/^[^0-9.-]*/, '')) - arg.target) < 0.01 "
+              "&& s.op.length === 1 && Math.abs(s.op[0] - arg.x) < arg.tol")
 
 
 def _check_click(page) -> list[float]:
@@ -266,7 +276,9 @@ def _check_click(page) -> list[float]:
         page.mouse.click(x, y)
         _wait(page, _until(_COST_STATE, "s.pcf !== arg"), before["pcf"])
         latencies.append(time.perf_counter() - t0)
-        _wait(page, _until(_COST_STATE, "s.op.length === 1 && Math.abs(s.op[0] - arg) < 6"), x)
+        # The whole expected state: the readout at the clicked x and the operating line there.
+        _wait(page, _until(_COST_STATE, _AT_TARGET), {"x": x, "target": target,
+                                                      "tol": 0.01 / ax["perPx"]})
         after = page.evaluate(_js(_COST_STATE))
         where = (f"clicking the cost pane at PCF {target} (x = {x:.1f} px): "
                  f"before {before}, after {after}")
@@ -303,7 +315,8 @@ def _check_drag(page) -> float:
     page.mouse.down()
     page.mouse.move(x, start[1], steps=8)
     page.mouse.up()
-    _wait(page, _until(_COST_STATE, "s.op.length === 1 && Math.abs(s.op[0] - arg) < 6"), x)
+    _wait(page, _until(_COST_STATE, _AT_TARGET), {"x": x, "target": target,
+                                                  "tol": 0.01 / ax["perPx"]})
     latency = time.perf_counter() - t0
     after = page.evaluate(_js(_COST_STATE))
     where = f"dragging the handle from {start} to x = {x:.1f} px: before {state}, after {after}"
