@@ -146,15 +146,16 @@ class _ExactHull:
         self.n_roc = len(counts.thresholds)
         self.thresholds = counts.thresholds
         self.scored = clf._scored_data is not None
-        self.tp = [Fraction(v) for v in counts.tp[h].tolist()]
-        self.fp = [Fraction(v) for v in counts.fp[h].tolist()]
+        # Counts stay numpy until a comparison needs them: a hull can have 10^5 vertices,
+        # and only a few are ever compared exactly.
+        self.tp, self.fp = counts.tp[h], counts.fp[h]
         self.n_pos, self.n_neg = Fraction(counts.n_pos), Fraction(counts.n_neg)
         self.crossings = clf._envelope.crossings
 
     def scaled_cost(self, k: int, c: Fraction) -> Fraction:
         """NEC of hull vertex k at PCF(+) = c, times n_pos·n_neg (exact)."""
-        return (self.n_neg * (self.n_pos - self.tp[k]) * c
-                + self.n_pos * self.fp[k] * (1 - c))
+        tp, fp = Fraction(self.tp[k].item()), Fraction(self.fp[k].item())
+        return self.n_neg * (self.n_pos - tp) * c + self.n_pos * fp * (1 - c)
 
     def optimal(self, c: Fraction, start: int) -> tuple[int, int]:
         """(first, last) hull vertex optimal at c: one vertex, or the run of tied ones."""
