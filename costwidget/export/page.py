@@ -185,8 +185,9 @@ def standalone_page(*, manager_state, view_specs, title, caption, readout, color
 <script type="application/vnd.jupyter.widget-state+json">{json_for_script(manager_state)}</script>
 {views}
 </section>
-<p class="note">A static page: hovering shows values, but moving a control does not recompute
-(there is no Python behind it). Made with {html.escape(generator)}{when}.</p>
+<p class="note">A static page, drawn from the widget's saved state: the controls move, but
+nothing is recomputed (there is no Python behind it). Made with
+{html.escape(generator)}{when}.</p>
 <section id="costwidget-readout">
 <h2>Readout at the operating point</h2>
 {readout_table(readout, colors)}
@@ -213,6 +214,13 @@ def _cdn_scripts() -> tuple[str, str]:
     known here), with bqplot and bqscales pinned to the installed versions."""
     meta = _cdn_manifest()
     paths = {m: f"{_CDN}{m}@{js_version(m, m)}/dist/index" for m in ("bqplot", "bqscales")}
+    # The widget manager's modules are defined by embed-amd.js itself, so these paths are never
+    # fetched; webpack derives each module's asset folder (the FontAwesome files) from them,
+    # which would otherwise be the page's own folder.
+    dist = _CDN + meta["assets"]
+    paths.update({"@jupyter-widgets/base": dist + "base", "@jupyter-widgets/controls": dist + "controls",
+                  "@jupyter-widgets/html-manager": dist + "index",
+                  "@jupyter-widgets/html-manager/dist": dist.rstrip("/")})
     rq, embed = meta["requirejs"], meta["embed_amd"]
     config = json_for_script({"paths": paths})
     assets = json_for_script(_CDN + meta["assets"])

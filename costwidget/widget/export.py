@@ -582,6 +582,11 @@ def to_html(w, path=None, *, cdn=False) -> str:
     _wait(w)
     # drop_defaults=False: with defaults dropped, a slider shows the wrong value (ipywidgets#2440).
     state = dependency_state(w.widget, drop_defaults=False)
+    # Python fills the marks' tooltips on hover; with no Python behind the page they would pop
+    # up empty, so the page has none.
+    for model in state.values():
+        if model.get("model_module") == "bqplot" and model["state"].get("tooltip"):
+            model["state"]["tooltip"] = None
     data = embed_data(views=[w.widget], drop_defaults=False, state=state)
     snap = snapshot(w)
     text = page.standalone_page(

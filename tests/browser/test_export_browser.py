@@ -1,0 +1,201 @@
+"""Real-browser test of CostWidget.to_html: Debian's chromium (Playwright) opens the page from disk
+with the network off.
+
+Checks, for the default (offline) page: no request leaves file://, both panes and the difference
+view render their marks, the console shows no error, the hostile classifier names
+(``<img src=x onerror=...>``, ``</script><script>...``) run nothing (``window.__x`` stays
+undefined) and are shown as text, and hovering a hull vertex pops up no empty tooltip. For the
+``cdn=True`` page: its jsDelivr requests are answered from the npm files pinned in js/ and the
+installed bqplot (so the subresource-integrity hashes are checked against the published bytes),
+and it renders the same. Screenshots go to tests/artifacts/ (gitignored).
+
+Skipped only when /usr/bin/chromium is absent and CI is not set.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+if not pathlib.Path(CHROMIUM).exists() and not IN_CI:
+    pytest.skip(f"{CHROMIUM} is absent (install Debian's chromium: apt-get install -y chromium); "
+                "this test runs whenever CI is set", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api") if not IN_CI else __import__(
+    "playwright.sync_api", fromlist=["sync_playwright"])
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+EVIL = ['<img src=x onerror="window.__x=1">', "</script><script>window.__x=1</script>"]
+
+# Marks per figure: SVG paths of Lines marks with data, and scatter dots.
+_MARKS = r"""(sel) => {
+  const svg = document.querySelector(`${sel} svg.svg-figure`);
+  if (!svg) return null;
+  const lines = Array.from(svg.querySelectorAll('path.line'))
+    .filter(p => (p.getAttribute('d') || '').length > 20);
+  const visible = el => getComputedStyle(el).display !== 'none' && getComputedStyle(el).opacity !== '0';
+  return {lines: lines.filter(visible).length, dots: svg.querySelectorAll('.dot').length,
+          areas: Array.from(svg.querySelectorAll('path.area')).filter(visible).length,
+          title: (svg.querySelector('.mainheading') || {}).textContent || ''};
+}"""
+
+
+_TOOLTIPS_SHOWN = """() => Array.from(document.querySelectorAll('.bqplot_mark_tooltip'))
+  .filter(t => getComputedStyle(t).display !== 'none' && getComputedStyle(t).opacity !== '0').length"""
+
+
+@pytest.fixture(scope="module")
+def widget():
+    from costwidget.widget import CostWidget
+
+    rng = np.random.default_rng(4)
+    n = 300
+    y = rng.random(n) < 0.4
+    scores = {"logistic": y * 1.4 + rng.normal(size=n), EVIL[0]: y * 0.8 + rng.normal(size=n),
+              EVIL[1]: y * 1.1 + rng.normal(size=n)}
+    w = CostWidget.from_predictions(y, {k: np.round(v, 2) for k, v in scores.items()}, p_pos=0.3)
+    w.update(show_bands=True, constraint="neyman_pearson", max_fpr=0.2,
+             difference=["logistic", EVIL[1]])
+    w.wait(timeout=300)
+    yield w
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _open(browser, path, route):
+    """Open ``path`` with every request going through ``route``; collect console messages."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    ctx.route("**/*", route)
+    page = ctx.new_page()
+    messages = []
+    page.on("console", lambda m: messages.append((m.type, m.text)))
+    page.on("pageerror", lambda e: messages.append(("pageerror", str(e))))
+    page.goto(path.as_uri())
+    page.wait_for_function(
+        "() => ['.costwidget-roc', '.costwidget-cost', '.costwidget-difference'].every("
+        "s => document.querySelector(`${s} svg.svg-figure path.line`))", timeout=60_000)
+    page.wait_for_timeout(1000)  # transitions settle
+    return ctx, page, messages
+
+
+def _check_page(page, messages, widget, shot):
+    roc, cost, diff = (page.evaluate(_MARKS, sel) for sel in
+                       (".costwidget-roc", ".costwidget-cost", ".costwidget-difference"))
+    n = len(widget.classifiers)
+    # ROC: diagonal, n curves, n hulls, the constraint line, the iso lines; dots on the hulls.
+    assert roc["lines"] >= 2 * n + 1 and roc["dots"] >= 20, roc
+    # Cost: trivial lines, n envelopes, best of all, operating line; n bands filled.
+    assert cost["lines"] >= n + 3 and cost["areas"] >= n, cost
+    assert diff["lines"] >= 2 and diff["areas"] >= 1, diff
+    assert roc["title"] == "ROC space" and cost["title"] == "Cost space"
+    assert page.evaluate("() => window.__x") is None
+    text = page.evaluate("() => document.body.innerText")
+    for name in EVIL:
+        assert name in text, f"{name!r} is not shown as text"
+    snap = json.loads(page.evaluate(
+        "() => document.getElementById('costwidget-snapshot').textContent"))
+    assert snap["format"] == "costwidget.snapshot"
+    assert [r["classifier"] for r in snap["readout"]] == [c.name for c in widget.classifiers]
+    errors = [m for m in messages if m[0] in ("error", "pageerror")]
+    assert not errors, errors
+    # Tooltips are filled by Python on hover; the page has none rather than empty ones.
+    box = page.locator(".costwidget-roc svg.svg-figure .dot").nth(5).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_timeout(300)
+    assert page.evaluate(_TOOLTIPS_SHOWN) == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / shot), full_page=True)
+
+
+def test_offline_page_renders_without_network(widget, browser, tmp_path):
+    from costwidget.widget import export
+
+    path = tmp_path / "report.html"
+    export.to_html(widget, path)
+    leaving = []
+
+    def route(r):
+        if r.request.url.startswith("file:"):
+            r.continue_()
+        else:
+            leaving.append(r.request.url)
+            r.abort()
+
+    ctx, page, messages = _open(browser, path, route)
+    try:
+        _check_page(page, messages, widget, "export_page_offline.png")
+        assert leaving == [], leaving
+    finally:
+        ctx.close()
+
+
+def _cdn_files():
+    """jsDelivr paths the cdn=True page asks for -> the local bytes of exactly those versions."""
+    from costwidget.export import page as page_mod
+
+    node = ROOT / "js" / "node_modules"
+    if not node.exists():
+        pytest.fail(f"{node} is absent: the runtime is built by `pip install -e .` (npm install "
+                    "in js/); run `cd js && npm ci` to test the CDN page")
+    manifest = json.loads((page_mod.STATIC / "embed-runtime.json").read_text())["cdn"]
+    files = {manifest["requirejs"]["path"]: node / "requirejs" / "require.js",
+             manifest["embed_amd"]["path"]:
+                 node / "@jupyter-widgets" / "html-manager" / "dist" / "embed-amd.js"}
+    for font in (node / "@jupyter-widgets" / "html-manager" / "dist").glob("*.woff*"):
+        files[manifest["assets"] + font.name] = font
+    for module in ("bqplot", "bqscales"):
+        dist = importlib.metadata.distribution(module)
+        f = next(f for f in dist.files if str(f).endswith(f"nbextensions/{module}/index.js"))
+        files[f"{module}@{page_mod.js_version(module, module)}/dist/index.js"] = \
+            pathlib.Path(dist.locate_file(f))
+    return files
+
+
+def test_cdn_page_renders_from_the_pinned_files(widget, browser, tmp_path):
+    from costwidget.widget import export
+
+    path = tmp_path / "report-cdn.html"
+    export.to_html(widget, path, cdn=True)
+    files = _cdn_files()
+    served, refused = [], []
+    prefix = "https://cdn.jsdelivr.net/npm/"
+
+    def route(r):
+        url = r.request.url
+        if url.startswith("file:"):
+            return r.continue_()
+        key = url[len(prefix):] if url.startswith(prefix) else None
+        if key in files:
+            served.append(key)
+            return r.fulfill(status=200, body=files[key].read_bytes(),
+                             headers={"Content-Type": "application/javascript",
+                                      "Access-Control-Allow-Origin": "*"})
+        refused.append(url)
+        return r.abort()
+
+    ctx, page, messages = _open(browser, path, route)
+    try:
+        _check_page(page, messages, widget, "export_page_cdn.png")
+        assert refused == [], refused
+        assert {k for k in served if k.endswith(".js")} == \
+            {k for k in files if k.endswith(".js")}
+    finally:
+        ctx.close()
