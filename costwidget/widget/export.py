@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import html
+import importlib.util
 import io
 import math
 import pathlib
@@ -502,8 +503,9 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
     ``<img>`` as HTML) of the current state for wherever the widget cannot render: nbconvert
     without saved widget state, LaTeX/PDF, GitHub's notebook viewer.
 
-    The PNG is drawn at 72 dpi to keep every display cheap; a failure to draw it never stops
-    the widget from displaying (a warning says why).
+    The PNG is drawn at 72 dpi to keep every display cheap, and reused while the state is
+    unchanged; without matplotlib there is none, and a failure to draw it never stops the
+    widget from displaying (a warning says why).
     """
     # The view spec is what ipywidgets' own _repr_mimebundle_ returns; that one also builds a
     # text/plain repr of every trait of every child (all the marks' arrays), ~0.2 s thrown away.
@@ -511,7 +513,8 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
             "text/plain": _plain(w)}
     wanted = [m for m in ("image/png", "text/html")
               if (include is None or m in include) and (exclude is None or m not in exclude)]
-    if wanted:
+    # Without matplotlib (the `export` extra) there is simply no static image.
+    if wanted and importlib.util.find_spec("matplotlib") is not None:
         try:
             # Displaying the same, unchanged widget again reuses its image.
             key = _state_key(w)
