@@ -85,10 +85,11 @@ def _common_dtype(pos: np.ndarray, neg: np.ndarray):
 def _group(key, pos, neg, low, high):
     """Rows summed per distinct key, highest key first.
 
-    Returns (threshold, tp, fp, merged, high): per group its threshold (the
-    lowest ``low`` of the group), the cumulative counts down to it, whether
-    it holds more than one distinct raw score and its highest raw score
-    (both None without ``low``/``high``). Rows whose counts are both zero are
+    Returns (thresholds, tp, fp, merged, high): the ROC points from
+    (+inf, 0, 0) on, one per group: its threshold (the lowest ``low`` of the
+    group) and the cumulative counts down to it; and per group whether it
+    holds more than one distinct raw score and its highest raw score (both
+    None without ``low``/``high``). Rows whose counts are both zero are
     dropped first, as ``from_scores`` drops cases of weight 0, so they make no
     threshold.
     """
@@ -103,23 +104,36 @@ def _group(key, pos, neg, low, high):
         key, pos, neg = key[order], pos[order], neg[order]
         low = None if low is None else low[order]
         high = None if high is None else high[order]
-    if len(key) == 0:
-        empty = np.zeros(0, dtype=pos.dtype)
-        return np.zeros(0), empty, empty.copy(), None if low is None else np.zeros(0, bool), None
-    ends = np.empty(len(key), dtype=bool)
+    n = len(key)
+    ends = np.ones(n, dtype=bool)
     np.not_equal(key[1:], key[:-1], out=ends[:-1])
-    ends[-1:] = True
-    end_idx = np.flatnonzero(ends)
+    every_row = bool(ends.all())  # e.g. continuous scores: no gather needed
+    end_idx = None if every_row else np.flatnonzero(ends)
+
+    def with_origin(values, origin):
+        """``origin`` then the values at each group's last row, written in one buffer."""
+        if every_row:
+            out = np.empty(n + 1, dtype=values.dtype)
+            out[1:] = values
+        else:
+            out = np.empty(len(end_idx) + 1, dtype=values.dtype)
+            np.take(values, end_idx, out=out[1:])
+        out[0] = origin
+        return out
+
     # Cumulative sums over the rows in order, read at each group's last row: the
     # summation order of from_scores, so one row per case matches it exactly.
-    tp = np.cumsum(pos)[end_idx]
-    fp = np.cumsum(neg)[end_idx]
+    tp = with_origin(np.cumsum(pos), 0)
+    fp = with_origin(np.cumsum(neg), 0)
     if low is None:
-        return key[end_idx], tp, fp, None, None
-    starts = np.concatenate(([0], end_idx[:-1] + 1))
-    lo = np.minimum.reduceat(low, starts)
-    hi = np.maximum.reduceat(high, starts)
-    return lo, tp, fp, hi > lo, hi
+        return with_origin(key, np.inf), tp, fp, None, None
+    if every_row:
+        lo, hi = low, high
+    else:
+        starts = np.concatenate(([0], end_idx[:-1] + 1))
+        lo, hi = np.minimum.reduceat(low, starts), np.maximum.reduceat(high, starts)
+    thresholds = np.concatenate(([np.inf], lo))
+    return thresholds, tp, fp, hi > lo, hi
 
 
 # RocCounts may carry a power-of-two scale of weighted counts (roc.py).
@@ -139,16 +153,14 @@ def _scale(pos, neg):
 
 
 def _roc(thresholds, tp, fp, exponent) -> RocCounts:
-    zero = np.zeros(1, dtype=tp.dtype)
     extra = {"exponent": exponent} if _SCALED else {}
-    return RocCounts(thresholds=np.concatenate(([np.inf], thresholds)),
-                     tp=np.concatenate((zero, tp)), fp=np.concatenate((zero, fp)),
-                     n_pos=tp[-1].item(), n_neg=fp[-1].item(), **extra)
+    return RocCounts(thresholds=thresholds, tp=tp, fp=fp, n_pos=tp[-1].item(),
+                     n_neg=fp[-1].item(), **extra)
 
 
 def _check_both_classes(tp, fp, where: str) -> None:
     for total, cls, col in ((tp, "positive", "n_pos"), (fp, "negative", "n_neg")):
-        if len(total) == 0 or total[-1] == 0:
+        if total[-1] == 0:
             raise ValueError(f"{where} has no {cls} cases ({col} sums to 0); both classes are "
                              f"needed to estimate TPR and FPR.")
 
@@ -160,7 +172,7 @@ def _build(cls, key, pos, neg, low, high, *, name, pos_label, where):
     clf = cls(counts=_roc(th, tp, fp, exponent), name=name, pos_label=pos_label)
     bound = 0.0
     if merged is not None and merged.any():
-        per_pos, per_neg = np.diff(tp, prepend=0), np.diff(fp, prepend=0)
+        per_pos, per_neg = np.diff(tp), np.diff(fp)
         bound = merge_bound(per_pos[merged], per_neg[merged], tp[-1], fp[-1])
     clf.envelope_error_bound = bound
     clf._score_counts = FoldCounts(group_high=group_high)

@@ -105,6 +105,34 @@ def _strata(clf, pos_per, neg_per):
 def counts_envelope_replicates(clf, x, n_boot, rng):
     """As ``bands.envelope_replicates``: (envelope NEC, NEC at the original optimal thresholds,
     coarsening bound), each (B, len(x)), from resampled counts."""
+    from . import bands
+
+    if not hasattr(bands, "replicates_from_units"):
+        return _multinomial_replicates(clf, x, n_boot, rng)
+    counts = clf._counts
+    pos_per = _per_score(counts, counts.tp, "A bootstrap band")
+    neg_per = _per_score(counts, counts.fp, "A bootstrap band")
+    best = clf.best(x)
+    bins = bands.envelope_bins(counts.thresholds[1:], pos_per, neg_per,
+                               np.unique(best["threshold"]))
+    # Units: (stratum, bin) pairs with their counts, stratum by stratum and bin by bin: the
+    # order of np.unique over the per-case (stratum, bin) codes in bands.envelope_replicates.
+    unit_stratum, unit_bin, unit_count = [], [], []
+    for s, (index, per) in enumerate(_strata(clf, pos_per, neg_per)):
+        in_bins = np.zeros(bins.n_bins, dtype=np.int64)
+        np.add.at(in_bins, bins.bin_of[index], per)
+        occupied = np.flatnonzero(in_bins)
+        unit_stratum.append(np.full(len(occupied), s, dtype=np.int64))
+        unit_bin.append(occupied)
+        unit_count.append(in_bins[occupied])
+    unit_stratum = np.concatenate(unit_stratum)
+    return bands.replicates_from_units(bins, unit_stratum, np.concatenate(unit_bin),
+                                       unit_stratum % 2 == 1, np.concatenate(unit_count), best, x,
+                                       int(counts.tp[-1]), int(counts.fp[-1]), n_boot, rng)
+
+
+def _multinomial_replicates(clf, x, n_boot, rng):
+    """The same for a bands.py that draws one multinomial per stratum (before bootstrap_counts)."""
     counts = clf._counts
     pos_per = _per_score(counts, counts.tp, "A bootstrap band")
     neg_per = _per_score(counts, counts.fp, "A bootstrap band")

@@ -153,10 +153,13 @@ def _check_scores(key, n, name: str) -> None:
 def _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols: Columns, pos_label):
     """Every model (and every fold of every model) needs both classes."""
     n_folds = 1 if fold_codes is None else len(folds)
-    cell = model_codes * n_folds + (0 if fold_codes is None else fold_codes)
     size = len(models) * n_folds
-    pos = np.bincount(cell, weights=np.where(is_pos, n, 0), minlength=size)
-    neg = np.bincount(cell, weights=np.where(is_pos, 0, n), minlength=size)
+    if size == 1:  # one model, no folds: two sums, no per-row cell codes
+        pos, neg = [n[is_pos].sum()], [n[~is_pos].sum()]
+    else:
+        cell = model_codes * n_folds + (0 if fold_codes is None else fold_codes)
+        pos = np.bincount(cell[is_pos], weights=n[is_pos], minlength=size)
+        neg = np.bincount(cell[~is_pos], weights=n[~is_pos], minlength=size)
     for c in range(size):
         if pos[c] > 0 and neg[c] > 0:
             continue
