@@ -138,6 +138,19 @@ def bench_ratio(path: Path, *, repeats: int = 3, check: bool = True) -> dict:
 
 
 # ---------------------------------------------------------------- 3: 10^8 rows, fresh process
+def _peak_rss_mb() -> float:
+    """This process's peak resident size. VmHWM, not ru_maxrss: Linux keeps ru_maxrss across
+    execve, so a child started by a big parent would report the parent's peak."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def _child(path: str, decimals) -> None:
     """Run in a fresh process: time and peak RSS of each step (printed as JSON)."""
     steps = {}
@@ -155,7 +168,7 @@ def _child(path: str, decimals) -> None:
     steps["envelope_s"] = time.perf_counter() - t
     steps.update(rows=int(clf.n_pos + clf.n_neg), roc_points=len(clf.roc),
                  envelope_breakpoints=len(env), bound=clf.envelope_error_bound,
-                 peak_rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+                 peak_rss_mb=_peak_rss_mb())
     print(json.dumps(steps))
 
 
