@@ -64,6 +64,11 @@ def test_include_exclude_and_failures(w, monkeypatch):
     assert set(data) == {VIEW, "text/plain"}  # the live widget still displays
 
 
+def test_fallback_can_be_switched_off(w, monkeypatch):
+    monkeypatch.setattr(export, "FALLBACK_IMAGE", False)
+    assert set(export.mimebundle(w)) == {VIEW, "text/plain"}
+
+
 def test_no_matplotlib_no_image_no_warning(w, monkeypatch, recwarn):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
