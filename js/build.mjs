@@ -38,9 +38,11 @@ const SECTIONS = {
   "controls.js": true,
   "base7.js": false,
   "controls7.js": false,
-  "index.js": true, // @jupyter-widgets/html-manager itself
-  "libembed-amd.js": true, // renderWidgets(), which the page calls
-  "embed-amd-render.js": false, // auto-render on load; the page calls renderWidgets itself
+  "index.js": true, // @jupyter-widgets/html-manager: HTMLManager, requireLoader, the CSS, fonts
+  // renderWidgets() only (plus a second copy of ajv and the CSS, 230 kB): the page renders its
+  // one widget with HTMLManager itself.
+  "libembed-amd.js": false,
+  "embed-amd-render.js": false, // auto-render on load
 };
 
 const FONT_RE = /^[0-9a-f]{20}\.(woff2|woff|ttf|eot|svg)$/;
@@ -162,7 +164,7 @@ async function main() {
     css_source_maps_removed: stats.cssSourceMaps,
     font_references_rewritten: stats.fontRefs,
     fonts_inlined: Object.keys(fonts),
-    render_module: "@jupyter-widgets/html-manager/dist/libembed-amd",
+    render_module: "@jupyter-widgets/html-manager",
     // For the cdn=True page, which loads the original files from jsDelivr (the npm files as
     // published): subresource-integrity hashes of exactly these versions.
     cdn: {

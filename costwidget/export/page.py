@@ -27,7 +27,36 @@ __all__ = ["standalone_page", "load_runtime", "amd_bundle", "script_safe", "json
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 _CDN = "https://cdn.jsdelivr.net/npm/"
-_RENDER = "@jupyter-widgets/html-manager/dist/libembed-amd"
+# What libembed's renderWidgets does for a page, without its schema check (the state is ours):
+# create the models from the embedded state, then a view in place of each view script. A failure
+# is shown on the page, not only in the console.
+_RENDER = """
+require(["@jupyter-widgets/html-manager"], function (hm) {
+  var manager = new hm.HTMLManager({loader: hm.requireLoader});
+  var read = function (el) { return JSON.parse(el.textContent); };
+  var state = document.querySelector('script[type="application/vnd.jupyter.widget-state+json"]');
+  manager.set_state(read(state)).then(function (models) {
+    var views = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
+    return Promise.all(Array.prototype.map.call(views, function (tag) {
+      var id = read(tag).model_id;
+      var model = models.find(function (m) { return m.model_id === id; });
+      if (!model) { throw new Error("no widget model " + id + " in the page's state"); }
+      var el = document.createElement("div");
+      el.className = "widget-subarea";
+      tag.parentNode.insertBefore(el, tag);
+      return manager.create_view(model).then(function (view) {
+        return manager.display_view(view, el);
+      });
+    }));
+  }).catch(function (err) {
+    var p = document.createElement("p");
+    p.className = "render-error";
+    p.textContent = "The widget could not be drawn: " + err;
+    state.parentNode.insertBefore(p, state);
+    console.error(err);
+  });
+});
+"""
 
 
 class RuntimeMissing(RuntimeError):
@@ -148,6 +177,7 @@ table.readout { border-collapse: collapse; font-size: .85rem; }
 table.readout th, table.readout td { padding: 2px 8px; text-align: right; border-bottom: 1px solid #ddd; }
 table.readout th[scope=row] { text-align: left; font-weight: normal; }
 table.readout tr.best { background: #fff3b0; font-weight: bold; }
+.render-error { color: #a40000; }
 pre.snapshot { font-size: .75rem; background: #f6f6f6; padding: .5rem; overflow: auto;
                max-height: 30rem; }
 """
@@ -164,8 +194,7 @@ def standalone_page(*, manager_state, view_specs, title, caption, readout, color
         runtime, _ = load_runtime()
         head = "\n".join(f"<script>{script_safe(js)}</script>" for js in (
             runtime, amd_bundle("bqscales", "bqscales"), amd_bundle("bqplot", "bqplot")))
-        render = (f'<script>require(["{_RENDER}"], function (embed) '
-                  "{ embed.renderWidgets(); });</script>")
+        render = f"<script>{_RENDER}</script>"
     when = f" on {html.escape(created)}" if created else ""
     return f"""<!DOCTYPE html>
 <html lang="en">

@@ -199,3 +199,21 @@ def test_cdn_page_renders_from_the_pinned_files(widget, browser, tmp_path):
             {k for k in files if k.endswith(".js")}
     finally:
         ctx.close()
+
+
+def test_a_broken_page_says_so(widget, browser, tmp_path):
+    """If the widget cannot be drawn, the page says why instead of staying blank."""
+    from costwidget.widget import export
+
+    text = export.to_html(widget).replace(widget.widget.model_id, "0" * 32, 1)
+    path = tmp_path / "broken.html"
+    path.write_text(text, encoding="utf-8")
+    ctx = browser.new_context()
+    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
+    page = ctx.new_page()
+    try:
+        page.goto(path.as_uri())
+        page.wait_for_selector(".render-error", timeout=60_000)
+        assert "could not be drawn" in page.inner_text(".render-error")
+    finally:
+        ctx.close()
