@@ -26,6 +26,7 @@ from .figures import Figures
 from .fill_layer import FillBetweenLayer
 from .hover import HoverTool
 from .operating_point import OperatingPointTool
+from .range_of_interest import RangeOfInterest
 from .readout import Readout
 from .state import WidgetState
 from .transaction import Transaction
@@ -34,7 +35,8 @@ __all__ = ["CostWidget", "STATE_TRAITS"]
 
 #: The settable state traits: the analysis a snapshot records and a rollback restores.
 STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
-                "n_neg", "show_bands", "band_level", "show_fold_spread", "difference", "visible")
+                "n_neg", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
+                "range_of_interest")
 
 
 class _StateTrait:
@@ -122,6 +124,7 @@ class CostWidget:
     show_fold_spread = _StateTrait()
     difference = _StateTrait()
     visible = _StateTrait()
+    range_of_interest = _StateTrait()
     busy = _StateTrait()  # read-only: setting raises TraitError
 
     def __init__(self, classifiers, *, p_pos=None, cost_fn=1.0, cost_fp=1.0):
@@ -166,6 +169,9 @@ class CostWidget:
                          "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
+        # The range of interest observes its own traits (range_of_interest, visible, p_pos).
+        self.range_tool = RangeOfInterest(self.state, self.figures.cost, self.figures.cost_x,
+                                          self.classifiers, self.colors, self.errors)
         self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
                             self.readout_view, self.band_layer, self.fold_spread_layer,
                             self.difference_view]
@@ -187,7 +193,7 @@ class CostWidget:
         self.figures.compose(
             roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
                        *layers.hull_vertices, con.roc_points, op.chosen, hov.roc_highlight],
-            cost_marks=[*self.fold_spread_layer.marks, *self.band_layer.marks, *layers.cost_lines,
+            cost_marks=[*self.range_tool.marks, *self.fold_spread_layer.marks, *self.band_layer.marks, *layers.cost_lines,
                         con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
                         op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,
                         hov.cost_highlight, op.handle])
@@ -220,7 +226,7 @@ class CostWidget:
         self.widget = widgets.VBox([
             self.errors.widget, self._background.widget, self.operating_tool.widget,
             widgets.HBox([self.figures.roc, self.figures.cost]), widgets.VBox(rows),
-            self.difference_view.widget, self.readout_view.widget, self.constraint_tool.widget,
+            self.range_tool.widget, self.difference_view.widget, self.readout_view.widget, self.constraint_tool.widget,
             self.hover_tool.info,
         ])
         self.widget.add_class("costwidget")
@@ -363,6 +369,13 @@ class CostWidget:
     def readout(self):
         """DataFrame indexed by classifier name at the current operating point (visible ones)."""
         return self.readout_view.table()
+
+    @property
+    def range_table(self):
+        """Per visible classifier over the range of interest: the thesis's MTMCR, sensitivity and
+        CST (grid and exact), the recommended one and the span of optimal thresholds; None when
+        no range is set (see :func:`costwidget.range_summary`)."""
+        return self.range_tool.table
 
     @property
     def constrained(self):

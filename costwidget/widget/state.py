@@ -35,6 +35,8 @@ class WidgetState(t.HasTraits):
     difference = t.List(t.Unicode(), help="[a, b]: show NEC_a - NEC_b with its paired band and "
                                           "where it is significant; [] hides the view")
     visible = t.List(t.Unicode(), help="names of the classifiers shown")
+    range_of_interest = t.List(t.Float(), help="[lo, hi]: a range of PCF(+) to choose over "
+                                              "(Al-Saffar (2018), ch. 5), on the 0.05 grid; [] for none")
     names = t.List(t.Unicode(), read_only=True, help="all classifier names, in order")
     busy = t.Bool(False, read_only=True, help="True while bands, fold spread or the difference "
                                               "view are computed in the background")
@@ -51,6 +53,12 @@ class WidgetState(t.HasTraits):
         if unknown:
             raise ValueError(f"visible names unknown classifiers {unknown}; choose from {self.names}.")
         return list(proposal["value"])
+
+    @t.validate("range_of_interest")
+    def _check_range_of_interest(self, proposal):
+        from ..model.ranges import check_range
+
+        return list(check_range(proposal["value"]))
 
     @t.validate("difference")
     def _check_difference(self, proposal):
