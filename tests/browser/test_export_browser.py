@@ -217,3 +217,28 @@ def test_a_broken_page_says_so(widget, browser, tmp_path):
         assert "could not be drawn" in page.inner_text(".render-error")
     finally:
         ctx.close()
+
+
+def test_other_exports_run_nothing(widget, browser, tmp_path):
+    """The SVG and the notebook fallback's HTML, opened as documents: the names stay inert."""
+    from costwidget.widget import export
+
+    svg = export.save(widget, tmp_path / "figure.svg")
+    fallback = tmp_path / "fallback.html"
+    fallback.write_text("<!DOCTYPE html><html><body>" + export.mimebundle(widget)["text/html"]
+                        + "</body></html>", encoding="utf-8")
+    ctx = browser.new_context()
+    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        for path in (svg, fallback):
+            page.goto(path.as_uri())
+            page.wait_for_timeout(300)
+            assert page.evaluate("() => window.__x") is None, path.name
+        assert page.evaluate("() => document.images[0].naturalWidth") > 500
+        assert EVIL[1] in page.evaluate("() => document.images[0].alt")  # the cheapest
+        assert not errors, errors
+    finally:
+        ctx.close()
