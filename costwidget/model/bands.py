@@ -19,17 +19,19 @@ from __future__ import annotations
 
 import math
 import numbers
+import threading
+import weakref
 from collections import OrderedDict
 
 import numpy as np
 import pandas as pd
 
-from . import resample
+from . import bootstrap_counts, resample
 from .exact_band import exact_fixed_band
 from .validation import check_level, check_pcf
 
 __all__ = ["classifier_band", "percentile_rows", "check_n_boot", "pcf_grid", "make_rng",
-           "ReplicateCache"]
+           "ReplicateCache", "cache_of", "envelope_bins", "replicates_from_units"]
 
 _CACHE_SIZE = 8
 
@@ -83,28 +85,65 @@ def percentile_rows(sorted_reps: np.ndarray, level: float) -> tuple[np.ndarray, 
 
 
 class ReplicateCache:
-    """A few sorted replicate matrices, most recently used last."""
+    """A few sorted replicate matrices, most recently used last; safe to share between threads.
+
+    A band may be computed in a worker thread while another thread asks for
+    it: the lock guards the store, and a key being computed is computed once
+    (later callers wait for it). Keys may hold ``weakref.ref`` objects (the
+    paired band keys on its second classifier that way): entries whose
+    referent has died are dropped.
+    """
 
     def __init__(self):
         self._store: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+        self._pending: dict = {}
+
+    def _drop_dead(self):
+        dead = [k for k in self._store if isinstance(k, tuple)
+                and any(isinstance(part, weakref.ref) and part() is None for part in k)]
+        for k in dead:
+            del self._store[k]
 
     def get(self, key, make):
-        if key is not None and key in self._store:
-            self._store.move_to_end(key)
-            return self._store[key]
-        value = make()
-        if key is not None:
-            self._store[key] = value
-            while len(self._store) > _CACHE_SIZE:
-                self._store.popitem(last=False)
-        return value
+        """The value cached under ``key``, made by ``make()`` (once) when missing; None: no caching."""
+        if key is None:
+            return make()
+        while True:
+            with self._lock:
+                self._drop_dead()
+                if key in self._store:
+                    self._store.move_to_end(key)
+                    return self._store[key]
+                pending = self._pending.get(key)
+                if pending is None:
+                    pending = self._pending[key] = threading.Event()
+                    break
+            pending.wait()  # another thread is making it; then look again
+        try:
+            value = make()
+            with self._lock:
+                self._store[key] = value
+                while len(self._store) > _CACHE_SIZE:
+                    self._store.popitem(last=False)
+            return value
+        finally:
+            with self._lock:
+                del self._pending[key]
+            pending.set()
 
 
-def _cache_of(clf) -> ReplicateCache:
+_CACHE_CREATION = threading.Lock()
+
+
+def cache_of(clf) -> ReplicateCache:
+    """The classifier's replicate cache (its ``_band_cache`` slot), made on first use."""
     cache = getattr(clf, "_band_cache", None)
     if cache is None:
-        cache = ReplicateCache()
-        clf._band_cache = cache
+        with _CACHE_CREATION:
+            cache = getattr(clf, "_band_cache", None)
+            if cache is None:
+                cache = clf._band_cache = ReplicateCache()
     return cache
 
 
@@ -162,6 +201,53 @@ def fixed_replicates(n_pos, n_neg, tp, fp, x, n_boot, rng) -> np.ndarray:
     return resample.line_values(tp_b, fp_b, n_pos, n_neg, x)
 
 
+#: Envelope bands merge score bins while a replicate's coarsening loss stays below this
+#: (NEC); the loss actually measured is ``band.attrs["coarsening_bound"]``.
+ENVELOPE_MAX_LOSS = 0.001
+#: Quantile bins per class before that merge.
+PRE_BINS_PER_CLASS = 4096
+
+
+def envelope_bins(desc_scores, pos_per, neg_per, keep_thresholds) -> resample.ScoreBins:
+    """The score bins of an envelope band, from counts per distinct score (highest first)."""
+    return resample.bins_from_counts(desc_scores, pos_per, neg_per, keep_thresholds=keep_thresholds,
+                                     per_class=PRE_BINS_PER_CLASS, max_loss=ENVELOPE_MAX_LOSS)
+
+
+def replicates_from_units(bins, unit_stratum, unit_bin, unit_is_pos, unit_count, best, x,
+                          n_pos, n_neg, n_boot, rng):
+    """(envelope NEC, NEC at the original optimal thresholds, coarsening bound) from units.
+
+    A unit is the instances of one stratum in one bin (``unit_count`` of them,
+    all positive or all negative). Shared by the per-case band and the band
+    from counts, so that both make the same draws.
+    """
+    unit_is_pos = np.asarray(unit_is_pos, dtype=bool)
+    key = np.asarray(unit_bin, dtype=np.int64) * 2 + unit_is_pos
+    (counts,) = bootstrap_counts.unit_sums(unit_stratum, unit_count, [key], [2 * bins.n_bins],
+                                           n_boot, rng)
+    tp_bins, fp_bins = counts[:, 1::2], counts[:, 0::2]
+    env = resample.envelope_values(tp_bins, fp_bins, n_pos, n_neg, x)
+    # ROC point "score >= t" of each original optimal threshold, among the bin edges.
+    th = best["threshold"].to_numpy()
+    point = np.where(np.isposinf(th), 0, np.searchsorted(-bins.thresholds, -th, side="left") + 1)
+    point = np.where(np.isneginf(th), bins.n_bins, point)
+    cols = np.unique(point)
+    tp_at = _cumulative_at(tp_bins, cols)
+    fp_at = _cumulative_at(fp_bins, cols)
+    where = np.searchsorted(cols, point)
+    fixed = resample.line_values(tp_at[:, where], fp_at[:, where], n_pos, n_neg, x)
+    bound = resample.coarsening_bound(tp_bins, fp_bins, bins.multi, n_pos, n_neg)
+    return env, fixed, bound
+
+
+def _cumulative_at(per_bin, points):
+    """ROC counts of every replicate at the given points: sums of the bins before each."""
+    cum = np.zeros((per_bin.shape[0], per_bin.shape[1] + 1), dtype=np.int64)
+    np.cumsum(per_bin, axis=1, out=cum[:, 1:])
+    return cum[:, points]
+
+
 def envelope_replicates(clf, x, n_boot, rng):
     """(envelope NEC, NEC at the original optimal thresholds, coarsening bound), each (B, len(x))."""
     if getattr(clf, "_score_counts", None) is not None:  # from_counts: resample the counts
@@ -170,21 +256,17 @@ def envelope_replicates(clf, x, n_boot, rng):
         return counts_envelope_replicates(clf, x, n_boot, rng)
     is_pos, scores, strata = scored_arrays(clf)
     best = clf.best(x)
-    bins = resample.score_bins(scores, is_pos, keep_thresholds=np.unique(best["threshold"]))
-    cell = bins.bin_of * 2 + is_pos
-    counts = resample.stratified_counts(cell, strata, 2 * bins.n_bins, n_boot, rng)
-    tp_bins, fp_bins = counts[:, 1::2], counts[:, 0::2]
-    n_pos, n_neg = int(is_pos.sum()), int((~is_pos).sum())
-    env = resample.envelope_values(tp_bins, fp_bins, n_pos, n_neg, x)
-    # ROC point "score >= t" of each original optimal threshold, among the bin edges.
-    th = best["threshold"].to_numpy()
-    point = np.where(np.isposinf(th), 0, np.searchsorted(-bins.thresholds, -th, side="left") + 1)
-    point = np.where(np.isneginf(th), bins.n_bins, point)
-    tp_cum = np.concatenate((np.zeros((n_boot, 1), np.int64), np.cumsum(tp_bins, axis=1)), axis=1)
-    fp_cum = np.concatenate((np.zeros((n_boot, 1), np.int64), np.cumsum(fp_bins, axis=1)), axis=1)
-    fixed = resample.line_values(tp_cum[:, point], fp_cum[:, point], n_pos, n_neg, x)
-    bound = resample.coarsening_bound(tp_bins, fp_bins, bins.multi, n_pos, n_neg)
-    return env, fixed, bound
+    distinct, inverse = np.unique(scores, return_inverse=True)
+    desc = (len(distinct) - 1) - inverse  # 0 = highest distinct score
+    bins = envelope_bins(distinct[::-1], np.bincount(desc[is_pos], minlength=len(distinct)),
+                         np.bincount(desc[~is_pos], minlength=len(distinct)),
+                         np.unique(best["threshold"]))
+    # Units: (stratum, bin) pairs; a stratum is one class (of one fold).
+    unit, count = np.unique(strata * bins.n_bins + bins.bin_of[desc], return_counts=True)
+    unit_stratum = unit // bins.n_bins
+    return replicates_from_units(bins, unit_stratum, unit % bins.n_bins, unit_stratum % 2 == 1,
+                                 count, best, x, int(is_pos.sum()), int((~is_pos).sum()),
+                                 n_boot, rng)
 
 
 # ---------------------------------------------------------------------- public entry
@@ -216,7 +298,7 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
     else:
         rng, seed = make_rng(random_state)
         key = None if seed is False else ("fixed", threshold, n_boot, grid_key(grid), seed)
-        reps = _cache_of(clf).get(key, lambda: resample.sorted_columns(
+        reps = cache_of(clf).get(key, lambda: resample.sorted_columns(
             fixed_replicates(n_pos, n_neg, tp, fp, x, n_boot, rng)))
         lower, upper = percentile_rows(reps, level)
     return pd.DataFrame({"pcf": x, "nec": nec, "lower": lower, "upper": upper})
@@ -231,7 +313,7 @@ def _envelope_band(clf, level, x, n_boot, grid, random_state, *, which):
         return {"envelope": resample.sorted_columns(env), "optimal": resample.sorted_columns(fixed),
                 "bound": bound}
 
-    reps = _cache_of(clf).get(key, make)
+    reps = cache_of(clf).get(key, make)
     lower, upper = percentile_rows(reps[which], level)
     out = pd.DataFrame({"pcf": x, "nec": clf.nec(x), "lower": lower, "upper": upper})
     out.attrs["coarsening_bound"] = reps["bound"]

@@ -25,12 +25,15 @@ vertex at each pcf with one ``searchsorted`` over per-replicate crossings.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ScoreBins", "score_bins", "stratified_counts", "aggregate_columns",
-           "envelope_values", "line_values", "coarsening_bound", "sorted_columns"]
+from .bootstrap_counts import stratified_counts
+
+__all__ = ["ScoreBins", "score_bins", "bins_from_counts", "stratified_counts", "envelope_values",
+           "line_values", "coarsening_bound", "sorted_columns"]
 
 #: Up to this many distinct scores every score is its own bin (no coarsening).
 MAX_EXACT_BINS = 4096
@@ -54,71 +57,132 @@ class ScoreBins:
     multi: np.ndarray
 
 
-def score_bins(scores: np.ndarray, is_pos: np.ndarray, *, keep_thresholds=(),
-               max_exact: int = MAX_EXACT_BINS, per_class: int = BINS_PER_CLASS) -> ScoreBins:
-    """Bin scores: every distinct score if few, else per-class quantile bins.
+def _merge_ends(ends, forced, pos_per, neg_per, n_pos, n_neg, max_loss, z):
+    """Greedy merge of consecutive pre-bins while a bin's worst replicate loss stays <= max_loss.
 
-    ``keep_thresholds`` are scores that must stay bin edges (e.g. the
-    thresholds of the original hull vertices, so that they can be held fixed).
+    ``ends`` are the last distinct-score indices of the pre-bins, ``forced``
+    those that must stay ends. A bin with a positives and b negatives can
+    lose ``h(u, v) = u·v/(u+v)`` (u = a/P, v = b/N) of NEC in a replicate
+    where it drew u, v; the merge is judged on counts raised by ``z`` Poisson
+    standard deviations, ``a + z·sqrt(a) + z²/2``, so that the bound measured on
+    the replicates (:func:`coarsening_bound`) stays below ``max_loss``.
     """
-    distinct, inverse = np.unique(scores, return_inverse=True)
-    k_total = len(distinct)
-    desc = (k_total - 1) - inverse  # 0 = highest distinct score
-    if k_total <= max_exact:
-        return ScoreBins(bin_of=desc, n_bins=k_total, thresholds=distinct[::-1].copy(),
-                         multi=np.zeros(k_total, dtype=bool))
-    pos_per = np.bincount(desc[is_pos], minlength=k_total)
-    neg_per = np.bincount(desc[~is_pos], minlength=k_total)
-    # A bin ends after distinct score d when a class's cumulative count crosses a multiple
-    # of (class size / per_class) there, so that no bin holds more than that share.
-    ends = np.zeros(k_total, dtype=bool)
-    for per in (pos_per, neg_per):
-        total = per.sum()
-        step = np.floor(np.cumsum(per) * per_class / total)
-        ends[np.flatnonzero(np.diff(np.concatenate(([0.0], step))) > 0)] = True
-        ends[np.flatnonzero(np.diff(np.concatenate((step, [step[-1]]))) > 0)] = True
+    cum_p, cum_n = np.cumsum(pos_per), np.cumsum(neg_per)
+    a_all = np.diff(np.concatenate(([0], cum_p[ends]))).tolist()
+    b_all = np.diff(np.concatenate(([0], cum_n[ends]))).tolist()
+    is_forced = np.isin(ends, forced).tolist()
+    p_inv, n_inv, zz = 1.0 / n_pos, 1.0 / n_neg, 0.5 * z * z
+    out = []
+    a = b = 0
+    for i, end in enumerate(ends.tolist()):
+        a2, b2 = a + a_all[i], b + b_all[i]
+        if a or b:
+            u = (a2 + z * math.sqrt(a2) + zz) * p_inv if a2 else 0.0
+            v = (b2 + z * math.sqrt(b2) + zz) * n_inv if b2 else 0.0
+            if u * v > max_loss * (u + v):  # h(u, v) > max_loss: close the bin before this one
+                out.append(ends[i - 1] if i else end)
+                a2, b2 = a_all[i], b_all[i]
+        a, b = a2, b2
+        if is_forced[i]:
+            out.append(end)
+            a = b = 0
+    out.append(int(ends[-1]))
+    return np.unique(np.asarray(out, dtype=np.int64))
+
+
+def bins_from_counts(desc_scores: np.ndarray, pos_per: np.ndarray, neg_per: np.ndarray, *,
+                     keep_thresholds=(), max_exact: int = MAX_EXACT_BINS,
+                     per_class: int = BINS_PER_CLASS, max_loss: float | None = None) -> ScoreBins:
+    """Bins of distinct scores given as counts per distinct score, highest score first.
+
+    Parameters
+    ----------
+    desc_scores : ndarray
+        The distinct scores, highest first.
+    pos_per, neg_per : ndarray of int
+        Positives and negatives holding each distinct score.
+    keep_thresholds : array-like
+        Scores that must stay bin edges (e.g. the original optimal thresholds,
+        so that they can be held fixed).
+    max_exact : int
+        Up to this many distinct scores every score is its own bin, except that
+        runs of scores holding one class only are merged (that loses nothing:
+        a threshold inside such a run is beaten by one of its ends).
+    per_class : int
+        With more distinct scores: quantile bins, each holding at most
+        ``1/per_class`` of each class ...
+    max_loss : float, optional
+        ... then merged greedily while a bin's coarsening loss, with its
+        counts raised by 5 Poisson SDs for the replicates' spread, stays below
+        ``max_loss`` (see :func:`coarsening_bound`).
+
+    Returns
+    -------
+    ScoreBins
+        ``bin_of`` maps each distinct score (in ``desc_scores`` order) to its bin.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = bins_from_counts(np.array([.9, .8, .7, .6, .5]), np.array([2, 1, 0, 0, 1]),
+    ...                      np.array([0, 0, 1, 3, 0]))
+    >>> b.n_bins, b.bin_of.tolist(), b.thresholds.tolist(), b.multi.tolist()
+    (3, [0, 0, 1, 1, 2], [0.8, 0.6, 0.5], [True, True, False])
+    """
+    k_total = len(desc_scores)
     keep = np.asarray(keep_thresholds, dtype=np.float64)
     keep = keep[np.isfinite(keep)]
+    forced = np.zeros(0, dtype=np.int64)
     if keep.size:
         # The point "score >= t" ends after the distinct score t itself.
-        d = (k_total - 1) - np.searchsorted(distinct, keep)
-        d = d[(d >= 0) & (d < k_total)]
-        ends[d] = True
-    ends[-1] = True
-    end_idx = np.flatnonzero(ends)
-    bin_of_distinct = np.searchsorted(end_idx, np.arange(k_total))
-    starts = np.concatenate(([0], end_idx[:-1] + 1))
-    return ScoreBins(bin_of=bin_of_distinct[desc], n_bins=len(end_idx),
-                     thresholds=distinct[::-1][end_idx], multi=(end_idx - starts) > 0)
+        asc = desc_scores[::-1]
+        d = (k_total - 1) - np.searchsorted(asc, keep)
+        forced = np.unique(d[(d >= 0) & (d < k_total)])
+    n_pos, n_neg = int(pos_per.sum()), int(neg_per.sum())
+    if k_total <= max_exact:
+        ends, max_loss, z = np.arange(k_total), 0.0, 0.0
+    else:
+        # A bin ends after distinct score d when a class's cumulative count crosses a multiple
+        # of (class size / per_class) there, so that no bin holds more than that share.
+        is_end = np.zeros(k_total, dtype=bool)
+        for per in (pos_per, neg_per):
+            total = per.sum()
+            if total == 0:
+                continue
+            step = np.floor(np.cumsum(per) * per_class / total)
+            is_end[np.flatnonzero(np.diff(np.concatenate(([0.0], step))) > 0)] = True
+            is_end[np.flatnonzero(np.diff(np.concatenate((step, [step[-1]]))) > 0)] = True
+        is_end[forced] = True
+        is_end[-1] = True
+        ends, z = np.flatnonzero(is_end), 5.0
+    if max_loss is not None and n_pos and n_neg and k_total:
+        ends = _merge_ends(ends, forced, pos_per, neg_per, n_pos, n_neg, max_loss, z)
+    bin_of = np.searchsorted(ends, np.arange(k_total))
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    return ScoreBins(bin_of=bin_of, n_bins=len(ends), thresholds=desc_scores[ends],
+                     multi=(ends - starts) > 0)
 
 
-def stratified_counts(cell: np.ndarray, stratum: np.ndarray, n_cells: int, n_boot: int,
-                      rng: np.random.Generator) -> np.ndarray:
-    """Bootstrap counts per cell, (n_boot, n_cells): each stratum resampled to its own size.
+def score_bins(scores: np.ndarray, is_pos: np.ndarray, *, keep_thresholds=(),
+               max_exact: int = MAX_EXACT_BINS, per_class: int = BINS_PER_CLASS,
+               max_loss: float | None = None) -> ScoreBins:
+    """Bin the instances' scores (see :func:`bins_from_counts`); ``bin_of`` is per instance.
 
-    Strata are visited in sorted order and only occupied cells are drawn, so
-    the same generator state always gives the same counts.
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = score_bins(np.array([.5, .9, .7, .9]), np.array([False, True, False, True]))
+    >>> b.bin_of.tolist(), b.thresholds.tolist()
+    ([1, 0, 1, 0], [0.9, 0.5])
     """
-    out = np.zeros((n_boot, n_cells), dtype=np.int64)
-    order = np.lexsort((cell, stratum))
-    s_sorted, c_sorted = stratum[order], cell[order]
-    bounds = np.flatnonzero(np.diff(s_sorted)) + 1
-    for chunk in np.split(c_sorted, bounds):
-        cells, counts = np.unique(chunk, return_counts=True)
-        size = int(counts.sum())
-        draws = rng.multinomial(size, counts / size, size=n_boot)
-        out[:, cells] += draws
-    return out
-
-
-def aggregate_columns(counts: np.ndarray, keys: np.ndarray, n_keys: int) -> np.ndarray:
-    """Sum the columns of ``counts`` that share a key: (n_boot, n_keys)."""
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    starts = np.concatenate(([0], np.flatnonzero(np.diff(sorted_keys)) + 1))
-    out = np.zeros((counts.shape[0], n_keys), dtype=counts.dtype)
-    out[:, sorted_keys[starts]] = np.add.reduceat(counts[:, order], starts, axis=1)
-    return out
+    distinct, inverse = np.unique(scores, return_inverse=True)
+    desc = (len(distinct) - 1) - inverse  # 0 = highest distinct score
+    pos_per = np.bincount(desc[is_pos], minlength=len(distinct))
+    neg_per = np.bincount(desc[~is_pos], minlength=len(distinct))
+    bins = bins_from_counts(distinct[::-1], pos_per, neg_per, keep_thresholds=keep_thresholds,
+                            max_exact=max_exact, per_class=per_class, max_loss=max_loss)
+    return ScoreBins(bin_of=bins.bin_of[desc], n_bins=bins.n_bins, thresholds=bins.thresholds,
+                     multi=bins.multi)
 
 
 def _cumulative(per_bin: np.ndarray) -> np.ndarray:
