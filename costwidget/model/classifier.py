@@ -105,6 +105,7 @@ class Classifier:
         self._scored_data = None  # (is_pos, scores, weights) for resampling, set by from_scores
         self._folds = {}  # fold label -> Classifier, set by from_scores(folds=...)
         self._fold_codes = None  # fold index per sample, for fold-stratified resampling
+        self._band_cache = None  # bands.ReplicateCache of bootstrap replicates, made on first band
 
     # Rates of every ROC point, made on first use: at 10^6 points they cost more
     # than the hull, and the envelope needs only the hull's.
