@@ -233,6 +233,25 @@ def test_to_figure_follows_the_state(widget):
         hidden.close()
 
 
+def test_range_of_interest_is_shaded(widget):
+    if "range_of_interest" not in widget.state.trait_names():
+        pytest.skip("this widget has no range of interest")
+    from matplotlib.colors import to_hex
+
+    from costwidget.widget.range_of_interest import SHADE_FILL
+
+    widget.range_of_interest = [0.2, 0.45]
+    try:
+        cost_ax = export.to_figure(widget).axes[1]
+        spans = [p for p in cost_ax.patches if to_hex(p.get_facecolor()) == SHADE_FILL]
+        assert len(spans) == 1
+        span = spans[0]
+        assert span.get_x() == 0.2 and span.get_x() + span.get_width() == pytest.approx(0.45)
+        assert "range of interest PCF(+) 0.20–0.45" in export.caption(widget)
+    finally:
+        widget.range_of_interest = []
+
+
 def test_save_svg_is_vector(widget, tmp_path):
     path = export.save(widget, tmp_path / "figure.svg")
     root = ET.parse(path).getroot()

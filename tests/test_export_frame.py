@@ -22,6 +22,8 @@ def widget():
     w = CostWidget(clfs, p_pos=0.35)
     w.update(visible=["a", "c"], show_bands=True, show_fold_spread=True, band_level=0.85,
              difference=["a", "c"], constraint="neyman_pearson", max_fpr=0.2)
+    if "range_of_interest" in w.state.trait_names():
+        w.range_of_interest = [0.3, 0.5]
     w.wait(timeout=300)
     yield w
     w.close()
@@ -29,7 +31,7 @@ def widget():
 
 def test_keys_and_classifier_column(widget):
     frames = export.to_frame(widget)
-    assert set(frames) == {"roc", "hull", "envelope", "bands", "readout", "difference"}
+    assert set(frames) == {"roc", "hull", "envelope", "bands", "readout", "difference", "range"}
     for key in ("roc", "hull", "envelope", "bands", "readout"):
         assert frames[key].columns[0] == "classifier", key
         assert list(pd.unique(frames[key]["classifier"])) == ["a", "c"], key
@@ -59,6 +61,9 @@ def test_tables_equal_the_model(widget):
     assert (diff["a"] == "a").all() and (diff["b"] == "c").all()
     band = cw.difference_band(by_name["a"], by_name["c"], 0.85, random_state=0)
     assert np.array_equal(diff["diff"], band["diff"])
+    if getattr(widget, "range_table", None) is not None:
+        pd.testing.assert_frame_equal(frames["range"].set_index("classifier"), widget.range_table)
+        assert list(frames["range"]["classifier"]) == ["a", "c"]
 
 
 def test_empty_parts_keep_their_columns(widget):

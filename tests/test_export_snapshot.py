@@ -47,6 +47,12 @@ def widget(classifiers):
     w.close()
 
 
+HAS_RANGE = "range_of_interest" in WidgetState.class_trait_names()
+if HAS_RANGE:
+    INPUTS += ("range_of_interest",)
+    NON_DEFAULT["range_of_interest"] = [0.2, 0.45]
+
+
 @pytest.fixture(scope="module")
 def analysed(classifiers):
     """A widget with every input away from its default, and its snapshot."""
@@ -63,7 +69,7 @@ def _inputs(w):
 
 def test_every_state_trait_is_recorded():
     # A trait added to the state later must be added to the snapshot (or listed as derived).
-    traits = set(WidgetState.class_trait_names()) - {"pcf", "names", "busy", "range_of_interest"}
+    traits = set(WidgetState.class_trait_names()) - {"pcf", "names", "busy"}
     assert traits == set(INPUTS)
 
 
@@ -74,8 +80,12 @@ def test_snapshot_is_plain_json_and_round_trips_exactly(analysed):
     assert snap["format"] == "costwidget.snapshot" and snap["version"] == 1
     assert set(snap) == {"format", "version", "costwidget", "classifiers", "operating_point",
                          "constraint", "visible", "bands", "difference", "range_of_interest",
-                         "readout"}
-    assert snap["range_of_interest"] in (None, [])
+                         "range_table", "readout"}
+    if HAS_RANGE:
+        assert snap["range_of_interest"] == [0.2, 0.45]
+        assert [r["classifier"] for r in snap["range_table"]] == NON_DEFAULT["visible"]
+    else:
+        assert snap["range_of_interest"] is None and snap["range_table"] == []
 
 
 def test_restore_brings_back_every_field(analysed, classifiers):
@@ -84,6 +94,8 @@ def test_restore_brings_back_every_field(analysed, classifiers):
     try:
         before = _inputs(b)
         # Every input starts elsewhere, so each one must really be restored.
+        if HAS_RANGE:
+            b.range_of_interest = [0.5, 0.7]
         assert all(before[t] != NON_DEFAULT[t] for t in INPUTS), before
         export.restore(b, json.loads(json.dumps(snap)))
         b.wait(timeout=300)
@@ -235,12 +247,22 @@ def test_classifier_order_does_not_matter(analysed, classifiers):
         w.close()
 
 
-def test_range_of_interest_extension_point(analysed, widget):
+def test_range_of_interest(analysed, widget, classifiers):
     _, snap = analysed
     with_range = _tampered(snap, "range_of_interest", [0.2, 0.4])
-    if "range_of_interest" in widget.state.trait_names():
+    if HAS_RANGE:
         export.restore(widget, with_range)
         assert list(widget.state.range_of_interest) == [0.2, 0.4]
+        # A snapshot of a widget without the feature (None) clears the range.
+        export.restore(widget, _tampered(snap, "range_of_interest", None))
+        assert list(widget.state.range_of_interest) == []
+        # The recorded table is the model's, over the PCF(+) range.
+        by_name = {c.name: c for c in classifiers}
+        summary = cw.range_summary({n: by_name[n] for n in NON_DEFAULT["visible"]}, 0.2, 0.45,
+                                   axis="pcf")
+        rows = {r["classifier"]: r for r in snap["range_table"]}
+        for name, value in summary["mtmcr"].items():
+            assert rows[name]["mtmcr"] == pytest.approx(value, rel=1e-12)
     else:
         before = _inputs(widget)
         with pytest.raises(export.SnapshotError, match="range of interest"):

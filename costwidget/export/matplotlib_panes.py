@@ -21,7 +21,7 @@ __all__ = [
     "draw_iso_lines", "draw_roc_constraint", "setup_cost", "draw_envelope", "draw_band",
     "draw_cost_lines", "draw_combined", "draw_operating_line", "draw_constrained_lines",
     "setup_difference", "draw_difference", "classifier_colors", "legend_handles",
-    "default_figsize", "place_panes", "wrap",
+    "default_figsize", "place_panes", "wrap", "draw_range",
 ]
 
 #: The widget's palette (matplotlib's tab10, in the same order) and the trivial classifiers' grey.
@@ -227,6 +227,11 @@ def draw_operating_line(ax, pcf: float, points=()):
         dots = ax.scatter(np.full(len(points), pcf), [p[0] for p in points], s=40,
                           c=[p[1] for p in points], edgecolors="black", linewidths=1.0, zorder=10)
     return line, dots
+
+
+def draw_range(ax, lo: float, hi: float, *, edge: str, fill: str):
+    """The range of interest: a full-height shaded span over [lo, hi] in PCF(+)."""
+    return ax.axvspan(lo, hi, facecolor=fill, alpha=0.25, edgecolor=edge, linewidth=0.5, zorder=1)
 
 
 def draw_constrained_lines(ax, lines):

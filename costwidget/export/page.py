@@ -149,16 +149,21 @@ def _cell(value) -> str:
     return html.escape(str(value))
 
 
-def readout_table(readout, colors: dict) -> str:
-    """The readout DataFrame (indexed by classifier) as an HTML table; every text is escaped."""
-    if readout.empty:
-        return "<p><i>No classifier shown.</i></p>"
-    best = readout["expected_cost"].idxmin()
+def readout_table(readout, colors: dict, *, best_column="expected_cost",
+                  empty="No classifier shown.") -> str:
+    """A table indexed by classifier (the readout, the range table) as HTML; every text is
+    escaped. Highlighted: the row with the least ``best_column``, or where it is True."""
+    if readout is None or readout.empty:
+        return f"<p><i>{html.escape(empty)}</i></p>"
+    best = set()
+    if best_column in readout:
+        col = readout[best_column]
+        best = set(readout.index[col.astype(bool)]) if col.dtype == bool else {col.idxmin()}
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in ["classifier", *readout.columns])
     rows = []
     for name, row in readout.iterrows():
         color = html.escape(colors.get(name, "#000000"), quote=True)
-        cls = " class='best'" if name == best else ""
+        cls = " class='best'" if name in best else ""
         cells = "".join(f"<td>{_cell(v)}</td>" for v in row.tolist())
         rows.append(f"<tr{cls}><th scope='row'><span class='swatch' style='color:{color}'>"
                     f"&#9632;</span> {html.escape(str(name))}</th>{cells}</tr>")
@@ -184,7 +189,7 @@ pre.snapshot { font-size: .75rem; background: #f6f6f6; padding: .5rem; overflow:
 
 
 def standalone_page(*, manager_state, view_specs, title, caption, readout, colors, snapshot,
-                    cdn=False, generator="costwidget", created="") -> str:
+                    range_table=None, cdn=False, generator="costwidget", created="") -> str:
     """The page's HTML text. ``manager_state``/``view_specs`` come from ``ipywidgets.embed``."""
     views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
                       f"{json_for_script(v)}</script>" for v in view_specs)
@@ -221,6 +226,7 @@ nothing is recomputed (there is no Python behind it). Made with
 <h2>Readout at the operating point</h2>
 {readout_table(readout, colors)}
 </section>
+{_range_section(range_table, colors)}
 <section id="costwidget-snapshot-record">
 <h2>Snapshot</h2>
 <p class="note">The record of this analysis; <code>w.restore(snapshot)</code> brings a widget over
@@ -236,6 +242,13 @@ the same classifiers back to it (copy the JSON below, or read the
 </body>
 </html>
 """
+
+
+def _range_section(table, colors) -> str:
+    if table is None:
+        return ""
+    return ("<section id='costwidget-range'>\n<h2>Over the range of interest</h2>\n"
+            + readout_table(table, colors, best_column="recommended") + "\n</section>")
 
 
 def _cdn_scripts() -> tuple[str, str]:

@@ -108,18 +108,26 @@ def _cost_lines_shown(w) -> bool:
 
 
 def _range_of_interest(w):
-    # Extension point: when the state gains a `range_of_interest` trait, it is recorded here and
-    # restored by `restore` (which refuses a non-null one while the widget has no such trait).
+    """``[lo, hi]`` in PCF(+), ``[]`` for none, None for a widget without the feature.
+
+    `restore` sets it back (and refuses a range on a widget without the feature).
+    """
     return fmt.jsonable(getattr(w.state, "range_of_interest", None))
+
+
+def _range_table(w):
+    """The range table (per visible classifier over the range of interest), or None."""
+    table = getattr(w, "range_table", None)
+    return table if isinstance(table, pd.DataFrame) else None
 
 
 # ---------------------------------------------------------------------------- snapshot / restore
 def snapshot(w) -> dict:
     """The current analysis as a plain, JSON-serialisable dict (see `snapshot_format`).
 
-    Inputs (operating point, constraint, bands, difference pair, visible classifiers) are what
-    :func:`restore` sets; results (PCF(+), the constraint's answer, the significant intervals,
-    the readout rows) record what they gave.
+    Inputs (operating point, constraint, bands, difference pair, visible classifiers, range of
+    interest) are what :func:`restore` sets; results (PCF(+), the constraint's answer, the
+    significant intervals, the range table, the readout rows) record what they gave.
     """
     _wait(w)
     s = w.state
@@ -143,6 +151,8 @@ def snapshot(w) -> dict:
         "difference": {"pair": list(s.difference),
                        "significant": [] if intervals is None else intervals.to_dict("records")},
         "range_of_interest": _range_of_interest(w),
+        "range_table": [] if _range_table(w) is None else
+        _range_table(w).reset_index().to_dict("records"),
         "readout": readout.reset_index().to_dict("records"),
     }
     return fmt.jsonable(snap)
@@ -269,6 +279,9 @@ def caption(w) -> str:
         parts.append(f"workforce: {s.capacity:.6g} of {s.n_pos + s.n_neg:.6g} cases flagged")
     if s.show_bands:
         parts.append(f"{s.band_level:.0%} bootstrap bands")
+    roi = getattr(s, "range_of_interest", None)
+    if roi:
+        parts.append(f"range of interest PCF(+) {roi[0]:.2f}–{roi[1]:.2f}")
     readout = w.readout
     if len(readout):
         best = readout["expected_cost"].idxmin()
@@ -361,6 +374,11 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
     if constrained:
         mp.draw_constrained_lines(cost_ax, [(cp.slope, cp.intercept, colors[n])
                                             for n, cp in constrained.items()])
+    roi = getattr(s, "range_of_interest", None)
+    if roi:
+        from .range_of_interest import SHADE_COLOR, SHADE_FILL
+
+        mp.draw_range(cost_ax, roi[0], roi[1], edge=SHADE_COLOR, fill=SHADE_FILL)
     if shown:
         mp.draw_combined(cost_ax, shown, colors)
     mp.draw_operating_line(cost_ax, pcf, [(best[c.name].nec, colors[c.name]) for c in shown])
@@ -434,7 +452,9 @@ def to_frame(w) -> dict:
       ``level`` (NaN for the fold spread), ``pcf``, ``lower``, ``upper``;
     * ``"readout"``: the readout table at the operating point (``w.readout`` as columns);
     * ``"difference"``: ``pcf``, ``diff``, ``lower``, ``upper`` of the difference view, with
-      ``a`` and ``b`` naming the pair (empty when the view is off).
+      ``a`` and ``b`` naming the pair (empty when the view is off);
+    * ``"range"``: the range table over the range of interest (``w.range_table`` as columns;
+      empty when no range is set).
     """
     _wait(w)
     shown = _visible(w)
@@ -464,6 +484,8 @@ def to_frame(w) -> dict:
         "bands": stack(bands, ["kind", "level", "pcf", "lower", "upper"]),
         "readout": w.readout.reset_index(),
         "difference": difference.reset_index(drop=True),
+        "range": (pd.DataFrame(columns=["classifier"]) if _range_table(w) is None
+                  else _range_table(w).reset_index()),
     }
 
 
@@ -598,7 +620,8 @@ def to_html(w, path=None, *, cdn=False) -> str:
     text = page.standalone_page(
         manager_state=data["manager_state"], view_specs=data["view_specs"],
         title="Cost curves: " + ", ".join(c.name for c in _visible(w)),
-        caption=caption(w), readout=w.readout, colors=_colors(w), snapshot=snap, cdn=cdn,
+        caption=caption(w), readout=w.readout, range_table=_range_table(w), colors=_colors(w),
+        snapshot=snap, cdn=cdn,
         generator=f"costwidget {__version__}", created=time.strftime("%Y-%m-%d %H:%M"))
     if path is not None:
         pathlib.Path(path).write_text(text, encoding="utf-8")
