@@ -19,10 +19,12 @@ from costwidget.widget.state import WidgetState
 
 # Inputs a snapshot records and restore sets (pcf, names and busy are derived or fixed).
 INPUTS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos", "n_neg",
-          "show_bands", "band_level", "show_fold_spread", "difference", "visible")
+          "show_bands", "band_level", "show_fold_spread", "difference", "visible",
+          "range_of_interest")
 NON_DEFAULT = dict(p_pos=0.23, cost_fn=4.5, cost_fp=1.25, constraint="workforce", max_fpr=0.07,
                    capacity=55.0, n_pos=120.0, n_neg=180.0, show_bands=True, band_level=0.8,
-                   show_fold_spread=True, difference=["weak", "good"], visible=["good", "weak"])
+                   show_fold_spread=True, difference=["weak", "good"], visible=["good", "weak"],
+                   range_of_interest=[0.2, 0.45])
 
 
 def _classifiers(seed=7, n=240):
@@ -45,12 +47,6 @@ def widget(classifiers):
     w = CostWidget(classifiers)
     yield w
     w.close()
-
-
-HAS_RANGE = "range_of_interest" in WidgetState.class_trait_names()
-if HAS_RANGE:
-    INPUTS += ("range_of_interest",)
-    NON_DEFAULT["range_of_interest"] = [0.2, 0.45]
 
 
 @pytest.fixture(scope="module")
@@ -81,11 +77,8 @@ def test_snapshot_is_plain_json_and_round_trips_exactly(analysed):
     assert set(snap) == {"format", "version", "costwidget", "classifiers", "operating_point",
                          "constraint", "visible", "bands", "difference", "range_of_interest",
                          "range_table", "readout"}
-    if HAS_RANGE:
-        assert snap["range_of_interest"] == [0.2, 0.45]
-        assert [r["classifier"] for r in snap["range_table"]] == NON_DEFAULT["visible"]
-    else:
-        assert snap["range_of_interest"] is None and snap["range_table"] == []
+    assert snap["range_of_interest"] == [0.2, 0.45]
+    assert [r["classifier"] for r in snap["range_table"]] == NON_DEFAULT["visible"]
 
 
 def test_restore_brings_back_every_field(analysed, classifiers):
@@ -94,8 +87,7 @@ def test_restore_brings_back_every_field(analysed, classifiers):
     try:
         before = _inputs(b)
         # Every input starts elsewhere, so each one must really be restored.
-        if HAS_RANGE:
-            b.range_of_interest = [0.5, 0.7]
+        b.range_of_interest = [0.5, 0.7]
         assert all(before[t] != NON_DEFAULT[t] for t in INPUTS), before
         export.restore(b, json.loads(json.dumps(snap)))
         b.wait(timeout=300)
@@ -186,6 +178,8 @@ REFUSALS = [
     ("difference.pair", ["good", "good"], "two different"),
     ("difference.pair", [1, 2], "list of names"),
     ("classifiers", "all", "list of fingerprints"),
+    ("range_of_interest", None, "list of numbers"),
+    ("range_of_interest", [0.2], "nothing was changed"),
 ]
 
 
@@ -247,24 +241,12 @@ def test_classifier_order_does_not_matter(analysed, classifiers):
         w.close()
 
 
-def test_range_of_interest(analysed, widget, classifiers):
+def test_range_table_is_the_models(analysed, classifiers):
     _, snap = analysed
-    with_range = _tampered(snap, "range_of_interest", [0.2, 0.4])
-    if HAS_RANGE:
-        export.restore(widget, with_range)
-        assert list(widget.state.range_of_interest) == [0.2, 0.4]
-        # A snapshot of a widget without the feature (None) clears the range.
-        export.restore(widget, _tampered(snap, "range_of_interest", None))
-        assert list(widget.state.range_of_interest) == []
-        # The recorded table is the model's, over the PCF(+) range.
-        by_name = {c.name: c for c in classifiers}
-        summary = cw.range_summary({n: by_name[n] for n in NON_DEFAULT["visible"]}, 0.2, 0.45,
-                                   axis="pcf")
-        rows = {r["classifier"]: r for r in snap["range_table"]}
-        for name, value in summary["mtmcr"].items():
-            assert rows[name]["mtmcr"] == pytest.approx(value, rel=1e-12)
-    else:
-        before = _inputs(widget)
-        with pytest.raises(export.SnapshotError, match="range of interest"):
-            export.restore(widget, with_range)
-        assert _inputs(widget) == before
+    by_name = {c.name: c for c in classifiers}
+    summary = cw.range_summary({n: by_name[n] for n in NON_DEFAULT["visible"]}, 0.2, 0.45,
+                               axis="pcf")
+    rows = {r["classifier"]: r for r in snap["range_table"]}
+    assert list(rows) == list(summary.index)
+    for name, value in summary["mtmcr"].items():
+        assert rows[name]["mtmcr"] == pytest.approx(value, rel=1e-12)

@@ -38,58 +38,14 @@ FALLBACK_IMAGE = True
 FALLBACK_DPI = 72
 #: Resolution of :func:`snapshot_cell`'s image and of ``save(".png")``.
 REPORT_DPI = 150
-_CONSTRAINT_WORDS = {"neyman_pearson": "Neyman-Pearson", "workforce": "workforce"}
 
 
 # ---------------------------------------------------------------------------- the widget's interface
-# The lead is adding w.wait/update/colors/constrained/drawn_bands/drawn_fold_spreads; until each
-# exists, the same numbers are taken from the model (identical calls, so identical results).
-def _wait(w):
-    wait = getattr(w, "wait", None)
-    if callable(wait):
-        wait()
-
-
-def _colors(w) -> dict:
-    colors = getattr(w, "colors", None)
-    if colors:
-        return dict(colors)
-    from ..export.matplotlib_panes import PALETTE
-
-    return {c.name: PALETTE[i % len(PALETTE)] for i, c in enumerate(w.classifiers)}
-
-
+# Used from the widget: state, classifiers, colors, readout, constrained, drawn_bands,
+# drawn_fold_spreads, difference_band/_intervals, range_table, wait() and update(), widget.
 def _visible(w):
     shown = set(w.state.visible)
     return [c for c in w.classifiers if c.name in shown]
-
-
-def _constrained(w) -> dict:
-    if hasattr(w, "constrained"):
-        return dict(w.constrained)
-    s = w.state
-    if s.constraint == "neyman_pearson":
-        return {c.name: c.neyman_pearson(s.max_fpr) for c in _visible(w)}
-    if s.constraint == "workforce":
-        return {c.name: c.workforce(s.capacity, n_pos=s.n_pos, n_neg=s.n_neg) for c in _visible(w)}
-    return {}
-
-
-def _drawn_bands(w) -> dict:
-    if hasattr(w, "drawn_bands"):
-        return dict(w.drawn_bands)
-    s = w.state
-    if not s.show_bands:
-        return {}
-    return {c.name: c.band(s.band_level, random_state=0) for c in _visible(w)}
-
-
-def _drawn_fold_spreads(w) -> dict:
-    if hasattr(w, "drawn_fold_spreads"):
-        return dict(w.drawn_fold_spreads)
-    if not w.state.show_fold_spread:
-        return {}
-    return {c.name: c.fold_spread() for c in _visible(w) if c.folds}
 
 
 def _cost_lines_shown(w) -> bool:
@@ -107,18 +63,9 @@ def _cost_lines_shown(w) -> bool:
     return False
 
 
-def _range_of_interest(w):
-    """``[lo, hi]`` in PCF(+), ``[]`` for none, None for a widget without the feature.
-
-    `restore` sets it back (and refuses a range on a widget without the feature).
-    """
-    return fmt.jsonable(getattr(w.state, "range_of_interest", None))
-
-
 def _range_table(w):
     """The range table (per visible classifier over the range of interest), or None."""
-    table = getattr(w, "range_table", None)
-    return table if isinstance(table, pd.DataFrame) else None
+    return w.range_table
 
 
 # ---------------------------------------------------------------------------- snapshot / restore
@@ -129,9 +76,9 @@ def snapshot(w) -> dict:
     interest) are what :func:`restore` sets; results (PCF(+), the constraint's answer, the
     significant intervals, the range table, the readout rows) record what they gave.
     """
-    _wait(w)
+    w.wait()
     s = w.state
-    colors = _colors(w)
+    colors = dict(w.colors)
     readout = w.readout
     intervals = w.difference_intervals
     snap = {
@@ -144,13 +91,13 @@ def snapshot(w) -> dict:
         "constraint": {"kind": s.constraint, "max_fpr": s.max_fpr, "capacity": s.capacity,
                        "n_pos": s.n_pos, "n_neg": s.n_neg,
                        "result": {name: dataclasses.asdict(cp)
-                                  for name, cp in _constrained(w).items()}},
+                                  for name, cp in w.constrained.items()}},
         "visible": list(s.visible),
         "bands": {"show_bands": s.show_bands, "band_level": s.band_level,
                   "show_fold_spread": s.show_fold_spread},
         "difference": {"pair": list(s.difference),
                        "significant": [] if intervals is None else intervals.to_dict("records")},
-        "range_of_interest": _range_of_interest(w),
+        "range_of_interest": list(s.range_of_interest),
         "range_table": [] if _range_table(w) is None else
         _range_table(w).reset_index().to_dict("records"),
         "readout": readout.reset_index().to_dict("records"),
@@ -158,7 +105,20 @@ def snapshot(w) -> dict:
     return fmt.jsonable(snap)
 
 
-_NUMBER = (int, float)
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+# What each kind of snapshot value must be: (check, words for the message).
+_KINDS = {
+    "number": (_is_number, "a number"),
+    "bool": (lambda v: isinstance(v, bool), "true/false"),
+    "str": (lambda v: isinstance(v, str), "a string"),
+    "names": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+              "a list of names"),
+    "numbers": (lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
+                "a list of numbers"),
+}
 
 
 def _get(snap, path, kind):
@@ -168,15 +128,29 @@ def _get(snap, path, kind):
         if not isinstance(value, dict) or key not in value:
             raise SnapshotError(f"malformed snapshot: {path!r} is missing.")
         value = value[key]
-    ok = (isinstance(value, kind) and not isinstance(value, bool)) if kind is _NUMBER else \
-        isinstance(value, kind)
-    if kind is list and ok:
-        ok = all(isinstance(v, str) for v in value)
-    if not ok:
-        want = {_NUMBER: "a number", bool: "true/false", str: "a string", list: "a list of names",
-                dict: "an object"}[kind]
-        raise SnapshotError(f"malformed snapshot: {path!r} must be {want}, got {value!r}.")
+    check, words = _KINDS[kind]
+    if not check(value):
+        raise SnapshotError(f"malformed snapshot: {path!r} must be {words}, got {value!r}.")
     return value
+
+
+# State trait -> (where the snapshot keeps it, what it must be).
+_INPUTS = {
+    "p_pos": ("operating_point.p_pos", "number"),
+    "cost_fn": ("operating_point.cost_fn", "number"),
+    "cost_fp": ("operating_point.cost_fp", "number"),
+    "constraint": ("constraint.kind", "str"),
+    "max_fpr": ("constraint.max_fpr", "number"),
+    "capacity": ("constraint.capacity", "number"),
+    "n_pos": ("constraint.n_pos", "number"),
+    "n_neg": ("constraint.n_neg", "number"),
+    "visible": ("visible", "names"),
+    "show_bands": ("bands.show_bands", "bool"),
+    "band_level": ("bands.band_level", "number"),
+    "show_fold_spread": ("bands.show_fold_spread", "bool"),
+    "difference": ("difference.pair", "names"),
+    "range_of_interest": ("range_of_interest", "numbers"),
+}
 
 
 def _traits_from(snap) -> dict:
@@ -191,22 +165,8 @@ def _traits_from(snap) -> dict:
     if version != fmt.VERSION:
         raise SnapshotError(f"snapshot format version {version!r} is not readable by costwidget "
                             f"{__version__}, which reads version {fmt.VERSION}.")
-    traits = {
-        "p_pos": _get(snap, "operating_point.p_pos", _NUMBER),
-        "cost_fn": _get(snap, "operating_point.cost_fn", _NUMBER),
-        "cost_fp": _get(snap, "operating_point.cost_fp", _NUMBER),
-        "constraint": _get(snap, "constraint.kind", str),
-        "max_fpr": _get(snap, "constraint.max_fpr", _NUMBER),
-        "capacity": _get(snap, "constraint.capacity", _NUMBER),
-        "n_pos": _get(snap, "constraint.n_pos", _NUMBER),
-        "n_neg": _get(snap, "constraint.n_neg", _NUMBER),
-        "visible": _get(snap, "visible", list),
-        "show_bands": _get(snap, "bands.show_bands", bool),
-        "band_level": _get(snap, "bands.band_level", _NUMBER),
-        "show_fold_spread": _get(snap, "bands.show_fold_spread", bool),
-        "difference": _get(snap, "difference.pair", list),
-    }
-    pcf = _get(snap, "operating_point.pcf", _NUMBER)
+    traits = {trait: _get(snap, path, kind) for trait, (path, kind) in _INPUTS.items()}
+    pcf = _get(snap, "operating_point.pcf", "number")
     try:
         expected = float(probability_cost(traits["p_pos"], traits["cost_fn"], traits["cost_fp"]))
     except ValueError as exc:
@@ -214,8 +174,7 @@ def _traits_from(snap) -> dict:
     if not math.isclose(pcf, expected, rel_tol=1e-12, abs_tol=1e-15):
         raise SnapshotError(f"malformed snapshot: pcf {pcf!r} does not follow from p_pos, cost_fn "
                             f"and cost_fp (which give {expected!r}).")
-    return {k: (float(v) if isinstance(v, int) and not isinstance(v, bool) else v)
-            for k, v in traits.items()}
+    return {k: (float(v) if _is_number(v) else v) for k, v in traits.items()}
 
 
 def _check_on_scratch_state(w, traits):
@@ -245,26 +204,9 @@ def restore(w, snap) -> None:
     if problems:
         raise SnapshotError("this snapshot is for other classifiers, nothing was changed: "
                             + "; ".join(problems) + ".")
-    # Extension point: the range of interest, once the state has it. A snapshot without one
-    # (None) clears it; a widget without the trait refuses a snapshot that has one.
-    roi = snap.get("range_of_interest")
-    if "range_of_interest" in w.state.trait_names():
-        traits["range_of_interest"] = (w.state.trait_defaults("range_of_interest")
-                                       if roi is None else roi)
-    elif roi is not None:
-        raise SnapshotError("this snapshot has a range of interest, which this costwidget "
-                            "version cannot show; nothing was changed.")
     _check_on_scratch_state(w, traits)
-    update = getattr(w, "update", None)
-    if callable(update):
-        update(**traits)
-    else:
-        # Cross-validation is deferred to the end of the block, with every new value in place
-        # (the costs and p_pos are checked together), and all are rolled back on an error.
-        with w.state.hold_trait_notifications():
-            for name, value in traits.items():
-                setattr(w.state, name, value)
-    _wait(w)
+    w.update(**traits)  # all or nothing, like the scratch check
+    w.wait()
 
 
 # ---------------------------------------------------------------------------- captions
@@ -279,7 +221,7 @@ def caption(w) -> str:
         parts.append(f"workforce: {s.capacity:.6g} of {s.n_pos + s.n_neg:.6g} cases flagged")
     if s.show_bands:
         parts.append(f"{s.band_level:.0%} bootstrap bands")
-    roi = getattr(s, "range_of_interest", None)
+    roi = s.range_of_interest
     if roi:
         parts.append(f"range of interest PCF(+) {roi[0]:.2f}–{roi[1]:.2f}")
     readout = w.readout
@@ -317,9 +259,9 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
 
     from ..export import matplotlib_panes as mp
 
-    _wait(w)
+    w.wait()
     s = w.state
-    colors = _colors(w)
+    colors = dict(w.colors)
     shown = _visible(w)
     diff_band, diff_intervals = w.difference_band, w.difference_intervals
     if difference is None:
@@ -348,7 +290,7 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
     cost_ax = axes.pop(0)
     pcf = s.pcf
     best = {c.name: c.best(pcf) for c in shown}
-    constrained = _constrained(w)
+    constrained = w.constrained
 
     if roc_ax is not None:
         mp.setup_roc(roc_ax)
@@ -363,9 +305,9 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
 
     cost_lines = _cost_lines_shown(w)
     mp.setup_cost(cost_ax, ymax=1.0 if cost_lines else 0.5)
-    for name, band in _drawn_fold_spreads(w).items():
+    for name, band in w.drawn_fold_spreads.items():
         mp.draw_band(cost_ax, band, colors[name], alpha=0.10, dotted=True)
-    for name, band in _drawn_bands(w).items():
+    for name, band in w.drawn_bands.items():
         mp.draw_band(cost_ax, band, colors[name])
     for c in shown:
         if cost_lines:
@@ -374,7 +316,7 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
     if constrained:
         mp.draw_constrained_lines(cost_ax, [(cp.slope, cp.intercept, colors[n])
                                             for n, cp in constrained.items()])
-    roi = getattr(s, "range_of_interest", None)
+    roi = s.range_of_interest
     if roi:
         from .range_of_interest import SHADE_COLOR, SHADE_FILL
 
@@ -456,7 +398,7 @@ def to_frame(w) -> dict:
     * ``"range"``: the range table over the range of interest (``w.range_table`` as columns;
       empty when no range is set).
     """
-    _wait(w)
+    w.wait()
     shown = _visible(w)
 
     def stack(frames, columns):
@@ -466,9 +408,9 @@ def to_frame(w) -> dict:
         return pd.concat(parts, ignore_index=True)
 
     level = w.state.band_level
-    bands = [(n, b.assign(kind="bootstrap", level=level)) for n, b in _drawn_bands(w).items()]
+    bands = [(n, b.assign(kind="bootstrap", level=level)) for n, b in w.drawn_bands.items()]
     bands += [(n, b.assign(kind="fold_spread", level=np.nan))
-              for n, b in _drawn_fold_spreads(w).items()]
+              for n, b in w.drawn_fold_spreads.items()]
     order = {c.name: i for i, c in enumerate(w.classifiers)}
     bands.sort(key=lambda nb: (order[nb[0]], nb[1]["kind"].iloc[0]))
     diff = w.difference_band
@@ -512,15 +454,11 @@ def _image_bundle(w, dpi, *, shown_dpi=None):
 
 
 _FALLBACK_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-_STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
-                 "n_neg", "show_bands", "band_level", "show_fold_spread", "difference", "visible")
-
-
 def _state_key(w):
     """Everything the static image depends on."""
     s = w.state
-    return (tuple(repr(getattr(s, t)) for t in _STATE_TRAITS), _cost_lines_shown(w),
-            tuple(_colors(w).items()))
+    return (tuple(repr(getattr(s, t)) for t in _INPUTS), _cost_lines_shown(w),
+            tuple(dict(w.colors).items()))
 
 
 def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
@@ -607,7 +545,7 @@ def to_html(w, path=None, *, cdn=False) -> str:
 
     from ..export import page
 
-    _wait(w)
+    w.wait()
     # drop_defaults=False: with defaults dropped, a slider shows the wrong value (ipywidgets#2440).
     state = dependency_state(w.widget, drop_defaults=False)
     # Python fills the marks' tooltips on hover; with no Python behind the page they would pop
@@ -620,7 +558,7 @@ def to_html(w, path=None, *, cdn=False) -> str:
     text = page.standalone_page(
         manager_state=data["manager_state"], view_specs=data["view_specs"],
         title="Cost curves: " + ", ".join(c.name for c in _visible(w)),
-        caption=caption(w), readout=w.readout, range_table=_range_table(w), colors=_colors(w),
+        caption=caption(w), readout=w.readout, range_table=_range_table(w), colors=dict(w.colors),
         snapshot=snap, cdn=cdn,
         generator=f"costwidget {__version__}", created=time.strftime("%Y-%m-%d %H:%M"))
     if path is not None:
