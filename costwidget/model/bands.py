@@ -271,13 +271,15 @@ def envelope_replicates(clf, x, n_boot, rng):
 
 # ---------------------------------------------------------------------- public entry
 def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=1000, grid=512,
-                    random_state=None) -> pd.DataFrame:
+                    random_state=None, interval="percentile") -> pd.DataFrame:
     """Implementation of :meth:`Classifier.band` (see there)."""
     level = check_level(level)
     n_boot = check_n_boot(n_boot)
     x = pcf_grid(grid)
     if method not in ("auto", "exact", "bootstrap"):
         raise ValueError(f"method must be 'auto', 'exact' or 'bootstrap', got {method!r}.")
+    if interval not in INTERVALS:
+        raise ValueError(f"interval must be 'percentile' or 'basic', got {interval!r}.")
     fixed_matrix = clf._scored_data is None and getattr(clf, "_score_counts", None) is None
     if isinstance(threshold, str):
         if threshold != "optimal":
@@ -285,12 +287,14 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
         if method == "exact":
             raise ValueError("method='exact' is for one fixed threshold; threshold='optimal' uses a "
                              "different threshold at each pcf: use method='bootstrap'.")
-        return _envelope_band(clf, level, x, n_boot, grid, random_state, which="optimal")
+        out = _envelope_band(clf, level, x, n_boot, grid, random_state, which="optimal")
+        return _finish(out, level, interval, "optimal", n_boot, envelope=False)
     if threshold is None and not fixed_matrix:
         if method == "exact":
             raise ValueError("method='exact' needs a fixed classifier: give threshold=... The envelope "
                              "band re-optimizes the threshold in every replicate and is bootstrap only.")
-        return _envelope_band(clf, level, x, n_boot, grid, random_state, which="envelope")
+        out = _envelope_band(clf, level, x, n_boot, grid, random_state, which="envelope")
+        return _finish(out, level, interval, "envelope", n_boot, envelope=True)
     n_pos, n_neg, tp, fp = confusion_at(clf, threshold)
     nec = resample.line_values(tp, fp, n_pos, n_neg, x)
     if method in ("auto", "exact"):
@@ -301,7 +305,33 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
         reps = cache_of(clf).get(key, lambda: resample.sorted_columns(
             fixed_replicates(n_pos, n_neg, tp, fp, x, n_boot, rng)))
         lower, upper = percentile_rows(reps, level)
-    return pd.DataFrame({"pcf": x, "nec": nec, "lower": lower, "upper": upper})
+    out = pd.DataFrame({"pcf": x, "nec": nec, "lower": lower, "upper": upper})
+    exact = method in ("auto", "exact")
+    return _finish(out, level, interval, "fixed" if threshold is None else float(threshold),
+                   None if exact else n_boot, envelope=False)
+
+
+#: Ways to turn the replicates at a pcf into an interval (see :meth:`Classifier.band`).
+INTERVALS = ("percentile", "basic")
+
+
+def _finish(out: pd.DataFrame, level, interval, threshold, n_boot, *, envelope):
+    """Apply the interval kind to a percentile band and label it in ``attrs``."""
+    if interval == "basic":
+        # Reflect the percentile limits about the original curve (Davison & Hinkley's basic
+        # bootstrap interval): a replicate envelope sits below the original one by about as
+        # much as the original sits below the true envelope, and reflecting cancels that.
+        nec = out["nec"].to_numpy()
+        lower = 2.0 * nec - out["upper"].to_numpy()
+        upper = 2.0 * nec - out["lower"].to_numpy()
+        # A cost is in [0, 1]; a best achievable cost is at most a trivial classifier's.
+        cap = np.minimum(out["pcf"].to_numpy(), 1.0 - out["pcf"].to_numpy()) if envelope else 1.0
+        out["lower"] = np.clip(lower, 0.0, cap)
+        out["upper"] = np.clip(upper, 0.0, cap)
+    out.attrs.update({"kind": "pointwise", "simultaneous": False, "interval": interval,
+                      "label": f"pointwise {level:.0%} band".replace("%", " %"), "level": level,
+                      "n_boot": n_boot, "threshold": threshold})
+    return out
 
 
 def _envelope_band(clf, level, x, n_boot, grid, random_state, *, which):
@@ -310,10 +340,13 @@ def _envelope_band(clf, level, x, n_boot, grid, random_state, *, which):
 
     def make():
         env, fixed, bound = envelope_replicates(clf, x, n_boot, rng)
-        return {"envelope": resample.sorted_columns(env), "optimal": resample.sorted_columns(fixed),
+        # The held-threshold replicates are sorted only when first asked for.
+        return {"envelope": resample.sorted_columns(env), "optimal": None, "fixed": fixed,
                 "bound": bound}
 
     reps = cache_of(clf).get(key, make)
+    if reps[which] is None:  # two threads may both sort: the same result either way
+        reps[which] = resample.sorted_columns(reps["fixed"])
     lower, upper = percentile_rows(reps[which], level)
     out = pd.DataFrame({"pcf": x, "nec": clf.nec(x), "lower": lower, "upper": upper})
     out.attrs["coarsening_bound"] = reps["bound"]

@@ -43,16 +43,18 @@ import numpy as np
 
 __all__ = ["unit_sums", "stratified_sums", "stratified_counts"]
 
-#: Cells with at most this many instances are drawn from inversion tables.
+#: Units (or pieces of units) with at most this many instances are drawn from inversion tables.
 TABLE_MAX_COUNT = 16
+#: Units up to this size are drawn as pieces from the tables, larger ones by numpy's sampler.
+SPLIT_MAX_COUNT = 160
 _SLICE_BITS = 12
 _SLICES = 1 << _SLICE_BITS
 #: Poisson totals are aimed this many standard deviations below the stratum size.
 MARGIN_SD = 5.0
 #: Values per chunk of the table draws, and at most this many replicates per chunk (the
 #: products that sum a chunk per key then keep their output rows in cache).
-_BLOCK_VALUES = 1 << 20
-_CHUNK_REPLICATES = 16
+_BLOCK_VALUES = 1 << 21
+_CHUNK_REPLICATES = 64
 #: Strata up to this size map a uniform pick to its unit with a lookup table.
 _LOOKUP_MAX = 1 << 23
 
@@ -70,25 +72,31 @@ def _random_words(rng: np.random.Generator, shape) -> np.ndarray:
 
 
 def _poisson_cdfs(lams: np.ndarray) -> np.ndarray:
-    """CDF rows ``F[i, k] = P(Poisson(lams[i]) <= k)``, long enough to reach 1.0 in float."""
-    from scipy import stats  # imported on first use: scipy.stats is slow to import
+    """CDF rows ``F[i, k] = P(Poisson(lams[i]) <= k)``, long enough to reach 1.0 in float.
 
+    By the recurrence ``p_k = p_{k-1}·λ/k`` from ``p_0 = exp(-λ)``: for the
+    small means used (at most 16) nothing underflows and the sums are exact
+    to a few units of 1e-16 (scipy.stats would cost a second to import).
+    """
     top = float(lams.max()) if lams.size else 0.0
-    k = np.arange(int(top + 12 * math.sqrt(top + 1) + 40) + 1)
-    cdf = stats.poisson.cdf(k[None, :], lams[:, None])
+    k = np.arange(1, int(top + 12 * math.sqrt(top + 1) + 40) + 1)
+    ratio = lams[:, None] / k[None, :]
+    pmf = np.exp(-lams)[:, None] * np.cumprod(np.concatenate((np.ones((len(lams), 1)), ratio),
+                                                             axis=1), axis=1)
+    cdf = np.minimum(np.cumsum(pmf, axis=1), 1.0)
     cdf[:, -1] = 1.0  # the tail beyond is below 1e-25
-    return np.maximum.accumulate(cdf, axis=1)
+    return cdf
 
 
 def _inversion_table(cdf: np.ndarray) -> np.ndarray:
     """Value of ``#{k : F(k) <= U}`` for every U in each slice, or -1 where a CDF step crosses it.
 
     ``cdf`` has one row per table; the result is flat, table ``i`` at
-    ``[i·4096, (i+1)·4096)``, int8 (values are below 128 for the means used).
+    ``[i·4096, (i+1)·4096)``, int32 (what the sums per key are made in).
     """
     left = np.arange(_SLICES) / _SLICES
     right = (np.arange(_SLICES) + 1) / _SLICES
-    out = np.empty((len(cdf), _SLICES), dtype=np.int8)
+    out = np.empty((len(cdf), _SLICES), dtype=np.int32)
     for i, row in enumerate(cdf):
         lo = np.searchsorted(row, left, side="right")   # value at the slice's lowest U
         hi = np.searchsorted(row, right, side="left")   # value just below its upper end
@@ -106,10 +114,17 @@ class _Stratum:
         self.counts = counts
         self.keys = keys  # key of each unit, per grouping
         self.rate = max(0.0, 1.0 - MARGIN_SD / math.sqrt(self.n)) if self.n else 0.0
-        small = counts <= TABLE_MAX_COUNT
+        # Units up to SPLIT_MAX_COUNT are drawn from the tables in pieces of at most
+        # TABLE_MAX_COUNT instances (a sum of independent Poisson draws is Poisson of the
+        # summed mean); larger ones by numpy's sampler.
         none = np.zeros(0, np.int64)
-        self.small = np.flatnonzero(small) if self.rate > 0 else none
-        self.large = np.flatnonzero(~small) if self.rate > 0 else none
+        tabled = np.flatnonzero(counts <= SPLIT_MAX_COUNT) if self.rate > 0 else none
+        self.large = np.flatnonzero(counts > SPLIT_MAX_COUNT) if self.rate > 0 else none
+        n_pieces = -(-counts[tabled] // TABLE_MAX_COUNT)
+        self.small = np.repeat(tabled, n_pieces)  # the unit of each piece
+        first = np.repeat(np.cumsum(n_pieces) - n_pieces, n_pieces)
+        within = np.arange(self.small.size) - first
+        piece = np.minimum(TABLE_MAX_COUNT, counts[self.small] - TABLE_MAX_COUNT * within)
 
         def summing(rows, dtype):
             # (n_keys x len(rows)) 0/1 matrix: its product with counts sums them per key.
@@ -119,10 +134,10 @@ class _Stratum:
         self.sum_small = summing(self.small, np.int32)
         self.sum_large = summing(self.large, np.int64)
         if self.small.size:
-            present = np.unique(counts[self.small])
+            present = np.unique(piece)
             self.cdf = _poisson_cdfs(self.rate * present.astype(np.float64))
             self.table = _inversion_table(self.cdf)
-            tid = np.searchsorted(present, counts[self.small])
+            tid = np.searchsorted(present, piece)
             self.tid = tid.astype(np.intp)
             # Table id in the word's top bits: tid·4096 + slice indexes the flat table.
             self.tid_bits = tid.astype(np.uint16) << _SLICE_BITS
@@ -155,11 +170,15 @@ def _draw_small(st: _Stratum, n_boot, rng, outs, total):
             slice_ = (words.ravel()[bad] & (_SLICES - 1)).astype(np.float64)
             u = (slice_ + rng.random(bad.size)) / _SLICES
             tid = st.tid[bad // (hi - lo)]
-            x.ravel()[bad] = (st.cdf[tid] <= u[:, None]).sum(axis=1)
-        x = x.astype(np.int32)
-        total[lo:hi] += x.sum(axis=0)
-        for out, summing in zip(outs, st.sum_small):
-            out[:, lo:hi] += summing @ x
+            flat = x.ravel()
+            for t in np.unique(tid):
+                at = tid == t
+                flat[bad[at]] = np.searchsorted(st.cdf[t], u[at], side="right")
+        for g, (out, summing) in enumerate(zip(outs, st.sum_small)):
+            part = summing @ x
+            out[:, lo:hi] += part
+            if g == 0:  # every unit has one key in a grouping: the keys' sums add up to the total
+                total[lo:hi] += part.sum(axis=0)
 
 
 def _draw_large(st: _Stratum, n_boot, rng, outs, total):

@@ -623,19 +623,32 @@ class Classifier:
         return fold_spread(self, grid=grid, quantiles=quantiles)
 
     def band(self, level=0.90, *, threshold=None, method="auto", n_boot=1000, grid=512,
-             random_state=None) -> pd.DataFrame:
-        """Pointwise confidence band on the cost curve (``004_…`` section 8).
+             random_state=None, interval="percentile") -> pd.DataFrame:
+        """Pointwise confidence band on the cost curve (Drummond & Holte (2004), sec. 8).
 
         Resampling is stratified: the class totals (and the fold totals, with
         folds) are those of the data, so the positives and the negatives are
         resampled separately. (The fixed-threshold band resamples the pooled
         confusion matrix by class only, also with folds.)
 
+        Which band to read: for the cost curve itself (the best achievable
+        cost at each pcf, what the lower envelope estimates) use
+        ``band(level, interval="basic")``. The percentile envelope band
+        (the default ``interval``) sits too low: each replicate's envelope is
+        a minimum and lies below the original one, which already lies below
+        the true one. In simulations (binormal scores, d' = 1.2, 160 + 240
+        cases, B = 500, 400 samples) the 90 % basic envelope band covered the
+        true best cost 73-86 % of the time from pcf 0.1 to 0.9 (83-93 % with
+        10x the cases), the percentile one 30-76 %, and the
+        ``threshold="optimal"`` band covered the true cost of the threshold
+        chosen on the data only 43-82 %. The band is pointwise: it is not a
+        band that the whole true curve lies in with probability ``level``;
+        to compare two classifiers across pcf use :func:`difference_band`.
+
         Parameters
         ----------
         level : float in (0, 1)
-            Confidence level; the band is the percentile interval of the NEC
-            at each pcf.
+            Confidence level of the interval at each pcf.
         threshold : float, "optimal" or None
             * a number: the classifier ``score >= threshold`` held fixed (one
               confusion matrix). Its two rows are independent binomials, so the
@@ -646,10 +659,9 @@ class Classifier:
               the *best achievable* cost; bootstrap only. For a classifier from
               :meth:`from_confusion` it is the band of its one confusion matrix.
             * ``"optimal"``: at each pcf the threshold that is optimal on the
-              original data, held fixed in every replicate: the uncertainty of
-              the cost of the threshold you would deploy. It lies above the
-              envelope band (the replicates cannot re-choose), and is the one
-              to report for a chosen operating point.
+              original data, held fixed in every replicate. It treats that
+              threshold as given, so it misses the optimism of having chosen
+              it on the same data (see above).
         method : {"auto", "exact", "bootstrap"}
             ``"exact"`` is only for a fixed threshold; ``"auto"`` picks it there
             and the bootstrap otherwise.
@@ -660,28 +672,42 @@ class Classifier:
         random_state : None, int or numpy Generator
             The same int gives the same band bit for bit. Replicates are cached
             per (threshold, method, n_boot, grid, random_state) for ints and
-            None, so that another ``level`` costs only two look-ups.
+            None, so that another ``level`` or ``interval`` costs only look-ups.
+        interval : {"percentile", "basic"}
+            ``"percentile"``: the ``k``-th lowest and highest replicate,
+            ``k = ceil(B·(1-level)/2)`` (the paper's "fifth lowest and fifth
+            highest" of 100). ``"basic"``: those limits reflected about the
+            original curve, ``2·nec − upper`` to ``2·nec − lower``, clipped to
+            [0, 1] (to [0, min(pcf, 1 − pcf)] for the envelope, which no
+            classifier's best cost exceeds).
 
         Returns
         -------
         DataFrame
-            ``pcf``, ``nec`` (the original curve), ``lower``, ``upper``. With
-            many distinct scores the envelope bootstrap bins them;
-            ``band.attrs["coarsening_bound"]`` is the largest NEC error this can
-            add (0 when there are <= 4096 distinct scores).
+            ``pcf``, ``nec`` (the original curve), ``lower``, ``upper``.
+            ``attrs``: ``"kind"`` (``"pointwise"``), ``"label"`` (e.g.
+            ``"pointwise 90 % band"``), ``"interval"``, ``"level"``,
+            ``"n_boot"`` (None when exact), ``"threshold"`` (``"envelope"``,
+            ``"optimal"``, ``"fixed"`` or the number). With many distinct
+            scores the envelope bootstrap bins them;
+            ``attrs["coarsening_bound"]`` is the largest NEC error this can add
+            to any replicate (0 with <= 4096 distinct scores, about 0.001 at most
+            otherwise).
 
         Examples
         --------
         >>> import costwidget as cw
-        >>> clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)   # 004_… figure 11
+        >>> clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)   # the paper's fig. 11
         >>> b = clf.band(0.90, grid=5)
         >>> b.round(3).to_numpy().tolist()[2]   # pcf, nec, lower, upper
         [0.5, 0.3, 0.15, 0.45]
+        >>> b.attrs["label"]
+        'pointwise 90 % band'
         """
         from .bands import classifier_band
 
         return classifier_band(self, level, threshold=threshold, method=method, n_boot=n_boot,
-                               grid=grid, random_state=random_state)
+                               grid=grid, random_state=random_state, interval=interval)
 
     # ------------------------------------------------------------------ the thesis's axis
     def mtmcs(self, fp_cost):
