@@ -234,8 +234,6 @@ def test_to_figure_follows_the_state(widget):
 
 
 def test_range_of_interest_is_shaded(widget):
-    if "range_of_interest" not in widget.state.trait_names():
-        pytest.skip("this widget has no range of interest")
     from matplotlib.colors import to_hex
 
     from costwidget.widget.range_of_interest import SHADE_FILL

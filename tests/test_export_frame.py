@@ -22,8 +22,7 @@ def widget():
     w = CostWidget(clfs, p_pos=0.35)
     w.update(visible=["a", "c"], show_bands=True, show_fold_spread=True, band_level=0.85,
              difference=["a", "c"], constraint="neyman_pearson", max_fpr=0.2)
-    if "range_of_interest" in w.state.trait_names():
-        w.range_of_interest = [0.3, 0.5]
+    w.range_of_interest = [0.3, 0.5]
     w.wait(timeout=300)
     yield w
     w.close()
@@ -61,9 +60,8 @@ def test_tables_equal_the_model(widget):
     assert (diff["a"] == "a").all() and (diff["b"] == "c").all()
     band = cw.difference_band(by_name["a"], by_name["c"], 0.85, random_state=0)
     assert np.array_equal(diff["diff"], band["diff"])
-    if getattr(widget, "range_table", None) is not None:
-        pd.testing.assert_frame_equal(frames["range"].set_index("classifier"), widget.range_table)
-        assert list(frames["range"]["classifier"]) == ["a", "c"]
+    pd.testing.assert_frame_equal(frames["range"].set_index("classifier"), widget.range_table)
+    assert list(frames["range"]["classifier"]) == ["a", "c"]
 
 
 def test_empty_parts_keep_their_columns(widget):

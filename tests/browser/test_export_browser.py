@@ -67,8 +67,7 @@ def widget():
     w = CostWidget.from_predictions(y, {k: np.round(v, 2) for k, v in scores.items()}, p_pos=0.3)
     w.update(show_bands=True, constraint="neyman_pearson", max_fpr=0.2,
              difference=["logistic", EVIL[1]])
-    if "range_of_interest" in w.state.trait_names():
-        w.range_of_interest = [0.2, 0.45]
+    w.range_of_interest = [0.2, 0.45]
     w.wait(timeout=300)
     yield w
     w.close()
