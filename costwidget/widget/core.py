@@ -333,9 +333,9 @@ class CostWidget:
         0.5
         >>> try:
         ...     w.update(p_pos=0.9, band_level=2.0)
-        ... except Exception as exc:
-        ...     print(type(exc).__name__)
-        TraitError
+        ... except ValueError as exc:
+        ...     print(exc)
+        band_level must lie strictly between 0 and 1, got 2.0.
         >>> w.p_pos
         0.2
         """
@@ -361,8 +361,63 @@ class CostWidget:
         """
         self._background.wait(timeout)
 
-    def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        # The live view, plus a static PNG (and an <img>) of the state for wherever the widget
+        # cannot render: nbconvert without widget state, LaTeX/PDF, GitHub's viewer.
+        return _export().mimebundle(self, include=include, exclude=exclude, **kwargs)
+
+    # ------------------------------------------------------------------ export (export.py)
+    def snapshot(self) -> dict:
+        """The current analysis as a plain, JSON-serialisable dict (see :meth:`restore`).
+
+        It holds the operating point (p(+), both costs, PCF(+)), the constraint and its
+        result, the visible classifiers, the band settings, the difference pair, the range of
+        interest and the readout rows, with a fingerprint of every classifier.
+
+        Examples
+        --------
+        >>> import json, costwidget as cw
+        >>> w = cw.demo()
+        >>> w.cost_fn = 5.0
+        >>> snap = json.loads(json.dumps(w.snapshot()))
+        >>> w.cost_fn = 1.0
+        >>> w.restore(snap)
+        >>> w.cost_fn
+        5.0
+        """
+        return _export().snapshot(self)
+
+    def restore(self, snapshot) -> None:
+        """Bring this widget back to a :meth:`snapshot` of a widget over the same classifiers.
+
+        A snapshot of other classifiers, or a malformed one, is refused with a message saying
+        what is wrong; nothing changes then.
+        """
+        _export().restore(self, snapshot)
+
+    def to_figure(self, **kwargs):
+        """The current state drawn with matplotlib: both panes side by side, the same marks,
+        colours and labels, and a caption with the operating point. Returns the Figure."""
+        return _export().to_figure(self, **kwargs)
+
+    def save(self, path, **kwargs):
+        """Write the current state to ``path``: ``.png``, ``.svg``, ``.pdf`` (vector) or
+        ``.html`` (:meth:`to_html`), chosen by the suffix. Returns the path."""
+        return _export().save(self, path, **kwargs)
+
+    def to_html(self, path=None, *, cdn=False):
+        """A standalone HTML page of the current state (offline by default; ``cdn=True`` loads
+        the scripts from a CDN for a smaller page). Writes ``path`` when given; returns the HTML."""
+        return _export().to_html(self, path, cdn=cdn)
+
+    def to_frame(self) -> dict:
+        """Tidy DataFrames of every visible classifier: envelope, hull, bands and readout."""
+        return _export().to_frame(self)
+
+    def snapshot_cell(self, **kwargs) -> None:
+        """Display a static image of the current state as a normal cell output (it survives
+        nbconvert and GitHub's viewer, where the live widget does not)."""
+        _export().snapshot_cell(self, **kwargs)
 
     # ------------------------------------------------------------------ what is shown
     @property
@@ -425,6 +480,12 @@ class CostWidget:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _export():
+    from . import export
+
+    return export
 
 
 def _check_resamplable(clf):

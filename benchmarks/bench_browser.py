@@ -1,0 +1,210 @@
+"""End-to-end latency in a real browser: input event -> the cost pane's operating-line SVG change.
+
+    python benchmarks/bench_browser.py                 # the demo and 5 classifiers x 10^5 cases
+    python benchmarks/bench_browser.py --data demo     # one of them
+    python benchmarks/bench_browser.py --json out.json
+
+JupyterLab runs a notebook that shows the widget; Debian's chromium (Playwright, never a
+downloaded browser) then measures, with the page's own clock (``performance.now()``):
+
+* arrow keys on the p(+) slider: from each keydown to the first change of the operating line;
+* a mouse drag of the p(+) slider, one move every ~16 ms (60 Hz): for each value the slider
+  showed, the time to the first drawing of the operating line at that value, how many of the
+  values were drawn, and whether the last one was;
+* the same drag while the bootstrap bands compute in the background (the "bands" box is ticked
+  just before the drag).
+
+The costs are 1:1, so PCF(+) = p(+) and the line's x is the slider's value. Latencies are
+printed as median and p95. These are figures for the notes, never assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from lab_server import ARGS, CHROMIUM, run_all_cells, running_lab  # noqa: E402
+
+BUILD = {
+    "demo": "import costwidget as cw\nw = cw.demo(p_pos=0.3)\n",
+    "5x1e5": ("import numpy as np, costwidget as cw\n"
+              "rng = np.random.default_rng(0)\n"
+              "y = rng.random(100_000) < 0.3\n"
+              "scores = {f'm{k}': y * (0.6 + 0.2 * k) + rng.normal(size=y.size) for k in range(5)}\n"
+              "w = cw.CostWidget.from_predictions(y, scores, p_pos=0.3)\n"),
+}
+
+# Records every change of the cost pane's operating line (a black, thin, tall path) with the
+# page's clock and its client x, and every keydown / pointermove.
+INSTRUMENT = r"""
+() => {
+  const svg = document.querySelector('.costwidget-cost svg.svg-figure');
+  const area = () => svg.querySelector('.plotarea_events').getBoundingClientRect();
+  const isOp = p => { const b = p.getBoundingClientRect(), r = area();
+    return getComputedStyle(p).stroke === 'rgb(0, 0, 0)' && b.width < 4 && b.height > r.height / 2; };
+  window.__bench = {draws: [], inputs: []};
+  new MutationObserver(muts => {
+    const t = performance.now();
+    for (const m of muts) {
+      const p = m.target;
+      if (p.tagName === 'path' && p.classList.contains('line') && isOp(p)) {
+        const b = p.getBoundingClientRect();
+        window.__bench.draws.push({t, x: b.x + b.width / 2});
+      }
+    }
+  }).observe(svg, {attributes: true, attributeFilter: ['d'], subtree: true});
+  for (const type of ['keydown', 'pointermove'])
+    document.addEventListener(type, () => window.__bench.inputs.push({t: performance.now(), type}),
+                              true);
+}
+"""
+
+# Client pixel -> data map of the cost pane's x axis, from its first and last tick.
+AXIS = r"""
+() => {
+  const svg = document.querySelector('.costwidget-cost svg.svg-background');
+  for (const ax of svg.querySelectorAll('g.axis')) {
+    const ticks = Array.from(ax.querySelectorAll('g.tick')).map(t => {
+      const b = t.querySelector('line').getBoundingClientRect();
+      return [parseFloat(t.textContent), b.x + b.width / 2, b.y + b.height / 2]; });
+    if (ticks.length > 1 && Math.abs(ticks[0][2] - ticks[ticks.length - 1][2]) < 1) {
+      const [a, b] = [ticks[0], ticks[ticks.length - 1]];
+      return {v0: a[0], p0: a[1], perPx: (b[0] - a[0]) / (b[1] - a[1])};
+    }
+  }
+  return null;
+}
+"""
+
+
+def _p95(values):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
+
+
+def _summary(name, lat_ms, extra=""):
+    if not lat_ms:
+        return {"what": name, "n": 0}
+    out = {"what": name, "n": len(lat_ms), "median_ms": statistics.median(lat_ms),
+           "p95_ms": _p95(lat_ms), "max_ms": max(lat_ms)}
+    print(f"  {name}: median {out['median_ms']:.0f} ms, p95 {out['p95_ms']:.0f} ms, "
+          f"max {out['max_ms']:.0f} ms over {len(lat_ms)}{extra}")
+    return out
+
+
+def _arrow_keys(page, n=30):
+    handle = page.locator(".costwidget-p-pos .noUi-handle").first
+    handle.focus()
+    lat = []
+    for i in range(n):
+        key = "ArrowRight" if (i // 5) % 2 == 0 else "ArrowLeft"
+        before = page.evaluate("() => window.__bench.draws.length")
+        t0 = page.evaluate("() => performance.now()")
+        page.keyboard.press(key)
+        page.wait_for_function(f"() => window.__bench.draws.length > {before}", timeout=30_000)
+        t1 = page.evaluate(f"() => window.__bench.draws[{before}].t")
+        lat.append(t1 - t0)
+        page.wait_for_timeout(50)
+    return lat
+
+
+def _drag(page, moves=60, interval_ms=16):
+    """Drag the p(+) handle; return (latencies of drawn values, values, drawn count, last drawn)."""
+    ax = page.evaluate(AXIS)
+    handle = page.locator(".costwidget-p-pos .noUi-handle").first
+    box = handle.bounding_box()
+    x0, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x0, y)
+    page.mouse.down()
+    sent = []
+    for i in range(1, moves + 1):
+        page.mouse.move(x0 + 2 * i, y)
+        t = page.evaluate("() => performance.now()")
+        value = float(page.locator(".costwidget-p-pos .noUi-handle").first
+                      .get_attribute("aria-valuenow"))
+        sent.append((t, value))
+        page.wait_for_timeout(interval_ms)
+    page.mouse.up()
+    page.wait_for_timeout(1500)
+    draws = page.evaluate("() => window.__bench.draws")
+    px = lambda v: ax["p0"] + (v - ax["v0"]) / ax["perPx"]  # noqa: E731
+    tol = 0.25 * 0.001 / ax["perPx"]  # a quarter of one slider step, in pixels
+    lat, drawn = [], 0
+    distinct = []
+    for t, v in sent:  # the same value twice (a move within one slider step) counts once
+        if not distinct or distinct[-1][1] != v:
+            distinct.append((t, v))
+    for t, v in distinct:
+        hit = next((d for d in draws if d["t"] >= t - 1 and abs(d["x"] - px(v)) < tol), None)
+        if hit is not None:
+            drawn += 1
+            lat.append(hit["t"] - t)
+    last_drawn = bool(draws) and abs(draws[-1]["x"] - px(distinct[-1][1])) < tol
+    return lat, len(distinct), drawn, last_drawn
+
+
+def measure(data: str) -> list[dict]:
+    from playwright.sync_api import sync_playwright
+    import playwright.sync_api as sync_api
+
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(BUILD[data] + "w")]
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}
+        nbformat.write(nb, root / "bench.ipynb")
+        with running_lab(root) as (url, token), sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            page = browser.new_page(viewport={"width": 1300, "height": 1500})
+            run_all_cells(page, sync_api, url, token, "bench.ipynb")
+            page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
+            page.wait_for_timeout(1000)
+            page.evaluate(INSTRUMENT)
+            print(f"{data}:")
+            results.append(dict(_summary("arrow key on p(+) -> operating line", _arrow_keys(page)),
+                                data=data))
+            for bands in (False, True):
+                if bands:
+                    page.locator(".costwidget .widget-checkbox", has_text="bands").first \
+                        .locator("input").check()
+                    page.wait_for_timeout(50)
+                page.evaluate("() => { window.__bench.draws = []; }")
+                lat, n, drawn, last = _drag(page)
+                what = "drag of p(+) -> operating line" + (" (bands computing)" if bands else "")
+                row = _summary(what, lat, f" drawn values; {drawn} of {n} values drawn, "
+                                          f"last drawn: {last}")
+                row.update(data=data, values=n, drawn=drawn, last_drawn=last)
+                results.append(row)
+                # Put p(+) back for the next round.
+                handle = page.locator(".costwidget-p-pos .noUi-handle").first
+                handle.focus()
+                for _ in range(5):
+                    page.keyboard.press("Home")
+            browser.close()
+    return results
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", choices=[*BUILD, "all"], default="all")
+    parser.add_argument("--json", help="also write every figure to this file")
+    args = parser.parse_args(argv)
+    results = []
+    for data in (BUILD if args.data == "all" else [args.data]):
+        results += measure(data)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
