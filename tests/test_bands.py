@@ -53,7 +53,7 @@ def test_exact_band_large_support_matches_monte_carlo():
 
 
 def test_paper_figure_11_example():
-    # 004_… figure 11: 20 positives (16 right), 10 negatives (4 wrong).
+    # Drummond & Holte (2004), fig. 11: 20 positives (16 right), 10 negatives (4 wrong).
     clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)
     band = clf.band(0.9, grid=3)
     np.testing.assert_allclose(band.nec, [0.4, 0.3, 0.2])

@@ -1,4 +1,4 @@
-"""Pointwise confidence bands on cost curves (``004_…`` section 8), with cached replicates.
+"""Confidence bands on cost curves (Drummond & Holte (2004), sec. 8), with cached replicates.
 
 Three bands, all over a pcf grid and all from stratified resampling (class
 totals fixed, and fold totals too when the classifier carries folds):
@@ -8,11 +8,18 @@ totals fixed, and fold totals too when the classifier carries folds):
 * optimal threshold held fixed: at each pcf the threshold that is optimal on
   the original data, evaluated on every replicate without re-choosing it.
 
-A band is the percentile interval of the replicates at each pcf: the
-``k``-th lowest and ``k``-th highest of B values, ``k = ceil(B·(1-level)/2)``
-(the paper's "fifth lowest and fifth highest" of 100 at 90 %). Replicates are
-kept sorted per pcf in a small cache keyed by everything except the level, so
-a new level is two row look-ups.
+A band is pointwise: at each pcf the ``k``-th lowest and ``k``-th highest of
+B replicate values, ``k = ceil(B·(1-level)/2)`` (the paper's "fifth lowest
+and fifth highest" of 100 at 90 %), or those limits reflected about the
+original curve (``interval="basic"``, the one to read for the envelope; see
+:meth:`Classifier.band`). The replicates come from
+:mod:`costwidget.model.bootstrap_counts` (exact stratified draws per score
+bin) and :mod:`costwidget.model.resample` (bins and envelopes).
+
+Replicates are kept sorted per pcf in a small cache on the classifier, keyed
+by everything except the level, so a new level is two row look-ups. The cache
+is locked, and a band being computed by one thread is waited for by another
+(the widget computes bands in a worker thread).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Exact percentiles of a fixed classifier's bootstrap NEC (``004_…`` section 8).
+"""Exact percentiles of a fixed classifier's bootstrap NEC (Drummond & Holte (2004), sec. 8).
 
 Stratified resampling keeps the class totals P and N and redraws the two rows
 of the confusion matrix as independent binomials: FN ~ Bin(P, fn/P) and

@@ -1,21 +1,27 @@
-"""Stratified bootstrap engine: resampled ROC counts and lower envelopes, vectorized over replicates.
+"""Score bins and lower envelopes of bootstrap replicates, vectorized over replicates.
 
 Resampling the instances of one stratum (a class, or a class within a fold)
 with replacement is the same as drawing a multinomial count for every distinct
 score of that stratum, with probabilities proportional to how many instances
-hold it. So a replicate is a vector of counts per score *bin*; its ROC points
-are cumulative sums of those counts, and the scores are sorted once for all
-replicates.
+hold it. So a replicate is a vector of counts per score *bin* (drawn by
+:mod:`costwidget.model.bootstrap_counts`); its ROC points are cumulative sums
+of those counts, and the scores are sorted once for all replicates.
 
-With many distinct scores the bins are coarsened (:func:`score_bins`): a bin
-then holds several distinct scores and the thresholds inside it are not
+Bins (:func:`bins_from_counts`). A run of consecutive scores holding one
+class only is one bin at no cost: a threshold inside it is beaten by one of
+its ends. With more than ``max_exact`` distinct scores the bins are
+coarsened: quantile bins of each class, then merged greedily. A bin then
+holds several distinct scores and the thresholds inside it are not
 evaluated. A threshold inside a bin is never better than both of the bin's
 edges by more than ``min(x·u, (1-x)·v)``, where ``u`` and ``v`` are the
 bin's share of the positives and of the negatives (moving the threshold to
 the upper edge loses at most the bin's positives, to the lower edge adds at
-most its negatives). :func:`coarsening_bound` computes the worst case of that,
-``max u·v/(u+v)``, for every replicate, and the band is off by at most that
-(order statistics move by at most the largest shift of the values).
+most its negatives); the worst case over pcf is ``h(u, v) = u·v/(u+v)``.
+:func:`coarsening_bound` computes ``max h`` over the coarse bins of every
+replicate, and the band is off by at most that (order statistics move by at
+most the largest shift of the values). The greedy merge keeps ``h`` of each
+bin below a target with the bin's counts raised by 5 Poisson SDs, so that the
+bound measured on the replicates stays below the target.
 
 The lower envelope of each replicate is found by pruning all replicates'
 ROC points to their convex hulls at once (one flat array, replicates kept
@@ -48,7 +54,7 @@ class ScoreBins:
     ``bin_of[i]`` is instance i's bin. ROC point ``k`` (k = 0 .. n_bins) is
     "predict positive when the score is in bins < k". ``thresholds[k - 1]`` is
     the lowest score of bin k - 1, so point k is ``score >= thresholds[k-1]``.
-    ``multi[b]`` is True when bin b holds more than one distinct score.
+    ``multi[b]`` is True when bin b holds more than one distinct score with instances.
     """
 
     bin_of: np.ndarray
@@ -158,9 +164,10 @@ def bins_from_counts(desc_scores: np.ndarray, pos_per: np.ndarray, neg_per: np.n
     if max_loss is not None and n_pos and n_neg and k_total:
         ends = _merge_ends(ends, forced, pos_per, neg_per, n_pos, n_neg, max_loss, z)
     bin_of = np.searchsorted(ends, np.arange(k_total))
-    starts = np.concatenate(([0], ends[:-1] + 1))
+    # A bin hides thresholds only if it holds more than one score that has instances.
+    occupied = np.bincount(bin_of[(pos_per + neg_per) > 0], minlength=len(ends))
     return ScoreBins(bin_of=bin_of, n_bins=len(ends), thresholds=desc_scores[ends],
-                     multi=(ends - starts) > 0)
+                     multi=occupied > 1)
 
 
 def score_bins(scores: np.ndarray, is_pos: np.ndarray, *, keep_thresholds=(),
@@ -227,7 +234,32 @@ def envelope_values(tp_bins: np.ndarray, fp_bins: np.ndarray, n_pos, n_neg,
 
     ``tp_bins``/``fp_bins`` are per-bin counts (n_boot, n_bins); ``n_pos`` and
     ``n_neg`` are scalars or per-replicate arrays (the class totals).
+    Replicates are taken a block at a time, so that the work arrays stay small.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> tp, fp = np.array([[2, 1, 0]]), np.array([[0, 1, 2]])   # one replicate, 3 bins
+    >>> envelope_values(tp, fp, 3, 3, np.array([0.0, 0.5, 1.0])).round(4).tolist()
+    [[0.0, 0.1667, 0.0]]
     """
+    n_boot = tp_bins.shape[0]
+    if n_boot > _ENVELOPE_BLOCK:
+        p_all = np.broadcast_to(np.asarray(n_pos, dtype=np.float64), (n_boot,))
+        n_all = np.broadcast_to(np.asarray(n_neg, dtype=np.float64), (n_boot,))
+        out = np.empty((n_boot, len(np.atleast_1d(pcf))))
+        for lo in range(0, n_boot, _ENVELOPE_BLOCK):
+            sl = slice(lo, lo + _ENVELOPE_BLOCK)
+            out[sl] = _envelope_block(tp_bins[sl], fp_bins[sl], p_all[sl], n_all[sl], pcf)
+        return out
+    return _envelope_block(tp_bins, fp_bins, n_pos, n_neg, pcf)
+
+
+#: Replicates per block of :func:`envelope_values`.
+_ENVELOPE_BLOCK = 128
+
+
+def _envelope_block(tp_bins, fp_bins, n_pos, n_neg, pcf):
     n_boot, m = tp_bins.shape
     tp, fp = _cumulative(tp_bins), _cumulative(fp_bins)
     width = m + 1
