@@ -9,7 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import traitlets
+from sklearn.metrics import roc_curve
 
+import brute
 import costwidget as cw
 from costwidget.widget import CostWidget
 
@@ -86,19 +88,33 @@ def test_iso_line_through_best_vertex_with_slope(w, pcf_target):
             assert min(x, y, 1 - x, 1 - y) == pytest.approx(0, abs=1e-12)
 
 
-def test_readout_equals_model(w):
+def test_readout_equals_model(w, data):
     w.p_pos, w.cost_fn, w.cost_fp = 0.25, 10.0, 2.0
     r = w.readout
     assert list(r.index) == ["good", "weak"]
-    for clf in w.classifiers:
-        op = clf.operating_point(p_pos=0.25, cost_fn=10.0, cost_fp=2.0)
-        row = r.loc[clf.name]
-        assert (row.threshold, row.fpr, row.tpr) == (op.threshold, op.fpr, op.tpr)
-        assert row.nec == pytest.approx(_brute_best(clf, w.pcf), abs=1e-12)
-        # expected cost per case in the user's units, straight from the counts
-        fn_rate, fp_rate = 1 - op.tpr, op.fpr
+    y, scores = data
+    for name, s in scores.items():
+        row = r.loc[name]
+        # Independent: every ROC point from the raw scores (brute.py), its cost line at pcf.
+        _thr, tp, fp = brute.roc_points(y, s)
+        tpr, fpr = np.array(tp, float) / y.sum(), np.array(fp, float) / (~y).sum()
+        nec = brute.envelope_min(fpr, tpr, w.pcf)[0]
+        assert row.nec == pytest.approx(nec, abs=1e-12)
+        # The row's point reaches that minimum, and its threshold, applied to the raw scores,
+        # gives exactly that point.
+        assert (1 - row.tpr - row.fpr) * w.pcf + row.fpr == pytest.approx(nec, abs=1e-12)
+        tp_t, fp_t = brute.counts_at(y, s, row.threshold)
+        assert (tp_t / y.sum(), fp_t / (~y).sum()) == (row.tpr, row.fpr)
+        # expected cost per case in the user's units, straight from the rates
+        fn_rate, fp_rate = 1 - row.tpr, row.fpr
         assert row.expected_cost == pytest.approx(0.25 * 10 * fn_rate + 0.75 * 2 * fp_rate, abs=1e-12)
-        assert (row.range_lo, row.range_hi) == tuple(clf.operating_range)
+        # Operating range in closed form (Drummond & Holte (2000), sec. 2.1): point k beats
+        # both trivial lines for f/(t+f) < x < (1-f)/(2-t-f), when t > f.
+        better = tpr > fpr
+        lo = np.min(fpr[better] / (tpr[better] + fpr[better]))
+        hi = np.max((1 - fpr[better]) / (2 - tpr[better] - fpr[better]))
+        assert (row.range_lo, row.range_hi) == (pytest.approx(lo, abs=1e-12),
+                                                pytest.approx(hi, abs=1e-12))
     best = r.expected_cost.idxmin()
     assert "background:#fff3b0" in w.readout_view.widget.value.split(best)[0].rsplit("<tr", 1)[1]
 
@@ -136,7 +152,7 @@ def test_workforce_marks_eq14(w):
         # eq. 14: on the workforce line TPR = (C - FPR·N)/P, so the cost line is
         # NEC(x) = (1 - (C - FPR·N)/P - FPR) x + FPR
         tpr14 = (100.0 - cp.fpr * n_neg) / n_pos if cp.binding else cp.tpr
-        assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx([cp.fpr, 1 - tpr14 - cp.fpr + cp.fpr])
+        assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx([cp.fpr, 1 - tpr14])
     # capacity as % flagged
     w.constraint_tool.capacity_unit.value = "% flagged"
     assert w.constraint_tool.capacity.value == pytest.approx(100 * 100.0 / (n_pos + n_neg))
@@ -254,13 +270,30 @@ def test_names_are_escaped_everywhere_in_html(data):
     assert XSS in w.readout.index
 
 
+def _check_best_of(w, names):
+    """The best-of-all line and the winner strip against brute force over the shown models."""
+    layers = w.classifier_layers
+    x, y = np.asarray(layers.combined.x), np.asarray(layers.combined.y)
+    necs = {n: np.array([_brute_best(w.classifiers[i], xi) for xi in x])
+            for i, n in enumerate(["good", "weak"]) if n in names}
+    trivial = np.minimum(x, 1 - x)
+    np.testing.assert_allclose(y, np.minimum(np.min(list(necs.values()), axis=0), trivial),
+                               atol=1e-12)
+    colors = {d.name: d.color for d in w._ctx.drawings}
+    for (lo, hi), color in zip(np.asarray(layers.winner_strip.x).reshape(-1, 2),
+                               layers.winner_strip.colors):
+        mid = 0.5 * (lo + hi)
+        costs = {n: _brute_best(w.classifiers[["good", "weak"].index(n)], mid) for n in names}
+        winner = min(costs, key=costs.get)
+        if costs[winner] < min(mid, 1 - mid) - 1e-12:
+            assert color == colors[winner], f"strip [{lo}, {hi}] coloured {color}"
+
+
 def test_picker_recomputes_combined_envelope(w):
-    both = cw.combined_envelope(w.classifiers)
-    assert list(w.classifier_layers.winner_strip.x[:, 0]) == list(both.pcf_lo)
+    _check_best_of(w, ["good", "weak"])
     w.classifier_layers.picker["good"].value = False
     assert w.visible == ["weak"]
-    only = cw.combined_envelope([w.classifiers[1]])
-    assert list(w.classifier_layers.combined.x) == list(only.pcf_lo) + [1.0]
+    _check_best_of(w, ["weak"])
     assert list(w.readout.index) == ["weak"]
     assert not w.classifier_layers.envelopes[0].visible
     with pytest.raises(ValueError, match="unknown"):
@@ -279,11 +312,25 @@ def test_hover_highlights_cost_line(w):
 def test_drawn_curves_thinned_hulls_exact():
     rng = np.random.default_rng(0)
     y = rng.random(20_000) < 0.5
-    clf = cw.Classifier.from_scores(y, y + rng.normal(size=20_000), name="big")
+    noise = rng.normal(size=20_000)
+    clf = cw.Classifier.from_scores(y, y + noise, name="big")
     w = CostWidget([clf])
-    assert len(clf.roc) > 2000 and len(w.classifier_layers.roc_curves[0].x) <= 2000
-    assert np.array_equal(w.classifier_layers.hull_lines[0].x, clf.hull.fpr.to_numpy())
-    assert np.array_equal(w.classifier_layers.envelopes[0].y, clf.envelope.nec.to_numpy())
+    layers = w.classifier_layers
+    # Independent: the ROC counts from sklearn, the hull by an exact integer monotone chain.
+    fpr, tpr, _ = roc_curve(y, y + noise, drop_intermediate=False)
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    fp, tp = np.rint(fpr * n_neg).astype(int), np.rint(tpr * n_pos).astype(int)
+    assert len(fpr) > 2000 and 2 <= len(layers.roc_curves[0].x) <= 2000
+    # The thinned curve keeps both ends and only real ROC points.
+    drawn = set(zip(np.rint(np.asarray(layers.roc_curves[0].x) * n_neg).astype(int),
+                    np.rint(np.asarray(layers.roc_curves[0].y) * n_pos).astype(int)))
+    assert drawn <= set(zip(fp, tp)) and {(0, 0), (n_neg, n_pos)} <= drawn
+    hull = brute.monotone_chain_hull(fp, tp)
+    np.testing.assert_allclose(layers.hull_lines[0].x, fp[hull] / n_neg, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(layers.hull_lines[0].y, tp[hull] / n_pos, rtol=0, atol=1e-15)
+    # The envelope drawn: at its breakpoints, the minimum of every ROC point's cost line.
+    ex = np.asarray(layers.envelopes[0].x)
+    np.testing.assert_allclose(layers.envelopes[0].y, brute.envelope_min(fpr, tpr, ex), atol=1e-12)
 
 
 def test_constructors(data):
@@ -297,7 +344,14 @@ def test_constructors(data):
         CostWidget.from_frame(frame, y_true="y")
     folded = frame.assign(fold=np.tile(np.arange(len(y)) % 3, 2))
     c = CostWidget.from_frame(folded, fold="fold")
-    assert all(len(clf.folds) == 3 for clf in c.classifiers)
+    for clf, s in zip(c.classifiers, scores.values()):
+        # Each fold is the classifier of its own rows: its ROC points are sklearn's on them.
+        for k, fold_clf in clf.folds.items():
+            rows = np.arange(len(y)) % 3 == k
+            fpr, tpr, _ = roc_curve(y[rows], s[rows], drop_intermediate=False)
+            np.testing.assert_allclose(fold_clf.roc.fpr, fpr, atol=1e-15)
+            np.testing.assert_allclose(fold_clf.roc.tpr, tpr, atol=1e-15)
+        assert sorted(clf.folds) == [0, 1, 2]
     with pytest.raises(TypeError, match="Classifier"):
         CostWidget([object()])
 
@@ -315,12 +369,20 @@ def test_from_estimators():
 
 
 def test_demo():
-    w = cw.demo()
-    assert len(w.readout) == 4
     from costwidget.datasets import load_demo_scores
 
+    w = cw.demo()
     s = load_demo_scores("german_credit")
     assert w.p_pos == pytest.approx((s[s.model == s.model.iloc[0]].label == "Bad").mean())
+    w.cost_fn = 5.0  # German credit's cost matrix
+    # Every bundled model is shown, with the NEC of brute force over its own ROC points.
+    assert sorted(w.readout.index) == sorted(s.model.unique())
+    for model, rows in s.groupby("model"):
+        is_bad = (rows.label == "Bad").to_numpy()
+        _thr, tp, fp = brute.roc_points(is_bad, rows.score.to_numpy())
+        nec = brute.envelope_min(np.array(fp, float) / (~is_bad).sum(),
+                                 np.array(tp, float) / is_bad.sum(), w.pcf)[0]
+        assert w.readout.loc[model, "nec"] == pytest.approx(nec, abs=1e-12)
 
 
 def test_snapped_slider_echo_does_not_change_state(w):
@@ -335,22 +397,32 @@ def test_snapped_slider_echo_does_not_change_state(w):
     assert w.cost_fn / w.cost_fp == pytest.approx(10.0)
 
 
-def test_band_toggle_draws_model_bands(w):
+def test_band_toggle_draws_model_bands(w, data):
+    y, scores = data
     assert w.show_bands_box is not None  # the model offers Classifier.band
     assert not any(m.visible for m in w.band_layer.marks)
     w.band_level = 0.8
     w.show_bands = True
+    assert w.busy  # computed in the background; the kernel is free meanwhile
     w.wait()
-    for d, mark in zip(w._ctx.drawings, w.band_layer.marks):
-        band = d.clf.band(0.8, random_state=0)
+    assert not w.busy
+    # Recomputed from the raw scores on fresh classifiers, which share no cache with the widget's.
+    fresh = {n: cw.Classifier.from_scores(y, s) for n, s in scores.items()}
+    for (name, clf), mark in zip(fresh.items(), w.band_layer.marks):
+        band = clf.band(0.8, random_state=0)
         assert mark.visible
-        assert np.array_equal(mark.x, band.pcf.to_numpy())
+        assert np.array_equal(mark.x, np.linspace(0, 1, 512))
         assert np.array_equal(mark.y[0], band.lower.to_numpy())
         assert np.array_equal(mark.y[1], band.upper.to_numpy())
+    lower_80, upper_80 = (np.array(v) for v in w.band_layer.marks[0].y)
     w.band_level_slider.value = 0.95
     assert w.band_level == 0.95
     w.wait()
-    assert np.array_equal(w.band_layer.marks[0].y[1], w._ctx.drawings[0].clf.band(0.95, random_state=0).upper)
+    lower_95, upper_95 = (np.array(v) for v in w.band_layer.marks[0].y)
+    np.testing.assert_array_equal(upper_95, fresh["good"].band(0.95, random_state=0).upper)
+    # Percentile bands of the same replicates nest: the 95 % band holds the 80 % one.
+    assert (lower_95 <= lower_80).all() and (upper_80 <= upper_95).all()
+    assert (upper_95 - lower_95 > upper_80 - lower_80).any()
     w.classifier_layers.picker["weak"].value = False
     assert w.band_layer.marks[0].visible and not w.band_layer.marks[1].visible
     w.show_bands = False
@@ -417,7 +489,10 @@ def test_difference_view_draws_paired_band_and_significant_intervals(folded):
     # The drawn difference is NEC_weak − NEC_good, each the minimum over every ROC point's line.
     nec = {n: np.array([_brute_best(c, xi) for xi in x]) for n, c in zip(scores, w.classifiers)}
     np.testing.assert_allclose(w.difference_view.line.y, nec["weak"] - nec["good"], atol=1e-12)
-    band = cw.difference_band(w.classifiers[1], w.classifiers[0], 0.9, random_state=0)
+    # Recomputed on fresh classifiers from the raw scores (no cache shared with the widget's).
+    fresh = {n: cw.Classifier.from_scores(y, s, folds=np.arange(len(y)) % 4)
+             for n, s in scores.items()}
+    band = cw.difference_band(fresh["weak"], fresh["good"], 0.9, random_state=0)
     np.testing.assert_array_equal(w.difference_view.band.y[0], band.lower)
     np.testing.assert_array_equal(w.difference_view.band.y[1], band.upper)
     # The good model is clearly better somewhere: a significant run, coloured as "good".
@@ -483,3 +558,18 @@ def test_cost_axis_fits_the_envelopes_and_grows_for_full_cost_lines(w):
     assert w.figures.cost_y.max == 1.0 and w.classifier_layers.cost_lines[0].visible
     w.classifier_layers.show_cost_lines.value = False
     assert w.figures.cost_y.max == 0.5
+
+
+def test_close_unregisters_every_widget_it_created(data):
+    from ipywidgets.widgets import widget as ipw
+
+    y, scores = data
+    before = len(ipw._instances)
+    for _ in range(5):
+        with CostWidget.from_predictions(y, scores) as w:
+            w.difference = ["good", "weak"]
+            w.show_bands = True
+            w.range_of_interest = [0.2, 0.6]
+            w.wait()
+            assert len(ipw._instances) > before + 100  # panes, marks, scales, controls
+    assert len(ipw._instances) == before

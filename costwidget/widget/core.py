@@ -471,8 +471,10 @@ class CostWidget:
         ...     w.p_pos = 0.3
         """
         self._background.close()
-        for w in _reachable_widgets([self.widget, self.figures.roc, self.figures.cost,
-                                     self.difference_view.figure]):
+        roots = [self.widget, self._background.widget]
+        for component in [*self._components, self.hover_tool, self.range_tool, self.figures]:
+            roots += _widgets_held_by(component)
+        for w in _reachable_widgets(roots):
             w.close()
 
     def __enter__(self):
@@ -494,6 +496,22 @@ def _check_resamplable(clf):
 
     if clf._scored_data is not None:
         scored_arrays(clf, "bands")
+
+
+def _widgets_held_by(obj, depth=2):
+    """Widgets a component holds in its attributes (also in lists, dicts and helper objects:
+    a figure created on first show is not yet in the layout, but it is still ours)."""
+    found = []
+    for value in vars(obj).values():
+        values = (value if isinstance(value, (list, tuple)) else
+                  list(value.values()) if isinstance(value, dict) else [value])
+        for v in values:
+            if isinstance(v, widgets.Widget):
+                found.append(v)
+            elif depth > 0 and hasattr(v, "__dict__") and type(v).__module__.startswith(
+                    "costwidget.widget"):
+                found += _widgets_held_by(v, depth - 1)
+    return found
 
 
 def _reachable_widgets(roots):
