@@ -17,15 +17,13 @@ from PIL import Image
 
 CELLS = [
     "import numpy as np, costwidget as cw\n"
-    "from costwidget.widget import export\n"
     "rng = np.random.default_rng(0)\n"
     "y = rng.random(200) < 0.4\n"
     "w = cw.CostWidget.from_predictions(y, {'<b>bold</b>': y + rng.normal(size=200),\n"
     "                                       'weak': 0.3 * y + rng.normal(size=200)})\n"
     "w.p_pos = 0.3",
-    # What displaying `w` shows (w._repr_mimebundle_ delegates to export.mimebundle).
-    "display(export.mimebundle(w), raw=True)",
-    "export.snapshot_cell(w)",
+    "w",
+    "w.snapshot_cell()",
 ]
 
 
