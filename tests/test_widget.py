@@ -385,15 +385,27 @@ def test_demo():
         assert w.readout.loc[model, "nec"] == pytest.approx(nec, abs=1e-12)
 
 
-def test_snapped_slider_echo_does_not_change_state(w):
-    # The browser snaps slider values to the step and sends them back; that is no user move.
+def test_sliders_show_the_state_on_their_grid_and_every_move_counts(w):
+    op = w.operating_tool
+    # Pushed as the browser can show it (on the step grid, in range), so the browser never
+    # snaps a value and sends it back late; the state keeps its exact value.
     w.p_pos = 0.12345
-    w.operating_tool.p_pos.value = 0.123
-    assert w.p_pos == 0.12345
+    assert op.p_pos.value == 0.123 and w.p_pos == 0.12345
     w.cost_fn = 5.0
-    w.operating_tool.log_ratio.value = 10 ** 0.7  # 5.0118..., the slider's snapped 5
-    assert w.cost_fn == 5.0
-    w.operating_tool.log_ratio.value = 10.0
+    assert op.log_ratio.value == pytest.approx(10 ** 0.7, rel=1e-12) and w.cost_fn == 5.0
+    w.p_pos = 0.0004  # below the slider's range: the slider shows its minimum
+    assert op.p_pos.value == op.p_pos.min and w.p_pos == 0.0004
+    for value, slider in ((op.p_pos.value, op.p_pos), (np.log10(op.log_ratio.value), op.log_ratio)):
+        steps = (value - slider.min) / slider.step
+        assert abs(steps - round(steps)) < 1e-9
+    # Every value that comes back is a user's move, also a return to a value shown before
+    # (a key press back to 0.300 was once swallowed as an "echo").
+    w.p_pos = 0.3
+    op.p_pos.value = 0.301
+    assert w.p_pos == 0.301
+    op.p_pos.value = 0.3
+    assert w.p_pos == 0.3
+    op.log_ratio.value = 10.0
     assert w.cost_fn / w.cost_fp == pytest.approx(10.0)
 
 
@@ -427,13 +439,6 @@ def test_band_toggle_draws_model_bands(w, data):
     assert w.band_layer.marks[0].visible and not w.band_layer.marks[1].visible
     w.show_bands = False
     assert not any(m.visible for m in w.band_layer.marks)
-
-
-def test_late_slider_echo_does_not_undo_a_later_state(w):
-    w.cost_fn = 5.0
-    w.cost_fn = 1.0
-    w.operating_tool.log_ratio.value = 10 ** 0.7  # the browser's late echo of the snapped 5
-    assert w.cost_fn == 1.0
 
 
 @pytest.fixture()

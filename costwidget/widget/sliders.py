@@ -12,13 +12,14 @@ __all__ = ["SliderBinding"]
 class SliderBinding:
     """A slider (or number field) bound to the state through a shared `Transaction`.
 
-    A slider shows values on its step grid only. Pushing an off-grid value makes
-    the browser snap it and send the snapped value back, possibly after later
-    state changes; taken as a user's move, such an echo would undo a newer state
-    (a drag in the cost pane pushes the ratio slider at every step). So the
-    state is pushed *snapped* (the slider shows what it can show; the state
-    keeps its exact value), and a value the browser may still echo is
-    recognized once and ignored.
+    A slider can show only values on its step grid, within its range. The
+    browser sends a slider's value to the kernel only when the user moves it,
+    or when the kernel set a value the slider cannot show (it then snaps or
+    clamps it and sends that back). Such a late echo of an old push would undo a
+    newer state, and ignoring "echo-looking" values instead would swallow a
+    user's move to the same value. So the state is pushed as the slider shows
+    it: snapped to the grid and clamped to the range (the state keeps its exact
+    value), and every value that comes back is a user's move.
 
     Parameters
     ----------
@@ -35,43 +36,31 @@ class SliderBinding:
         self.tx = transaction
         self.apply = apply
         self.label = label
-        self._pending: list[float] = []
         control.observe(self._on_value, names=["value"])
 
-    def _snapped(self, value) -> float:
-        """The value the browser's slider shows for ``value``: snapped to its step grid."""
+    def shown(self, value):
+        """The value the slider shows for ``value``: on its step grid, within its range.
+
+        Rounded to 12 significant digits, so that a value on the grid (0.3 on a
+        0.001 grid) stays exactly itself.
+        """
         s = self.control
         if isinstance(s, widgets.FloatLogSlider):
-            if value <= 0:
-                return value
-            exp = s.min + round((math.log(value, s.base) - s.min) / s.step) * s.step
-            exp = min(max(exp, s.min), s.max)
-            return s.base ** exp
+            if not value > 0:
+                return s.base ** s.min
+            exp = (math.log(value, s.base) - s.min) / s.step
+            exp = min(max(s.min + round(exp) * s.step, s.min), s.max)
+            return float(f"{s.base ** round(exp, 12):.12g}")
         if isinstance(s, (widgets.FloatSlider, widgets.IntSlider)):
             snapped = s.min + round((value - s.min) / s.step) * s.step
-            return min(max(snapped, s.min), s.max)
+            return type(s.value)(float(f"{min(max(snapped, s.min), s.max):.12g}"))
         return value
-
-    def _is_echo(self, value) -> bool:
-        step = getattr(self.control, "step", 0.0) or 0.0
-        for i, snapped in enumerate(self._pending):
-            if abs(value - snapped) <= 1e-6 * max(abs(snapped), step, 1e-300):
-                del self._pending[i]
-                return True
-        return False
 
     def push(self, value) -> None:
         """State -> control (call inside ``transaction.pushing()``)."""
-        snapped = self._snapped(value)
-        if snapped != value and (not self._pending or self._pending[-1] != snapped):
-            self._pending.append(snapped)
-            del self._pending[:-16]
-        self.control.value = snapped
+        self.control.value = self.shown(value)
 
     def _on_value(self, change) -> None:
         if self.tx.is_pushing:
             return
-        value = change["new"]
-        if isinstance(value, float) and self._is_echo(value):
-            return
-        self.tx.apply(self.label, self.apply, value)
+        self.tx.apply(self.label, self.apply, change["new"])
