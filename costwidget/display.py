@@ -244,7 +244,7 @@ class CostCurveDisplay:
                  for clf, c, nm, kw in zip(clfs, colors, names, kwargs_list)]
         self.line_ = lines[0] if n == 1 else lines
         self.combined_ = None
-        if plot_best if plot_best is not None else n > 1:
+        if (n > 1) if plot_best is None else plot_best:
             self.combined_, _ = mp.draw_combined(ax, clfs, dict(zip(names, colors)))
         self.operating_line_ = self.operating_points_ = None
         if pcf is not None:
