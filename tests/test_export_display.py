@@ -42,6 +42,11 @@ def test_bundle_has_view_png_html_and_plain_text(w):
     assert data["text/plain"].startswith("CostWidget (<i>a</i>, b): p(+) = 0.25")
 
 
+def test_a_closed_widget_shows_only_its_image(w):
+    w.close()
+    assert set(export.mimebundle(w)) == {"image/png", "text/html", "text/plain"}
+
+
 def test_unchanged_state_reuses_the_image(w, monkeypatch):
     calls = []
     real = export._image_bundle

@@ -472,8 +472,9 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
     """
     # The view spec is what ipywidgets' own _repr_mimebundle_ returns; that one also builds a
     # text/plain repr of every trait of every child (all the marks' arrays), ~0.2 s thrown away.
-    data = {"application/vnd.jupyter.widget-view+json": w.widget.get_view_spec(),
-            "text/plain": _plain(w)}
+    data = {"text/plain": _plain(w)}
+    if w.widget.comm is not None:  # a closed widget has no view to show, only its image
+        data["application/vnd.jupyter.widget-view+json"] = w.widget.get_view_spec()
     wanted = [m for m in ("image/png", "text/html")
               if (include is None or m in include) and (exclude is None or m not in exclude)]
     # Without matplotlib (the `export` extra) there is simply no static image.
