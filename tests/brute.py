@@ -147,3 +147,67 @@ def hull_tpr_at(hull_fpr, hull_tpr, f):
             else:
                 best = max(best, y0 + (y1 - y0) * (f - x0) / (x1 - x0))
     return best
+
+
+# ---------------------------------------------------------------- exact expected cost (eq. 11)
+def exact_envelope_pieces(fpr, tpr):
+    """[(lo, hi, slope, intercept)] of the lower envelope of the cost lines, in Fractions.
+
+    Knots are every pairwise crossing of the lines in (0, 1); on each interval
+    between knots the lowest line at the midpoint is the envelope.
+    """
+    lines = sorted({(1 - Fraction(t) - Fraction(f), Fraction(f)) for f, t in zip(fpr, tpr)})
+    knots = {Fraction(0), Fraction(1)}
+    for (a1, b1), (a2, b2) in itertools.combinations(lines, 2):
+        if a1 != a2:
+            x = (b2 - b1) / (a1 - a2)
+            if 0 < x < 1:
+                knots.add(x)
+    knots = sorted(knots)
+    pieces = []
+    for lo, hi in zip(knots[:-1], knots[1:]):
+        mid = (lo + hi) / 2
+        s, c = min(lines, key=lambda line: line[0] * mid + line[1])
+        pieces.append((lo, hi, s, c))
+    return pieces
+
+
+def _poly_integral(coeffs, a, b):
+    """∫_a^b sum(c_k x^k) dx, exactly."""
+    return sum(c * (b ** (k + 1) - a ** (k + 1)) / (k + 1) for k, c in enumerate(coeffs))
+
+
+def _poly_times_line(coeffs, s, c):
+    """(s x + c) · sum(c_k x^k) as coefficients."""
+    out = [Fraction(0)] * (len(coeffs) + 1)
+    for k, ck in enumerate(coeffs):
+        out[k] += c * ck
+        out[k + 1] += s * ck
+    return out
+
+
+def exact_expected_nec(fpr, tpr, density_pieces):
+    """E[NEC | pcf in [0, 1]] for a piecewise-polynomial density, exactly (Fractions).
+
+    ``density_pieces`` is [(a, b, coeffs)]: the density is sum(coeffs[k] x^k) on [a, b].
+    """
+    num = mass = Fraction(0)
+    for lo, hi, s, c in exact_envelope_pieces(fpr, tpr):
+        for a, b, coeffs in density_pieces:
+            u, v = max(lo, Fraction(a)), min(hi, Fraction(b))
+            if u < v:
+                num += _poly_integral(_poly_times_line(coeffs, s, c), u, v)
+                mass += _poly_integral(coeffs, u, v)
+    return num / mass
+
+
+def beta_density_pieces(p: int, q: int):
+    """Beta(p, q) with integer p, q >= 1 as one polynomial piece on [0, 1]."""
+    from math import comb, factorial
+
+    norm = Fraction(factorial(p + q - 1), factorial(p - 1) * factorial(q - 1))
+    # x^(p-1) (1-x)^(q-1) = sum_j C(q-1, j) (-1)^j x^(p-1+j)
+    coeffs = [Fraction(0)] * (p + q - 1)
+    for j in range(q):
+        coeffs[p - 1 + j] = norm * comb(q - 1, j) * (-1) ** j
+    return [(Fraction(0), Fraction(1), coeffs)]

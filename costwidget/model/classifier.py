@@ -461,19 +461,52 @@ class Classifier:
         return self._envelope.area(lo_, hi_)
 
     def total_expected_cost(self, density) -> float:
-        """Expected NEC when pcf follows ``density`` on [0, 1] (TEC, eq. 11).
+        """Expected NEC when pcf follows ``density`` (TEC, Drummond & Holte (2000), eq. 11).
+
+        The envelope is linear on each piece, so the expectation is a sum over
+        pieces of slope × partial first moment + intercept × mass of the
+        density there. Mass outside [0, 1] is left out: the result is
+        normalized by the mass on [0, 1], i.e. it is ``E[NEC(X) | 0 <= X <= 1]``
+        (eq. 11 for a density of pcf, which lives on [0, 1]).
 
         Parameters
         ----------
-        density : callable or scipy.stats frozen distribution
-            A (not necessarily normalized) density of pcf on [0, 1]. It is
-            integrated by adaptive quadrature on each linear piece of the
-            envelope and normalized over [0, 1].
+        density : scipy.stats continuous distribution or callable
+            * A frozen scipy.stats distribution (``scipy.stats.beta(2, 3)``) or
+              a new-style one (``scipy.stats.Normal(mu=0.3, sigma=0.1)``):
+              masses from its cdf and survival function, first moments in
+              closed form for the normal, uniform, beta and truncated normal
+              (exact to rounding however narrow: ``norm(0.3, 1e-9)`` works), and
+              for other distributions from its quantile function by a checked
+              Gauss-Kronrod rule (absolute error about 1e-15). All pieces at
+              once: 10^5 pieces take milliseconds for the closed forms.
+            * A callable ``pdf(x)`` (need not be normalized): adaptive
+              quadrature on each piece, one piece after the other. A density
+              narrower than quadrature resolves is missed: pass a scipy.stats
+              distribution instead.
+
+        Returns
+        -------
+        float
+            The expected normalized expected cost.
+
+        Raises
+        ------
+        ValueError
+            If the density has no mass on [0, 1] (then nothing is defined), or
+            a callable is negative or not finite inside (0, 1).
+        TypeError
+            If ``density`` is a discrete distribution or not a density at all.
 
         Examples
         --------
         >>> import costwidget as cw
-        >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+        >>> from scipy import stats
+        >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)   # NEC = min(x, 0.3, 1 - x)
+        >>> round(clf.total_expected_cost(stats.uniform()), 12) == round(clf.area(), 12)
+        True
+        >>> clf.total_expected_cost(stats.norm(0.3, 1e-5))   # 0.3 - 1e-5/sqrt(2π), at the kink
+        0.299996010577196
         >>> round(clf.total_expected_cost(lambda x: 1.0), 12) == round(clf.area(), 12)
         True
         """
