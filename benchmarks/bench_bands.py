@@ -1,107 +1,265 @@
-"""Speed of the confidence bands, with peers measured in the same run.
+"""Speed of the confidence bands, as ratios against peers timed in the same run.
 
-Run:  python benchmarks/bench_bands.py            (full sizes, about a minute)
-      python benchmarks/bench_bands.py --quick    (small sizes, a smoke test)
+Run:  python benchmarks/bench_bands.py            (n = 10^5 and 10^6, a minute or two)
+      python benchmarks/bench_bands.py --quick    (n = 10^5 only)
+      python benchmarks/bench_bands.py --json out.json
 
-Prints, for each task, the time, the target from the issue, and ratios against
-a peer in the same run: ``numpy.sort`` of the same scores, and a pROC-style
-naive loop (resample the indices, re-sort, recompute the curve per replicate).
+Every band is B = 1000 replicates on a 512-point pcf grid, computed on a fresh
+classifier (no cached replicates) after one warm-up band in the process (so
+that lazy imports are not timed; they are reported once). Each figure is the
+minimum of a few repeats, wall clock and CPU time (all threads) both: the
+machine is shared, and CPU time is the steadier of the two. Peers in the same
+run: ``numpy.sort`` of the scores and ``sklearn.metrics.roc_curve``. The
+"floor" is what any exact bootstrap of this size must at least do: one random
+number per (replicate, sampling unit), a cumulative sum over every
+replicate's bins, and one multiply-add per (replicate, pcf) for the envelope.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
+import os
+import platform
+import sys
+import threading
 import time
 
 import numpy as np
 
 import costwidget as cw
+from costwidget.model import bands as bands_module
+from costwidget.model import paired as paired_module
+
+N_BOOT, GRID = 1000, 512
 
 
-def best_of(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
+def best_of(fn, repeats=3):
+    """(min wall, min CPU) seconds over ``repeats`` calls of ``fn()``."""
+    wall, cpu = float("inf"), float("inf")
+    for _ in range(repeats):
+        w, c = time.perf_counter(), time.process_time()
         fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        wall, cpu = min(wall, time.perf_counter() - w), min(cpu, time.process_time() - c)
+    return wall, cpu
 
 
 def binormal(n, seed=0):
+    """Labels (30 % positive) and continuous scores N(y, 1): every score distinct."""
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.3
     return y, rng.normal(y * 1.0, 1.0)
 
 
-def naive_envelope_replicate(y, s, grid, rng, pos, neg):
-    """One pROC-style replicate: resample per class, re-sort, recompute ROC and envelope."""
-    idx = np.concatenate([rng.choice(pos, len(pos)), rng.choice(neg, len(neg))])
-    return cw.Classifier.from_scores(y[idx], s[idx]).nec(grid)
-
-
-def bench_envelope(n, n_boot, grid, naive_reps):
-    y, s = binormal(n)
-    clf = cw.Classifier.from_scores(y, s)
-    t_sort = best_of(lambda: np.sort(s))
-    t = time.perf_counter()
-    band = clf.band(0.90, n_boot=n_boot, grid=grid, random_state=0)
-    t_band = time.perf_counter() - t
-    t_level = best_of(lambda: clf.band(0.95, n_boot=n_boot, grid=grid, random_state=0), 5)
-    x = np.linspace(0, 1, grid)
-    rng = np.random.default_rng(1)
-    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
-    t = time.perf_counter()
-    for _ in range(naive_reps):
-        naive_envelope_replicate(y, s, x, rng, pos, neg)
-    t_naive = (time.perf_counter() - t) / naive_reps * n_boot
-    bound = band.attrs["coarsening_bound"]
-    return t_sort, t_band, t_level, t_naive, bound
-
-
-def main(quick: bool):
-    grid, n_boot = 512, 1000
-    sizes = [(10 ** 4, 2.0), (10 ** 5, 2.0)] if quick else [(10 ** 5, 2.0), (10 ** 6, 10.0)]
-    print(f"Envelope band: B = {n_boot}, {grid} pcf values, stratified bootstrap, binormal scores")
-    for n, target in sizes:
-        t_sort, t_band, t_level, t_naive, bound = bench_envelope(n, n_boot, grid, 3 if quick else 5)
-        print(f"  n = {n:>9,}: {t_band:6.2f} s (target <= {target:.0f} s) = {t_band / t_sort:7.1f} x "
-              f"numpy.sort of the scores ({t_sort * 1e3:.1f} ms)")
-        print(f"               coarsening bound {bound:.5f} NEC (target <= 0.002)")
-        print(f"               level change (cached replicates): {t_level * 1e3:.2f} ms (target <= 50 ms)")
-        print(f"               pROC-style naive loop, extrapolated to B = {n_boot}: {t_naive:7.1f} s "
-              f"({t_naive / t_band:.0f} x slower)")
-
-    print("\nExact fixed-classifier band (no Monte Carlo):")
-    n_pos = n_neg = 10 ** 3 if quick else 10 ** 4
-    def fixed():
-        return cw.Classifier.from_confusion(tp=int(0.8 * n_pos), fn=n_pos - int(0.8 * n_pos),
-                                            fp=int(0.4 * n_neg), tn=n_neg - int(0.4 * n_neg))
-
-    t_exact = best_of(lambda: fixed().band(0.90, grid=grid))
-    t_mc = best_of(lambda: fixed().band(0.90, grid=grid, method="bootstrap", n_boot=n_boot,
-                                        random_state=0))
-    exact = fixed().band(0.90, grid=grid)
-    mc = fixed().band(0.90, grid=grid, method="bootstrap", n_boot=20000, random_state=0)
-    gap = float(np.max(np.abs(np.r_[exact.lower - mc.lower, exact.upper - mc.upper])))
-    print(f"  {n_pos} x {n_neg} support, {grid} pcf values: {t_exact:.3f} s (target <= 1 s); "
-          f"Monte Carlo B = {n_boot}: {t_mc:.3f} s; exact vs Monte Carlo (B = 20000) max gap {gap:.4f}")
-
-    print("\nPaired difference band (joint resampling of instances):")
-    n = 10 ** 4 if quick else 10 ** 5
-    rng = np.random.default_rng(3)
+def correlated_pair(n, seed=3):
+    """Two scorers sharing a latent score (noise correlation about 0.8)."""
+    rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.3
     common = rng.normal(size=n)
-    a = cw.Classifier.from_scores(y, y * 1.0 + common + 0.5 * rng.normal(size=n))
-    b = cw.Classifier.from_scores(y, y * 1.2 + common + 0.5 * rng.normal(size=n))
-    t = time.perf_counter()
-    d = cw.difference_band(a, b, n_boot=n_boot, grid=grid, random_state=0)
-    t_pair = time.perf_counter() - t
-    print(f"  n = {n:,}, B = {n_boot}: {t_pair:.2f} s (no target); coarsening bound "
-          f"{d.attrs['coarsening_bound']:.5f}; significant at {int(d.significant.sum())} of {grid} "
-          f"pcf values")
+    return (y, y * 1.0 + common + 0.5 * rng.normal(size=n),
+            y * 1.2 + common + 0.5 * rng.normal(size=n))
+
+
+def peers(y, s, repeats=3):
+    from sklearn.metrics import roc_curve
+
+    return {"sort_s": best_of(lambda: np.sort(s), repeats)[0],
+            "roc_curve_s": best_of(lambda: roc_curve(y, s), repeats)[0]}
+
+
+def floor(n_units, n_bins, n_boot=N_BOOT, grid=GRID, repeats=3):
+    """Time of the floor: random words per unit, cumulative sums per bin, the grid's multiply-add."""
+    rng = np.random.default_rng(0)
+    counts = np.ones((n_boot, n_bins), dtype=np.int64)
+    a, b = np.ones((n_boot, grid)), np.ones((n_boot, grid))
+    x = np.linspace(0, 1, grid)
+    parts = {
+        "random_s": best_of(lambda: rng.bit_generator.random_raw(n_boot * n_units // 4), repeats)[1],
+        "cumsum_s": best_of(lambda: np.cumsum(counts, axis=1), repeats)[1],
+        "grid_s": best_of(lambda: x * a + (1 - x) * b, repeats)[1],
+    }
+    parts["floor_s"] = sum(parts.values())
+    return parts
+
+
+def _units(clf, x):
+    """Sampling units and bins of an envelope band (as bands.envelope_replicates makes them)."""
+    is_pos, scores, strata = bands_module.scored_arrays(clf)
+    distinct, inverse = np.unique(scores, return_inverse=True)
+    desc = (len(distinct) - 1) - inverse
+    bins = bands_module.envelope_bins(distinct[::-1], np.bincount(desc[is_pos], minlength=len(distinct)),
+                                      np.bincount(desc[~is_pos], minlength=len(distinct)),
+                                      np.unique(clf.best(x)["threshold"]))
+    return len(np.unique(strata * bins.n_bins + bins.bin_of[desc])), bins.n_bins
+
+
+def bench_envelope(n, n_boot=N_BOOT, grid=GRID, repeats=3):
+    """``Classifier.from_scores(y, s).band(0.9, random_state=0)`` on a fresh classifier."""
+    y, s = binormal(n)
+    clfs = [cw.Classifier.from_scores(y, s) for _ in range(repeats + 1)]
+    it = iter(clfs)
+    band = next(it).band(0.9, n_boot=n_boot, grid=grid, random_state=0)
+    wall, cpu = best_of(lambda: next(it).band(0.9, n_boot=n_boot, grid=grid, random_state=0),
+                        repeats)
+    level_wall, _ = best_of(lambda: clfs[0].band(0.95, n_boot=n_boot, grid=grid, random_state=0), 5)
+    units, n_bins = _units(clfs[0], np.linspace(0, 1, grid))
+    out = {"n": n, "band_s": wall, "band_cpu_s": cpu, "level_change_s": level_wall,
+           "coarsening_bound": band.attrs["coarsening_bound"], "units": units, "bins": n_bins}
+    out.update(peers(y, s))
+    out.update(floor(units, n_bins, n_boot, grid))
+    return out
+
+
+def bench_difference(n, n_boot=N_BOOT, grid=GRID, repeats=3):
+    """``cw.difference_band(a, b, 0.9, random_state=0)`` (paired, simultaneous) on fresh pairs."""
+    y, sa, sb = correlated_pair(n)
+    pairs = [(cw.Classifier.from_scores(y, sa), cw.Classifier.from_scores(y, sb))
+             for _ in range(repeats + 1)]
+    it = iter(pairs)
+    d = cw.difference_band(*next(it), 0.9, n_boot=n_boot, grid=grid, random_state=0)
+    wall, cpu = best_of(lambda: cw.difference_band(*next(it), 0.9, n_boot=n_boot, grid=grid,
+                                                   random_state=0), repeats)
+    a = pairs[0][0]
+    bins_a, bins_b = paired_module._bins(a, None), paired_module._bins(pairs[0][1], None)
+    is_pos, _, strata = bands_module.scored_arrays(a)
+    units = len(np.unique((strata * bins_a.n_bins + bins_a.bin_of) * bins_b.n_bins
+                          + bins_b.bin_of))
+    out = {"n": n, "band_s": wall, "band_cpu_s": cpu,
+           "coarsening_bound": d.attrs["coarsening_bound"], "units": units,
+           "bins": bins_a.n_bins + bins_b.n_bins,
+           "significant_points": int(d.significant.sum())}
+    out.update(peers(y, sa))
+    out.update(floor(units, bins_a.n_bins + bins_b.n_bins, n_boot, grid))
+    # The diff of the two envelopes needs both: twice the grid work.
+    out["floor_s"] += out["grid_s"]
+    return out
+
+
+def bench_widget_bands(n, k=5, n_boot=N_BOOT, grid=GRID, threads=2):
+    """What ``show_bands`` costs for k classifiers of n scores: one after the other, and split
+    over ``threads`` worker threads (numpy releases the GIL)."""
+    y, _ = binormal(n)
+    rng = np.random.default_rng(1)
+    scores = [rng.normal(y * (0.6 + 0.2 * i), 1.0) for i in range(k)]
+
+    def run(parallel):
+        clfs = [cw.Classifier.from_scores(y, s) for s in scores]
+        start = time.perf_counter()
+        if not parallel:
+            for c in clfs:
+                c.band(0.9, n_boot=n_boot, grid=grid, random_state=0)
+            return time.perf_counter() - start
+        todo = list(clfs)
+        lock = threading.Lock()
+
+        def worker():
+            while True:
+                with lock:
+                    if not todo:
+                        return
+                    c = todo.pop()
+                c.band(0.9, n_boot=n_boot, grid=grid, random_state=0)
+
+        pool = [threading.Thread(target=worker) for _ in range(threads)]
+        for t in pool:
+            t.start()
+        for t in pool:
+            t.join()
+        return time.perf_counter() - start
+
+    return {"n": n, "k": k, "sequential_s": min(run(False) for _ in range(2)),
+            "threads": threads, "threaded_s": min(run(True) for _ in range(2))}
+
+
+def bench_exact_fixed(n_pos, grid=GRID, n_boot=N_BOOT):
+    def fixed():
+        return cw.Classifier.from_confusion(tp=int(0.8 * n_pos), fn=n_pos - int(0.8 * n_pos),
+                                            fp=int(0.4 * n_pos), tn=n_pos - int(0.4 * n_pos))
+
+    exact_s, _ = best_of(lambda: fixed().band(0.90, grid=grid))
+    mc_s, _ = best_of(lambda: fixed().band(0.90, grid=grid, method="bootstrap", n_boot=n_boot,
+                                           random_state=0))
+    return {"n_pos": n_pos, "exact_s": exact_s, "monte_carlo_s": mc_s}
+
+
+def import_cost():
+    """Seconds to import what the first band imports lazily (scipy.sparse), in a fresh process."""
+    import subprocess
+
+    code = "import time, costwidget; t = time.perf_counter(); import scipy.sparse; print(time.perf_counter() - t)"
+    return float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                check=True).stdout)
+
+
+def _s(t):
+    return f"{t:6.3f} s"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="n = 10^5 only")
+    parser.add_argument("--sizes", type=int, nargs="+", help="numbers of scores")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--n-boot", type=int, default=N_BOOT, help="replicates per band")
+    parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE")
+    args = parser.parse_args(argv)
+    sizes = args.sizes or ([10 ** 5] if args.quick else [10 ** 5, 10 ** 6])
+    res = {"date": datetime.date.today().isoformat(), "python": platform.python_version(),
+           "numpy": np.__version__, "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
+    print("costwidget band benchmarks, {date}: Python {python}, numpy {numpy}, {cpus} CPUs, "
+          "load average {load:.1f}".format(**res))
+    b = args.n_boot
+    print(f"B = {b} replicates, {GRID} pcf values; wall / CPU seconds, min of {args.repeats}")
+
+    print("\n1. Envelope band: clf.band(0.9, random_state=0), binormal continuous scores "
+          "(target at 10^5: <= 0.5 s)")
+    res["envelope"] = []
+    for n in sizes:
+        r = bench_envelope(n, n_boot=b, repeats=args.repeats)
+        res["envelope"].append(r)
+        print(f"   n = {n:>9,}: {_s(r['band_s'])} wall, {_s(r['band_cpu_s'])} CPU = "
+              f"{r['band_s'] / r['sort_s']:.0f}x numpy.sort ({r['sort_s'] * 1e3:.1f} ms), "
+              f"{r['band_s'] / r['roc_curve_s']:.1f}x roc_curve ({r['roc_curve_s'] * 1e3:.1f} ms)")
+        print(f"                 floor {r['floor_s'] * 1e3:.0f} ms CPU ({r['units']} units, "
+              f"{r['bins']} bins): the band is {r['band_cpu_s'] / r['floor_s']:.1f}x the floor; "
+              f"coarsening bound {r['coarsening_bound']:.5f}; level change "
+              f"{r['level_change_s'] * 1e3:.2f} ms")
+
+    print("\n2. Paired difference band: cw.difference_band(a, b, 0.9, random_state=0), "
+          "simultaneous (target at 10^5: <= 1 s, bound <= 0.002)")
+    res["difference"] = []
+    for n in sizes:
+        r = bench_difference(n, n_boot=b, repeats=args.repeats)
+        res["difference"].append(r)
+        print(f"   n = {n:>9,}: {_s(r['band_s'])} wall, {_s(r['band_cpu_s'])} CPU = "
+              f"{r['band_s'] / r['sort_s']:.0f}x numpy.sort, "
+              f"{r['band_s'] / r['roc_curve_s']:.1f}x roc_curve")
+        print(f"                 floor {r['floor_s'] * 1e3:.0f} ms CPU ({r['units']} joint units, "
+              f"{r['bins']} bins): {r['band_cpu_s'] / r['floor_s']:.1f}x the floor; "
+              f"coarsening bound {r['coarsening_bound']:.5f}; significant at "
+              f"{r['significant_points']} of {GRID} pcf values")
+
+    n = sizes[0]
+    print(f"\n3. show_bands: 5 envelope bands of n = {n:,} (target: <= 2 s to the last band)")
+    r = bench_widget_bands(n, n_boot=b)
+    res["widget"] = r
+    print(f"   one after another {_s(r['sequential_s'])}; two worker threads {_s(r['threaded_s'])}")
+
+    print("\n4. Exact fixed-classifier band (no Monte Carlo):")
+    r = bench_exact_fixed(10 ** 3 if args.quick or max(sizes) < 10 ** 5 else 10 ** 4, n_boot=b)
+    res["exact"] = r
+    print(f"   {r['n_pos']} x {r['n_pos']} support: exact {_s(r['exact_s'])}; "
+          f"Monte Carlo B = {b}: {_s(r['monte_carlo_s'])}")
+
+    res["import_scipy_sparse_s"] = import_cost()
+    print(f"\nOnce per process, the first band imports scipy.sparse: "
+          f"{res['import_scipy_sparse_s']:.2f} s in a fresh process.")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(res, f, indent=1)
+    return res
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    main(parser.parse_args().quick)
+    main()

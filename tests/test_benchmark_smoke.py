@@ -10,14 +10,24 @@ import numpy as np
 import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_model.py"
+BENCH_BANDS = BENCH.with_name("bench_bands.py")
+
+
+def _load(path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_model", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _load(BENCH)
+
+
+@pytest.fixture(scope="module")
+def bench_bands():
+    return _load(BENCH_BANDS)
 
 
 @pytest.mark.parametrize("tied", [False, True])
@@ -61,3 +71,13 @@ def test_main_runs_at_tiny_size(bench, capsys):
     bench.main(["--sizes", "10000", "--repeats", "1"])
     out = capsys.readouterr().out
     assert "roc_curve" in out and "max(exact - grid)" in out
+
+
+def test_band_benchmarks_run_at_tiny_size(bench_bands, capsys):
+    r = bench_bands.main(["--sizes", "3000", "--repeats", "1", "--n-boot", "50"])
+    env, diff, widget = r["envelope"][0], r["difference"][0], r["widget"]
+    assert env["band_s"] > 0 and env["floor_s"] > 0 and env["units"] >= 2
+    assert 0.0 <= diff["coarsening_bound"] <= 0.002
+    assert widget["sequential_s"] > 0 and widget["threaded_s"] > 0
+    out = capsys.readouterr().out
+    assert "numpy.sort" in out and "roc_curve" in out and "floor" in out

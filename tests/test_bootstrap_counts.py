@@ -187,3 +187,41 @@ def test_one_band_computed_once_for_two_threads(monkeypatch):
 
 def test_paired_bound_and_speed_settings_are_consistent():
     assert paired.PAIRED_MAX_LOSS <= 0.002 and bands.ENVELOPE_MAX_LOSS <= 0.002
+
+
+def _greedy_by_hand(ends, forced, pos, neg, max_loss, z):
+    """The greedy merge one pre-bin at a time (the definition), for comparison."""
+    n_pos, n_neg = pos.sum(), neg.sum()
+    a_of = np.diff(np.r_[0, np.cumsum(pos)[ends]])
+    b_of = np.diff(np.r_[0, np.cumsum(neg)[ends]])
+
+    def h_ok(a, b):
+        u = (a + z * np.sqrt(a) + z * z / 2) / n_pos if a else 0.0
+        v = (b + z * np.sqrt(b) + z * z / 2) / n_neg if b else 0.0
+        return u * v <= max_loss * (u + v)
+
+    out, a, b = [], 0, 0
+    for i, end in enumerate(ends):
+        if (a or b) and not h_ok(a + a_of[i], b + b_of[i]):
+            out.append(ends[i - 1])
+            a, b = 0, 0
+        a, b = a + a_of[i], b + b_of[i]
+        if end in forced or i == len(ends) - 1:
+            out.append(end)
+            a, b = 0, 0
+    return np.array(out)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), max_loss=st.sampled_from([0.0, 0.01, 0.05, 0.2]),
+       z=st.sampled_from([0.0, 5.0]))
+def test_vectorized_merge_is_the_greedy_merge(data, max_loss, z):
+    k = data.draw(st.integers(1, 60))
+    pos = np.array(data.draw(st.lists(st.integers(0, 4), min_size=k, max_size=k)))
+    neg = np.array(data.draw(st.lists(st.integers(0, 4), min_size=k, max_size=k)))
+    if pos.sum() == 0 or neg.sum() == 0:
+        return
+    ends = np.unique(np.r_[data.draw(st.lists(st.integers(0, k - 1), max_size=k)), k - 1]).astype(int)
+    forced = np.array(data.draw(st.lists(st.sampled_from(ends.tolist()), max_size=3)), dtype=int)
+    got = resample._merge_ends(ends, forced, pos, neg, pos.sum(), neg.sum(), max_loss, z)
+    np.testing.assert_array_equal(got, _greedy_by_hand(ends, forced, pos, neg, max_loss, z))

@@ -72,28 +72,44 @@ def _merge_ends(ends, forced, pos_per, neg_per, n_pos, n_neg, max_loss, z):
     where it drew u, v; the merge is judged on counts raised by ``z`` Poisson
     standard deviations, ``a + z·sqrt(a) + z²/2``, so that the bound measured on
     the replicates (:func:`coarsening_bound`) stays below ``max_loss``.
+
+    Greedy from the top: a bin grows pre-bin by pre-bin while that holds. As
+    ``h`` only grows with the bin, the end of the bin starting at each pre-bin
+    is found for all starts at once by bisection; the bins are then the chain
+    of those ends from the first pre-bin.
     """
-    cum_p, cum_n = np.cumsum(pos_per), np.cumsum(neg_per)
-    a_all = np.diff(np.concatenate(([0], cum_p[ends]))).tolist()
-    b_all = np.diff(np.concatenate(([0], cum_n[ends]))).tolist()
-    is_forced = np.isin(ends, forced).tolist()
-    p_inv, n_inv, zz = 1.0 / n_pos, 1.0 / n_neg, 0.5 * z * z
-    out = []
-    a = b = 0
-    for i, end in enumerate(ends.tolist()):
-        a2, b2 = a + a_all[i], b + b_all[i]
-        if a or b:
-            u = (a2 + z * math.sqrt(a2) + zz) * p_inv if a2 else 0.0
-            v = (b2 + z * math.sqrt(b2) + zz) * n_inv if b2 else 0.0
-            if u * v > max_loss * (u + v):  # h(u, v) > max_loss: close the bin before this one
-                out.append(ends[i - 1] if i else end)
-                a2, b2 = a_all[i], b_all[i]
-        a, b = a2, b2
-        if is_forced[i]:
-            out.append(end)
-            a = b = 0
-    out.append(int(ends[-1]))
-    return np.unique(np.asarray(out, dtype=np.int64))
+    k = len(ends)
+    cum_p = np.concatenate(([0], np.cumsum(pos_per)[ends])).astype(np.float64)
+    cum_n = np.concatenate(([0], np.cumsum(neg_per)[ends])).astype(np.float64)
+    # The last pre-bin a bin starting at s may reach: the next forced end at or after s.
+    is_forced = np.zeros(k, dtype=bool)
+    is_forced[np.searchsorted(ends, forced)] = np.isin(forced, ends)
+    is_forced[-1] = True
+    forced_pos = np.flatnonzero(is_forced)
+    start = np.arange(k)
+    lo, hi = start.copy(), forced_pos[np.searchsorted(forced_pos, start)]
+
+    def fits(s, e):
+        a, b = cum_p[e + 1] - cum_p[s], cum_n[e + 1] - cum_n[s]
+        u = np.where(a > 0, (a + z * np.sqrt(a) + 0.5 * z * z) / n_pos, 0.0)
+        v = np.where(b > 0, (b + z * np.sqrt(b) + 0.5 * z * z) / n_neg, 0.0)
+        # A bin that is still empty takes the next pre-bin whatever it holds.
+        empty = (cum_p[e] == cum_p[s]) & (cum_n[e] == cum_n[s])
+        return (u * v <= max_loss * (u + v)) | empty
+
+    while True:  # bisection: lo always fits (a bin holds at least its first pre-bin)
+        open_ = np.flatnonzero(lo < hi)
+        if not open_.size:
+            break
+        mid = (lo[open_] + hi[open_] + 1) // 2
+        ok = fits(open_, mid)
+        lo[open_[ok]] = mid[ok]
+        hi[open_[~ok]] = mid[~ok] - 1
+    last, out, s_ = lo.tolist(), [], 0
+    while s_ < k:
+        out.append(last[s_])
+        s_ = last[s_] + 1
+    return ends[np.asarray(out, dtype=np.int64)]
 
 
 def bins_from_counts(desc_scores: np.ndarray, pos_per: np.ndarray, neg_per: np.ndarray, *,
