@@ -232,6 +232,60 @@ class Classifier:
         return out
 
     @classmethod
+    def from_estimator(cls, estimator, X, y, *, cv=None, pos_label=None, name=None,
+                       response_method="auto", groups=None):
+        """Evaluate a scikit-learn estimator: fitted and scored on test data, or cross-validated.
+
+        With ``cv=None`` (the default) ``estimator`` must be fitted and is
+        scored on ``(X, y)`` as sklearn's ``RocCurveDisplay.from_estimator``
+        does. With ``cv`` (an int, a CV splitter or a list of (train, test)
+        pairs) clones are fitted and scored by ``cross_val_predict``, and each
+        sample's test fold is kept (:attr:`folds`, :meth:`fold_average`). The
+        score is ``predict_proba`` of ``pos_label`` or ``decision_function``,
+        negated when ``pos_label`` is ``classes_[0]``. Needs scikit-learn
+        (extra ``sklearn``). See :func:`costwidget.model.estimators.classifier_from_estimator`.
+
+        Parameters
+        ----------
+        estimator : scikit-learn binary classifier
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        cv : None, int, CV splitter or iterable of (train, test), default=None
+        pos_label : label, optional
+            Default ``classes_[1]``, as in scikit-learn's displays; a label not
+            among the classes is refused with a message naming them.
+        name : str, optional
+            Default: the estimator's class name.
+        response_method : {"auto", "predict_proba", "decision_function"}
+        groups : array-like, optional
+            Group labels for group splitters.
+
+        Returns
+        -------
+        Classifier
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import costwidget as cw
+        >>> from sklearn.svm import LinearSVC
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(200, 2))
+        >>> y = (X[:, 0] + 0.5 * rng.normal(size=200) > 0).astype(int)
+        >>> fitted = LinearSVC().fit(X[:100], y[:100])
+        >>> test = cw.Classifier.from_estimator(fitted, X[100:], y[100:], pos_label=0)
+        >>> bool(test.area() < 0.25), test.pos_label
+        (True, 0)
+        >>> cv = cw.Classifier.from_estimator(LinearSVC(), X, y, cv=5)
+        >>> sorted(cv.folds)
+        [0, 1, 2, 3, 4]
+        """
+        from .estimators import classifier_from_estimator
+
+        return classifier_from_estimator(estimator, X, y, cv=cv, pos_label=pos_label, name=name,
+                                         response_method=response_method, groups=groups, cls=cls)
+
+    @classmethod
     def from_confusion(cls, *, tp, fn, fp, tn, name=None):
         """A classifier known only by its confusion matrix: one ROC point plus the trivial ones.
 

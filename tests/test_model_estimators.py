@@ -1,0 +1,182 @@
+"""Classifiers from scikit-learn estimators, against scores made independently with sklearn."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import RocCurveDisplay
+from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, cross_val_predict
+from sklearn.svm import LinearSVC
+
+import costwidget as cw
+from costwidget.model.estimators import classifiers_from_estimators, estimator_names
+
+
+def data(n=300, seed=0, labels=(0, 1)):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    z = X[:, 0] - 0.7 * X[:, 1] + rng.normal(size=n)
+    y = np.where(z > 0.3, labels[1], labels[0])
+    return X, y
+
+
+def same_curve(a, b):
+    pd.testing.assert_frame_equal(a.roc, b.roc)
+    pd.testing.assert_frame_equal(a.envelope, b.envelope)
+    assert a.operating_range == b.operating_range
+
+
+def expected_cv(estimator, X, y, pos_label, method):
+    """Independent: sklearn's cross_val_predict on StratifiedKFold(5), then from_scores."""
+    cv = StratifiedKFold(5)
+    out = cross_val_predict(estimator, X, y, cv=cv, method=method)
+    classes = np.unique(y)
+    if method == "predict_proba":
+        score = out[:, list(classes).index(pos_label)]
+    else:
+        score = out if pos_label == classes[1] else -out
+    folds = np.empty(len(y), int)
+    for k, (_, test) in enumerate(cv.split(X, y)):
+        folds[test] = k
+    return cw.Classifier.from_scores(y, score, pos_label=pos_label, folds=folds)
+
+
+@pytest.mark.parametrize("pos_label", [0, 1])
+def test_linear_svc_cross_validated_for_either_positive_class(pos_label):
+    X, y = data()
+    got = cw.Classifier.from_estimator(LinearSVC(), X, y, cv=5, pos_label=pos_label)
+    want = expected_cv(LinearSVC(), X, y, pos_label, "decision_function")
+    same_curve(got, want)
+    assert got.pos_label == pos_label and got.name == "LinearSVC"
+    for k in want.folds:
+        pd.testing.assert_frame_equal(got.folds[k].roc, want.folds[k].roc)
+    # A good classifier whatever the positive class (the old widget path gave the
+    # wrong class's scores for pos_label=0: area 0.25, operating range (0.5, 0.5)).
+    assert got.area() < 0.2
+    assert got.operating_range.hi - got.operating_range.lo > 0.5
+
+
+def test_swapping_the_positive_class_mirrors_the_cost_curve():
+    # Same scores, roles swapped: NEC_0(x) = NEC_1(1 - x), so the areas are equal.
+    X, y = data(seed=1)
+    c0 = cw.Classifier.from_estimator(LinearSVC(), X, y, cv=5, pos_label=0)
+    c1 = cw.Classifier.from_estimator(LinearSVC(), X, y, cv=5, pos_label=1)
+    x = np.linspace(0, 1, 101)
+    np.testing.assert_allclose(c0.nec(x), c1.nec(1 - x), atol=1e-12)
+    assert c0.area() == pytest.approx(c1.area(), abs=1e-12)
+
+
+@pytest.mark.parametrize("pos_label", [0, 1])
+def test_fitted_estimator_scored_on_test_data_like_sklearn_display(pos_label):
+    X, y = data(seed=2)
+    model = LinearSVC().fit(X[:150], y[:150])
+    got = cw.Classifier.from_estimator(model, X[150:], y[150:], pos_label=pos_label)
+    score = model.decision_function(X[150:])
+    want = cw.Classifier.from_scores(y[150:], score if pos_label == 1 else -score, pos_label=pos_label)
+    same_curve(got, want)
+    assert got.folds == {}
+    disp = RocCurveDisplay.from_estimator(model, X[150:], y[150:], pos_label=pos_label,
+                                          drop_intermediate=False)
+    np.testing.assert_allclose(got.roc.fpr, disp.fpr, rtol=1e-12)
+    np.testing.assert_allclose(got.roc.tpr, disp.tpr, rtol=1e-12)
+
+
+def test_two_logistic_regressions_stay_two_classifiers():
+    X, y = data(seed=3)
+    models = classifiers_from_estimators([LogisticRegression(), LogisticRegression(C=0.001)], X, y)
+    assert list(models) == ["LogisticRegression", "LogisticRegression (2)"]
+    for (name, clf), c in zip(models.items(), (1.0, 0.001)):
+        same_curve(clf, expected_cv(LogisticRegression(C=c), X, y, 1, "predict_proba"))
+        assert clf.name == name
+    assert not models["LogisticRegression"].roc.equals(models["LogisticRegression (2)"].roc)
+
+
+@pytest.mark.parametrize("pos_label", ["ham", "spam", None])
+def test_string_labels(pos_label):
+    X, y = data(seed=4, labels=("ham", "spam"))
+    expected_pos = "spam" if pos_label is None else pos_label  # classes_[1] by default
+    models = classifiers_from_estimators({"lr": LogisticRegression(), "svm": LinearSVC()}, X, y,
+                                         pos_label=pos_label)
+    same_curve(models["lr"], expected_cv(LogisticRegression(), X, y, expected_pos, "predict_proba"))
+    same_curve(models["svm"], expected_cv(LinearSVC(), X, y, expected_pos, "decision_function"))
+    assert models["lr"].pos_label == models["svm"].pos_label == expected_pos
+
+
+def test_decision_function_and_predict_proba_give_the_same_curve():
+    # For logistic regression the probability is a strictly increasing function of the
+    # decision function, so the ROC points are the same.
+    X, y = data(seed=5, labels=("a", "b"))
+    for pos in ("a", "b"):
+        p = cw.Classifier.from_estimator(LogisticRegression(), X, y, cv=4, pos_label=pos,
+                                         response_method="predict_proba")
+        d = cw.Classifier.from_estimator(LogisticRegression(), X, y, cv=4, pos_label=pos,
+                                         response_method="decision_function")
+        np.testing.assert_allclose(p.roc.fpr, d.roc.fpr, rtol=1e-12)
+        np.testing.assert_allclose(p.roc.tpr, d.roc.tpr, rtol=1e-12)
+
+
+def test_bad_pos_label_names_the_labels():
+    X, y = data(labels=("ham", "spam"))
+    fitted = LogisticRegression().fit(X, y)
+    with pytest.raises(ValueError, match=r"pos_label='eggs' is not one of the labels \['ham', 'spam'\]"):
+        cw.Classifier.from_estimator(fitted, X, y, pos_label="eggs")
+    with pytest.raises(ValueError, match=r"pos_label='eggs' is not one of the labels"):
+        cw.Classifier.from_estimator(LinearSVC(), X, y, cv=3, pos_label="eggs")
+    with pytest.raises(ValueError, match=r"pos_label=1 is not one of the labels \['ham', 'spam'\]"):
+        classifiers_from_estimators([LinearSVC()], X, y, pos_label=1)
+
+
+def test_names_are_unique_and_given_ones_are_kept():
+    lr, svc = LogisticRegression(), LinearSVC()
+    assert [n for n, _ in estimator_names([lr, svc, lr, lr])] == [
+        "LogisticRegression", "LinearSVC", "LogisticRegression (2)", "LogisticRegression (3)"]
+    assert [n for n, _ in estimator_names([lr, ("LogisticRegression (2)", svc), lr])] == [
+        "LogisticRegression", "LogisticRegression (2)", "LogisticRegression (3)"]
+    with pytest.raises(ValueError, match="unique; repeated: \\['a'\\]"):
+        estimator_names([("a", lr), ("a", svc)])
+    with pytest.raises(TypeError, match="strings"):
+        estimator_names({1: lr})
+    with pytest.raises(ValueError, match="empty"):
+        estimator_names([])
+    with pytest.raises(TypeError, match="dict"):
+        estimator_names(lr)
+
+
+def test_unfitted_estimator_without_cv_is_refused_with_a_hint():
+    X, y = data()
+    with pytest.raises(ValueError, match="not fitted.*cv=5"):
+        cw.Classifier.from_estimator(LogisticRegression(), X, y)
+
+
+def test_multiclass_and_non_partition_cv_are_refused():
+    X, y = data()
+    y3 = y.copy()
+    y3[:10] = 2
+    with pytest.raises(ValueError, match="3 classes"):
+        cw.Classifier.from_estimator(LogisticRegression(), X, y3, cv=3)
+    with pytest.raises(ValueError, match="exactly one test fold"):
+        cw.Classifier.from_estimator(LogisticRegression(), X, y, cv=ShuffleSplit(3, random_state=0))
+    with pytest.raises(ValueError, match="response_method"):
+        cw.Classifier.from_estimator(LogisticRegression(), X, y, cv=3, response_method="predict")
+
+
+def test_folds_are_drawn_once_for_all_estimators():
+    # A shuffling splitter without a seed would give each estimator other folds if it
+    # were split per estimator; the classifiers must share them to be compared paired.
+    X, y = data(seed=6)
+    models = classifiers_from_estimators([LogisticRegression(), LinearSVC()], X, y,
+                                         cv=KFold(4, shuffle=True))
+    a, b = models.values()
+    assert a._fold_codes is not None and np.array_equal(a._fold_codes, b._fold_codes)
+    assert len(a.fold_average("vertical", space="roc")) > 2
+    spread = b.fold_spread(grid=11)
+    assert (spread["lower"] <= spread["upper"]).all()
+
+
+def test_fitted_estimators_in_the_widget_function():
+    X, y = data(seed=7)
+    models = classifiers_from_estimators({"lr": LogisticRegression().fit(X[:200], y[:200])},
+                                         X[200:], y[200:], cv=None)
+    want = cw.Classifier.from_scores(
+        y[200:], LogisticRegression().fit(X[:200], y[:200]).predict_proba(X[200:])[:, 1])
+    same_curve(models["lr"], want)
