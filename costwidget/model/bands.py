@@ -263,16 +263,24 @@ def envelope_replicates(clf, x, n_boot, rng):
         return counts_envelope_replicates(clf, x, n_boot, rng)
     is_pos, scores, strata = scored_arrays(clf)
     best = clf.best(x)
-    distinct, inverse = np.unique(scores, return_inverse=True)
-    desc = (len(distinct) - 1) - inverse  # 0 = highest distinct score
-    bins = envelope_bins(distinct[::-1], np.bincount(desc[is_pos], minlength=len(distinct)),
-                         np.bincount(desc[~is_pos], minlength=len(distinct)),
-                         np.unique(best["threshold"]))
-    # Units: (stratum, bin) pairs; a stratum is one class (of one fold).
-    unit, count = np.unique(strata * bins.n_bins + bins.bin_of[desc], return_counts=True)
+    # The ROC points are the distinct scores, highest first, with their class counts.
+    counts = clf._counts
+    desc_scores, pos_per, neg_per = counts.thresholds[1:], np.diff(counts.tp), np.diff(counts.fp)
+    bins = envelope_bins(desc_scores, pos_per, neg_per, np.unique(best["threshold"]))
+    # Units: (stratum, bin) pairs in that order; a stratum is one class (of one fold).
+    if clf._fold_codes is None:
+        per_bin = [np.bincount(bins.bin_of, weights=per, minlength=bins.n_bins).astype(np.int64)
+                   for per in (neg_per, pos_per)]  # strata 0 (negatives) and 1 (positives)
+        per_unit = np.concatenate(per_bin)
+    else:
+        desc = np.searchsorted(-desc_scores, -scores, side="left")  # each case's distinct score
+        n_strata = int(strata.max()) + 1
+        per_unit = np.bincount(strata * bins.n_bins + bins.bin_of[desc],
+                               minlength=n_strata * bins.n_bins)
+    unit = np.flatnonzero(per_unit)
     unit_stratum = unit // bins.n_bins
     return replicates_from_units(bins, unit_stratum, unit % bins.n_bins, unit_stratum % 2 == 1,
-                                 count, best, x, int(is_pos.sum()), int((~is_pos).sum()),
+                                 per_unit[unit], best, x, int(is_pos.sum()), int((~is_pos).sum()),
                                  n_boot, rng)
 
 

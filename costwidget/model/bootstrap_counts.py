@@ -1,38 +1,41 @@
-"""Exact stratified-bootstrap counts per cell, drawn fast for many replicates.
+"""Exact stratified-bootstrap counts, drawn fast for many replicates at once.
 
 A stratified bootstrap replicate redraws the ``n_s`` instances of every
-stratum ``s`` (a class, or a class within a fold) with replacement. The number
-of draws landing in each *cell* (a group of instances of one stratum: a score
-bin of one class, or a pair of score bins for a paired analysis) is then
-``Multinomial(n_s, c / n_s)``, ``c`` the cells' instance counts. numpy draws
-a multinomial as one binomial per cell in sequence, about 140 ns a cell; this
-module draws the same law in a few ns a cell:
+stratum ``s`` (a class, or a class within a fold) with replacement. Instances
+that nothing downstream tells apart form a *unit* (a score bin of one class;
+for a paired analysis, a pair of score bins): the draws per unit are
+``Multinomial(n_s, c / n_s)``, ``c`` the units' instance counts. numpy draws a
+multinomial as one binomial per unit in sequence (about 140 ns a unit); this
+module draws the same law in a few ns a unit:
 
-1. every cell gets an independent ``X ~ Poisson(r_s·c)`` with
-   ``r_s = 1 - 5/sqrt(n_s)``, so that the stratum's total ``T_s`` is at most
-   ``n_s`` except with probability about 3e-7;
-2. a replicate in which some ``T_s > n_s`` is drawn again;
+1. every unit gets an independent ``X ~ Poisson(r_s·c)`` with
+   ``r_s = 1 - 4/sqrt(n_s)``, so that the stratum's total ``T_s`` exceeds
+   ``n_s`` only with probability about 3e-5;
+2. a replicate in which some ``T_s > n_s`` has its Poisson draws made again;
 3. the ``n_s - T_s`` draws still missing are made one at a time: an instance
-   of the stratum picked uniformly, counted in its cell.
+   of the stratum picked uniformly, counted in its unit.
 
 This is exact, not an approximation. Given ``T_s = t``, independent Poisson
 counts are ``Multinomial(t, c/n_s)`` (a Poisson vector conditioned on its
 sum); adding ``n_s - t`` independent uniform picks of instances gives
 ``Multinomial(n_s, c/n_s)`` whatever ``t`` is. So neither the law of ``T_s``
-nor step 2's rejection (which looks at the totals only) changes the result.
+nor step 2's redraw (which looks at the totals only) changes the result.
 
-Small cells (``c <= 16``; in a paired analysis most cells hold one or two
-instances) are drawn by inversion from a table, vectorized over replicates:
-the top 12 bits of a random 16-bit word pick one of 4096 equal slices of
-[0, 1). For a slice that no step of the Poisson CDF crosses, the table holds
-the value; a slice that a step crosses (a few in a hundred) is resolved with a
-fresh uniform ``V``: ``U = (slice + V) / 4096`` against the CDF. That is plain
+Poisson draws of small means are made by inversion from tables, vectorized
+over replicates. A unit of up to 160 instances is drawn as pieces of at most
+16 (the sum of independent Poisson draws is Poisson with the summed mean);
+larger units use numpy's sampler (about 40 ns a value). For a piece, the top
+12 bits of a random 16-bit word pick one of 4096 equal slices of [0, 1); for
+a slice that no step of the Poisson CDF crosses the table holds the value, and
+a slice that a step crosses (well under 1 % of draws) is resolved with a fresh
+uniform ``V``: ``U = (slice + V) / 4096`` against the CDF. That is plain
 inversion sampling, ``X = #{k : F(k) <= U}``, with a finer-than-double uniform.
-Larger cells use numpy's Poisson sampler (about 50 ns a value).
 
-Counts are summed into the caller's *keys* (e.g. the bins of classifier A,
-and those of B) as they are drawn, in blocks of cells, so the full
-(cells x replicates) matrix never exists.
+The draws are summed into the caller's *keys* as they are made (e.g. the
+score bins of classifier A, and those of B: each unit has one key per
+grouping), a few replicates at a time by a sparse 0/1 matrix product, so the
+full (units x replicates) matrix never exists. Nothing here is shared between
+calls: separate threads can draw at the same time.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ SPLIT_MAX_COUNT = 160
 _SLICE_BITS = 12
 _SLICES = 1 << _SLICE_BITS
 #: Poisson totals are aimed this many standard deviations below the stratum size.
-MARGIN_SD = 5.0
+MARGIN_SD = 4.0
 #: Values per chunk of the table draws, and at most this many replicates per chunk (the
 #: products that sum a chunk per key then keep their output rows in cache).
 _BLOCK_VALUES = 1 << 21
@@ -141,16 +144,18 @@ class _Stratum:
             self.tid = tid.astype(np.intp)
             # Table id in the word's top bits: tid·4096 + slice indexes the flat table.
             self.tid_bits = tid.astype(np.uint16) << _SLICE_BITS
-        # Instance i of the stratum (in unit order) is in unit searchsorted(cum, i, "right"); a
-        # lookup table is faster when it is small enough.
+        # Instance i of the stratum (in unit order) is in unit searchsorted(cum, i, "right");
+        # a table of every instance's keys is faster when it is small enough.
         self.cum = np.cumsum(counts)
-        self.unit_of = (np.repeat(np.arange(len(counts), dtype=np.int32), counts)
-                        if self.n <= _LOOKUP_MAX else None)
+        self.instance_keys = ([np.repeat(key.astype(np.int32), counts) for key in keys]
+                              if self.n <= _LOOKUP_MAX else None)
 
-    def units_of(self, instance):
-        if self.unit_of is not None:
-            return self.unit_of[instance]
-        return np.searchsorted(self.cum, instance, side="right")
+    def keys_of(self, instance):
+        """Each grouping's keys of the given instances of the stratum."""
+        if self.instance_keys is not None:
+            return [k[instance] for k in self.instance_keys]
+        unit = np.searchsorted(self.cum, instance, side="right")
+        return [key[unit] for key in self.keys]
 
 
 def _draw_small(st: _Stratum, n_boot, rng, outs, total):
@@ -261,10 +266,13 @@ def unit_sums(stratum, count, keys, n_keys, n_boot: int, rng: np.random.Generato
     rep_ids = np.arange(n_boot)
     for i, st in enumerate(strata):
         missing = st.n - totals[i]
-        unit = st.units_of(rng.integers(0, st.n, size=int(missing.sum())))
+        keys = st.keys_of(rng.integers(0, st.n, size=int(missing.sum())))
         rep = np.repeat(rep_ids, missing)
-        for out, key in zip(outs, st.keys):
-            out += np.bincount(key[unit] * n_boot + rep, minlength=out.size).reshape(out.shape)
+        for out, key in zip(outs, keys):
+            key = key.astype(np.int64)
+            key *= n_boot
+            key += rep
+            out += np.bincount(key, minlength=out.size).reshape(out.shape)
     return [np.ascontiguousarray(out.T) for out in outs]
 
 

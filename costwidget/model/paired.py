@@ -77,8 +77,15 @@ def _bins(clf, threshold):
         return resample.ScoreBins(bin_of=np.where(above, 0, 1), n_bins=2,
                                   thresholds=np.array([float(threshold), -np.inf]),
                                   multi=np.zeros(2, dtype=bool))
-    return resample.score_bins(scores, is_pos, max_exact=PAIRED_MAX_EXACT,
-                               per_class=PRE_BINS_PER_CLASS, max_loss=PAIRED_MAX_LOSS)
+    # Bins from the ROC points (the distinct scores, highest first, with their class counts),
+    # then each case's bin: the number of bins whose lowest score is above its score.
+    counts = clf._counts
+    bins = resample.bins_from_counts(counts.thresholds[1:], np.diff(counts.tp), np.diff(counts.fp),
+                                     max_exact=PAIRED_MAX_EXACT, per_class=PRE_BINS_PER_CLASS,
+                                     max_loss=PAIRED_MAX_LOSS)
+    bin_of = np.searchsorted(-bins.thresholds, -scores, side="left")
+    return resample.ScoreBins(bin_of=bin_of, n_bins=bins.n_bins, thresholds=bins.thresholds,
+                              multi=bins.multi)
 
 
 def _nec_from_bins(tp_bins, fp_bins, n_pos, n_neg, x, fixed: bool):
