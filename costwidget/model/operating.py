@@ -13,11 +13,11 @@ import math
 
 import pandas as pd
 
-from .costs import expected_cost, probability_cost
+from .costs import probability_cost
 from .validation import check_costs, check_probability
 
 __all__ = ["costs_for_pcf", "costs_for_ratio", "capacity_to_cases", "capacity_from_cases",
-           "operating_table", "CAPACITY_UNITS"]
+           "operating_table", "operating_rows", "CAPACITY_UNITS"]
 
 #: Units of a workforce capacity: a number of cases, or a percentage of all cases flagged.
 CAPACITY_UNITS = ("cases", "% flagged")
@@ -196,23 +196,41 @@ def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float
     classifier
     a           0.1  0.8  0.15
     """
+    rows = operating_rows(classifiers, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp,
+                          constrained=constrained, best=best)
+    return pd.DataFrame([row for _, row in rows],
+                        index=pd.Index([name for name, _ in rows], name="classifier"))
+
+
+def operating_rows(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,
+                   constrained=None, best=None) -> list[tuple[str, dict]]:
+    """The rows of :func:`operating_table` as ``(name, {column: value})`` pairs, without pandas
+    (an interactive readout redraws them at every slider move).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.operating import operating_rows
+    >>> a = cw.Classifier.from_confusion(tp=8, fn=2, fp=1, tn=9, name="a")
+    >>> name, row = operating_rows([a], p_pos=0.5, cost_fn=1.0, cost_fp=1.0)[0]
+    >>> name, row["nec"], row["expected_cost"]
+    ('a', 0.15, 0.15)
+    """
     constrained = constrained or {}
     pcf = probability_cost(p_pos, cost_fn, cost_fp)
-    rows, names = [], []
+    scale = p_pos * cost_fn + (1.0 - p_pos) * cost_fp  # eq. 6's denominator: NEC -> cost per case
+    rows = []
     for clf in classifiers:
         op = best[clf.name] if best is not None else clf.best(pcf)
         lo, hi = clf.operating_range
         row = {"threshold": op.threshold, "fpr": op.fpr, "tpr": op.tpr, "nec": op.nec,
-               "expected_cost": expected_cost(op.nec, p_pos, cost_fn, cost_fp),
-               "range_lo": lo, "range_hi": hi}
+               "expected_cost": op.nec * scale, "range_lo": lo, "range_hi": hi}
         cp = constrained.get(clf.name)
         if cp is not None:
             nec = float(cp.nec(pcf))
             row.update({"constrained_fpr": cp.fpr, "constrained_tpr": cp.tpr,
-                        "constrained_nec": nec,
-                        "constrained_expected_cost": expected_cost(nec, p_pos, cost_fn, cost_fp),
+                        "constrained_nec": nec, "constrained_expected_cost": nec * scale,
                         "constrained_rule": _mix_rule(cp),
                         "best_single_threshold": cp.single_threshold})
-        rows.append(row)
-        names.append(clf.name)
-    return pd.DataFrame(rows, index=pd.Index(names, name="classifier"))
+        rows.append((clf.name, row))
+    return rows

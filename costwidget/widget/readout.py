@@ -12,7 +12,7 @@ import math
 import ipywidgets as widgets
 import pandas as pd
 
-from ..model.operating import operating_table
+from ..model.operating import operating_rows
 
 __all__ = ["Readout", "readout_html"]
 
@@ -25,18 +25,20 @@ def _fmt(value) -> str:
     return f"{value:.4g}"
 
 
-def readout_html(frame: pd.DataFrame, colors: dict) -> str:
-    """An HTML table (names escaped), best expected cost highlighted; plain text copies cleanly."""
-    if frame.empty:
+def readout_html(rows, colors: dict) -> str:
+    """An HTML table of ``(name, {column: value})`` rows (names escaped), the lowest expected
+    cost highlighted; plain text copies cleanly."""
+    if not rows:
         return "<i>No classifier shown.</i>"
-    best = frame["expected_cost"].idxmin()
-    cols = list(frame.columns)
+    best = min(rows, key=lambda r: r[1]["expected_cost"])[0]
+    cols = list(rows[0][1])
     head = "".join(f"<th style='padding:0 6px'>{html.escape(c)}</th>" for c in ["classifier", *cols])
     body = []
-    for name, row in frame.iterrows():
+    for name, row in rows:
         style = " style='background:#fff3b0;font-weight:bold'" if name == best else ""
         swatch = f"<span style='color:{colors.get(name, '#000')}'>&#9632;</span> "
-        cells = "".join(f"<td style='padding:0 6px;text-align:right'>{_fmt(row[c])}</td>" for c in cols)
+        cells = "".join(f"<td style='padding:0 6px;text-align:right'>{_fmt(row.get(c))}</td>"
+                        for c in cols)
         body.append(f"<tr{style}><td>{swatch}{html.escape(str(name))}</td>{cells}</tr>")
     return (f"<table class='costwidget-readout' style='border-collapse:collapse;font-size:12px'>"
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
@@ -52,18 +54,21 @@ class Readout:
         self.constraint_tool = constraint_tool
         self.widget = widgets.HTML()
         self.widget.add_class("costwidget-readout")
-        self.frame = pd.DataFrame()
+
+    def _rows(self):
+        s = self.ctx.state
+        return operating_rows([d.clf for d in self.ctx.visible()], p_pos=s.p_pos,
+                              cost_fn=s.cost_fn, cost_fp=s.cost_fp,
+                              constrained=self.constraint_tool.constrained,
+                              best=self.operating_tool.best)
 
     def table(self) -> pd.DataFrame:
-        s = self.ctx.state
-        return operating_table([d.clf for d in self.ctx.visible()], p_pos=s.p_pos,
-                               cost_fn=s.cost_fn, cost_fp=s.cost_fp,
-                               constrained=self.constraint_tool.constrained,
-                               best=self.operating_tool.best)
+        """The readout as a DataFrame indexed by classifier name."""
+        rows = self._rows()
+        return pd.DataFrame([row for _, row in rows],
+                            index=pd.Index([name for name, _ in rows], name="classifier"))
 
     def sync(self) -> None:
-        frame = self.table()
-        if frame.equals(self.frame) and self.widget.value:
-            return
-        self.frame = frame
-        self.widget.value = readout_html(frame, {d.name: d.color for d in self.ctx.drawings})
+        value = readout_html(self._rows(), {d.name: d.color for d in self.ctx.drawings})
+        if value != self.widget.value:
+            self.widget.value = value
