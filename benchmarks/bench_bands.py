@@ -68,30 +68,67 @@ def peers(y, s, repeats=3):
             "roc_curve_s": best_of(lambda: roc_curve(y, s), repeats)[0]}
 
 
-def floor(n_units, n_bins, n_boot=N_BOOT, grid=GRID, repeats=3):
-    """Time of the floor: random words per unit, cumulative sums per bin, the grid's multiply-add."""
+def floor(n_units, n_bins, n_boot=N_BOOT, grid=GRID, repeats=3, curves=1):
+    """CPU time of the floor of an exact bootstrap band of this size.
+
+    One random 16-bit word per (replicate, sampling unit); two cumulative sums
+    (TP and FP) over every replicate's bins, per curve; one multiply-add per
+    (replicate, pcf) for each curve's envelope; and sorting the (replicate x
+    pcf) values once, which any percentile band needs.
+    """
     rng = np.random.default_rng(0)
-    counts = np.ones((n_boot, n_bins), dtype=np.int64)
+    counts = np.ones((n_boot, n_bins // curves), dtype=np.int64)
     a, b = np.ones((n_boot, grid)), np.ones((n_boot, grid))
     x = np.linspace(0, 1, grid)
+    values = np.random.default_rng(1).random((n_boot, grid))
     parts = {
         "random_s": best_of(lambda: rng.bit_generator.random_raw(n_boot * n_units // 4), repeats)[1],
-        "cumsum_s": best_of(lambda: np.cumsum(counts, axis=1), repeats)[1],
-        "grid_s": best_of(lambda: x * a + (1 - x) * b, repeats)[1],
+        "cumsum_s": 2 * curves * best_of(lambda: np.cumsum(counts, axis=1), repeats)[1],
+        "grid_s": curves * best_of(lambda: x * a + (1 - x) * b, repeats)[1],
+        "sort_s": best_of(lambda: np.sort(values, axis=0), repeats)[1],
     }
     parts["floor_s"] = sum(parts.values())
     return parts
 
 
+def stages(clf, n_boot=N_BOOT, grid=GRID, repeats=3):
+    """CPU time of each step of an envelope band (as bands.envelope_replicates runs them)."""
+    from costwidget.model import bootstrap_counts, resample
+
+    x = np.linspace(0, 1, grid)
+    counts = clf._counts
+    pos_per, neg_per = np.diff(counts.tp), np.diff(counts.fp)
+    keep = np.unique(clf.best(x)["threshold"])
+    t_bins, bins = _timed(lambda: bands_module.envelope_bins(counts.thresholds[1:], pos_per,
+                                                             neg_per, keep), repeats)
+    per_unit = np.concatenate([np.bincount(bins.bin_of, weights=p, minlength=bins.n_bins)
+                               for p in (neg_per, pos_per)]).astype(np.int64)
+    unit = np.flatnonzero(per_unit)
+    stratum = unit // bins.n_bins
+    key = (unit % bins.n_bins) * 2 + stratum
+    t_draw, (c,) = _timed(lambda: bootstrap_counts.unit_sums(
+        stratum, per_unit[unit], [key], [2 * bins.n_bins], n_boot, np.random.default_rng(0)),
+        repeats)
+    t_env, env = _timed(lambda: resample.envelope_values(c[:, 1::2], c[:, 0::2], clf.n_pos,
+                                                         clf.n_neg, x), repeats)
+    t_sort, _ = _timed(lambda: resample.sorted_columns(env), repeats)
+    return {"bins_s": t_bins, "draws_s": t_draw, "envelopes_s": t_env, "sort_s": t_sort}
+
+
 def _units(clf, x):
-    """Sampling units and bins of an envelope band (as bands.envelope_replicates makes them)."""
-    is_pos, scores, strata = bands_module.scored_arrays(clf)
-    distinct, inverse = np.unique(scores, return_inverse=True)
-    desc = (len(distinct) - 1) - inverse
-    bins = bands_module.envelope_bins(distinct[::-1], np.bincount(desc[is_pos], minlength=len(distinct)),
-                                      np.bincount(desc[~is_pos], minlength=len(distinct)),
+    """(sampling units, bins) of an envelope band, as bands.envelope_replicates makes them."""
+    counts = clf._counts
+    pos_per, neg_per = np.diff(counts.tp), np.diff(counts.fp)
+    bins = bands_module.envelope_bins(counts.thresholds[1:], pos_per, neg_per,
                                       np.unique(clf.best(x)["threshold"]))
-    return len(np.unique(strata * bins.n_bins + bins.bin_of[desc])), bins.n_bins
+    units = sum(int(np.count_nonzero(np.bincount(bins.bin_of, weights=p, minlength=bins.n_bins)))
+                for p in (pos_per, neg_per))
+    return units, bins.n_bins
+
+
+def _timed(fn, repeats):
+    out = fn()
+    return best_of(fn, repeats)[1], out
 
 
 def bench_envelope(n, n_boot=N_BOOT, grid=GRID, repeats=3):
@@ -108,6 +145,7 @@ def bench_envelope(n, n_boot=N_BOOT, grid=GRID, repeats=3):
            "coarsening_bound": band.attrs["coarsening_bound"], "units": units, "bins": n_bins}
     out.update(peers(y, s))
     out.update(floor(units, n_bins, n_boot, grid))
+    out["stages"] = stages(clfs[0], n_boot, grid)
     return out
 
 
@@ -130,9 +168,7 @@ def bench_difference(n, n_boot=N_BOOT, grid=GRID, repeats=3):
            "bins": bins_a.n_bins + bins_b.n_bins,
            "significant_points": int(d.significant.sum())}
     out.update(peers(y, sa))
-    out.update(floor(units, bins_a.n_bins + bins_b.n_bins, n_boot, grid))
-    # The diff of the two envelopes needs both: twice the grid work.
-    out["floor_s"] += out["grid_s"]
+    out.update(floor(units, bins_a.n_bins + bins_b.n_bins, n_boot, grid, curves=2))
     return out
 
 
@@ -225,6 +261,11 @@ def main(argv=None):
               f"{r['bins']} bins): the band is {r['band_cpu_s'] / r['floor_s']:.1f}x the floor; "
               f"coarsening bound {r['coarsening_bound']:.5f}; level change "
               f"{r['level_change_s'] * 1e3:.2f} ms")
+        st = r["stages"]
+        print("                 CPU by step: " + ", ".join(
+            f"{k[:-2]} {v * 1e3:.0f} ms" for k, v in st.items())
+            + f"; the rest (best thresholds, held-threshold NEC, bound) "
+              f"{(r['band_cpu_s'] - sum(st.values())) * 1e3:.0f} ms")
 
     print("\n2. Paired difference band: cw.difference_band(a, b, 0.9, random_state=0), "
           "simultaneous (target at 10^5: <= 1 s, bound <= 0.002)")

@@ -20,8 +20,8 @@ from scipy import stats
 import costwidget as cw
 from costwidget.model import bands, bootstrap_counts, paired, resample
 
-# One stratum of 400 instances: units of 1 and 3 (tables), 40 (table pieces), 300 (numpy).
-SIZES = np.array([1, 3, 40, 56, 300])
+# One stratum of 1000 instances: units of 1 and 3 (tables), 40 and 56 (table pieces), 900 (numpy).
+SIZES = np.array([1, 3, 40, 56, 900])
 
 
 def _chi2_pvalue_two_units(counts, n, p, i, j):
@@ -90,7 +90,7 @@ def test_strata_and_groupings():
 
 
 def test_poisson_tables_match_scipy():
-    lam = np.array([0.01, 0.5, 0.98, 3.7, 15.9])
+    lam = np.array([0.01, 0.5, 0.98, 3.7, 15.9, 47.2, 127.9])
     cdf = bootstrap_counts._poisson_cdfs(lam)
     ref = stats.poisson.cdf(np.arange(cdf.shape[1])[None, :], lam[:, None])
     np.testing.assert_allclose(cdf, ref, atol=1e-15)

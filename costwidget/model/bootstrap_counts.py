@@ -22,9 +22,10 @@ sum); adding ``n_s - t`` independent uniform picks of instances gives
 nor step 2's redraw (which looks at the totals only) changes the result.
 
 Poisson draws of small means are made by inversion from tables, vectorized
-over replicates. A unit of up to 160 instances is drawn as pieces of at most
-16 (the sum of independent Poisson draws is Poisson with the summed mean);
-larger units use numpy's sampler (about 40 ns a value). For a piece, the top
+over replicates. A unit of up to 512 instances is drawn as a few pieces of 15
+fixed sizes from 1 to 128 (the sum of independent Poisson draws is Poisson with
+the summed mean); larger units use numpy's sampler (about 40 ns a value).
+For a piece, the top
 12 bits of a random 16-bit word pick one of 4096 equal slices of [0, 1); for
 a slice that no step of the Poisson CDF crosses the table holds the value, and
 a slice that a step crosses (well under 1 % of draws) is resolved with a fresh
@@ -46,18 +47,17 @@ import numpy as np
 
 __all__ = ["unit_sums", "stratified_sums", "stratified_counts"]
 
-#: Units (or pieces of units) with at most this many instances are drawn from inversion tables.
-TABLE_MAX_COUNT = 16
+#: Piece sizes with an inversion table (at most 16: the table id takes 4 bits of a word).
+PIECE_SIZES = (128, 96, 64, 48, 32, 24, 16, 12, 8, 6, 5, 4, 3, 2, 1)
 #: Units up to this size are drawn as pieces from the tables, larger ones by numpy's sampler.
-SPLIT_MAX_COUNT = 160
+SPLIT_MAX_COUNT = 512
 _SLICE_BITS = 12
 _SLICES = 1 << _SLICE_BITS
 #: Poisson totals are aimed this many standard deviations below the stratum size.
 MARGIN_SD = 4.0
-#: Values per chunk of the table draws, and at most this many replicates per chunk (the
-#: products that sum a chunk per key then keep their output rows in cache).
+#: Values per chunk of the table draws: about 2M, so that with many units (paired bands)
+#: a chunk is a few dozen replicates and the products that sum it per key stay in cache.
 _BLOCK_VALUES = 1 << 21
-_CHUNK_REPLICATES = 64
 #: Strata up to this size map a uniform pick to its unit with a lookup table.
 _LOOKUP_MAX = 1 << 23
 
@@ -77,18 +77,25 @@ def _random_words(rng: np.random.Generator, shape) -> np.ndarray:
 def _poisson_cdfs(lams: np.ndarray) -> np.ndarray:
     """CDF rows ``F[i, k] = P(Poisson(lams[i]) <= k)``, long enough to reach 1.0 in float.
 
-    By the recurrence ``p_k = p_{k-1}·λ/k`` from ``p_0 = exp(-λ)``: for the
-    small means used (at most 16) nothing underflows and the sums are exact
-    to a few units of 1e-16 (scipy.stats would cost a second to import).
+    The pmf is made by the ratio recurrence ``p_k / p_{k-1} = λ/k`` outwards
+    from the mode and normalized by its sum (the terms left out are below
+    1e-30), so that each term is within a few hundred units in the last place
+    of its value and the CDF within about 1e-15 (scipy.stats would cost a
+    second to import).
     """
     top = float(lams.max()) if lams.size else 0.0
-    k = np.arange(1, int(top + 12 * math.sqrt(top + 1) + 40) + 1)
-    ratio = lams[:, None] / k[None, :]
-    pmf = np.exp(-lams)[:, None] * np.cumprod(np.concatenate((np.ones((len(lams), 1)), ratio),
-                                                             axis=1), axis=1)
-    cdf = np.minimum(np.cumsum(pmf, axis=1), 1.0)
-    cdf[:, -1] = 1.0  # the tail beyond is below 1e-25
-    return cdf
+    k = np.arange(int(top + 12 * math.sqrt(top + 1) + 40) + 1, dtype=np.float64)
+    out = np.empty((len(lams), len(k)))
+    for row, lam in zip(out, lams):
+        mode = int(lam)
+        w = np.ones(len(k))
+        w[mode + 1:] = np.cumprod(lam / k[mode + 1:])
+        if mode > 0:
+            w[:mode] = np.cumprod(k[mode:0:-1] / lam)[::-1]
+        row[:] = np.cumsum(w) / w.sum()
+    np.minimum(out, 1.0, out=out)
+    out[:, -1] = 1.0
+    return out
 
 
 def _inversion_table(cdf: np.ndarray) -> np.ndarray:
@@ -117,17 +124,21 @@ class _Stratum:
         self.counts = counts
         self.keys = keys  # key of each unit, per grouping
         self.rate = max(0.0, 1.0 - MARGIN_SD / math.sqrt(self.n)) if self.n else 0.0
-        # Units up to SPLIT_MAX_COUNT are drawn from the tables in pieces of at most
-        # TABLE_MAX_COUNT instances (a sum of independent Poisson draws is Poisson of the
-        # summed mean); larger ones by numpy's sampler.
+        # Units up to SPLIT_MAX_COUNT are drawn from the tables as pieces of the sizes in
+        # PIECE_SIZES, largest first (a sum of independent Poisson draws is Poisson of the
+        # summed mean); larger units by numpy's sampler.
         none = np.zeros(0, np.int64)
         tabled = np.flatnonzero(counts <= SPLIT_MAX_COUNT) if self.rate > 0 else none
         self.large = np.flatnonzero(counts > SPLIT_MAX_COUNT) if self.rate > 0 else none
-        n_pieces = -(-counts[tabled] // TABLE_MAX_COUNT)
-        self.small = np.repeat(tabled, n_pieces)  # the unit of each piece
-        first = np.repeat(np.cumsum(n_pieces) - n_pieces, n_pieces)
-        within = np.arange(self.small.size) - first
-        piece = np.minimum(TABLE_MAX_COUNT, counts[self.small] - TABLE_MAX_COUNT * within)
+        units, pieces, left = [], [], counts[tabled].copy()
+        for size in PIECE_SIZES:
+            q = left // size
+            units.append(np.repeat(tabled, q))
+            pieces.append(np.full(int(q.sum()), size))
+            left -= q * size
+        order = np.argsort(np.concatenate(units), kind="stable")
+        self.small = np.concatenate(units)[order]  # the unit of each piece
+        piece = np.concatenate(pieces)[order]
 
         def summing(rows, dtype):
             # (n_keys x len(rows)) 0/1 matrix: its product with counts sums them per key.
@@ -162,7 +173,7 @@ def _draw_small(st: _Stratum, n_boot, rng, outs, total):
     """Table inversion for the small units, a few replicates at a time, summed per key."""
     if not st.small.size:
         return
-    chunk = max(1, min(_CHUNK_REPLICATES, _BLOCK_VALUES // st.small.size))
+    chunk = max(1, min(n_boot, _BLOCK_VALUES // st.small.size))
     for lo in range(0, n_boot, chunk):
         hi = min(n_boot, lo + chunk)
         words = _random_words(rng, (st.small.size, hi - lo))
