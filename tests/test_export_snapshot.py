@@ -18,13 +18,13 @@ from costwidget.widget import CostWidget, export
 from costwidget.widget.state import WidgetState
 
 # Inputs a snapshot records and restore sets (pcf, names and busy are derived or fixed).
-INPUTS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos", "n_neg",
+INPUTS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos", "n_neg", "show_cost_lines",
           "show_bands", "band_level", "show_fold_spread", "difference", "visible",
           "range_of_interest")
 NON_DEFAULT = dict(p_pos=0.23, cost_fn=4.5, cost_fp=1.25, constraint="workforce", max_fpr=0.07,
                    capacity=55.0, n_pos=120.0, n_neg=180.0, show_bands=True, band_level=0.8,
                    show_fold_spread=True, difference=["weak", "good"], visible=["good", "weak"],
-                   range_of_interest=[0.2, 0.45])
+                   range_of_interest=[0.2, 0.45], show_cost_lines=True)
 
 
 def _classifiers(seed=7, n=240):
@@ -75,7 +75,7 @@ def test_snapshot_is_plain_json_and_round_trips_exactly(analysed):
     assert json.loads(text) == snap
     assert snap["format"] == "costwidget.snapshot" and snap["version"] == 1
     assert set(snap) == {"format", "version", "costwidget", "classifiers", "operating_point",
-                         "constraint", "visible", "bands", "difference", "range_of_interest",
+                         "constraint", "visible", "bands", "display", "difference", "range_of_interest",
                          "range_table", "readout"}
     assert snap["range_of_interest"] == [0.2, 0.45]
     assert [r["classifier"] for r in snap["range_table"]] == NON_DEFAULT["visible"]

@@ -10,6 +10,7 @@ import numpy as np
 from ..model import combined_envelope
 from .figures import TRIVIAL_COLOR
 from .marks import hold
+from .sliders import SliderBinding
 
 __all__ = ["ClassifierLayers"]
 
@@ -54,7 +55,9 @@ class ClassifierLayers:
             box.observe(lambda ch, name=name: self._on_pick(name, ch["new"]), names=["value"])
         self.show_cost_lines = widgets.Checkbox(description="every hull vertex's cost line",
                                                 value=False, style={"description_width": "initial"})
-        self.show_cost_lines.observe(lambda _ch: self._on_cost_lines(), names=["value"])
+        self._cost_lines_binding = SliderBinding(
+            self.show_cost_lines, ctx.tx, lambda v: setattr(ctx.state, "show_cost_lines", v),
+            "cost lines")
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         # Rows wrap, so many classifiers or long names never push controls off the edge.
         self.picker_row = widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values()],
@@ -73,14 +76,10 @@ class ClassifierLayers:
         if not tx.is_pushing:
             tx.apply("classifier picker", toggle)
 
-    def _on_cost_lines(self) -> None:
-        with self.ctx.tx.lock:
-            self.sync()
-
     # ------------------------------------------------------------------ drawing
     def sync(self) -> None:
         s = self.ctx.state
-        per_vertex = bool(self.show_cost_lines.value)
+        per_vertex = s.show_cost_lines
         key = (tuple(s.visible), per_vertex)
         if key == self._drawn:
             return
@@ -116,3 +115,4 @@ class ClassifierLayers:
         shown = set(self.ctx.state.visible)
         for name, box in self.picker.items():
             box.value = name in shown
+        self.show_cost_lines.value = self.ctx.state.show_cost_lines

@@ -35,7 +35,7 @@ __all__ = ["CostWidget", "STATE_TRAITS"]
 
 #: The settable state traits: the analysis a snapshot records and a rollback restores.
 STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
-                "n_neg", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
+                "n_neg", "show_cost_lines", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
                 "range_of_interest")
 
 
@@ -119,6 +119,7 @@ class CostWidget:
     capacity = _StateTrait()
     n_pos = _StateTrait()
     n_neg = _StateTrait()
+    show_cost_lines = _StateTrait()
     show_bands = _StateTrait()
     band_level = _StateTrait()
     show_fold_spread = _StateTrait()

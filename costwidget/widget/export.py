@@ -49,18 +49,8 @@ def _visible(w):
 
 
 def _cost_lines_shown(w) -> bool:
-    """Whether every hull vertex's cost line is drawn (a display option, not a state trait).
-
-    Not part of the widget's export interface yet: looked up where the widget keeps the
-    checkbox; False if it is not found.
-    """
-    if isinstance(getattr(w, "show_cost_lines", None), bool):
-        return w.show_cost_lines
-    for owner in ("classifier_layers", "controls"):
-        control = getattr(getattr(w, owner, None), "show_cost_lines", None)
-        if control is not None:
-            return bool(getattr(control, "value", False))
-    return False
+    """Whether every hull vertex's cost line is drawn (a state trait)."""
+    return bool(w.state.show_cost_lines)
 
 
 def _range_table(w):
@@ -95,6 +85,7 @@ def snapshot(w) -> dict:
         "visible": list(s.visible),
         "bands": {"show_bands": s.show_bands, "band_level": s.band_level,
                   "show_fold_spread": s.show_fold_spread},
+        "display": {"show_cost_lines": s.show_cost_lines},
         "difference": {"pair": list(s.difference),
                        "significant": [] if intervals is None else intervals.to_dict("records")},
         "range_of_interest": list(s.range_of_interest),
@@ -148,6 +139,7 @@ _INPUTS = {
     "show_bands": ("bands.show_bands", "bool"),
     "band_level": ("bands.band_level", "number"),
     "show_fold_spread": ("bands.show_fold_spread", "bool"),
+    "show_cost_lines": ("display.show_cost_lines", "bool"),
     "difference": ("difference.pair", "names"),
     "range_of_interest": ("range_of_interest", "numbers"),
 }
