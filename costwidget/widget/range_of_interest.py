@@ -113,7 +113,8 @@ class RangeOfInterest:
                     "clicks set the operating point again when this is off.")
         self.range_text = widgets.Text(
             value="", placeholder="e.g. 0.30, 0.55", description="range PCF(+)",
-            continuous_update=False, layout=widgets.Layout(width="230px"))
+            continuous_update=False, style={"description_width": "initial"},  # never "range PCF…"
+            layout=widgets.Layout(width="250px"))
         self.clear_button = widgets.Button(description="clear", tooltip="No range of interest")
         self.thesis_toggle = widgets.ToggleButton(value=False, description="thesis view",
                                                   tooltip="MTMCS and optimal-threshold charts")

@@ -128,7 +128,8 @@ class ThesisView:
                   bq.Axis(scale=my, label="MTMCS (%)", side="left", grid_lines="dashed",
                           tick_format=".0f")],
             title="MTMCS chart", layout=widgets.Layout(**_LAYOUT), fig_margin=_MARGIN,
-            legend_location="top")
+            # Top left, in the head room above the curves ("top" ran past the plot's right edge).
+            legend_location="top-left")
         self.mtmcs_figure.add_class("costwidget-mtmcs")
         # Optimal-thresholds chart: one horizontal piece per optimal hull vertex.
         ty = bq.LinearScale(min=0.0, max=1.0)

@@ -1,12 +1,14 @@
 """A JupyterLab server for the browser tests and the browser benchmark, and a notebook runner.
 
-Starts ``jupyter lab`` on a free port with a fresh token, its own runtime, config and workspace
-folders under ``root``, and opens a notebook in Debian's chromium (never a downloaded browser).
+Starts ``jupyter lab`` on a free port with a fresh token, its own runtime, config, user-settings
+and workspace folders under ``root``, and opens a notebook in Debian's chromium (never a
+downloaded browser). The browser tests get these through the fixtures in ``conftest.py``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import socket
@@ -32,8 +34,15 @@ def running_lab(root: Path):
     """Yield ``(url, token)`` of a JupyterLab serving ``root``; stop it afterwards."""
     root = Path(root)
     port, token = free_port(), secrets.token_hex(16)
+    # Own user settings: nobody's saved settings leak in, and the "get notified about Jupyter
+    # news?" toast stays away (it covers the bottom right of the page and can take clicks).
+    settings = root / ".settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
     env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(root / ".runtime"),
-               JUPYTER_CONFIG_DIR=str(root / ".config"), JUPYTERLAB_WORKSPACES_DIR=str(root / ".ws"))
+               JUPYTER_CONFIG_DIR=str(root / ".config"), JUPYTERLAB_WORKSPACES_DIR=str(root / ".ws"),
+               JUPYTERLAB_SETTINGS_DIR=str(root / ".settings"))
     cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
            f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
@@ -87,3 +96,37 @@ def run_all_cells(page, sync_api, url, token, notebook: str) -> None:
     page.wait_for_function(
         "() => Array.from(document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')).every("
         "e => /\\[\\d+\\]/.test(e.textContent))", timeout=300_000)
+
+
+# Console messages that are JupyterLab's own noise on an offline, fresh profile, not widget errors.
+BENIGN = ("favicon", "Failed to load resource: the server responded with a status of 404",
+          "ERR_INTERNET_DISCONNECTED", "ERR_NAME_NOT_RESOLVED")
+
+
+def console_errors(page) -> list:
+    """Start collecting the page's console errors and uncaught exceptions (JupyterLab's own
+    offline noise left out); returns the list that fills up."""
+    errors = []
+
+    def on_console(message):
+        if message.type == "error" and not any(b in message.text for b in BENIGN):
+            errors.append(message.text)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    return errors
+
+
+def wait_for_state(page, predicate: str, arg=None, *, timeout: float = 15_000) -> bool:
+    """Wait until the JS ``predicate(arg)`` holds (polled every 5 ms); False on time-out.
+
+    The predicate is the whole expected state of the page, never a delay. On a time-out the
+    caller's assertions that follow say what is off, which reads better than "Timeout 15000ms".
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=5)
+        return True
+    except PlaywrightTimeout:
+        return False

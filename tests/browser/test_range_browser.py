@@ -1,256 +1,277 @@
-"""Real-browser test of the range-of-interest overlay: brushing in a cost pane, the table, the thesis view.
+"""Real-browser test of the range of interest in the real widget: brushing in the cost pane, the
+range table, the typed range and the thesis view.
 
-JupyterLab + Debian's chromium driven by Playwright, on a scratch notebook that
-composes ``RangeOfInterest`` with a bare cost figure (as CostWidget will). With
-real mouse events: turning the brush on, dragging from PCF 0.31 to 0.56 shades
-the range while the button is still down, and the release sets the range,
-snapped to [0.30, 0.55], in the table and in the shading; a typed range moves
-both; the thesis view renders both charts with ``FPcost/FNcost`` tick labels.
-No browser console errors.
+JupyterLab + Debian's chromium driven by Playwright, on a scratch notebook showing
+``cw.demo()``. With real mouse events: turning the brush on in the range-of-interest controls
+and dragging in the cost pane from PCF 0.31 to 0.56 shades the range while the button is still
+down (and changes nothing else yet); the release sets the range, snapped to [0.30, 0.55], in
+the widget's range table (one row per classifier, one recommended), the range box, the shading
+and the brush; with the brush off a click sets the operating point again, exactly on the
+clicked target (PCF(+) from p(+) and the costs a multiple of 1/500); a typed range moves
+the table and the shading; the thesis view draws both charts with ``FPcost/FNcost`` tick
+labels and the range shaded at x = 1 - PCF(+). No browser console errors. Screenshots of the
+widget and of the thesis view go to tests/artifacts/.
 
-Skipped only when /usr/bin/chromium is absent and CI is not set; under CI a
-missing browser is a failure.
+Every wait is on the whole expected state of the page, never on time. The browser gate (skip
+or CI failure) and the JupyterLab launcher are in conftest.py.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import secrets
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
+import re
 
 import pytest
+from lab_server import console_errors, wait_for_state
 
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "tests" / "artifacts"
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+from costwidget.widget.operating_point import CLICK_STEPS
+from costwidget.widget.range_of_interest import SHADE_FILL
 
-if not Path(CHROMIUM).exists() and not IN_CI:
-    pytest.skip(f"{CHROMIUM} is absent (install Debian's chromium: apt-get install -y chromium); "
-                "this test runs whenever CI is set", allow_module_level=True)
+# Cell 1 is what a user types. Cell 2 says which of the cost figure's marks is the shading:
+# the test finds it by its place in `w.figures.cost.marks`, computed by the widget itself.
+CELLS = ["import costwidget as cw\nw = cw.demo()\nw",
+         "print('shade mark', w.figures.cost.marks.index(w.range_tool.shade))"]
 
-sync_api = pytest.importorskip("playwright.sync_api") if not IN_CI else __import__(
-    "playwright.sync_api", fromlist=["sync_playwright"])
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-BENIGN = ("favicon", "Failed to load resource: the server responded with a status of 404",
-          "ERR_INTERNET_DISCONNECTED", "ERR_NAME_NOT_RESOLVED")
-
-CELL = r'''
-import bqplot as bq, ipywidgets as widgets, traitlets as t
-import costwidget as cw
-from costwidget.datasets import load_demo_scores
-from costwidget.widget.errors import ErrorArea
-from costwidget.widget.range_of_interest import RangeOfInterest
-
-class State(t.HasTraits):
-    range_of_interest = t.List(t.Float())
-    visible = t.List(t.Unicode())
-    p_pos, cost_fn, cost_fp, pcf = t.Float(0.5), t.Float(1.0), t.Float(1.0), t.Float(0.5)
-
-clfs = list(cw.Classifier.from_frame(load_demo_scores("german_credit"), pos_label="Bad").values())
-state = State(visible=[c.name for c in clfs])
-xs, ys = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=0.5)
-curves = [bq.Lines(x=c.envelope.pcf, y=c.envelope.nec, scales={"x": xs, "y": ys}) for c in clfs]
-figure = bq.Figure(marks=curves, axes=[bq.Axis(scale=xs, tick_format=".1f"),
-                                       bq.Axis(scale=ys, orientation="vertical")],
-                   layout=widgets.Layout(width="480px", height="440px"))
-figure.add_class("costwidget-cost")
-errors = ErrorArea()
-roi = RangeOfInterest(state, figure, xs, clfs, ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"], errors)
-figure.marks = [*roi.marks, *figure.marks]
-widgets.VBox([errors.widget, figure, roi.widget])
-'''
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lab")
-    nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": "range0", "metadata": {},
-                     "outputs": [], "source": CELL}],
-          "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                      "name": "python3"}},
-          "nbformat": 4, "nbformat_minor": 5}
-    (root / "range.ipynb").write_text(json.dumps(nb))
-    port, token = _free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(root / ".runtime"),
-               JUPYTER_CONFIG_DIR=str(root / ".config"), JUPYTERLAB_WORKSPACES_DIR=str(root / ".ws"))
-    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
-           f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-           f"--LabApp.workspaces_dir={root / '.ws'}", "--LabApp.extension_manager=readonly"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:  # CI containers run as root
-        cmd.append("--allow-root")
-    log = open(root / "lab.log", "w")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.5)
-    else:
-        proc.terminate()
-        pytest.fail("JupyterLab did not start in 120 s: " + (root / "lab.log").read_text()[-2000:])
-    if proc.poll() is not None:
-        pytest.fail("JupyterLab exited: " + (root / "lab.log").read_text()[-2000:])
-    yield url, token
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-
-
-# Client pixel of a PCF value on the cost figure's x axis, from its first and last tick; the
-# plot area; the range table's text; the x extent of the shading (the figure's first mark).
-_STATE = r"""(arg) => {
-  const svg = document.querySelector('.costwidget-cost svg.svg-figure');
-  const bg = document.querySelector('.costwidget-cost svg.svg-background');
-  const ticks = [];
+# Shared page helpers. `_js(body)` is `(arg) => { helpers; body }`.
+_HELPERS = r"""
+const svgOf = (fig, cls) => document.querySelector(`${fig} svg.${cls}`);
+const shown = el => {
+  for (let e = el; e && e.tagName !== 'svg'; e = e.parentElement) {
+    const s = getComputedStyle(e);
+    if (s.display === 'none' || s.visibility === 'hidden') return false;
+  }
+  return true;
+};
+// A figure's mark groups in the order of Figure.marks (bqplot draws them in that order).
+const markGroups = fig => {
+  const events = svgOf(fig, 'svg-figure').querySelector('.plotarea_events');
+  return Array.from(events.nextElementSibling.children)
+    .filter(g => g.tagName === 'g' && !g.classList.contains('g_legend'));
+};
+// Client x -> data map of a figure's horizontal axis, from its first and last tick.
+const xAxis = fig => {
+  const bg = svgOf(fig, 'svg-background');
+  if (!bg) return null;
   for (const ax of bg.querySelectorAll('g.axis')) {
     const ts = Array.from(ax.querySelectorAll('g.tick')).map(t => {
       const b = t.querySelector('line').getBoundingClientRect();
       return [parseFloat(t.textContent), b.x + b.width / 2, b.y + b.height / 2]; });
-    if (ts.length >= 2 && Math.abs(ts[0][2] - ts[ts.length - 1][2]) < 1) ticks.push(...ts);
+    if (ts.length >= 2 && Math.abs(ts[0][2] - ts[ts.length - 1][2]) < 1) {
+      const [a, b] = [ts[0], ts[ts.length - 1]];
+      return {v0: a[0], p0: a[1], perPx: (b[0] - a[0]) / (b[1] - a[1])};
+    }
   }
-  const [a, b] = [ticks[0], ticks[ticks.length - 1]];
-  const perPx = (b[0] - a[0]) / (b[1] - a[1]);
-  const area = svg.querySelector('.plotarea_events').getBoundingClientRect();
-  const events = svg.querySelector('.plotarea_events');
-  const groups = Array.from(events.nextElementSibling.children).filter(g => g.tagName === 'g');
-  const shadePath = groups[0] && groups[0].querySelector('path.area, path.line');
-  let shade = null;
-  if (shadePath && getComputedStyle(groups[0]).display !== 'none' &&
-      getComputedStyle(shadePath).visibility !== 'hidden') {
-    const r = shadePath.getBoundingClientRect();
-    if (r.width > 0) shade = [a[0] + (r.x - a[1]) * perPx, a[0] + (r.x + r.width - a[1]) * perPx];
-  }
-  const brush = svg.querySelector('.selection');
-  const brushW = brush ? brush.getBoundingClientRect().width : 0;
-  const table = document.querySelector('.costwidget-range-table');
-  return {v0: a[0], p0: a[1], perPx, area: [area.x, area.y, area.width, area.height], shade,
-          brushW, table: table ? table.innerText : ''};
-}"""
+  return null;
+};
+// The data-x extent [lo, hi] of an element, or null when it is hidden or empty.
+const extent = (el, ax) => {
+  if (!el || !shown(el)) return null;
+  const r = el.getBoundingClientRect();
+  if (r.width <= 0) return null;
+  return [ax.v0 + (r.x - ax.p0) * ax.perPx, ax.v0 + (r.x + r.width - ax.p0) * ax.perPx];
+};
+"""
+
+# The range of interest as the page shows it (null until the cost pane has its axes): the cost
+# x axis map and plot area; the shading (the cost figure's mark number arg.shadeMark) and its
+# fill; the brush (toggle, overlay, selection); the range table, its rows and the range box;
+# the PCF readout, the p(+) slider's readout and the two cost boxes (full precision); the
+# thesis view's MTMCS tick labels, lines, shading (the area filled with the shading's colour,
+# arg.fill) and caption.
+_STATE = r"""
+  const fig = '.costwidget .costwidget-cost', ax = xAxis(fig);
+  const svg = svgOf(fig, 'svg-figure');
+  if (!ax || !svg) return null;
+  const events = svg.querySelector('.plotarea_events'), r = events.getBoundingClientRect();
+  const shadeGroup = markGroups(fig)[arg.shadeMark];
+  // A fill="inside" Lines mark is filled on its path.line (its path.area stays empty).
+  const shadePath = shadeGroup && shadeGroup.querySelector('path.line');
+  const interaction = events.nextElementSibling.nextElementSibling;
+  const selection = interaction && interaction.querySelector('.selection');
+  const toggle = Array.from(document.querySelectorAll('.costwidget-range button'))
+    .find(b => b.innerText.includes('brush range'));
+  const table = document.querySelector('.costwidget .costwidget-range-table');
+  const rows = Array.from(document.querySelectorAll(
+    '.costwidget table.costwidget-range-table tbody tr')).map(tr => tr.innerText);
+  const box = document.querySelector('.costwidget-range input[type="text"]');
+  const pcf = document.querySelector('.costwidget .costwidget-pcf');
+  const pPos = document.querySelector('.costwidget .costwidget-p-pos .widget-readout');
+  const costs = Array.from(document.querySelectorAll('.costwidget input[type="number"]'))
+    .slice(0, 2).map(i => i.value);
+  const m = '.costwidget .costwidget-mtmcs', mAx = xAxis(m), mSvg = svgOf(m, 'svg-figure');
+  const caption = document.querySelector('.costwidget .costwidget-thesis-caption');
+  // Shown, drawn lines of a figure other than the range's shading.
+  const curves = f => Array.from(document.querySelectorAll(`${f} svg.svg-figure path.line`))
+    .filter(p => shown(p) && (p.getAttribute('d') || '').length > 10 &&
+                 getComputedStyle(p).fill !== arg.fill).length;
+  return {
+    ax, area: [r.x, r.y, r.width, r.height],
+    shade: extent(shadePath, ax), shadeFill: shadePath ? getComputedStyle(shadePath).fill : null,
+    brushOn: Boolean(toggle && toggle.classList.contains('mod-active')),
+    overlay: Boolean(interaction && interaction.querySelector('.overlay')),
+    brush: selection && selection.getAttribute('display') !== 'none' ? extent(selection, ax) : null,
+    table: table ? table.innerText : '', rows, box: box ? box.value : null,
+    pcf: pcf ? parseFloat(pcf.innerText.replace(/^[^0-9.-]*/, '')) : null,
+    pPos: pPos ? pPos.innerText : null, costs,
+    ticks: mAx ? Array.from(svgOf(m, 'svg-background').querySelectorAll('g.tick text'))
+      .map(t => t.textContent) : [],
+    mtmcsLines: curves(m), thresholdLines: curves('.costwidget .costwidget-thresholds'),
+    mtmcsShade: mSvg ? extent(Array.from(mSvg.querySelectorAll('path.line'))
+      .find(p => getComputedStyle(p).fill === arg.fill), mAx) : null,
+    caption: caption ? caption.innerText : '',
+  };
+"""
 
 
-def _wait(page, predicate: str, arg=None) -> None:
-    try:
-        page.wait_for_function(predicate, arg=arg, timeout=15_000, polling=10)
-    except sync_api.TimeoutError:
-        pass  # the assertions that follow say what is off
+def _js(body: str) -> str:
+    return "(arg) => {" + _HELPERS + body + "}"
 
 
 def _until(condition: str) -> str:
-    return f"(arg) => {{ const s = ({_STATE})(arg); return Boolean({condition}); }}"
+    """JS predicate: `condition` over `s` (the page state, never null there) and `arg`."""
+    return _js(f"const s = (() => {{ {_STATE} }})(); return Boolean(s && ({condition}));")
 
 
-def test_brushing_sets_the_range_of_interest(lab):
-    url, token = lab
-    errors = []
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1300, "height": 1400})
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-        page.goto(f"{url}/lab/tree/range.ipynb?token={token}&reset")
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-        page.get_by_text("| Idle").first.wait_for(timeout=120_000)
-        for _attempt in range(3):
-            page.locator(".jp-Notebook").first.click()
-            page.get_by_role("menuitem", name="Run", exact=True).click()
-            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-            try:
-                page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=60_000)
-                break
-            except sync_api.TimeoutError:
-                continue
-        try:
-            page.wait_for_selector(".costwidget-range", timeout=60_000)
-            page.wait_for_timeout(1000)
-            s = page.evaluate(_STATE)
-            assert s["shade"] is None and "No range of interest" in s["table"], s
+# `s.shade` / `s.brush` / `s.mtmcsShade` within `tol` of [lo, hi] (JS, for the waits).
+def _near(what: str, lo: float, hi: float, tol: float) -> str:
+    return (f"{what} && Math.abs({what}[0] - {lo}) < {tol} && Math.abs({what}[1] - {hi}) < {tol}")
 
-            # Brush on, then a real drag from PCF 0.31 to 0.56.
-            page.get_by_role("button", name="brush range").click()
-            page.wait_for_timeout(500)
-            x0, y0, _w, h = s["area"]
-            y = y0 + 0.5 * h
 
-            def px(v):
-                return s["p0"] + (v - s["v0"]) / s["perPx"]
+def _notebook(root) -> str:
+    cells = [{"cell_type": "code", "execution_count": None, "id": f"range{i}", "metadata": {},
+              "outputs": [], "source": src} for i, src in enumerate(CELLS)]
+    nb = {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3",
+                                                      "language": "python", "name": "python3"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (root / "range.ipynb").write_text(json.dumps(nb))
+    return "range.ipynb"
 
-            page.mouse.move(px(0.31), y)
-            page.mouse.down()
-            page.mouse.move(px(0.45), y, steps=6)
-            page.mouse.move(px(0.56), y, steps=6)
-            # Shaded while brushing: the brush's own rectangle, and our shading once the
-            # kernel has seen the moving selection, before the button is released.
-            _wait(page, _until("s.brushW > 20 && s.shade && Math.abs(s.shade[1] - 0.56) < 0.01"))
-            mid = page.evaluate(_STATE)
-            assert mid["brushW"] > 20, f"no brush rectangle while dragging: {mid}"
-            assert mid["shade"] and mid["shade"][0] == pytest.approx(0.31, abs=0.01) and \
-                mid["shade"][1] == pytest.approx(0.56, abs=0.01), f"no live shading: {mid}"
-            assert "Range of interest" not in mid["table"] or "0.30, 0.55" not in mid["table"], \
-                f"the state changed before the release: {mid}"
-            page.mouse.up()
-            _wait(page, _until("s.table.includes('[0.30, 0.55]') && s.shade && "
-                               "Math.abs(s.shade[0] - 0.30) < 0.005"))
-            after = page.evaluate(_STATE)
-            assert "PCF(+) in [0.30, 0.55]" in after["table"], f"table not set by the brush: {after}"
-            assert after["shade"] == pytest.approx([0.30, 0.55], abs=0.005), \
-                f"shading not snapped to the grid: {after}"
-            assert "recommended" in after["table"]
 
-            # Brush off; a typed range moves the table and the shading.
-            page.get_by_role("button", name="brush range").click()
-            box = page.locator(".costwidget-range input[type='text']").first
-            box.fill("0.2, 0.4")
-            box.press("Enter")
-            _wait(page, _until("s.table.includes('[0.20, 0.40]')"))
-            typed = page.evaluate(_STATE)
-            assert "PCF(+) in [0.20, 0.40]" in typed["table"] and \
-                typed["shade"] == pytest.approx([0.2, 0.4], abs=0.005), typed
+def test_brushing_in_the_widget_sets_the_range_of_interest(lab, browser, artifacts):
+    page = browser.new_page(viewport={"width": 1300, "height": 2600})
+    errors = console_errors(page)
+    try:
+        lab.run_notebook(page, _notebook(lab.root))
+        out = page.locator(".jp-OutputArea-output", has_text="shade mark").first
+        out.wait_for(timeout=60_000)
+        found = re.search(r"shade mark (\d+)", out.inner_text())
+        assert found, f"the notebook did not say which mark is the shading: {out.inner_text()!r}"
+        fill = "rgb({}, {}, {})".format(*(int(SHADE_FILL[i:i + 2], 16) for i in (1, 3, 5)))
+        arg = {"shadeMark": int(found.group(1)), "fill": fill}
 
-            # The thesis view: both charts, with FPcost/FNcost tick labels.
-            page.get_by_role("button", name="thesis view").click()
-            page.wait_for_selector(".costwidget-mtmcs svg.svg-figure", timeout=30_000)
-            page.wait_for_selector(".costwidget-thresholds svg.svg-figure", timeout=30_000)
-            page.wait_for_timeout(1000)
-            ticks = page.evaluate("() => Array.from(document.querySelectorAll("
-                                  "'.costwidget-mtmcs svg.svg-background g.tick text'))"
-                                  ".map(t => t.textContent)")
-            assert "0.25/0.75" in ticks and "0.50/0.50" in ticks, ticks
-            n_lines = page.locator(".costwidget-mtmcs svg.svg-figure path.line").count()
-            assert n_lines >= 4, f"{n_lines} MTMCS lines drawn"
-        except BaseException:
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "range_failure.png"), full_page=True)
-            raise
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "range.png"), full_page=True)
-        thesis_view = page.locator(".costwidget-thesis").first
-        thesis_view.scroll_into_view_if_needed()
-        thesis_view.screenshot(path=str(ARTIFACTS / "range_thesis_view.png"))
-        browser.close()
-    real = [e for e in errors if not any(b in e for b in BENIGN)]
-    assert not real, f"browser console errors: {real}"
+        def state():
+            return page.evaluate(_js(_STATE), arg)
+
+        wait_for_state(page, _until("s.table.includes('No range of interest') && s.box === '' "
+                                    "&& s.pcf !== null && s.shadeFill"), arg, timeout=60_000)
+        s = state()
+        assert s is not None, "the widget's cost pane did not render"
+        assert s["shade"] is None and "No range of interest" in s["table"] and s["box"] == "", s
+        # The mark found by its place in w.figures.cost.marks is the range's shading.
+        assert s["shadeFill"] == fill, f"mark {arg['shadeMark']} is not the shading: {s}"
+        assert not s["brushOn"] and not s["overlay"], f"the brush is on before the toggle: {s}"
+
+        # Brush on, in the range-of-interest controls: the cost pane gets the brush overlay.
+        page.get_by_role("button", name="brush range").click()
+        wait_for_state(page, _until("s.brushOn && s.overlay"), arg)
+        page.locator(".costwidget .costwidget-cost").scroll_into_view_if_needed()
+        s = state()
+        assert s["brushOn"] and s["overlay"], f"no brush in the cost pane after the toggle: {s}"
+
+        # A real drag from PCF 0.31 to 0.56, at mid height.
+        ax, (_x0, y0, _w, h) = s["ax"], s["area"]
+        y = y0 + 0.5 * h
+
+        def px(v):
+            return ax["p0"] + (v - ax["v0"]) / ax["perPx"]
+
+        page.mouse.move(px(0.31), y)
+        page.mouse.down()
+        page.mouse.move(px(0.45), y, steps=6)
+        page.mouse.move(px(0.56), y, steps=6)
+        # Shaded while brushing (the brush's own rectangle, and the widget's shading once the
+        # kernel has seen the moving selection), before the button is released.
+        wait_for_state(page, _until(_near("s.brush", 0.31, 0.56, 0.01) + " && "
+                                    + _near("s.shade", 0.31, 0.56, 0.01)), arg)
+        mid = state()
+        assert mid["brush"] == pytest.approx([0.31, 0.56], abs=0.01), \
+            f"no brush rectangle while dragging: {mid}"
+        assert mid["shade"] == pytest.approx([0.31, 0.56], abs=0.01), f"no live shading: {mid}"
+        assert "No range of interest" in mid["table"] and mid["box"] == "", \
+            f"the range changed before the release: {mid}"
+        page.mouse.up()
+        # The release: the range snapped to the 0.05 grid, everywhere it is shown.
+        wait_for_state(page, _until("s.table.includes('[0.30, 0.55]') && s.box === '0.3, 0.55' "
+                                    "&& s.rows.length === 4 && "
+                                    + _near("s.shade", 0.30, 0.55, 0.005) + " && "
+                                    + _near("s.brush", 0.30, 0.55, 0.005)), arg)
+        after = state()
+        assert "PCF(+) in [0.30, 0.55]" in after["table"], f"table not set by the brush: {after}"
+        assert after["shade"] == pytest.approx([0.30, 0.55], abs=0.005), \
+            f"shading not snapped to the grid: {after}"
+        assert after["brush"] == pytest.approx([0.30, 0.55], abs=0.005), \
+            f"the brush is not on the snapped range: {after}"
+        assert after["box"] == "0.3, 0.55", f"the range box does not show the range: {after}"
+        names = ("logistic regression", "random forest", "gradient boosting", "naive Bayes")
+        assert len(after["rows"]) == 4 and all(any(n in r for r in after["rows"]) for n in names), \
+            f"the range table has not one row per classifier: {after}"
+        assert sum("★" in r for r in after["rows"]) == 1 and "recommended" in after["table"], \
+            f"not exactly one recommended classifier: {after}"
+
+        # Brush off: the overlay goes, and a click sets the operating point again.
+        page.get_by_role("button", name="brush range").click()
+        wait_for_state(page, _until("!s.brushOn && !s.overlay"), arg)
+        off = state()
+        assert not off["brushOn"] and not off["overlay"], f"the brush stays after the toggle: {off}"
+        page.locator(".costwidget .costwidget-cost").scroll_into_view_if_needed()
+        ax, (_x0, y0, _w, h) = off["ax"], off["area"]
+        page.mouse.click(ax["p0"] + (0.7 - ax["v0"]) / ax["perPx"], y0 + 0.6 * h)
+        wait_for_state(page, _until("Math.abs(s.pcf - 0.7) < 0.01"), arg)
+        clicked = state()
+        assert clicked["pcf"] == pytest.approx(0.7, abs=0.01), \
+            f"a click with the brush off does not set the operating point: {clicked}"
+        # Exactly where clicked: the PCF(+) the controls make (p(+) and the costs in full) is
+        # the click target's, a multiple of 1/500 (CLICK_STEPS) next to 0.70 - not moved on
+        # by anything after the click (say, the cost-ratio slider snapping the ratio).
+        p, (fn, fp) = float(clicked["pPos"]), (float(c) for c in clicked["costs"])
+        exact = p * fn / (p * fn + (1 - p) * fp)
+        assert abs(exact - 0.7) < 0.0025 and abs(exact * CLICK_STEPS - round(exact * CLICK_STEPS)) \
+            < 1e-6, f"the operating point is at PCF(+) = {exact!r}, not on the clicked target: " \
+                    f"{clicked}"
+        assert clicked["shade"] == pytest.approx([0.30, 0.55], abs=0.005), clicked
+
+        # A typed range moves the table, the shading and the box.
+        box = page.locator(".costwidget-range input[type='text']").first
+        box.fill("0.2, 0.4")
+        box.press("Enter")
+        wait_for_state(page, _until("s.table.includes('[0.20, 0.40]') && s.box === '0.2, 0.4' && "
+                                    + _near("s.shade", 0.2, 0.4, 0.005)), arg)
+        typed = state()
+        assert "PCF(+) in [0.20, 0.40]" in typed["table"] and \
+            typed["shade"] == pytest.approx([0.2, 0.4], abs=0.005) and \
+            typed["box"] == "0.2, 0.4", typed
+
+        # The thesis view: both charts, FPcost/FNcost tick labels, the range at x = 1 - PCF(+).
+        page.get_by_role("button", name="thesis view").click()
+        wait_for_state(page, _until("s.ticks.includes('0.25/0.75') && s.ticks.includes('0.50/0.50')"
+                                    " && s.mtmcsLines >= 4 && s.thresholdLines >= 4 && "
+                                    "s.caption.includes('x in [0.60, 0.80]') && "
+                                    + _near("s.mtmcsShade", 0.6, 0.8, 0.005)), arg, timeout=60_000)
+        thesis = state()
+        assert "0.25/0.75" in thesis["ticks"] and "0.50/0.50" in thesis["ticks"], thesis
+        assert thesis["mtmcsLines"] >= 4 and thesis["thresholdLines"] >= 4, \
+            f"not every classifier drawn in the thesis view: {thesis}"
+        assert "x in [0.60, 0.80]" in thesis["caption"] and \
+            thesis["mtmcsShade"] == pytest.approx([0.6, 0.8], abs=0.005), \
+            f"the range is not shaded at x = 1 - PCF(+) in the MTMCS chart: {thesis}"
+        widget = page.locator(".costwidget").first
+        widget.scroll_into_view_if_needed()
+        widget.screenshot(path=str(artifacts / "range.png"))
+        page.locator(".costwidget-thesis").first.screenshot(
+            path=str(artifacts / "range_thesis_view.png"))
+    except BaseException:
+        page.screenshot(path=str(artifacts / "range_failure.png"), full_page=True)
+        raise
+    finally:
+        page.close()
+    assert not errors, f"browser console errors: {errors}"

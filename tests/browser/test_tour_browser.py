@@ -12,89 +12,23 @@ to the drop point. Saves a screenshot to tests/artifacts/ and prints the
 key-press, hover, click and drag latencies (figures for the notes, not
 assertions).
 
-Skipped only when /usr/bin/chromium is absent and CI is not set; under CI
-(``CI=true``) a missing browser is a failure.
+Every wait is on the whole expected state of the page, never on time; the one fixed pause
+checks that moving the pointer after a click changes nothing. The browser gate (skip, or a
+failure under CI) and the JupyterLab launcher are in conftest.py.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import secrets
 import shutil
-import socket
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from lab_server import console_errors, wait_for_state
 
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "tests" / "artifacts"
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-if not Path(CHROMIUM).exists() and not IN_CI:
-    pytest.skip(f"{CHROMIUM} is absent (install Debian's chromium: apt-get install -y chromium); "
-                "this test runs whenever CI is set", allow_module_level=True)
-
-sync_api = pytest.importorskip("playwright.sync_api") if not IN_CI else __import__(
-    "playwright.sync_api", fromlist=["sync_playwright"])
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
-# Console messages that are JupyterLab's own noise on an offline, fresh profile, not widget errors.
-BENIGN = ("favicon", "Failed to load resource: the server responded with a status of 404",
-          "ERR_INTERNET_DISCONNECTED", "ERR_NAME_NOT_RESOLVED")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lab")
-    shutil.copy(ROOT / "notebooks" / "tour.ipynb", root / "tour.ipynb")  # never autosave over ours
-    port, token = _free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(root / ".runtime"),
-               JUPYTER_CONFIG_DIR=str(root / ".config"), JUPYTERLAB_WORKSPACES_DIR=str(root / ".ws"))
-    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
-           f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-           f"--LabApp.workspaces_dir={root / '.ws'}", "--LabApp.extension_manager=readonly"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:  # CI containers run as root
-        cmd.append("--allow-root")
-    log = open(root / "lab.log", "w")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.5)
-    else:
-        proc.terminate()
-        pytest.fail("JupyterLab did not start in 120 s: " + (root / "lab.log").read_text()[-2000:])
-    if proc.poll() is not None:
-        pytest.fail("JupyterLab exited: " + (root / "lab.log").read_text()[-2000:])
-    yield url, token
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+TOUR = Path(__file__).resolve().parents[2] / "notebooks" / "tour.ipynb"
 
 
 _PATHS_JS = """(sel) => Array.from(document.querySelectorAll(sel)).map(p => p.getAttribute('d')).join('|')"""
@@ -189,10 +123,7 @@ def _until(state_body: str, condition: str) -> str:
 
 def _wait(page, predicate: str, arg=None) -> None:
     """Wait up to 15 s for `predicate`; on time-out, carry on to the assertions (they say what)."""
-    try:
-        page.wait_for_function(predicate, arg=arg, timeout=15_000, polling=5)
-    except sync_api.TimeoutError:
-        pass
+    wait_for_state(page, predicate, arg)
 
 
 def _number(label: str, text: str | None) -> float:
@@ -289,6 +220,7 @@ def _check_click(page) -> list[float]:
             abs(after["op"][0] - x) < 0.01 / ax["perPx"], \
             f"operating line not moved to the click {where}"
         page.mouse.move(px(0.5), y - 30, steps=4)
+        # A check that nothing happens: a fixed pause is the only wait there is for that.
         page.wait_for_timeout(300)
         assert page.evaluate(_js(_COST_STATE))["pcf"] == after["pcf"], \
             f"the operating point follows the pointer after a click {where}"
@@ -353,44 +285,76 @@ def _check_cost_pane_hover(page) -> None:
     assert after["costHl"] is not None, f"no cost-pane highlight after hovering a piece: {after}"
 
 
-def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab):
-    url, token = lab
-    errors = []
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1300, "height": 1500})
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-        page.goto(f"{url}/lab/tree/tour.ipynb?token={token}&reset")
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-        # Run All only once the kernel is idle; retry if the request got lost while it started.
-        page.get_by_text("| Idle").first.wait_for(timeout=120_000)
-        for _attempt in range(3):
-            page.locator(".jp-Notebook").first.click()
-            page.get_by_role("menuitem", name="Run", exact=True).click()
-            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-            try:
-                page.wait_for_function(
-                    "() => Array.from(document.querySelectorAll('.jp-CodeCell .jp-InputPrompt'))"
-                    ".some(e => /\\[(\\*|\\d+)\\]/.test(e.textContent))", timeout=20_000)
-                break
-            except sync_api.TimeoutError:
-                continue
+# The operating-point controls: p(+) (slider readout), both costs (the first two number inputs),
+# the PCF readout, and `expected`, the PCF(+) those controls make.
+_CONTROLS = r"""
+  const text = sel => { const e = document.querySelector(sel); return e ? e.innerText : null; };
+  const p = parseFloat(text('.costwidget-p-pos .widget-readout'));
+  const [fn, fp] = Array.from(document.querySelectorAll('.costwidget input[type="number"]'))
+    .slice(0, 2).map(i => parseFloat(i.value));
+  const pcfText = text('.costwidget .costwidget-pcf');
+  const pcf = pcfText === null ? NaN : parseFloat(pcfText.replace(/^[^0-9.-]*/, ''));
+  return {p, fn, fp, pcf, expected: p * fn / (p * fn + (1 - p) * fp)};
+"""
 
+# The PCF readout shows the PCF(+) of the p(+) slider and cost boxes: the kernel has answered.
+_CONTROLS_AGREE = "Number.isFinite(s.pcf) && Math.abs(s.pcf - s.expected) < 5e-5"
+
+# The state the tour leaves (its last cells: bands off, fold spread on, constraint none,
+# C(-|+) = 1): the fold-spread bands drawn (cost marks arg.fold), the bootstrap bands hidden
+# (cost marks arg.bands), nothing computing, the readout table, C(-|+) = 1 and the PCF readout
+# agreeing with the controls.
+_TOUR_DONE = r"""
+  const groups = markGroups('.costwidget-cost');
+  const area = g => g && g.querySelector('path.area');
+  const c = (() => { """ + _CONTROLS + r""" })();
+  return {
+    fold: arg.fold.map(i => { const a = area(groups[i]);
+                              return Boolean(a && shown(a) && (a.getAttribute('d') || '')); }),
+    bands: arg.bands.map(i => { const a = area(groups[i]); return Boolean(a && shown(a)); }),
+    busy: (document.querySelector('.costwidget .costwidget-busy') || {}).innerText,
+    readout: document.querySelectorAll('.costwidget-readout table').length, ...c};
+"""
+
+
+@pytest.fixture(scope="module")
+def cost_marks():
+    """Where the fold-spread and band marks are in the cost pane's marks, as the widget the tour
+    shows composes them (`w.figures.cost.marks`), computed by the widget itself."""
+    import costwidget as cw
+
+    w = cw.demo()
+    try:
+        marks = w.figures.cost.marks
+        return {"fold": [marks.index(m) for m in w.fold_spread_layer.marks],
+                "bands": [marks.index(m) for m in w.band_layer.marks]}
+    finally:
+        w.close()
+
+
+def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab, browser, artifacts, cost_marks):
+    shutil.copy(TOUR, lab.root / "tour.ipynb")  # never autosave over ours
+    # Tall enough for the whole widget to be on screen (and in the screenshot).
+    page = browser.new_page(viewport={"width": 1300, "height": 2200})
+    errors = console_errors(page)
+    try:
+        lab.run_notebook(page, "tour.ipynb")
         roc = ".costwidget-roc svg.svg-figure"
         cost = ".costwidget-cost svg.svg-figure"
         try:
             page.wait_for_selector(roc, timeout=60_000)
             page.wait_for_selector(cost, timeout=60_000)
         except Exception:
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "failure.png"), full_page=True)
+            page.screenshot(path=str(artifacts / "failure.png"), full_page=True)
             raise AssertionError(f"the panes did not render; console errors: {errors}")
-        # The last cell resets the state; wait until every cell has run.
-        page.wait_for_function(
-            "() => Array.from(document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')).every("
-            "e => /\\[\\d+\\]/.test(e.textContent))", timeout=120_000)
-        page.wait_for_timeout(1500)
+        # Every cell has run; wait for the state its last cells leave.
+        _wait(page, _js("const s = (() => {" + _TOUR_DONE + "})(); return Boolean("
+                        "s.fold.every(Boolean) && !s.bands.some(Boolean) && !s.busy && "
+                        "s.readout === 1 && s.fn === 1 && " + _CONTROLS_AGREE + ");"),
+              cost_marks)
+        done = page.evaluate(_js(_TOUR_DONE), cost_marks)
+        assert done["fold"] and all(done["fold"]) and not any(done["bands"]) and \
+            not done["busy"], f"not the state the tour leaves (fold spread on, bands off): {done}"
 
         n_roc_lines = page.locator(f"{roc} path.line").count()
         n_cost_lines = page.locator(f"{cost} path.line").count()
@@ -412,6 +376,7 @@ def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab):
         for key in ["ArrowRight"] * 5 + ["ArrowLeft"] * 5:
             roc_before = page.evaluate(_PATHS_JS, f"{roc} path.line")
             cost_before = page.evaluate(_PATHS_JS, f"{cost} path.line")
+            p_before = page.evaluate(_js(_CONTROLS))["p"]
             t0 = time.perf_counter()
             page.keyboard.press(key)
             page.wait_for_function(
@@ -421,7 +386,14 @@ def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab):
                 arg=[f"{roc} path.line", f"{cost} path.line", roc_before, cost_before],
                 timeout=15_000, polling=5)
             latencies.append(time.perf_counter() - t0)
-            page.wait_for_timeout(200)
+            # The whole answer to this key press before the next one: the slider moved one step
+            # and the PCF readout shows the PCF(+) it makes.
+            _wait(page, _until(_CONTROLS, "s.p !== arg && " + _CONTROLS_AGREE), p_before)
+            now = page.evaluate(_js(_CONTROLS))
+            assert now["p"] == pytest.approx(p_before + (0.001 if key == "ArrowRight" else -0.001),
+                                             abs=1e-9) and \
+                abs(now["pcf"] - now["expected"]) < 5e-5, \
+                f"after {key} from p(+) = {p_before}: {now}"
 
         try:
             hover_latencies = _check_hover(page)
@@ -429,12 +401,11 @@ def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab):
             click_latencies = _check_click(page)
             drag_latency = _check_drag(page)
         except BaseException:
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "failure.png"), full_page=True)
+            page.screenshot(path=str(artifacts / "failure.png"), full_page=True)
             raise
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.locator(".costwidget").first.screenshot(path=str(ARTIFACTS / "tour.png"))
-        browser.close()
+        page.locator(".costwidget").first.screenshot(path=str(artifacts / "tour.png"))
+    finally:
+        page.close()
     for what, lats, unit in (("key press -> changed ROC and cost SVG", latencies, "presses"),
                              ("hover on a hull vertex -> tooltip with its info", hover_latencies,
                               "dots"),
@@ -443,5 +414,4 @@ def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab):
         print(f"{what}: median {statistics.median(lats) * 1e3:.0f} ms, min {min(lats) * 1e3:.0f} ms, "
               f"max {max(lats) * 1e3:.0f} ms over {len(lats)} {unit}")
     print(f"drag of the operating-point handle -> operating line at the drop: {drag_latency * 1e3:.0f} ms")
-    real = [e for e in errors if not any(b in e for b in BENIGN)]
-    assert not real, f"browser console errors: {real}"
+    assert not errors, f"browser console errors: {errors}"
