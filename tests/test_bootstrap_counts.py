@@ -225,3 +225,14 @@ def test_vectorized_merge_is_the_greedy_merge(data, max_loss, z):
     forced = np.array(data.draw(st.lists(st.sampled_from(ends.tolist()), max_size=3)), dtype=int)
     got = resample._merge_ends(ends, forced, pos, neg, pos.sum(), neg.sum(), max_loss, z)
     np.testing.assert_array_equal(got, _greedy_by_hand(ends, forced, pos, neg, max_loss, z))
+
+
+def test_classifier_with_cached_bands_pickles_and_copies():
+    import copy
+    import pickle
+
+    a, b, _ = _pair(2)
+    band = a.band(0.9, n_boot=40, grid=9, random_state=1)
+    cw.difference_band(a, b, n_boot=40, grid=9, random_state=1)
+    for clone in (pickle.loads(pickle.dumps(a)), copy.deepcopy(a)):
+        assert clone.band(0.9, n_boot=40, grid=9, random_state=1).equals(band)

@@ -106,6 +106,14 @@ class ReplicateCache:
         self._lock = threading.Lock()
         self._pending: dict = {}
 
+    # A cache pickles (and deep-copies) as an empty one: locks and weak references cannot
+    # be pickled, and replicates are cheap to make again.
+    def __getstate__(self):
+        return {}
+
+    def __setstate__(self, state):
+        self.__init__()
+
     def _drop_dead(self):
         dead = [k for k in self._store if isinstance(k, tuple)
                 and any(isinstance(part, weakref.ref) and part() is None for part in k)]
@@ -113,7 +121,27 @@ class ReplicateCache:
             del self._store[k]
 
     def get(self, key, make):
-        """The value cached under ``key``, made by ``make()`` (once) when missing; None: no caching."""
+        """The value cached under ``key``, made by ``make()`` when missing.
+
+        Parameters
+        ----------
+        key : hashable or None
+            None: make the value and keep nothing.
+        make : callable
+            Called with no arguments, once per key even when several threads
+            ask at the same time (the others wait for it).
+
+        Returns
+        -------
+        object
+            The cached or new value.
+
+        Examples
+        --------
+        >>> cache = ReplicateCache()
+        >>> cache.get(("k", 1), lambda: [1, 2]), cache.get(("k", 1), lambda: "not called")
+        ([1, 2], [1, 2])
+        """
         if key is None:
             return make()
         while True:
@@ -144,7 +172,23 @@ _CACHE_CREATION = threading.Lock()
 
 
 def cache_of(clf) -> ReplicateCache:
-    """The classifier's replicate cache (its ``_band_cache`` slot), made on first use."""
+    """The classifier's replicate cache (its ``_band_cache`` slot), made on first use.
+
+    Parameters
+    ----------
+    clf : Classifier
+
+    Returns
+    -------
+    ReplicateCache
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_confusion(tp=3, fn=1, fp=1, tn=3)
+    >>> cache_of(clf) is cache_of(clf)
+    True
+    """
     cache = getattr(clf, "_band_cache", None)
     if cache is None:
         with _CACHE_CREATION:
@@ -216,7 +260,31 @@ PRE_BINS_PER_CLASS = 4096
 
 
 def envelope_bins(desc_scores, pos_per, neg_per, keep_thresholds) -> resample.ScoreBins:
-    """The score bins of an envelope band, from counts per distinct score (highest first)."""
+    """The score bins of an envelope band, from counts per distinct score (highest first).
+
+    Parameters
+    ----------
+    desc_scores : ndarray
+        The distinct scores, highest first.
+    pos_per, neg_per : ndarray of int
+        Positives and negatives at each distinct score.
+    keep_thresholds : array-like
+        Scores that must stay bin edges (the original optimal thresholds).
+
+    Returns
+    -------
+    ScoreBins
+        See :func:`costwidget.model.resample.bins_from_counts`; at most 4096
+        distinct scores are kept exactly, more are merged while a replicate's
+        coarsening loss stays below :data:`ENVELOPE_MAX_LOSS`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = envelope_bins(np.array([.9, .5, .1]), np.array([1, 1, 0]), np.array([0, 1, 1]), [])
+    >>> b.n_bins, b.bin_of.tolist()
+    (3, [0, 1, 2])
+    """
     return resample.bins_from_counts(desc_scores, pos_per, neg_per, keep_thresholds=keep_thresholds,
                                      per_class=PRE_BINS_PER_CLASS, max_loss=ENVELOPE_MAX_LOSS)
 
@@ -228,6 +296,39 @@ def replicates_from_units(bins, unit_stratum, unit_bin, unit_is_pos, unit_count,
     A unit is the instances of one stratum in one bin (``unit_count`` of them,
     all positive or all negative). Shared by the per-case band and the band
     from counts, so that both make the same draws.
+
+    Parameters
+    ----------
+    bins : ScoreBins
+        From :func:`envelope_bins`.
+    unit_stratum, unit_bin, unit_is_pos, unit_count : array-like, one per unit
+        The units, ordered by stratum then bin (the order decides the draws).
+    best : DataFrame
+        ``Classifier.best(x)`` of the original data (its ``threshold`` column).
+    x : ndarray
+        The pcf grid.
+    n_pos, n_neg : int
+        The class totals.
+    n_boot : int
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    env, fixed : ndarray, (n_boot, len(x))
+        Each replicate's lower envelope, and its NEC at the original optimal
+        thresholds.
+    bound : float
+        :func:`costwidget.model.resample.coarsening_bound` of the replicates.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> bins = envelope_bins(np.array([.9, .1]), np.array([2, 0]), np.array([0, 2]), [])
+    >>> env, fixed, bound = replicates_from_units(
+    ...     bins, [0, 1], [1, 0], [False, True], [2, 2], pd.DataFrame({"threshold": [0.9]}),
+    ...     np.array([0.5]), 2, 2, 3, np.random.default_rng(0))
+    >>> env.tolist(), fixed.tolist(), bound
+    ([[0.0], [0.0], [0.0]], [[0.0], [0.0], [0.0]], 0.0)
     """
     unit_is_pos = np.asarray(unit_is_pos, dtype=bool)
     key = np.asarray(unit_bin, dtype=np.int64) * 2 + unit_is_pos

@@ -336,6 +336,19 @@ def stratified_counts(cell, stratum, n_cells: int, n_boot: int,
                       rng: np.random.Generator) -> np.ndarray:
     """Bootstrap counts per cell, (n_boot, n_cells): each stratum resampled to its own size.
 
+    Parameters
+    ----------
+    cell : array of int, one per instance
+        In ``range(n_cells)``.
+    stratum : array of int, one per instance
+    n_cells : int
+    n_boot : int
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray of int64, (n_boot, n_cells)
+
     Examples
     --------
     >>> import numpy as np

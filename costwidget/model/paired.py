@@ -160,6 +160,21 @@ def max_deviations(reps: np.ndarray, center: np.ndarray):
     whose SD exceeds :data:`SD_FLOOR`; points with no spread are left out
     (every replicate there equals the original up to rounding).
 
+    Parameters
+    ----------
+    reps : ndarray, (B, n_grid)
+        Bootstrap replicates of a curve.
+    center : ndarray, (n_grid,)
+        The curve on the original data, computed as the replicates are (the
+        same score bins), so that a replicate equal to it deviates by 0.
+
+    Returns
+    -------
+    sd : ndarray, (n_grid,)
+        Standard deviation of the replicates at each grid point (ddof = 1).
+    max_dev : ndarray, (B,)
+        ``M_r`` of every replicate, sorted ascending (all 0 if no point has spread).
+
     Examples
     --------
     >>> import numpy as np
@@ -184,6 +199,24 @@ def simultaneous_limits(center, sd, max_dev_sorted, sorted_reps, level):
     least a fraction ``level`` of the replicates lie inside the band at every
     grid point at once. Where the SD is 0 the band is the range of the
     original value and the replicates (all equal up to rounding).
+
+    Parameters
+    ----------
+    center, sd : ndarray, (n_grid,)
+        The original curve and the replicates' SD (:func:`max_deviations`).
+    max_dev_sorted : ndarray, (B,)
+        The sorted sup-t statistics (:func:`max_deviations`).
+    sorted_reps : ndarray, (B, n_grid)
+        The replicates sorted per grid point (for the points without spread).
+    level : float in (0, 1)
+        Simultaneous confidence level.
+
+    Returns
+    -------
+    lower, upper : ndarray, (n_grid,)
+        The band.
+    c : float
+        The critical value.
 
     Examples
     --------
@@ -338,7 +371,24 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
 def significant_intervals(band: pd.DataFrame) -> pd.DataFrame:
     """Runs of grid points where ``band.significant`` holds: ``pcf_lo``, ``pcf_hi``, ``sign``.
 
-    ``sign`` is +1 where a costs more than b (the band is above 0), -1 below.
+    The intervals are those of the band given: a simultaneous band (the
+    default of :func:`difference_band`) flags a pcf interval where none is
+    with probability at most ``1 - level`` over the whole axis; a pointwise
+    band (``simultaneous=False``) only at one pcf chosen beforehand.
+
+    Parameters
+    ----------
+    band : DataFrame
+        With columns ``pcf``, ``lower``, ``upper`` and ``significant``, as
+        :func:`difference_band` returns.
+
+    Returns
+    -------
+    DataFrame
+        One row per run of significant grid points: ``pcf_lo``, ``pcf_hi``
+        (the first and last such grid point) and ``sign``: +1 where a costs
+        more than b (the band is above 0), -1 below. ``attrs`` are the band's
+        (``"kind"``, ``"label"``, ...), so a caption can say which band it is.
 
     Examples
     --------
@@ -362,7 +412,9 @@ def significant_intervals(band: pd.DataFrame) -> pd.DataFrame:
             start = None
         if start is None and s != 0:
             start = i
-    return pd.DataFrame(rows, columns=["pcf_lo", "pcf_hi", "sign"]).astype(float)
+    out = pd.DataFrame(rows, columns=["pcf_lo", "pcf_hi", "sign"]).astype(float)
+    out.attrs.update(band.attrs)
+    return out
 
 
 def check_pair(a, b, *, paired: bool = True) -> None:

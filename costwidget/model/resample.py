@@ -191,6 +191,20 @@ def score_bins(scores: np.ndarray, is_pos: np.ndarray, *, keep_thresholds=(),
                max_loss: float | None = None) -> ScoreBins:
     """Bin the instances' scores (see :func:`bins_from_counts`); ``bin_of`` is per instance.
 
+    Parameters
+    ----------
+    scores : ndarray
+        One score per instance.
+    is_pos : ndarray of bool
+        The class of each instance.
+    keep_thresholds, max_exact, per_class, max_loss
+        As in :func:`bins_from_counts`.
+
+    Returns
+    -------
+    ScoreBins
+        ``bin_of[i]`` is instance i's bin, bin 0 holding the highest scores.
+
     Examples
     --------
     >>> import numpy as np
@@ -248,9 +262,21 @@ def envelope_values(tp_bins: np.ndarray, fp_bins: np.ndarray, n_pos, n_neg,
                     pcf: np.ndarray) -> np.ndarray:
     """Lower-envelope NEC of every replicate at every pcf: (n_boot, len(pcf)).
 
-    ``tp_bins``/``fp_bins`` are per-bin counts (n_boot, n_bins); ``n_pos`` and
-    ``n_neg`` are scalars or per-replicate arrays (the class totals).
     Replicates are taken a block at a time, so that the work arrays stay small.
+
+    Parameters
+    ----------
+    tp_bins, fp_bins : ndarray of int, (n_boot, n_bins)
+        Positives and negatives per score bin, bin 0 holding the highest scores.
+    n_pos, n_neg : int or ndarray, (n_boot,)
+        The class totals.
+    pcf : ndarray
+        Where to evaluate.
+
+    Returns
+    -------
+    ndarray, (n_boot, len(pcf))
+        ``min_k x·(P − TP_k)/P + (1 − x)·FP_k/N`` over the replicate's ROC points.
 
     Examples
     --------
