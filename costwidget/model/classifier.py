@@ -1,4 +1,7 @@
-"""`Classifier`: one evaluated classifier, its ROC points, hull, lower envelope and operating points."""
+"""`Classifier`: one evaluated classifier, its ROC points, hull, lower envelope and operating points.
+
+Equation numbers ("eq. 8") are those of Drummond & Holte (2000).
+"""
 
 from __future__ import annotations
 
@@ -289,11 +292,26 @@ class Classifier:
     def from_confusion(cls, *, tp, fn, fp, tn, name=None):
         """A classifier known only by its confusion matrix: one ROC point plus the trivial ones.
 
+        Parameters
+        ----------
+        tp, fn, fp, tn : float
+            Counts (>= 0, finite) of true positives, false negatives, false
+            positives and true negatives; both classes must have cases. Whole
+            numbers below 2**53 are kept as exact integers; other counts may be
+            weighted sums of any scale (only their ratios matter for the curves).
+        name : str, optional
+
+        Returns
+        -------
+        Classifier
+            ROC points (0, 0), (FPR, TPR) and (1, 1); ``threshold`` is NaN for
+            the middle one.
+
         Examples
         --------
         >>> import costwidget as cw
         >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
-        >>> clf.operating_range   # 000_… figure 4: FPR 0.3, TPR 0.7
+        >>> clf.operating_range   # Drummond & Holte (2000), figure 4: FPR 0.3, TPR 0.7
         OperatingRange(lo=0.3, hi=0.7)
         """
         cells = {}
@@ -435,7 +453,20 @@ class Classifier:
 
     @property
     def prevalence(self) -> float | None:
-        """Share of positives in the evaluation data (weighted), or None if unknown."""
+        """Share of positives in the evaluation data (weighted), or None if unknown.
+
+        Returns
+        -------
+        float or None
+            ``n_pos / (n_pos + n_neg)``; None for :meth:`from_roc`.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> cw.Classifier.from_scores([0, 1, 1, 1], [0.1, 0.2, 0.3, 0.4],
+        ...                           sample_weight=[1e308, 1e308, 1e308, 1e308]).prevalence
+        0.75
+        """
         if self.n_pos is None:
             return None
         # From the (possibly power-of-two scaled) counts: their sum cannot overflow.
@@ -570,7 +601,18 @@ class Classifier:
 
     # ------------------------------------------------------------------ constraints
     def neyman_pearson(self, max_fpr: float) -> ConstrainedPoint:
-        """Largest TPR with FPR <= ``max_fpr`` (000_… figures 11-12).
+        """Largest TPR with FPR <= ``max_fpr`` (Drummond & Holte (2000), sec. 2.2.2, figures 11-12).
+
+        Parameters
+        ----------
+        max_fpr : float in [0, 1]
+            The largest false positive rate allowed.
+
+        Returns
+        -------
+        ConstrainedPoint
+            The point of the ROC hull on ``FPR = max_fpr`` (a randomized mix of
+            two vertices when it falls on an edge) and the best single threshold.
 
         Examples
         --------
@@ -725,10 +767,10 @@ class Classifier:
         a minimum and lies below the original one, which already lies below
         the true one. In simulations (binormal scores, d' = 1.2, 160 + 240
         cases, B = 500, 400 samples) the 90 % basic envelope band covered the
-        true best cost 73-86 % of the time from pcf 0.1 to 0.9 (83-93 % with
-        10x the cases), the percentile one 30-76 %, and the
+        true best cost 73-87 % of the time from pcf 0.1 to 0.9 (83-93 % with
+        10x the cases), the percentile one 31-75 %, and the
         ``threshold="optimal"`` band covered the true cost of the threshold
-        chosen on the data only 43-82 %. The band is pointwise: it is not a
+        chosen on the data only 42-83 %. The band is pointwise: it is not a
         band that the whole true curve lies in with probability ``level``;
         to compare two classifiers across pcf use :func:`difference_band`.
 
