@@ -362,10 +362,32 @@ def test_from_estimators():
 
     from costwidget.datasets import load_dataset
 
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from sklearn.svm import LinearSVC
+
     X, yv = load_dataset("sonar")
-    w = CostWidget.from_estimators({"lr": LogisticRegression(max_iter=500)}, X, yv, cv=3,
-                                   pos_label="M")
-    assert list(w.readout.index) == ["lr"]
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    models = [LogisticRegression(max_iter=500), LogisticRegression(C=0.05, max_iter=500),
+              LinearSVC()]
+    for pos in ("M", "R"):  # decision_function scores must follow pos_label, either way
+        w = CostWidget.from_estimators(models, X, yv, cv=cv, pos_label=pos)
+        assert list(w.readout.index) == ["LogisticRegression", "LogisticRegression (2)",
+                                         "LinearSVC"]
+        is_pos = np.asarray(yv) == pos
+        for name, est in zip(w.readout.index, models):
+            # Independent scores of the positive class, from sklearn's own cross_val_predict.
+            if hasattr(est, "predict_proba"):
+                proba = cross_val_predict(est, X, yv, cv=cv, method="predict_proba")
+                score = proba[:, list(np.unique(yv)).index(pos)]
+            else:
+                score = cross_val_predict(est, X, yv, cv=cv, method="decision_function")
+                score = score if pos == np.unique(yv)[1] else -score
+            _thr, tp, fp = brute.roc_points(is_pos, score)
+            nec = brute.envelope_min(np.array(fp, float) / (~is_pos).sum(),
+                                     np.array(tp, float) / is_pos.sum(), w.pcf)[0]
+            assert w.readout.loc[name, "nec"] == pytest.approx(nec, abs=1e-9)
+    with pytest.raises(ValueError, match="pos_label"):
+        CostWidget.from_estimators(models[:1], X, yv, cv=cv, pos_label="X")
 
 
 def test_demo():

@@ -308,11 +308,48 @@ class CostWidget:
         return cls(list(clfs.values()), **kwargs)
 
     @classmethod
-    def from_estimators(cls, estimators, X, y, *, cv=5, pos_label=None, **kwargs):
-        """Cross-validated scores of scikit-learn estimators (``{"name": estimator}`` or a list)."""
+    def from_estimators(cls, estimators, X, y, *, cv=5, pos_label=None, response_method="auto",
+                        **kwargs):
+        """Cross-validated scores of scikit-learn estimators, one classifier each (extra ``sklearn``).
+
+        Delegates to :func:`costwidget.model.estimators.classifiers_from_estimators`: the
+        splits are drawn once, so every estimator is scored on the same folds (the difference
+        view can pair them); ``decision_function`` scores follow ``pos_label``.
+
+        Parameters
+        ----------
+        estimators : dict or list
+            ``{"name": estimator}``, or a list of estimators (named by class; a repeated
+            class name gets " (2)", " (3)", ...) or ``(name, estimator)`` pairs.
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        cv : int, CV splitter, iterable or None, default=5
+            None scores already fitted estimators on ``(X, y)``.
+        pos_label : optional
+            The positive class; default the larger label.
+        response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
+        **kwargs
+            ``p_pos``, ``cost_fn``, ``cost_fp`` of :class:`CostWidget`.
+
+        Returns
+        -------
+        CostWidget
+
+        Examples
+        --------
+        >>> import numpy as np, costwidget as cw
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(200, 3))
+        >>> y = (X[:, 0] + rng.normal(size=200) > 0).astype(int)
+        >>> w = cw.CostWidget.from_estimators([LogisticRegression(), LogisticRegression(C=0.01)], X, y)
+        >>> list(w.readout.index)
+        ['LogisticRegression', 'LogisticRegression (2)']
+        """
         from ..model.estimators import classifiers_from_estimators
 
-        clfs = classifiers_from_estimators(estimators, X, y, cv=cv, pos_label=pos_label)
+        clfs = classifiers_from_estimators(estimators, X, y, cv=cv, pos_label=pos_label,
+                                           response_method=response_method)
         return cls(list(clfs.values()), **kwargs)
 
     # ------------------------------------------------------------------ state API
