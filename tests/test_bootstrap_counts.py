@@ -236,3 +236,22 @@ def test_classifier_with_cached_bands_pickles_and_copies():
     cw.difference_band(a, b, n_boot=40, grid=9, random_state=1)
     for clone in (pickle.loads(pickle.dumps(a)), copy.deepcopy(a)):
         assert clone.band(0.9, n_boot=40, grid=9, random_state=1).equals(band)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), n_boot=st.integers(1, 5), m=st.integers(1, 12))
+def test_envelopes_with_empty_bins_are_the_minimum_over_all_cost_lines(data, n_boot, m):
+    # Empty bins repeat ROC points (runs of equal points, also at either end of a row).
+    cells = st.lists(st.integers(0, 2), min_size=n_boot * m, max_size=n_boot * m)
+    tpb = np.array(data.draw(cells)).reshape(n_boot, m)
+    fpb = np.array(data.draw(cells)).reshape(n_boot, m)
+    tpb[:, 0] += 1  # every replicate needs both classes
+    fpb[:, -1] += 1
+    p, n = tpb.sum(1), fpb.sum(1)
+    x = np.linspace(0, 1, 23)
+    env = resample.envelope_values(tpb, fpb, p, n, x)
+    tp = np.concatenate([np.zeros((n_boot, 1)), np.cumsum(tpb, 1)], 1)
+    fp = np.concatenate([np.zeros((n_boot, 1)), np.cumsum(fpb, 1)], 1)
+    brute = (x * (p[:, None, None] - tp[:, :, None]) / p[:, None, None]
+             + (1 - x) * fp[:, :, None] / n[:, None, None]).min(axis=1)
+    np.testing.assert_allclose(env, brute, atol=1e-12)

@@ -234,20 +234,29 @@ def _prune_to_hulls(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
 
     ``fp``/``tp`` are (n_boot, m) integer arrays, each row sorted by fp then
     tp. Rows' first and last points are never dropped, so an interior point's
-    neighbours always belong to its own row.
+    neighbours always belong to its own row. A point is dropped when it is
+    not a strict right turn from its neighbours (it lies on or below the chord
+    of two points of the set, so it is no vertex); this repeats until no point
+    goes.
     """
     n_boot, m = fp.shape
+    keep = np.ones((n_boot, m), dtype=bool)
+    if m > 2:
+        # First pass on the rows as they are (no gathers). Empty bins repeat a point: of a
+        # run of equal points the first is kept (the turn test needs distinct points), and
+        # none that equals the row's last point, which is always kept.
+        x0, x1, x2 = fp[:, :-2], fp[:, 1:-1], fp[:, 2:]
+        y0, y1, y2 = tp[:, :-2], tp[:, 1:-1], tp[:, 2:]
+        turn = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0) < 0
+        same_next = (x1 == x2) & (y1 == y2)
+        same_prev = (x1 == x0) & (y1 == y0)
+        same_last = (x1 == fp[:, -1:]) & (y1 == tp[:, -1:])
+        keep[:, 1:-1] = turn | (same_next & ~same_prev & ~same_last)
+    idx = np.flatnonzero(keep)
     x, y = fp.ravel(), tp.ravel()
     fixed = np.zeros(x.size, dtype=bool)
     fixed[::m] = True
     fixed[m - 1::m] = True
-    # Empty bins repeat the previous point; keep one copy (the turn test needs distinct points).
-    repeat = np.zeros(x.size, dtype=bool)
-    repeat[1:] = (x[1:] == x[:-1]) & (y[1:] == y[:-1])
-    idx = np.flatnonzero(~repeat | fixed)
-    # A row's last point may now repeat its predecessor: drop the predecessor instead.
-    last_dup = fixed[idx][1:] & ~fixed[idx][:-1] & (x[idx][1:] == x[idx][:-1]) & (y[idx][1:] == y[idx][:-1])
-    idx = idx[np.concatenate((~last_dup, [True]))]
     while True:
         px, py = x[idx], y[idx]
         keep = fixed[idx].copy()
