@@ -357,7 +357,34 @@ def _cumulative_at(per_bin, points):
 
 
 def envelope_replicates(clf, x, n_boot, rng):
-    """(envelope NEC, NEC at the original optimal thresholds, coarsening bound), each (B, len(x))."""
+    """Bootstrap replicates of a scored classifier's lower envelope and held-threshold costs.
+
+    Parameters
+    ----------
+    clf : Classifier
+        From :meth:`Classifier.from_scores` (unweighted) or ``from_counts``.
+    x : ndarray
+        The pcf grid.
+    n_boot : int
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    env, fixed : ndarray, (n_boot, len(x))
+        Each replicate's lower envelope, and its NEC at the thresholds optimal
+        on the original data.
+    bound : float
+        The largest NEC any replicate's envelope can lose to score binning.
+
+    Examples
+    --------
+    >>> import numpy as np, costwidget as cw
+    >>> clf = cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.6, 0.4, 0.9])
+    >>> env, fixed, bound = envelope_replicates(clf, np.array([0.0, 0.5, 1.0]), 4,
+    ...                                         np.random.default_rng(0))
+    >>> env.shape, bool((env <= fixed + 1e-12).all()), bound
+    ((4, 3), True, 0.0)
+    """
     if getattr(clf, "_score_counts", None) is not None:  # from_counts: resample the counts
         from .counts_band import counts_envelope_replicates
 
@@ -388,7 +415,15 @@ def envelope_replicates(clf, x, n_boot, rng):
 # ---------------------------------------------------------------------- public entry
 def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=1000, grid=512,
                     random_state=None, interval="percentile") -> pd.DataFrame:
-    """Implementation of :meth:`Classifier.band` (see there)."""
+    """Implementation of :meth:`Classifier.band`; the parameters and the result are as there.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)
+    >>> classifier_band(clf, 0.9, grid=3, interval="basic").attrs["interval"]
+    'basic'
+    """
     level = check_level(level)
     n_boot = check_n_boot(n_boot)
     x = pcf_grid(grid)
