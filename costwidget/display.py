@@ -235,7 +235,9 @@ class CostCurveDisplay:
             ax.set_xlabel(f"{mp.PCF_LABEL}  (positive label: {mp.text(self.pos_label)})")
         self.bands_ = None
         if show_bands:
-            self.bands_ = [mp.draw_band(ax, clf.band(band_level, random_state=random_state), c)
+            # The band of the best achievable cost, as the widget draws it (Classifier.band).
+            self.bands_ = [mp.draw_band(ax, clf.band(band_level, interval="basic",
+                                                     random_state=random_state), c)
                            for clf, c in zip(clfs, colors)]
         if cost_lines:
             for clf, c in zip(clfs, colors):

@@ -125,7 +125,7 @@ def test_bands_cost_lines_and_given_axes(data):
                                                        cost_lines=True, colors=["red", "blue"])
     assert disp.ax_ is ax and disp.roc_ax_ is roc_ax and disp.figure_ is fig
     assert ax.get_ylim() == (0.0, 1.0)  # full cost lines reach NEC 1
-    band = clfs[0].band(0.8, random_state=0)
+    band = clfs[0].band(0.8, interval="basic", random_state=0)
     verts = disp.bands_[0].get_paths()[0].vertices
     assert verts[:, 1].min() == pytest.approx(band["lower"].min())
     assert verts[:, 1].max() == pytest.approx(band["upper"].max())

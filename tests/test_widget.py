@@ -443,7 +443,7 @@ def test_band_toggle_draws_model_bands(w, data):
     # Recomputed from the raw scores on fresh classifiers, which share no cache with the widget's.
     fresh = {n: cw.Classifier.from_scores(y, s) for n, s in scores.items()}
     for (name, clf), mark in zip(fresh.items(), w.band_layer.marks):
-        band = clf.band(0.8, random_state=0)
+        band = clf.band(0.8, interval="basic", random_state=0)
         assert mark.visible
         assert np.array_equal(mark.x, np.linspace(0, 1, 512))
         assert np.array_equal(mark.y[0], band.lower.to_numpy())
@@ -453,7 +453,7 @@ def test_band_toggle_draws_model_bands(w, data):
     assert w.band_level == 0.95
     w.wait()
     lower_95, upper_95 = (np.array(v) for v in w.band_layer.marks[0].y)
-    np.testing.assert_array_equal(upper_95, fresh["good"].band(0.95, random_state=0).upper)
+    np.testing.assert_array_equal(upper_95, fresh["good"].band(0.95, interval="basic", random_state=0).upper)
     # Percentile bands of the same replicates nest: the 95 % band holds the 80 % one.
     assert (lower_95 <= lower_80).all() and (upper_80 <= upper_95).all()
     assert (upper_95 - lower_95 > upper_80 - lower_80).any()

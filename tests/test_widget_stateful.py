@@ -225,7 +225,7 @@ class WidgetMachine(RuleBasedStateMachine):
             assert sorted(w.drawn_bands) == sorted(s.visible)
             for name, band in w.drawn_bands.items():
                 clf = w.classifiers[NAMES.index(name)]
-                expected = clf.band(s.band_level, random_state=0)
+                expected = clf.band(s.band_level, interval="basic", random_state=0)
                 np.testing.assert_array_equal(band.upper.to_numpy(), expected.upper.to_numpy())
         else:
             assert w.drawn_bands == {}

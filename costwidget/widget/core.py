@@ -158,8 +158,10 @@ class CostWidget:
         self.band_layer = FillBetweenLayer(
             ctx, slot="bands", label="bands", enabled="show_bands",
             request=lambda s: s.band_level,
-            # The envelope band: the threshold re-optimized in every replicate (sec. 8).
-            compute=lambda clf, level: clf.band(level, random_state=0),
+            # The envelope band (threshold re-optimized in every replicate, Drummond & Holte
+            # (2004), sec. 8) as a basic bootstrap interval: the percentile one covers the best
+            # achievable cost too rarely, the minimum being biased low (see Classifier.band).
+            compute=lambda clf, level: clf.band(level, interval="basic", random_state=0),
             check=_check_resamplable)
         self.fold_spread_layer = FillBetweenLayer(
             ctx, slot="fold spread", label="fold spread", enabled="show_fold_spread",
@@ -198,8 +200,9 @@ class CostWidget:
                         con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
                         op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,
                         hov.cost_highlight, op.handle])
-        self.show_bands_box = widgets.Checkbox(description="bands",
-                                               style={"description_width": "initial"})
+        self.show_bands_box = widgets.Checkbox(
+            description="bands", style={"description_width": "initial"},
+            tooltip="pointwise bootstrap band of the best achievable cost at each PCF(+)")
         self.band_level_slider = widgets.FloatSlider(description="level", min=0.5, max=0.99,
                                                      step=0.01, style={"description_width": "initial"})
         self.show_fold_spread_box = (widgets.Checkbox(description="fold spread",
