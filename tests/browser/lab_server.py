@@ -129,4 +129,7 @@ def wait_for_state(page, predicate: str, arg=None, *, timeout: float = 15_000) -
         page.wait_for_function(predicate, arg=arg, timeout=timeout, polling=5)
         return True
     except PlaywrightTimeout:
+        # Said in the output too: a wait that times out and is then passed by its assertions
+        # is a wait on the wrong condition.
+        print(f"\nwait_for_state: not reached in {timeout / 1000:g} s: {predicate[-300:]}")
         return False

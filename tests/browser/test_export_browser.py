@@ -73,7 +73,10 @@ def widget():
 def _open(browser, path, route, widget):
     """Open ``path`` with every request going through ``route``; collect console messages;
     wait until the page has drawn ``widget``'s figures with all their marks."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    # Big enough for the whole page (its readout table is ~1870 px wide): a full-page screenshot
+    # of a larger page resizes the viewport while it captures, and bqplot re-lays its figures
+    # out on that resize, so the capture could catch them half drawn.
+    ctx = browser.new_context(viewport={"width": 1920, "height": 3400})
     ctx.route("**/*", route)
     page = ctx.new_page()
     messages = []
@@ -116,7 +119,7 @@ def _check_page(page, messages, widget, shot, artifacts):
     # fixed pause is the only wait there is for that.
     page.wait_for_timeout(300)
     assert page.evaluate(_TOOLTIPS_SHOWN) == 0
-    page.screenshot(path=str(artifacts / shot), full_page=True)
+    page.screenshot(path=str(artifacts / shot))
 
 
 def test_offline_page_renders_without_network(widget, browser, tmp_path, artifacts):
