@@ -73,9 +73,8 @@ def widget():
 def _open(browser, path, route, widget):
     """Open ``path`` with every request going through ``route``; collect console messages;
     wait until the page has drawn ``widget``'s figures with all their marks."""
-    # Big enough for the whole page (its readout table is ~1870 px wide): a full-page screenshot
-    # of a larger page resizes the viewport while it captures, and bqplot re-lays its figures
-    # out on that resize, so the capture could catch them half drawn.
+    # Big enough for the whole page (its readout table is ~1870 px wide), so that the screenshot
+    # shows the page as it was laid out and checked (a full-page capture resizes the viewport).
     ctx = browser.new_context(viewport={"width": 1920, "height": 3400})
     ctx.route("**/*", route)
     page = ctx.new_page()
