@@ -23,6 +23,7 @@ import re
 
 import pytest
 from lab_server import console_errors, wait_for_state
+from widget_dom import CONTROLS
 
 from costwidget.widget.operating_point import CLICK_STEPS
 from costwidget.widget.range_of_interest import SHADE_FILL
@@ -95,9 +96,7 @@ _STATE = r"""
     '.costwidget table.costwidget-range-table tbody tr')).map(tr => tr.innerText);
   const box = document.querySelector('.costwidget-range input[type="text"]');
   const pcf = document.querySelector('.costwidget .costwidget-pcf');
-  const pPos = document.querySelector('.costwidget .costwidget-p-pos .widget-readout');
-  const costs = Array.from(document.querySelectorAll('.costwidget input[type="number"]'))
-    .slice(0, 2).map(i => i.value);
+  const controls = (() => { """ + CONTROLS + r""" })();
   const m = '.costwidget .costwidget-mtmcs', mAx = xAxis(m), mSvg = svgOf(m, 'svg-figure');
   const caption = document.querySelector('.costwidget .costwidget-thesis-caption');
   // Shown, drawn lines of a figure other than the range's shading.
@@ -112,7 +111,7 @@ _STATE = r"""
     brush: selection && selection.getAttribute('display') !== 'none' ? extent(selection, ax) : null,
     table: table ? table.innerText : '', rows, box: box ? box.value : null,
     pcf: pcf ? parseFloat(pcf.innerText.replace(/^[^0-9.-]*/, '')) : null,
-    pPos: pPos ? pPos.innerText : null, costs,
+    controls,
     ticks: mAx ? Array.from(svgOf(m, 'svg-background').querySelectorAll('g.tick text'))
       .map(t => t.textContent) : [],
     mtmcsLines: curves(m), thresholdLines: curves('.costwidget .costwidget-thresholds'),
@@ -233,7 +232,8 @@ def test_brushing_in_the_widget_sets_the_range_of_interest(lab, browser, artifac
         # Exactly where clicked: the PCF(+) the controls make (p(+) and the costs in full) is
         # the click target's, a multiple of 1/500 (CLICK_STEPS) next to 0.70 - not moved on
         # by anything after the click (say, the cost-ratio slider snapping the ratio).
-        p, (fn, fp) = float(clicked["pPos"]), (float(c) for c in clicked["costs"])
+        c = clicked["controls"]
+        p, fn, fp = c["p"], float(c["fnText"]), float(c["fpText"])
         exact = p * fn / (p * fn + (1 - p) * fp)
         assert abs(exact - 0.7) < 0.0025 and abs(exact * CLICK_STEPS - round(exact * CLICK_STEPS)) \
             < 1e-6, f"the operating point is at PCF(+) = {exact!r}, not on the clicked target: " \

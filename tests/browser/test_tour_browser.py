@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 from lab_server import console_errors, wait_for_state
+from widget_dom import CONTROLS as _CONTROLS
 
 TOUR = Path(__file__).resolve().parents[2] / "notebooks" / "tour.ipynb"
 
@@ -285,18 +286,6 @@ def _check_cost_pane_hover(page) -> None:
     assert after["costHl"] is not None, f"no cost-pane highlight after hovering a piece: {after}"
 
 
-# The operating-point controls: p(+) (slider readout), both costs (the first two number inputs),
-# the PCF readout, and `expected`, the PCF(+) those controls make.
-_CONTROLS = r"""
-  const text = sel => { const e = document.querySelector(sel); return e ? e.innerText : null; };
-  const p = parseFloat(text('.costwidget-p-pos .widget-readout'));
-  const [fn, fp] = Array.from(document.querySelectorAll('.costwidget input[type="number"]'))
-    .slice(0, 2).map(i => parseFloat(i.value));
-  const pcfText = text('.costwidget .costwidget-pcf');
-  const pcf = pcfText === null ? NaN : parseFloat(pcfText.replace(/^[^0-9.-]*/, ''));
-  return {p, fn, fp, pcf, expected: p * fn / (p * fn + (1 - p) * fp)};
-"""
-
 # The PCF readout shows the PCF(+) of the p(+) slider and cost boxes: the kernel has answered.
 _CONTROLS_AGREE = "Number.isFinite(s.pcf) && Math.abs(s.pcf - s.expected) < 5e-5"
 
@@ -367,8 +356,7 @@ def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab, browser, artifacts, 
         assert n_cost_lines >= 4 + 2 + 1 + 1
         assert page.locator(".costwidget-readout table").count() == 1
         # The notebook's last cell set cost_fn = 1 from Python: the control shows it (no echo loop).
-        fn_input = page.locator(".costwidget input[type='number']").first
-        assert float(fn_input.input_value()) == 1.0
+        assert float(page.evaluate(_js(_CONTROLS))["fnText"]) == 1.0
 
         handle = page.locator(".costwidget-p-pos .noUi-handle").first
         handle.focus()
