@@ -48,7 +48,7 @@ def test_tables_equal_the_model(widget):
     assert set(bands["kind"]) == {"bootstrap", "fold_spread"}
     for name in ("a", "c"):
         boot = bands[(bands["classifier"] == name) & (bands["kind"] == "bootstrap")]
-        expected = by_name[name].band(0.85, random_state=0)
+        expected = by_name[name].band(0.85, interval="basic", random_state=0)
         assert np.array_equal(boot["lower"], expected["lower"])
         assert np.array_equal(boot["upper"], expected["upper"])
         assert (boot["level"] == 0.85).all()
