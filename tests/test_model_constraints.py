@@ -1,4 +1,4 @@
-"""Neyman-Pearson and workforce constraints against brute force (000_… section 2.2.2, eq. 12-14)."""
+"""Neyman-Pearson and workforce constraints against brute force (Drummond & Holte (2000), sec. 2.2.2, eq. 12-14)."""
 
 import numpy as np
 import pytest

@@ -180,3 +180,13 @@ def test_fitted_estimators_in_the_widget_function():
     want = cw.Classifier.from_scores(
         y[200:], LogisticRegression().fit(X[:200], y[:200]).predict_proba(X[200:])[:, 1])
     same_curve(models["lr"], want)
+
+
+def test_test_labels_the_estimator_was_not_fitted_on_are_refused():
+    X, y = data(labels=("ham", "spam"))
+    fitted = LogisticRegression().fit(X, y)
+    y_other = np.where(y == "ham", "eggs", y)
+    with pytest.raises(ValueError, match=r"labels \['eggs'\] that LogisticRegression was not fitted on"):
+        cw.Classifier.from_estimator(fitted, X, y_other, pos_label="spam")
+    with pytest.raises(ValueError, match="not fitted on"):
+        cw.Classifier.from_estimator(fitted, X, (y == "spam").astype(int))

@@ -1,4 +1,4 @@
-"""Worked numbers from the papers (000_… KDD 2000, 004_… ROCAI 2004)."""
+"""Worked numbers from the papers: Drummond & Holte (2000) (KDD) and Drummond & Holte (2004) (ROCAI)."""
 
 import numpy as np
 import pytest
@@ -9,7 +9,7 @@ import costwidget as cw
 from costwidget.model.costs import roc_point_to_cost_line
 
 
-def test_000_figure_8_cost_line():
+def test_kdd2000_figure_8_cost_line():
     # FP = 0.09, TP = 0.36: the line runs from y = 0.09 at x = 0 to y = 1 - 0.36 = 0.64 at x = 1
     slope, intercept = roc_point_to_cost_line(0.09, 0.36)
     assert intercept == 0.09
@@ -22,7 +22,7 @@ def test_000_figure_8_cost_line():
     assert clf.operating_range == pytest.approx((0.2, 0.91 / 1.55), abs=1e-15)
 
 
-def test_000_figure_4_operating_range_and_horizontal_line():
+def test_kdd2000_figure_4_operating_range_and_horizontal_line():
     clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
     rng = clf.operating_range
     assert rng == pytest.approx((0.3, 0.7), abs=1e-15)
@@ -32,7 +32,7 @@ def test_000_figure_4_operating_range_and_horizontal_line():
     np.testing.assert_allclose(clf.nec(x), 0.3, atol=1e-15)
 
 
-def test_004_trivial_classifiers():
+def test_rocai2004_trivial_classifiers():
     # all negative: (0, 0) -> y = x; all positive: (1, 1) -> y = 1 - x
     assert roc_point_to_cost_line(0.0, 0.0) == (1.0, 0.0)
     assert roc_point_to_cost_line(1.0, 1.0) == (-1.0, 1.0)

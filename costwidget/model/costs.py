@@ -1,6 +1,6 @@
 """Cost space: the probability-cost function and the ROC/cost point-line duality.
 
-Notation follows Drummond & Holte (KDD 2000, ``000_…`` in the papers):
+Notation and equation numbers follow Drummond & Holte (2000), sec. 2 (the KDD 2000 paper):
 
 * ``PCF(+) = p(+)C(-|+) / (p(+)C(-|+) + p(-)C(+|-))`` (eq. 6), the x axis;
 * a classifier at ROC point (FPR, TPR) is the cost line
@@ -108,12 +108,22 @@ def iso_performance_slope(pcf):
 
 
 def roc_point_to_cost_line(fpr, tpr):
-    """ROC point -> cost line (eq. 8). Returns ``(slope, intercept)`` = ``(1 - TPR - FPR, FPR)``.
+    """ROC point -> cost line (eq. 8): ``NEC(x) = (1 - TPR - FPR)·x + FPR``.
+
+    Parameters
+    ----------
+    fpr, tpr : float or array-like
+        The ROC point(s).
+
+    Returns
+    -------
+    (slope, intercept) : floats or ndarrays
+        ``(1 - TPR - FPR, FPR)``.
 
     Examples
     --------
     >>> from costwidget.model.costs import roc_point_to_cost_line
-    >>> roc_point_to_cost_line(0.09, 0.36)   # 000_… figure 8
+    >>> roc_point_to_cost_line(0.09, 0.36)   # Drummond & Holte (2000), figure 8
     (0.55, 0.09)
     """
     fpr = np.asarray(fpr, dtype=np.float64)

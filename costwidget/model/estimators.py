@@ -273,9 +273,10 @@ def _same(a, b) -> bool:
 
 
 def _check_labels_known(y: np.ndarray, classes: np.ndarray, label):
-    unknown = np.setdiff1d(np.unique(y), classes)
-    if len(unknown):
-        raise ValueError(f"y has labels {unknown.tolist()!r} that {label} was not fitted on "
+    known = classes.tolist()
+    unknown = [v for v in np.unique(y).tolist() if not any(_same(v, c) for c in known)]
+    if unknown:
+        raise ValueError(f"y has labels {unknown!r} that {label} was not fitted on "
                          f"(its classes_ are {classes.tolist()!r}).")
 
 

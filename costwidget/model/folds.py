@@ -133,7 +133,29 @@ def _threshold_average(folds, thresholds=None):
 
 def fold_average(clf, method: str = "cost", *, space: str = "cost", on: str = "hull",
                  thresholds=None) -> pd.DataFrame:
-    """Implementation of :meth:`Classifier.fold_average` (see there for parameters and examples)."""
+    """The average of a classifier's folds: the implementation of :meth:`Classifier.fold_average`.
+
+    Parameters
+    ----------
+    clf : Classifier
+        A classifier with folds (``from_scores(..., folds=...)``).
+    method, space, on, thresholds
+        As :meth:`Classifier.fold_average`, which documents each average.
+
+    Returns
+    -------
+    DataFrame
+        ``pcf``, ``nec`` or ``fpr``, ``tpr`` (and ``threshold``).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.folds import fold_average
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0, 1, 1, 0, 0], [.9, .8, .7, .6, .9, .8, .2, .1],
+    ...                                 folds=[0, 0, 0, 0, 1, 1, 1, 1])
+    >>> fold_average(clf, "vertical", space="roc", on="hull").to_numpy().tolist()
+    [[0.0, 0.0], [0.0, 0.75], [0.5, 1.0], [1.0, 1.0]]
+    """
     folds = list(_require_folds(clf).values())
     if method not in AVERAGES:
         raise ValueError(f"method must be one of {AVERAGES}, got {method!r}.")

@@ -1,6 +1,7 @@
 """Drawing geometry for the widget: line segments clipped to ROC space, and curve thinning.
 
-Plain numpy; the widget only maps these numbers to plot marks.
+Plain numpy; the widget only maps these numbers to plot marks. Equation
+numbers are those of Drummond & Holte (2000).
 """
 
 from __future__ import annotations
@@ -124,10 +125,21 @@ def thin_indices(x, y, max_points: int = 2000) -> np.ndarray:
 def cost_line_value(fpr, tpr, pcf):
     """NEC at ``pcf`` of the cost line of ROC point ``(fpr, tpr)``: ``(1 - TPR - FPR)·pcf + FPR`` (eq. 8).
 
+    Parameters
+    ----------
+    fpr, tpr : float or array-like
+        The ROC point(s).
+    pcf : float or array-like in [0, 1]
+
+    Returns
+    -------
+    float or ndarray
+        Broadcast over the inputs.
+
     Examples
     --------
     >>> from costwidget.model.geometry import cost_line_value
-    >>> round(float(cost_line_value(0.09, 0.36, 0.5)), 6)   # 000_… figure 8's line at 0.5
+    >>> round(float(cost_line_value(0.09, 0.36, 0.5)), 6)   # Drummond & Holte (2000), figure 8's line at 0.5
     0.365
     """
     x = np.asarray(check_pcf(pcf), dtype=np.float64)

@@ -107,6 +107,15 @@ def upper_hull(x: np.ndarray, y: np.ndarray, candidates: np.ndarray | None = Non
     -------
     ndarray of intp
         Increasing indices into ``x``/``y``; collinear interior points are dropped.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from costwidget.model.hull import upper_hull
+    >>> upper_hull(np.array([0, 0, 1, 2, 3]), np.array([0, 1, 2, 3, 3])).tolist()   # (1, 2) is collinear
+    [0, 1, 3, 4]
+    >>> upper_hull(np.array([0, 0, 3 * 10**12]), np.array([0, 10**12, 10**12])).tolist()  # no int64 overflow
+    [0, 1, 2]
     """
     if len(x) <= 2:
         return np.arange(len(x))

@@ -186,6 +186,24 @@ def roc_counts(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | Non
         scikit-learn does), so they create no threshold. Only their ratios
         matter: the counts are summed from the weights scaled exactly by a
         power of two (see :class:`RocCounts` ``exponent``).
+
+    Returns
+    -------
+    RocCounts
+        One point per distinct score (plus (0, 0) at threshold +inf), sorted
+        by descending threshold.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from costwidget.model.roc import roc_counts
+    >>> c = roc_counts(np.array([True, False, True]), np.array([0.9, 0.5, 0.5]))
+    >>> c.thresholds.tolist(), c.tp.tolist(), c.fp.tolist()
+    ([inf, 0.9, 0.5], [0, 1, 2], [0, 0, 1])
+    >>> w = roc_counts(np.array([True, False, True]), np.array([0.9, 0.5, 0.5]),
+    ...                np.array([3e307, 1e308, 1e308]))
+    >>> np.ldexp(w.tp, w.exponent).tolist(), float(w.tp[-1] / w.n_pos)   # in the weights' units; a rate
+    ([0.0, 3e+307, 1.3e+308], 1.0)
     """
     if weights is not None:
         return _weighted_counts(is_pos, scores, weights)
