@@ -26,7 +26,7 @@ from sklearn.metrics import roc_curve
 import costwidget as cw
 from costwidget.datasets import load_demo_scores, positive_label
 
-# The thesis (003_…, sec. 4.3) searches thresholds in [0, 1] at a user-defined step; 1e-4 is
+# The thesis (Al-Saffar (2018), sec. 4.3) searches thresholds in [0, 1] at a user-defined step; 1e-4 is
 # its worked example.
 GRID_THRESHOLD_STEP = 1e-4
 # pcf values at which the grid method and the exact envelope are compared.
@@ -146,7 +146,7 @@ def grid_rates(y_pos: np.ndarray, scores: np.ndarray, thresholds: np.ndarray, *,
                method: str = "search") -> tuple[np.ndarray, np.ndarray]:
     """(FPR, TPR) of ``score >= t`` at every grid threshold t.
 
-    ``method="classify"`` is the thesis's procedure (003_…, sec. 4.3.1):
+    ``method="classify"`` is the thesis's procedure (Al-Saffar (2018), sec. 4.3.1):
     classify every case at every threshold, O(thresholds x cases).
     ``method="search"`` counts by binary search in the sorted scores, a much
     faster way to get the same rates (a generous version of the method).
@@ -169,7 +169,7 @@ def grid_rates(y_pos: np.ndarray, scores: np.ndarray, thresholds: np.ndarray, *,
 
 def grid_min_nec(y_pos: np.ndarray, scores: np.ndarray, pcf: np.ndarray, *,
                  step: float = GRID_THRESHOLD_STEP, method: str = "search") -> np.ndarray:
-    """Minimum NEC over a threshold grid on [0, 1] at each pcf (003_…, sec. 4.3).
+    """Minimum NEC over a threshold grid on [0, 1] at each pcf (Al-Saffar (2018), sec. 4.3).
 
     For each pcf, the NEC ``(1 - TPR) pcf + FPR (1 - pcf)`` of every grid
     threshold is evaluated and the smallest kept. The thesis's cost ratio

@@ -1,10 +1,10 @@
-"""Neyman-Pearson and workforce constraints on the ROC convex hull (000_… section 2.2.2).
+"""Neyman-Pearson and workforce constraints on the ROC convex hull (Drummond & Holte (2000), sec. 2.2.2).
 
 Both maximize TPR subject to a linear constraint ``a·TPR + b·FPR <= c`` with
 ``a, b >= 0``. Along the hull from (0, 0) to (1, 1) the left-hand side only
 grows, and the hull is concave, so the optimum is where the constraint line
 meets the hull: a vertex, or a randomized mix of the two vertices of the edge
-it crosses (000_… figure 10). The best *deterministic* choice is the ROC point
+it crosses (Drummond & Holte (2000), fig. 10). The best *deterministic* choice is the ROC point
 (any threshold, not only hull vertices) with the largest TPR that still
 satisfies the constraint.
 """

@@ -1,4 +1,4 @@
-"""Parameter-based selection against envelope selection (000_… section 2.3, figures 17-18).
+"""Parameter-based selection against envelope selection (Drummond & Holte (2000), sec. 2.3, figs. 17-18).
 
 A family of classifiers, each trained for a probability-cost value, is often
 used by picking the one trained for the operating point at hand. The papers
@@ -22,7 +22,7 @@ __all__ = ["SelectionComparison", "parameter_selection", "ratio_to_pcf"]
 
 
 def ratio_to_pcf(ratio):
-    """Probability-cost ratio R -> PCF(+) = 1 / (1 + R), as the papers convert it (000_… §2.3)."""
+    """Probability-cost ratio R -> PCF(+) = 1 / (1 + R), as the papers convert it (Drummond & Holte (2000), sec. 2.3)."""
     r = np.asarray(ratio, dtype=np.float64)
     if np.any(~np.isfinite(r) | (r < 0)):
         raise ValueError("probability-cost ratios must be finite and >= 0.")
