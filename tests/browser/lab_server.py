@@ -83,7 +83,10 @@ def run_all_cells(page, sync_api, url, token, notebook: str) -> None:
     # Run All only once the kernel is idle; retry if the request got lost while it started.
     page.get_by_text("| Idle").first.wait_for(timeout=120_000)
     for _attempt in range(3):
-        page.locator(".jp-Notebook").first.click()
+        # Focus the notebook on its first cell's prompt. (A click on the middle of the notebook
+        # can land on JupyterLab's "Click to add a cell" footer below the last cell: an empty
+        # code cell that never gets an execution count.)
+        page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         try:
@@ -93,9 +96,12 @@ def run_all_cells(page, sync_api, url, token, notebook: str) -> None:
             break
         except sync_api.TimeoutError:
             continue
+    # Every code cell with code in it has run (an empty one never gets a count).
     page.wait_for_function(
-        "() => Array.from(document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')).every("
-        "e => /\\[\\d+\\]/.test(e.textContent))", timeout=300_000)
+        "() => Array.from(document.querySelectorAll('.jp-CodeCell')).every(c => "
+        "/\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt').textContent) || "
+        "!((c.querySelector('.jp-InputArea-editor') || {}).textContent || '').trim())",
+        timeout=300_000)
 
 
 # Console messages that are JupyterLab's own noise on an offline, fresh profile, not widget errors.
