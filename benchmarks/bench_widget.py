@@ -11,6 +11,7 @@ Run: ``.venv/bin/python benchmarks/bench_widget.py``
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 
@@ -63,22 +64,24 @@ def background(n_classifiers=5, n_scores=100_000):
                                lambda: setattr(w, "difference", ["m2", "m3"])),
                               ("band_level 0.9 -> 0.8 (replicates cached)",
                                lambda: setattr(w, "band_level", 0.8))):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             change()
             returned = time.perf_counter() - t0
-            # While the worker computes, move p(+) as a slider would: each change is drawn at once.
+            # While the worker computes, move p(+) as a dragged slider would (60 changes a
+            # second): each change is drawn at once.
             moves = []
             while w.busy:
                 t1 = time.perf_counter()
                 w.p_pos = 0.2 + 0.6 * (len(moves) % 50) / 50
                 moves.append(time.perf_counter() - t1)
+                time.sleep(max(0.0, 1 / 60 - moves[-1]))
             w.wait()
-            drawn = time.perf_counter() - t0
+            drawn, cpu = time.perf_counter() - t0, time.process_time() - c0
             out[label] = (returned, drawn, moves)
             lat = (f"p(+) changes meanwhile: {len(moves)}, median {_median_ms(moves):.2f} ms, "
                    f"max {max(moves) * 1e3:.1f} ms" if moves else "no p(+) change fitted in")
-            print(f"{label}: call returned in {returned * 1e3:.1f} ms, drawn after {drawn:.2f} s; "
-                  f"{lat}")
+            print(f"{label}: call returned in {returned * 1e3:.1f} ms, drawn after {drawn:.2f} s "
+                  f"(CPU {cpu:.2f} s, all threads; load average {os.getloadavg()[0]:.1f}); {lat}")
     return out
 
 
