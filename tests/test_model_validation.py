@@ -115,3 +115,106 @@ def test_import_costwidget_does_not_import_widget_libraries():
             "assert 'bqplot' not in sys.modules and 'ipywidgets' not in sys.modules, "
             "[m for m in sys.modules if m.startswith(('bqplot', 'ipywidgets'))]")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---------------------------------------------------------------- issue 14: cryptic or silent input
+_SCORES4 = [0.1, 0.2, 0.3, 0.4]
+
+
+@pytest.mark.parametrize("labels,kw", [
+    (lambda: __import__("pandas").array([True, None, False, True], dtype="boolean"), {}),
+    (lambda: __import__("pandas").array(["a", None, "b", "a"], dtype="string"), {"pos_label": "a"}),
+    (lambda: np.array(["a", __import__("pandas").NA, "b", "a"], dtype=object), {"pos_label": "a"}),
+    (lambda: np.array(["a", None, "b", "a"], dtype=object), {"pos_label": "a"}),
+])
+def test_missing_labels_pd_na_named(labels, kw):
+    with pytest.raises(ValueError, match=r"y_true has 1 missing label .*first at index 1.*Drop"):
+        fs(labels(), _SCORES4, **kw)
+
+
+def test_y_true_one_row_refused():
+    with pytest.raises(ValueError, match=r"y_true must be 1-dimensional.*shape \(1, 4\).*one row"):
+        fs(np.array([[0, 1, 0, 1]]), _SCORES4)
+    # A column vector is one label per sample, as in sklearn.
+    assert fs(np.array([[0], [1], [0], [1]]), _SCORES4).n_pos == 2
+
+
+def test_compare_needs_classifiers():
+    clf = fs([0, 1, 0, 1], _SCORES4)
+    with pytest.raises(TypeError, match=r"b must be a Classifier, got str.*from_scores"):
+        cw.compare(clf, "b")
+    with pytest.raises(TypeError, match=r"classifiers\[1\] must be a Classifier"):
+        cw.combined_envelope([clf, None])
+
+
+@pytest.mark.parametrize("call,exc,match", [
+    (lambda c: c.best([[0.2, 0.5]]), ValueError, r"pcf must be a number or a 1-D array.*\(1, 2\)"),
+    (lambda c: c.best("0.5"), TypeError, r"pcf must be a number.*got '0.5'"),
+    (lambda c: c.nec("0.5"), TypeError, r"pcf must be a number.*got '0.5'"),
+    (lambda c: c.nec(None), TypeError, r"pcf is required.*got None"),
+    (lambda c: c.best(None), TypeError, r"pcf is required.*got None"),
+    (lambda c: c.area([0.1, 0.2], 1), TypeError, r"lo must be a single number.*shape \(2,\)"),
+    (lambda c: c.area(0, "1"), TypeError, r"hi must be a number"),
+    (lambda c: c.operating_point(p_pos="0.3"), TypeError, r"p_pos must be a number"),
+])
+def test_pcf_arguments_refused_clearly(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call(cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7))
+
+
+def test_fold_with_zero_class_weight_is_named():
+    with pytest.raises(ValueError, match=r"Fold 'f2': sample_weight gives its positive class a "
+                                         r"total weight of 0"):
+        fs([0, 1, 0, 1], _SCORES4, folds=["f1", "f1", "f2", "f2"], sample_weight=[1, 1, 1, 0])
+
+
+def test_from_roc_thresholds_against_fpr_order():
+    with pytest.raises(ValueError, match=r"thresholds contradict the ROC points' order: point 0"):
+        cw.Classifier.from_roc([0.1, 0.3], [0.5, 0.8], [0.4, 0.7])
+    # NaN (unknown) thresholds are not ordered; known ones are, in the given order.
+    clf = cw.Classifier.from_roc([0.3, 0.1], [0.8, 0.5], [0.4, np.nan])
+    assert clf.hull.threshold.tolist()[1:3] == [pytest.approx(np.nan, nan_ok=True), 0.4]
+
+
+def test_from_roc_takes_roc_curve_output():
+    from sklearn.metrics import roc_curve
+
+    y, s = [0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.8, 0.2]
+    fpr, tpr, thr = roc_curve(y, s)
+    clf = cw.Classifier.from_roc(*roc_curve(y, s))
+    assert clf.n_pos is None and clf.n_neg is None and clf.prevalence is None
+    np.testing.assert_array_equal(clf.roc.fpr, fpr)
+    np.testing.assert_array_equal(clf.roc.tpr, tpr)
+    np.testing.assert_array_equal(clf.roc.threshold[1:-1], thr[1:-1])
+
+
+def test_from_frame_refuses_missing_model_names():
+    import pandas as pd
+
+    df = pd.DataFrame({"label": [0, 1, 0, 1, 0, 1], "score": [.1, .2, .3, .4, .5, .6],
+                       "model": ["a", "a", "a", None, "b", "b"]})
+    with pytest.raises(ValueError, match=r"'model' has 1 missing model name.*index 3.*dropna"):
+        cw.Classifier.from_frame(df)
+
+
+@pytest.mark.parametrize("label_dtype,score_dtype", [
+    ("Int64", "float64"), ("boolean", "float32"), ("int64", "Float64"), ("string", "float32"),
+    ("category", "float64"),
+])
+def test_nullable_and_float32_dtypes_work_as_plain_ones(label_dtype, score_dtype):
+    import pandas as pd
+    from sklearn.metrics import roc_curve
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 60)
+    s = rng.integers(0, 12, 60) / 8  # ties, and exact in float32
+    labels = pd.Series(y).astype(label_dtype) if label_dtype != "string" else \
+        pd.Series(np.where(y == 1, "pos", "neg")).astype("string")
+    pos = "pos" if label_dtype == "string" else (True if label_dtype == "boolean" else 1)
+    if label_dtype == "boolean":
+        labels = pd.Series(y.astype(bool)).astype("boolean")
+    clf = fs(labels, pd.Series(s).astype(score_dtype), pos_label=pos)
+    fpr, tpr, thr = roc_curve(y, s)
+    np.testing.assert_array_equal(clf.roc.fpr, fpr)
+    np.testing.assert_array_equal(clf.roc.tpr, tpr)
+    np.testing.assert_array_equal(clf.roc.threshold[1:], thr[1:])

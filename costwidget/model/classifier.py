@@ -25,6 +25,8 @@ from .validation import (
     check_pcf,
     check_same_length,
     check_sample_weight,
+    check_scalar,
+    check_scalar_or_1d,
 )
 
 __all__ = ["Classifier", "OperatingPoint"]
@@ -91,13 +93,15 @@ class Classifier:
     OperatingRange(lo=0.0, hi=1.0)
     """
 
-    def __init__(self, *, counts: RocCounts, name: str | None = None, pos_label=None):
+    def __init__(self, *, counts: RocCounts, name: str | None = None, pos_label=None,
+                 rates_only: bool = False):
         self.name = _check_name(name)
         self.pos_label = pos_label
         # Class totals in the data's units; the counts themselves may be scaled by a
         # power of two (weighted data), and every rate is computed from those.
-        self.n_pos = _in_units(counts.n_pos, counts.exponent)
-        self.n_neg = _in_units(counts.n_neg, counts.exponent)
+        # rates_only (from_roc): the class totals are unknown.
+        self.n_pos = None if rates_only else _in_units(counts.n_pos, counts.exponent)
+        self.n_neg = None if rates_only else _in_units(counts.n_neg, counts.exponent)
         self._counts = counts
         self._thresholds = counts.thresholds
         hull = upper_hull(counts.fp, counts.tp, counts.hull_candidates)
@@ -165,7 +169,7 @@ class Classifier:
         if folds is not None:
             from .folds import split_folds
 
-            labels, codes = split_folds(folds, n, is_pos)
+            labels, codes = split_folds(folds, n, is_pos, weights)
             clf._fold_codes = codes
             for k, label in enumerate(labels):
                 m = codes == k
@@ -219,6 +223,12 @@ class Classifier:
         if missing:
             raise ValueError(f"frame has no column(s) {missing!r}; it has {list(frame.columns)!r}. "
                              f"Name the columns with label=, score=, model=, fold=, instance=.")
+        no_model = frame[model].isna().to_numpy()
+        if no_model.any():
+            first = frame.index[np.argmax(no_model)]
+            raise ValueError(f"Column {model!r} has {int(no_model.sum())} missing model name(s) "
+                             f"(first at index {first!r}); those rows would be dropped. Drop or "
+                             f"name them first, e.g. frame.dropna(subset=[{model!r}]).")
         out, reference = {}, None
         for name, part in frame.groupby(model, sort=False):
             if instance is not None:
@@ -374,18 +384,39 @@ class Classifier:
         return counts_classifier(cls, score, n_pos, n_neg, name=_check_name(name), folds=folds)
 
     @classmethod
-    def from_roc(cls, fpr, tpr, *, thresholds=None, name=None):
+    def from_roc(cls, fpr, tpr, thresholds=None, *, name=None):
         """A classifier from given ROC points, e.g. classifiers trained at several cost ratios.
 
         (0, 0) and (1, 1) are added when missing. Points need not be monotone;
         they are sorted by FPR then TPR, and repeated points are kept once.
+        The arguments are in the order ``sklearn.metrics.roc_curve`` returns
+        them, so ``Classifier.from_roc(*roc_curve(y, s))`` works.
+
+        Parameters
+        ----------
+        fpr, tpr : array-like of shape (n_points,)
+            Rates in [0, 1].
+        thresholds : array-like of shape (n_points,), optional
+            Score threshold of each point (NaN where unknown). A higher
+            threshold cannot have a higher FPR or TPR: thresholds whose order
+            contradicts the points' order are refused.
+        name : str, optional
+
+        Returns
+        -------
+        Classifier
+            With ``n_pos`` and ``n_neg`` None (the class totals are unknown).
 
         Examples
         --------
         >>> import costwidget as cw
-        >>> clf = cw.Classifier.from_roc([0.1, 0.3], [0.5, 0.8], thresholds=[0.7, 0.4])
+        >>> clf = cw.Classifier.from_roc([0.1, 0.3], [0.5, 0.8], [0.7, 0.4])
         >>> clf.hull[["threshold", "fpr", "tpr"]].to_numpy().tolist()
         [[inf, 0.0, 0.0], [0.7, 0.1, 0.5], [0.4, 0.3, 0.8], [-inf, 1.0, 1.0]]
+        >>> from sklearn.metrics import roc_curve
+        >>> clf = cw.Classifier.from_roc(*roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
+        >>> clf.nec(0.5), clf.n_pos
+        (0.25, None)
         """
         f = check_finite(as_1d(fpr, "fpr"), "fpr")
         t = check_finite(as_1d(tpr, "tpr"), "tpr")
@@ -400,6 +431,7 @@ class Classifier:
         else:
             th = as_1d(thresholds, "thresholds", dtype=np.float64)
             check_same_length(fpr=f, thresholds=th)
+            _check_threshold_order(f, t, th)
         f = np.concatenate(([0.0], f, [1.0]))
         t = np.concatenate(([0.0], t, [1.0]))
         th = np.concatenate(([np.inf], th, [-np.inf]))
@@ -407,9 +439,7 @@ class Classifier:
         order = np.lexsort((t, f))
         counts = _dedupe_counts(RocCounts(thresholds=th[order], tp=t[order], fp=f[order],
                                           n_pos=1.0, n_neg=1.0))
-        clf = cls(counts=counts, name=_check_name(name))
-        clf.n_pos = clf.n_neg = None  # rates only: the class totals are unknown
-        return clf
+        return cls(counts=counts, name=_check_name(name), rates_only=True)
 
     # ------------------------------------------------------------------ tables
     def _frame(self, index) -> pd.DataFrame:
@@ -495,7 +525,7 @@ class Classifier:
         the envelope) the one optimal just to the right is returned, except at
         pcf = 1 (just to the left).
         """
-        x = check_pcf(pcf)
+        x = check_scalar_or_1d(check_pcf(pcf), "pcf")
         k = self._envelope.vertex_at(x)
         h = self._hull_index[k]
         nec = self._envelope.slope[k] * x + self._envelope.intercept[k]
@@ -540,7 +570,8 @@ class Classifier:
 
         Over [0, 1] this is the expected NEC when pcf is uniform (eq. 11).
         """
-        lo_, hi_ = float(check_pcf(lo, "lo")), float(check_pcf(hi, "hi"))
+        lo_, hi_ = (float(check_pcf(check_scalar(v, name), name))
+                    for v, name in ((lo, "lo"), (hi, "hi")))
         if hi_ < lo_:
             raise ValueError(f"area needs lo <= hi, got lo={lo!r}, hi={hi!r}.")
         return self._envelope.area(lo_, hi_)
@@ -902,6 +933,22 @@ class OperatingRange(tuple):
 
     def __repr__(self) -> str:
         return f"OperatingRange(lo={self[0]!r}, hi={self[1]!r})"
+
+
+def _check_threshold_order(fpr, tpr, thresholds) -> None:
+    """Refuse thresholds that rise where the ROC points rise: lower threshold, higher rates."""
+    known = ~np.isnan(thresholds)
+    order = np.lexsort((tpr[known], fpr[known]))
+    th = thresholds[known][order]
+    up = np.flatnonzero(np.diff(th) > 0)
+    if up.size:
+        i = np.flatnonzero(known)[order]
+        a, b = i[up[0]], i[up[0] + 1]
+        raise ValueError(
+            f"thresholds contradict the ROC points' order: point {a} (fpr={fpr[a]}, tpr={tpr[a]}) "
+            f"has threshold {thresholds[a]} but point {b} (fpr={fpr[b]}, tpr={tpr[b]}), which "
+            f"predicts more cases positive, has the higher threshold {thresholds[b]}. Pass the "
+            f"thresholds in the same order as fpr and tpr (as roc_curve returns them).")
 
 
 def _check_number(value, name: str) -> float:

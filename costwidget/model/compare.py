@@ -9,6 +9,7 @@ import pandas as pd
 
 from .envelope import Envelope
 from .hull import upper_hull
+from .validation import check_classifier
 
 __all__ = ["Comparison", "compare", "combined_envelope"]
 
@@ -70,6 +71,8 @@ def compare(a, b, *, atol: float = 1e-12) -> Comparison:
     >>> c.intervals.better.tolist()
     ['tie', 'A', 'B', 'tie']
     """
+    check_classifier(a, "a")
+    check_classifier(b, "b")
     name_a = a.name if a.name is not None else "a"
     name_b = b.name if b.name is not None else "b"
     if name_a == name_b:
@@ -171,6 +174,8 @@ def combined_envelope(classifiers) -> pd.DataFrame:
     classifiers = list(classifiers)
     if not classifiers:
         raise ValueError("combined_envelope needs at least one classifier.")
+    for i, clf in enumerate(classifiers):
+        check_classifier(clf, f"classifiers[{i}]")
     fpr, tpr, thr, owner = [], [], [], []
     for i, clf in enumerate(classifiers):
         h = clf._hull_index

@@ -36,8 +36,12 @@ __all__ = ["split_folds", "fold_average", "fold_spread", "AVERAGES"]
 AVERAGES = ("cost", "vertical", "threshold", "pooled")
 
 
-def split_folds(folds, n: int, is_pos: np.ndarray):
-    """(fold labels in order, integer code per sample); every fold must hold both classes."""
+def split_folds(folds, n: int, is_pos: np.ndarray, weights: np.ndarray | None = None):
+    """(fold labels in order, integer code per sample); every fold must hold both classes.
+
+    With ``weights``, a class counts as present in a fold only if its total
+    weight there is > 0.
+    """
     f = as_1d(folds, "folds")
     check_same_length(folds=f, y_true=np.empty(n))
     if f.dtype.kind == "f" and np.isnan(f).any():
@@ -47,6 +51,14 @@ def split_folds(folds, n: int, is_pos: np.ndarray):
     n_pos = np.bincount(codes, weights=is_pos, minlength=len(labels))
     size = np.bincount(codes, minlength=len(labels))
     for k, lab in enumerate(labels.tolist()):
+        if weights is not None:
+            m = codes == k
+            w_pos, w_neg = weights[m & is_pos].sum(), weights[m & ~is_pos].sum()
+            if w_pos == 0 or w_neg == 0:
+                missing = "positive" if w_pos == 0 else "negative"
+                raise ValueError(f"Fold {lab!r}: sample_weight gives its {missing} class a total "
+                                 f"weight of 0, so it has no ROC curve. Give that class weight "
+                                 f"in every fold or merge fold {lab!r} with another.")
         if n_pos[k] == 0 or n_pos[k] == size[k]:
             has = "positive" if n_pos[k] == size[k] else "negative"
             raise ValueError(f"Fold {lab!r} has only {has} samples ({size[k]} of them): every fold "

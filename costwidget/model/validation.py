@@ -22,6 +22,9 @@ __all__ = [
     "check_costs",
     "check_pcf",
     "check_level",
+    "check_scalar",
+    "check_scalar_or_1d",
+    "check_classifier",
 ]
 
 
@@ -35,10 +38,13 @@ def as_1d(values, name: str, *, dtype=None) -> np.ndarray:
         arr = np.asarray(values) if dtype is None else np.asarray(values, dtype=dtype)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} could not be read as an array of numbers: {exc}") from None
-    if arr.ndim == 2 and 1 in arr.shape:
-        arr = arr.ravel()
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.ravel()  # a column vector, as sklearn's column_or_1d takes it
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-dimensional, got an array of shape {arr.shape}.")
+        hint = (f" It looks like one row of {arr.shape[1]} samples: pass values[0] or "
+                f"values.ravel()." if arr.ndim == 2 and arr.shape[0] == 1 else "")
+        raise ValueError(f"{name} must be 1-dimensional (one entry per sample), got an array "
+                         f"of shape {arr.shape}.{hint}")
     if arr.size == 0:
         raise ValueError(f"{name} is empty: at least one sample of each class is needed.")
     return arr
@@ -124,9 +130,17 @@ def check_binary_labels(y_true, pos_label=None, *, name: str = "y_true"):
         first = int(np.flatnonzero(np.isnan(y))[0])
         raise ValueError(f"{name} has missing labels (NaN), first at index {first}.")
     if y.dtype.kind == "O":
-        missing = [i for i, v in enumerate(y) if v is None]
-        if missing:
-            raise ValueError(f"{name} has missing labels (None), first at index {missing[0]}.")
+        # None, NaN, pd.NA and pd.NaT; pd.NA would otherwise fail later as
+        # "boolean value of NA is ambiguous" (nullable boolean/string columns).
+        import pandas as pd
+
+        missing = np.flatnonzero(pd.isna(y))
+        if missing.size:
+            raise ValueError(
+                f"{name} has {missing.size} missing label{'s' if missing.size > 1 else ''} "
+                f"(None, NaN or pd.NA), first at index {int(missing[0])}: "
+                f"{y[missing[0]]!r}. Drop those samples (e.g. frame.dropna(subset=[...])) "
+                f"or fill them in before evaluating.")
     classes = _two_or_more_classes(y, name)
     if len(classes) > 2:
         shown = classes[:10].tolist()
@@ -183,9 +197,39 @@ def _is_number(x) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
+def _as_float_array(p, name: str) -> np.ndarray:
+    """``p`` as float64, refusing None, strings and other non-numbers by name."""
+    if p is None:
+        raise TypeError(f"{name} is required: give a number in [0, 1], got None.")
+    arr = np.asarray(p)
+    if arr.dtype.kind not in "biuf":
+        if isinstance(p, (str, bytes)) or arr.dtype.kind in "USO":
+            shown = repr(p) if arr.ndim == 0 else f"an array of dtype {arr.dtype}"
+            raise TypeError(f"{name} must be a number or an array of numbers in [0, 1], got "
+                            f"{shown}. Convert it first (e.g. float(...)).")
+        raise TypeError(f"{name} must be a number in [0, 1], got dtype {arr.dtype}.")
+    return arr.astype(np.float64, copy=False)
+
+
+def check_scalar_or_1d(arr: np.ndarray, name: str) -> np.ndarray:
+    """Refuse arrays of more than one dimension (a scalar or a 1-D array of values is needed)."""
+    if arr.ndim > 1:
+        raise ValueError(f"{name} must be a number or a 1-D array of numbers, got an array of "
+                         f"shape {arr.shape}. Pass np.ravel(...) of it.")
+    return arr
+
+
+def check_scalar(value, name: str) -> float:
+    """Return ``value`` as a float, refusing arrays (with their shape)."""
+    arr = _as_float_array(value, name)
+    if arr.ndim != 0:
+        raise TypeError(f"{name} must be a single number, got an array of shape {arr.shape}.")
+    return float(arr)
+
+
 def check_probability(p, name: str = "p_pos") -> np.ndarray:
-    """Refuse probabilities outside [0, 1] (or NaN)."""
-    arr = np.asarray(p, dtype=np.float64)
+    """Refuse probabilities outside [0, 1] (or NaN), None and non-numbers."""
+    arr = _as_float_array(p, name)
     bad = ~((arr >= 0) & (arr <= 1))
     if bad.any():
         first = arr.ravel()[np.flatnonzero(bad.ravel())[0]]
@@ -222,3 +266,14 @@ def check_level(level, name: str = "level") -> float:
     if not _is_number(level) or not (0 < float(level) < 1):
         raise ValueError(f"{name} must be a number strictly between 0 and 1, got {level!r}.")
     return float(level)
+
+
+def check_classifier(obj, name: str):
+    """Refuse anything but a :class:`Classifier`, saying how to build one."""
+    from .classifier import Classifier  # here: classifier.py imports this module
+
+    if not isinstance(obj, Classifier):
+        raise TypeError(
+            f"{name} must be a Classifier, got {type(obj).__name__} {obj!r:.60}. Build one with "
+            f"Classifier.from_scores(y_true, y_score), from_frame, from_roc or from_confusion.")
+    return obj
