@@ -1,0 +1,102 @@
+"""Background work in the widget: the kernel stays free, newer requests win, failures show.
+
+Bands, the fold spread and the difference view run on a worker thread. These tests slow the
+model down on purpose (a band that sleeps) to make the races happen every time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import costwidget as cw
+from costwidget.widget import CostWidget
+
+
+@pytest.fixture()
+def w():
+    rng = np.random.default_rng(5)
+    y = rng.random(300) < 0.4
+    clfs = [cw.Classifier.from_scores(y, np.round(y * k + rng.normal(size=300), 2), name=f"m{k}")
+            for k in (1, 2)]
+    with CostWidget(clfs) as widget:
+        yield widget
+
+
+def _slow_bands(monkeypatch, w, delays):
+    """Make every classifier's band take ``delays[level]`` seconds; record the levels computed."""
+    computed = []
+    for clf in w.classifiers:
+        real = clf.band
+
+        def band(level, *args, _real=real, **kwargs):
+            time.sleep(delays.get(round(level, 2), 0.0))
+            computed.append(round(level, 2))
+            return _real(level, *args, **kwargs)
+
+        monkeypatch.setattr(clf, "band", band)
+    return computed
+
+
+def test_state_changes_are_taken_at_once_while_bands_compute(w, monkeypatch):
+    _slow_bands(monkeypatch, w, {0.9: 0.5})
+    t0 = time.perf_counter()
+    w.show_bands = True
+    assert time.perf_counter() - t0 < 0.25 and w.busy
+    assert w._background.bar.layout.visibility == "visible"  # the busy sign
+    assert "computing bands" in w._background.label.value
+    # The operating point and the readout follow at once, while the bands still compute.
+    w.p_pos = 0.2
+    assert w.busy and w.operating_tool.operating_line.x[0] == pytest.approx(w.pcf)
+    assert w.readout.nec.tolist() == [c.nec(w.pcf) for c in w.classifiers]
+    w.wait(timeout=30)
+    assert not w.busy and sorted(w.drawn_bands) == ["m1", "m2"]
+    assert w._background.bar.layout.visibility == "hidden"
+
+
+def test_a_newer_request_supersedes_an_older_one(w, monkeypatch):
+    # The 0.8 bands are slow, the 0.95 ones fast: the old job would finish last.
+    computed = _slow_bands(monkeypatch, w, {0.8: 0.6})
+    w.band_level = 0.8
+    w.show_bands = True
+    time.sleep(0.1)
+    w.band_level = 0.95
+    w.wait(timeout=30)
+    for name, band in w.drawn_bands.items():
+        assert band.attrs["level"] == 0.95, f"{name}: a stale band is drawn"
+    marks = {d.name: m for d, m in zip(w._ctx.drawings, w.band_layer.marks)}
+    for name, band in w.drawn_bands.items():
+        np.testing.assert_array_equal(marks[name].y[1], band.upper)
+    # The old job stopped at its next check (after at most the band it was computing).
+    assert computed.count(0.8) <= 1 and computed.count(0.95) == len(w.classifiers)
+
+
+def test_wait_times_out_with_a_message(w, monkeypatch):
+    _slow_bands(monkeypatch, w, {0.9: 1.0})
+    w.show_bands = True
+    with pytest.raises(TimeoutError, match="bands"):
+        w.wait(timeout=0.05)
+    w.wait(timeout=30)
+
+
+def test_a_failure_in_the_background_shows_and_leaves_nothing_half_drawn(w, monkeypatch):
+    calls = []
+
+    def broken(level, *args, **kwargs):
+        calls.append(threading.current_thread().name)
+        raise RuntimeError("bootstrap <b>failed</b>")
+
+    monkeypatch.setattr(w.classifiers[1], "band", broken)
+    w.show_bands = True  # m1's band computes, m2's fails
+    w.wait(timeout=30)
+    assert calls and all(name.startswith("costwidget") for name in calls)  # on the worker
+    assert "bands failed" in w.errors.message and "&lt;b&gt;failed" in w.errors.message
+    assert not any(m.visible for m in w.band_layer.marks)  # not even m1's half
+    assert w.show_bands is False and w.show_bands_box.value is False
+    monkeypatch.undo()
+    w.show_bands = True
+    w.wait(timeout=30)
+    assert all(m.visible for m in w.band_layer.marks) and w.errors.message == ""
