@@ -70,11 +70,9 @@ def test_workforce_equals_brute_force_and_eq14(data, capacity):
     if r.binding:
         # eq. 12 holds with equality, so the cost line is eq. 14 at the answer's FPR
         assert r.tpr * P + r.fpr * N == pytest.approx(capacity, abs=1e-9)
-        slope14 = 1 - capacity / P + (N / P - 1) * r.fpr
-        assert r.slope == pytest.approx(slope14, abs=1e-9)
-        assert r.intercept == r.fpr
+        # the cost line is NEC by its definition, x * FNR + (1 - x) * FPR, at the answer
         x = np.linspace(0, 1, 5)
-        np.testing.assert_allclose(r.nec(x), slope14 * x + r.fpr, atol=1e-9)
+        np.testing.assert_allclose(r.nec(x), x * (1 - r.tpr) + (1 - x) * r.fpr, atol=1e-12)
 
 
 def test_workforce_other_population():

@@ -149,11 +149,11 @@ unit = st.floats(0, 1, allow_nan=False)
 @given(unit, unit)
 def test_roc_point_cost_line_round_trip(f, t):
     slope, intercept = roc_point_to_cost_line(f, t)
-    assert slope == 1 - t - f and intercept == f
     f2, t2 = cost_line_to_roc_point(slope, intercept)
     assert f2 == f and t2 == pytest.approx(t, abs=1e-15)
-    # the line passes through (0, FPR) and (1, FNR)
-    assert slope * 1 + intercept == pytest.approx(1 - t, abs=1e-15)
+    # NEC by its definition, the pcf-weighted mix of the error rates: x * FNR + (1 - x) * FPR
+    for x in (0.0, 0.3, 1.0):
+        assert slope * x + intercept == pytest.approx(x * (1 - t) + (1 - x) * f, abs=1e-15)
 
 
 @given(st.floats(0.01, 100), st.floats(-2, 2))

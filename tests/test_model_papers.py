@@ -13,8 +13,7 @@ def test_kdd2000_figure_8_cost_line():
     # FP = 0.09, TP = 0.36: the line runs from y = 0.09 at x = 0 to y = 1 - 0.36 = 0.64 at x = 1
     slope, intercept = roc_point_to_cost_line(0.09, 0.36)
     assert intercept == 0.09
-    assert slope * 0 + intercept == 0.09
-    assert slope * 1 + intercept == pytest.approx(0.64, abs=1e-15)
+    assert slope == pytest.approx(0.64 - 0.09, abs=1e-15)
     clf = cw.Classifier.from_confusion(tp=36, fn=64, fp=9, tn=91)
     op = clf.best(0.5)
     assert (op.fpr, op.tpr) == (0.09, 0.36)
@@ -61,11 +60,13 @@ def test_probability_cost_eq6_and_expected_cost():
     assert cw.probability_cost(0.5, 1, 1) == 0.5
     assert cw.probability_cost(0.1, 9, 1) == pytest.approx(0.5)
     p, cfn, cfp = 0.2, 5.0, 2.0
-    assert cw.probability_cost(p, cfn, cfp) == pytest.approx(p * cfn / (p * cfn + (1 - p) * cfp))
+    # by hand: 0.2 * 5 = 1 and 0.8 * 2 = 1.6, so PCF(+) = 1 / 2.6 = 5/13
+    assert cw.probability_cost(p, cfn, cfp) == pytest.approx(5 / 13, abs=1e-15)
     clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
     op = clf.operating_point(p_pos=p, cost_fn=cfn, cost_fp=cfp)
-    # expected cost per case, computed straight from the confusion matrix rates
-    direct = p * (1 - op.tpr) * cfn + (1 - p) * op.fpr * cfp
-    assert op.expected_cost == pytest.approx(direct, abs=1e-12)
+    # 5/13 lies in the operating range [0.3, 0.7] of (FPR 0.3, TPR 0.7) (figure 4), so that
+    # point is chosen; by hand its expected cost is 0.2*0.3*5 + 0.8*0.3*2 = 0.3 + 0.48 = 0.78
+    assert (op.fpr, op.tpr) == (0.3, 0.7)
+    assert op.expected_cost == pytest.approx(0.78, abs=1e-12)
     assert cw.iso_performance_slope(0.25) == pytest.approx(3.0)
     assert cw.ratio_to_pcf(1.0) == 0.5

@@ -98,8 +98,10 @@ def test_level_change_reuses_cache_and_seed_is_reproducible():
     rng = np.random.default_rng(4)
     a, b = correlated_pair(rng, 40, 60, shift_a=1, shift_b=1.3, rho=0.5)
     one = cw.difference_band(a, b, 0.9, n_boot=150, grid=17, random_state=9)
-    two = cw.difference_band(a, b, 0.9, n_boot=150, grid=17, random_state=9)
-    assert one.equals(two)
+    # fresh classifiers (no cache shared with a, b): the seed alone fixes the band
+    a2, b2 = correlated_pair(np.random.default_rng(4), 40, 60, shift_a=1, shift_b=1.3, rho=0.5)
+    assert cw.difference_band(a2, b2, 0.9, n_boot=150, grid=17, random_state=9).equals(one)
+    assert not cw.difference_band(a2, b2, 0.9, n_boot=150, grid=17, random_state=10).equals(one)
     wide = cw.difference_band(a, b, 0.99, n_boot=150, grid=17, random_state=9)
     assert (wide.lower <= one.lower).all() and (wide.upper >= one.upper).all()
 
