@@ -95,7 +95,7 @@ def test_fold_spread_min_max_and_quantiles():
     per = np.array([brute_envelope(y[f == k], s[f == k], x) for k in range(4)])
     np.testing.assert_allclose(spread["lower"], per.min(0), atol=1e-12)
     np.testing.assert_allclose(spread["upper"], per.max(0), atol=1e-12)
-    np.testing.assert_allclose(spread["mean"], per.mean(0), atol=1e-12)
+    np.testing.assert_allclose(spread["nec"], per.mean(0), atol=1e-12)
     q = clf.fold_spread(grid=51, quantiles=(0.25, 0.75))
     np.testing.assert_allclose(q["lower"], np.quantile(per, 0.25, axis=0), atol=1e-12)
 

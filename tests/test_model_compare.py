@@ -68,10 +68,10 @@ def test_compare_worked_example_and_names():
     c = cw.compare(a, b)
     # A's line: 0.0 x + 0.3; B's line: -0.4 x + 0.5; cross at x = 0.5
     np.testing.assert_allclose(c.crossovers, [0.5], atol=1e-15)
-    assert c.intervals.better.tolist() == ["tie", "A", "B", "tie"]
+    assert c.intervals.classifier.tolist() == ["tie", "A", "B", "tie"]
     same = cw.compare(a, a)
     assert same.crossovers.size == 0 and same.max_difference == 0
-    assert same.intervals.better.tolist() == ["tie"]
+    assert same.intervals.classifier.tolist() == ["tie"]
     assert (same.name_a, same.name_b) == ("A (a)", "A (b)")
 
 
@@ -145,7 +145,7 @@ def test_crossover_through_a_shared_segment_is_reported():
     a = cw.Classifier.from_roc([0.05, 0.3], [0.4, 0.7], name="A")
     b = cw.Classifier.from_roc([0.3, 0.6], [0.7, 0.95], name="B")
     c = cw.compare(a, b)
-    assert c.intervals.better.tolist() == ["tie", "A", "tie", "B", "tie"]
+    assert c.intervals.classifier.tolist() == ["tie", "A", "tie", "B", "tie"]
     # A stops being better where (0.05, 0.4) hands over to (0.3, 0.7): 0.25 / (0.25 + 0.3)
     np.testing.assert_allclose(c.crossovers, [0.25 / 0.55], atol=1e-15)
     assert a.nec(c.crossovers[0]) == pytest.approx(b.nec(c.crossovers[0]), abs=1e-15)

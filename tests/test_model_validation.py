@@ -218,3 +218,42 @@ def test_nullable_and_float32_dtypes_work_as_plain_ones(label_dtype, score_dtype
     np.testing.assert_array_equal(clf.roc.fpr, fpr)
     np.testing.assert_array_equal(clf.roc.tpr, tpr)
     np.testing.assert_array_equal(clf.roc.threshold[1:], thr[1:])
+
+
+# ---------------------------------------------------------------- issue 14: one API
+def test_from_frame_takes_sklearn_column_names_and_warns_on_old_ones():
+    import pandas as pd
+
+    df = pd.DataFrame({"y": [0, 1, 0, 1], "s": [.1, .8, .4, .35], "m": ["a"] * 4})
+    new = cw.Classifier.from_frame(df, y_true="y", y_score="s", model="m")["a"]
+    assert new.roc[["fpr", "tpr"]].to_numpy().tolist() == [[0, 0], [0, .5], [.5, .5], [.5, 1],
+                                                             [1, 1]]
+    with pytest.warns(DeprecationWarning, match=r"label= is deprecated.*use y_true='y'"):
+        old = cw.Classifier.from_frame(df, label="y", y_score="s", model="m")["a"]
+    assert old.roc.equals(new.roc)
+    with pytest.raises(TypeError, match=r"y_score= only"):
+        cw.Classifier.from_frame(df, score="s", y_score="t", model="m")
+
+
+def test_column_names_are_one_set():
+    a = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="A")
+    b = cw.Classifier.from_confusion(tp=9, fn=1, fp=5, tn=5, name="B")
+    assert "classifier" in cw.compare(a, b).intervals.columns
+    assert "classifier" in cw.combined_envelope([a, b]).columns
+    sel = cw.parameter_selection([0.3, 0.1], [0.7, 0.5], trained_pcf=[0.3, 0.6])
+    assert "classifier" in sel.switches.columns
+    folded = fs([0, 1, 0, 1, 0, 1, 1, 0], [.1, .9, .4, .6, .2, .3, .8, .7],
+                folds=[0, 0, 0, 0, 1, 1, 1, 1])
+    assert list(folded.fold_spread(grid=3).columns) == ["pcf", "nec", "lower", "upper"]
+    assert list(folded.band(grid=3, n_boot=20, random_state=0).columns)[:4] == [
+        "pcf", "nec", "lower", "upper"]
+
+
+def test_significant_intervals_sign_is_int():
+    import pandas as pd
+    from costwidget.model.paired import significant_intervals
+
+    band = pd.DataFrame({"pcf": [0, .5, 1], "lower": [.1, -1, -.3], "upper": [.2, 1, -.1]})
+    band["significant"] = (band.lower > 0) | (band.upper < 0)
+    iv = significant_intervals(band)
+    assert iv.sign.dtype == np.int64 and iv.sign.tolist() == [1, -1]

@@ -181,15 +181,16 @@ class Classifier:
         return clf
 
     @classmethod
-    def from_frame(cls, frame, *, label="label", score="score", model="model", fold=None,
-                   instance=None, pos_label=None):
+    def from_frame(cls, frame, *, y_true="label", y_score="score", model="model", fold=None,
+                   instance=None, pos_label=None, label=None, score=None):
         """Classifiers from a long DataFrame: one row per (model, instance), one Classifier per model.
 
         Parameters
         ----------
         frame : pandas.DataFrame
-        label, score, model : str
-            Column names of the true label, the score and the model name.
+        y_true, y_score, model : str, default "label", "score", "model"
+            Column names of the true label, the score and the model name (the
+            names of :meth:`CostWidget.from_frame`).
         fold : str, optional
             Column of the fold (or run) id; each classifier then carries folds
             (see :meth:`from_scores`).
@@ -199,6 +200,9 @@ class Classifier:
             classifiers can be compared paired (:func:`difference_band`).
             Without it, rows are taken in frame order.
         pos_label : label, optional
+        label, score : str, optional
+            Deprecated spellings of ``y_true`` and ``y_score`` (they warn, and
+            will be removed in the next release).
 
         Returns
         -------
@@ -218,11 +222,13 @@ class Classifier:
         """
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
+        label = _renamed_keyword("label", label, "y_true", y_true, "label")
+        score = _renamed_keyword("score", score, "y_score", y_score, "score")
         needed = [c for c in (label, score, model, fold, instance) if c is not None]
         missing = [c for c in needed if c not in frame.columns]
         if missing:
             raise ValueError(f"frame has no column(s) {missing!r}; it has {list(frame.columns)!r}. "
-                             f"Name the columns with label=, score=, model=, fold=, instance=.")
+                             f"Name the columns with y_true=, y_score=, model=, fold=, instance=.")
         no_model = frame[model].isna().to_numpy()
         if no_model.any():
             first = frame.index[np.argmax(no_model)]
@@ -773,10 +779,29 @@ class Classifier:
         return fold_average(self, method, space=space, on=on, thresholds=thresholds)
 
     def fold_spread(self, *, grid=512, quantiles=None) -> pd.DataFrame:
-        """Spread of the fold envelopes at each pcf: ``pcf``, ``mean``, ``lower``, ``upper``.
+        """Spread of the fold envelopes at each pcf: ``pcf``, ``nec``, ``lower``, ``upper``.
 
-        ``lower``/``upper`` are the min and max over folds, or the given
-        ``quantiles=(lo, hi)`` of the folds' NEC.
+        Parameters
+        ----------
+        grid : int or array-like, default=512
+            Number of evenly spaced pcf values in [0, 1], or the pcf values.
+        quantiles : (float, float), optional
+            ``lower``/``upper`` are these quantiles of the folds' NEC; by
+            default the min and max over folds.
+
+        Returns
+        -------
+        DataFrame
+            ``pcf``; ``nec``, the mean of the fold envelopes (the band's
+            centre, named as in :meth:`band`); ``lower`` and ``upper``.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_scores([0, 1, 0, 1, 0, 1, 1, 0], [.1, .9, .4, .6, .2, .3, .8, .7],
+        ...                                 folds=[0, 0, 0, 0, 1, 1, 1, 1])
+        >>> clf.fold_spread(grid=3).round(3).to_numpy().tolist()
+        [[0.0, 0.0, 0.0, 0.0], [0.5, 0.125, 0.0, 0.25], [1.0, 0.0, 0.0, 0.0]]
         """
         from .folds import fold_spread
 
@@ -933,6 +958,21 @@ class OperatingRange(tuple):
 
     def __repr__(self) -> str:
         return f"OperatingRange(lo={self[0]!r}, hi={self[1]!r})"
+
+
+def _renamed_keyword(old: str, old_value, new: str, new_value, default):
+    """The column named by ``new``; ``old`` (its deprecated spelling) still works, with a warning."""
+    if old_value is None:
+        return new_value
+    if new_value != default:
+        raise TypeError(f"Give the column as {new}= only ({old}= is its deprecated spelling), "
+                        f"not both.")
+    import warnings
+
+    warnings.warn(f"from_frame's {old}= is deprecated and will be removed in the next release; "
+                  f"use {new}={old_value!r} (the names of CostWidget.from_frame and sklearn).",
+                  DeprecationWarning, stacklevel=3)
+    return old_value
 
 
 def _check_threshold_order(fpr, tpr, thresholds) -> None:

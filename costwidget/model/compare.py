@@ -25,7 +25,7 @@ class Comparison:
         ``nec_a - nec_b``), sorted. When the sign changes across an interval
         where the two tie, the crossover is the start of that interval.
     intervals : DataFrame
-        ``pcf_lo``, ``pcf_hi``, ``better`` (a name, or ``"tie"``): the whole of
+        ``pcf_lo``, ``pcf_hi``, ``classifier`` (the winner's name, or ``"tie"``): the whole of
         [0, 1] split by who has the lower NEC.
     max_difference : float
         max |nec_a - nec_b| over [0, 1], and ``max_difference_at``, where.
@@ -68,7 +68,7 @@ def compare(a, b, *, atol: float = 1e-12) -> Comparison:
     >>> c = cw.compare(a, b)
     >>> c.crossovers.round(6).tolist()
     [0.5]
-    >>> c.intervals.better.tolist()
+    >>> c.intervals.classifier.tolist()
     ['tie', 'A', 'B', 'tie']
     """
     check_classifier(a, "a")
@@ -143,7 +143,7 @@ def _merge_runs(cuts: np.ndarray, labels: list[str]) -> pd.DataFrame:
             lo.append(cuts[i])
             hi.append(cuts[i + 1])
             who.append(label)
-    return pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "better": who})
+    return pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "classifier": who})
 
 
 def combined_envelope(classifiers) -> pd.DataFrame:

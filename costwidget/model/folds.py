@@ -213,7 +213,8 @@ def fold_spread(clf, *, grid=512, quantiles=None) -> pd.DataFrame:
         if q.shape != (2,) or not (0 <= q[0] <= q[1] <= 1):
             raise ValueError(f"quantiles must be (lo, hi) with 0 <= lo <= hi <= 1, got {quantiles!r}.")
         lower, upper = np.quantile(nec, q, axis=0)
-    return pd.DataFrame({"pcf": x, "mean": nec.mean(axis=0), "lower": lower, "upper": upper})
+    # "nec" for the centre, as in Classifier.band: one name for a band's centre everywhere
+    return pd.DataFrame({"pcf": x, "nec": nec.mean(axis=0), "lower": lower, "upper": upper})
 
 
 def _require_folds(clf) -> dict:

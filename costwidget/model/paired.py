@@ -400,8 +400,10 @@ def significant_intervals(band: pd.DataFrame) -> pd.DataFrame:
     >>> band = pd.DataFrame({"pcf": [0, .25, .5, .75, 1], "lower": [-1, -1, .1, .2, -1],
     ...                      "upper": [1, 1, .3, .4, 1]})
     >>> band["significant"] = (band.lower > 0) | (band.upper < 0)
-    >>> significant_intervals(band).to_numpy().tolist()
+    >>> significant_intervals(band).values.tolist()
     [[0.5, 0.75, 1.0]]
+    >>> significant_intervals(band).sign.tolist()
+    [1]
     """
     sig = band["significant"].to_numpy()
     sign = np.where(band["lower"].to_numpy() > 0, 1, np.where(band["upper"].to_numpy() < 0, -1, 0))
@@ -415,7 +417,8 @@ def significant_intervals(band: pd.DataFrame) -> pd.DataFrame:
             start = None
         if start is None and s != 0:
             start = i
-    out = pd.DataFrame(rows, columns=["pcf_lo", "pcf_hi", "sign"]).astype(float)
+    out = pd.DataFrame(rows, columns=["pcf_lo", "pcf_hi", "sign"]).astype(
+        {"pcf_lo": float, "pcf_hi": float, "sign": np.int64})
     out.attrs.update(band.attrs)
     return out
 

@@ -42,7 +42,7 @@ class SelectionComparison:
         and the trivial ones), ``excess`` = selected - envelope, at every
         breakpoint of either curve, so linear interpolation between rows is exact.
     switches : DataFrame
-        ``pcf_lo``, ``pcf_hi``, ``name``, ``trained_pcf``, ``fpr``, ``tpr``:
+        ``pcf_lo``, ``pcf_hi``, ``classifier``, ``trained_pcf``, ``fpr``, ``tpr``:
         which classifier parameter-based selection uses where.
     area_between : float
         ∫ (selected - envelope) dx over [0, 1]: the expected extra NEC for
@@ -98,7 +98,7 @@ def parameter_selection(fpr, tpr, trained_pcf, *, names=None) -> SelectionCompar
     mids = (trained[1:] + trained[:-1]) / 2
     lo = np.concatenate(([0.0], mids))
     hi = np.concatenate((mids, [1.0]))
-    switches = pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "name": names,
+    switches = pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "classifier": names,
                              "trained_pcf": trained, "fpr": f, "tpr": t})
 
     # Envelope of the same classifiers plus the trivial ones.
