@@ -42,14 +42,19 @@ BUILD = {
               "w = cw.CostWidget.from_predictions(y, scores, p_pos=0.3)\n"),
 }
 
-# Records every change of the cost pane's operating line (a black, thin, tall path) with the
-# page's clock and its client x, and every keydown / pointermove.
+# Records every change of the cost pane's operating line (a thin, tall path in the theme's ink,
+# the fill of the drag handle, the pane's last mark) with the page's clock and its client x, and
+# every keydown / pointermove.
 INSTRUMENT = r"""
 () => {
   const svg = document.querySelector('.costwidget-cost svg.svg-figure');
   const area = () => svg.querySelector('.plotarea_events').getBoundingClientRect();
+  const marks = svg.querySelector('.plotarea_events').nextElementSibling;
+  const groups = Array.from(marks.children).filter(g => g.tagName === 'g'
+                                                   && !g.classList.contains('g_legend'));
+  const ink = getComputedStyle(groups[groups.length - 1].querySelector('.dot')).fill;
   const isOp = p => { const b = p.getBoundingClientRect(), r = area();
-    return getComputedStyle(p).stroke === 'rgb(0, 0, 0)' && b.width < 4 && b.height > r.height / 2; };
+    return getComputedStyle(p).stroke === ink && b.width < 4 && b.height > r.height / 2; };
   window.__bench = {draws: [], inputs: []};
   new MutationObserver(muts => {
     const t = performance.now();

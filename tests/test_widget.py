@@ -116,7 +116,7 @@ def test_readout_equals_model(w, data):
         assert (row.range_lo, row.range_hi) == (pytest.approx(lo, abs=1e-12),
                                                 pytest.approx(hi, abs=1e-12))
     best = r.expected_cost.idxmin()
-    assert "background:#fff3b0" in w.readout_view.widget.value.split(best)[0].rsplit("<tr", 1)[1]
+    assert "costwidget-best" in w.readout_view.widget.value.split(best)[0].rsplit("<tr", 1)[1]
 
 
 def test_neyman_pearson_marks(w):
@@ -579,10 +579,11 @@ def test_difference_caption_escapes_names(data):
     assert "&lt;img src=x onerror=alert(1)&gt;" in w.difference_view.caption.value
 
 
-def test_cost_axis_fits_the_envelopes_and_grows_for_full_cost_lines(w):
+def test_cost_axis_fits_the_envelopes_and_keeps_them_with_full_cost_lines(w):
+    # The full cost lines are clipped at the axis top: the envelopes keep the pane's height.
     assert w.figures.cost_y.max == 0.5
     w.classifier_layers.show_cost_lines.value = True
-    assert w.figures.cost_y.max == 1.0 and w.classifier_layers.cost_lines[0].visible
+    assert w.figures.cost_y.max == 0.5 and w.classifier_layers.cost_lines[0].visible
     w.classifier_layers.show_cost_lines.value = False
     assert w.figures.cost_y.max == 0.5
 

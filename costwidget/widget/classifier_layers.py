@@ -1,5 +1,6 @@
 """One layer of marks per classifier (ROC curve, hull, envelope, cost lines, hover targets), the
-best-of-all envelope with its winner strip, and the picker that shows or hides classifiers."""
+best-of-all envelope with its winner strip, and the legend row: a checkbox per classifier in its
+colour (shows or hides it) and the marks common to all."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ..model import combined_envelope
 from .figures import TRIVIAL_COLOR
 from .marks import hold
 from .sliders import SliderBinding
+from .theme import INK, legend_html, swatch_class, swatch_css
 
 __all__ = ["ClassifierLayers"]
 
@@ -34,34 +36,46 @@ class ClassifierLayers:
         self.cost_lines = []
         for d in ds:
             x, y = d.cost_lines()
-            self.cost_lines.append(bq.Lines(x=x, y=y, scales=cs, colors=[d.color], opacities=[0.3],
-                                            stroke_width=1, visible=False))
+            # Thin and faint: many lines, under the envelope they make (clipped at the axis top).
+            self.cost_lines.append(bq.Lines(x=x, y=y, scales=cs, colors=[d.color], opacities=[0.25],
+                                            stroke_width=0.75, visible=False))
+        # The legend is a row of its own above the panes (never over the data): no SVG legends.
         self.envelopes = [bq.Lines(x=d.env_x, y=d.env_y, scales=cs, colors=[d.color],
-                                   stroke_width=2.5, labels=[d.name], display_legend=True)
-                          for d in ds]
+                                   stroke_width=2.5, labels=[d.name]) for d in ds]
         self.segment_hover = [bq.Scatter(x=d.segment_mid, y=d.clf.nec(d.segment_mid), scales=cs,
                                          colors=[d.color], default_size=16, opacities=[0.6],
                                          tooltip=tooltip) for d in ds]
-        self.combined = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=cs, colors=["black"],
-                                 stroke_width=1.5, line_style="dashed", labels=["best of all"],
-                                 display_legend=True)
+        self.combined = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=cs, colors=[INK],
+                                 stroke_width=1.5, line_style="dashed", labels=["best of all"])
         self.winner_strip = bq.Lines(x=[[0.0, 1.0]], y=[[0.0, 0.0]], scales=cs,
                                      colors=[TRIVIAL_COLOR], stroke_width=10)
         # ------------------------------------------------------------- controls
-        # Checkbox descriptions render as text, not HTML, so names need no escaping here.
-        self.picker = {d.name: widgets.Checkbox(value=True, description=d.name, indent=False,
-                                                layout=widgets.Layout(width="auto")) for d in ds}
+        # Checkbox descriptions render as text, not HTML, so names need no escaping here. Each
+        # checkbox carries its classifier's colour (a CSS line before the name): it is the legend.
+        self.picker = {}
+        for d in ds:
+            box = widgets.Checkbox(value=True, description=d.name, indent=False,
+                                   layout=widgets.Layout(width="auto"))
+            if swatch_class(d.color):
+                box.add_class(swatch_class(d.color))
+            self.picker[d.name] = box
         for name, box in self.picker.items():
             box.observe(lambda ch, name=name: self._on_pick(name, ch["new"]), names=["value"])
-        self.show_cost_lines = widgets.Checkbox(description="every hull vertex's cost line",
-                                                value=False, style={"description_width": "initial"})
+        self.show_cost_lines = widgets.Checkbox(
+            description="cost lines of all hull points", value=False,
+            style={"description_width": "initial"},
+            tooltip="each ROC hull point's line NEC = (1 − TPR − FPR)·PCF(+) + FPR; their lower "
+                    "envelope is the cost curve")
         self._cost_lines_binding = SliderBinding(
             self.show_cost_lines, ctx.tx, lambda v: setattr(ctx.state, "show_cost_lines", v),
             "cost lines")
+        self.legend = widgets.HTML(value=swatch_css(d.color for d in ds) + legend_html())
+        self.legend.add_class("costwidget-legend-fixed")
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         # Rows wrap, so many classifiers or long names never push controls off the edge.
-        self.picker_row = widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values()],
-                                       layout=wrap)
+        self.picker_row = widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values(),
+                                        self.legend], layout=wrap)
+        self.picker_row.add_class("costwidget-legend")
         self._drawn = None
 
     # ------------------------------------------------------------------ user input
@@ -99,7 +113,6 @@ class ClassifierLayers:
                   self.segment_hover)
         marks = [m for g in groups for m in g] + [*self.cost_lines, self.combined, self.winner_strip]
         with hold(*marks):
-            self.ctx.figures.cost_y.max = 1.0 if per_vertex else 0.5
             for i, d in enumerate(self.ctx.drawings):
                 on = d.name in shown
                 for group in groups:

@@ -14,10 +14,27 @@ from ..model.geometry import workforce_segment
 from ..model.operating import capacity_from_cases, capacity_to_cases
 from .marks import hold
 from .sliders import SliderBinding
+from .theme import INK
 
-__all__ = ["ConstraintTool"]
+__all__ = ["ConstraintTool", "capacity_text"]
 
 _STYLE = {"description_width": "initial"}
+#: The capacity slider's description in each unit (the unit is part of what the number means).
+_CAPACITY_LABEL = {"cases": "capacity (cases flagged)", "% flagged": "capacity (% of cases flagged)"}
+
+
+def capacity_text(cases: float, n_pos: float, n_neg: float) -> str:
+    """The capacity in both units, from the state (the slider shows only its grid).
+
+    Examples
+    --------
+    >>> from costwidget.widget.constraint import capacity_text
+    >>> capacity_text(29926.0, 29926.0, 70074.0)
+    '= 29,926 cases, 29.93 % of 100,000'
+    """
+    total = n_pos + n_neg
+    share = f", {100.0 * cases / total:.4g} % of {total:,.10g}" if total > 0 else ""
+    return f"= {cases:,.10g} cases{share}"
 
 
 class ConstraintTool:
@@ -31,19 +48,28 @@ class ConstraintTool:
         colors = [d.color for d in ctx.drawings]
         self.constraint = widgets.ToggleButtons(
             options=[("none", "none"), ("Neyman-Pearson", "neyman_pearson"),
-                     ("workforce", "workforce")], description="constraint", style=_STYLE)
-        self.max_fpr = widgets.FloatSlider(description="max FPR", min=0.0, max=1.0, step=0.005,
-                                           readout_format=".3f", style=_STYLE)
+                     ("workforce", "workforce")], description="constraint",
+            style={**_STYLE, "button_width": "auto"},
+            tooltips=["no constraint", "a limit on the false-positive rate",
+                      "a limit on the number of cases flagged positive"])
+        self.max_fpr = widgets.FloatSlider(description="max false-positive rate", min=0.0,
+                                           max=1.0, step=0.005, readout_format=".3f", style=_STYLE)
+        self.max_fpr.add_class("costwidget-wide-slider")
         self.capacity_unit = widgets.ToggleButtons(options=["cases", "% flagged"],
-                                                   description="capacity in", style=_STYLE)
+                                                   description="in", style={**_STYLE,
+                                                                            "button_width": "auto"})
         top = total_cases if total_cases else 1.0
-        self.capacity = widgets.FloatSlider(description="capacity", min=0.0, max=top,
+        self.capacity = widgets.FloatSlider(description=_CAPACITY_LABEL["cases"], min=0.0, max=top,
                                             step=max(top / 1000.0, 1e-6), style=_STYLE)
-        self.n_pos = widgets.FloatText(description="population positives", style=_STYLE,
-                                       layout=widgets.Layout(width="230px"))
-        self.n_neg = widgets.FloatText(description="negatives", style=_STYLE,
-                                       layout=widgets.Layout(width="170px"))
+        self.capacity.add_class("costwidget-wide-slider")
+        self.capacity_value = widgets.HTML()
+        self.capacity_value.add_class("costwidget-capacity-value")
+        self.n_pos = widgets.FloatText(description="population positives", style=_STYLE)
+        self.n_neg = widgets.FloatText(description="negatives", style=_STYLE)
+        for field in (self.n_pos, self.n_neg):
+            field.add_class("costwidget-number")
         self.message = widgets.HTML()
+        self.message.add_class("costwidget-constraint-message")
         self.bindings = [
             SliderBinding(self.constraint, tx, lambda v: setattr(s, "constraint", v), "constraint"),
             SliderBinding(self.max_fpr, tx, lambda v: setattr(s, "max_fpr", v), "max FPR"),
@@ -52,15 +78,22 @@ class ConstraintTool:
             SliderBinding(self.n_neg, tx, lambda v: setattr(s, "n_neg", v), "negatives"),
         ]
         self.capacity_unit.observe(lambda _ch: self._on_unit(), names=["value"])
-        self.widget = widgets.VBox([
-            widgets.HTML("<b>Constraint</b>"), self.constraint, widgets.HBox([self.max_fpr]),
-            widgets.HBox([self.capacity_unit, self.capacity]), widgets.HBox([self.n_pos, self.n_neg]),
-            self.message])
+        def row():  # one Layout per box: a shared one would hide them all at once
+            return widgets.Layout(flex_flow="row wrap", align_items="center")
+
+        # Only the active constraint's controls are shown (push_controls).
+        self.neyman_pearson_box = widgets.HBox([self.max_fpr], layout=row())
+        self.workforce_box = widgets.VBox([
+            widgets.HBox([self.capacity, self.capacity_unit, self.capacity_value], layout=row()),
+            widgets.HBox([self.n_pos, self.n_neg], layout=row())])
+        self.widget = widgets.VBox([self.constraint, self.neyman_pearson_box, self.workforce_box,
+                                    self.message])
+        self.widget.add_class("costwidget-constraint")
         rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
-        self.roc_line = bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales=rs, colors=["black"],
+        self.roc_line = bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales=rs, colors=[INK],
                                  line_style="dashed", visible=False)
         self.roc_points = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=rs, colors=colors,
-                                     marker="diamond", default_size=110, stroke="black",
+                                     marker="diamond", default_size=110, stroke=INK,
                                      visible=False)
         # The constrained classifier's cost line (eq. 14 for workforce, eq. 8 at its ROC point).
         self.cost_lines = bq.Lines(x=np.zeros((n, 2)), y=np.zeros((n, 2)), scales=cs, colors=colors,
@@ -109,8 +142,12 @@ class ConstraintTool:
         else:
             line_x, line_y = [0.0, 0.0], [0.0, 1.0]
         on = s.constraint != "none"
-        message = " ".join(f"<b>{html.escape(name)}</b>: {html.escape(cp.message)}<br>"
-                           for name, cp in constrained.items())
+        # The rules are in the readout's constraint table; how each is made, on request.
+        message = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(cp.message)}</li>"
+                          for name, cp in constrained.items())
+        if message:
+            message = (f"<details><summary>how each constrained rule is made</summary>"
+                       f"<ul>{message}</ul></details>")
         with hold(self.roc_line, self.roc_points, self.cost_lines):
             self.roc_line.x, self.roc_line.y = line_x, line_y
             self.roc_line.visible = on
@@ -129,15 +166,26 @@ class ConstraintTool:
         s = self.ctx.state
         constraint, max_fpr, capacity, n_pos, n_neg = self.bindings
         self.constraint.value = s.constraint
+        self.neyman_pearson_box.layout.display = (None if s.constraint == "neyman_pearson"
+                                                  else "none")
+        self.workforce_box.layout.display = None if s.constraint == "workforce" else "none"
         max_fpr.push(s.max_fpr)
         total = s.n_pos + s.n_neg
         unit = self.capacity_unit.value
-        if unit == "cases":
-            # Whole cases when the counts are whole (a slider shows only its step grid).
-            self.capacity.max = max(total, 1e-9)
-            self.capacity.step = 1.0 if float(total).is_integer() and total >= 1 else total / 1000.0
-        else:
-            self.capacity.max, self.capacity.step = 100.0, 0.1
-        capacity.push(capacity_from_cases(s.capacity, unit, n_pos=s.n_pos, n_neg=s.n_neg))
+        # Range, step, format and value in one message: the browser never sees a value outside
+        # the range or off the grid (it would clamp or snap it and send that back as a move).
+        with self.capacity.hold_sync():
+            if unit == "cases":
+                # Whole cases when the counts are whole (a slider shows only its step grid).
+                whole = float(total).is_integer() and total >= 1
+                self.capacity.max = max(total, 1e-9)
+                self.capacity.step = 1.0 if whole else total / 1000.0
+                self.capacity.readout_format = ",.0f" if whole else ".4g"
+            else:
+                self.capacity.max, self.capacity.step = 100.0, 0.01
+                self.capacity.readout_format = ".2f"
+            self.capacity.description = _CAPACITY_LABEL[unit]
+            capacity.push(capacity_from_cases(s.capacity, unit, n_pos=s.n_pos, n_neg=s.n_neg))
+        self.capacity_value.value = capacity_text(s.capacity, s.n_pos, s.n_neg)
         self.n_pos.value = s.n_pos
         self.n_neg.value = s.n_neg

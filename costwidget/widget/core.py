@@ -204,8 +204,9 @@ class CostWidget:
             description="bands", style={"description_width": "initial"},
             tooltip="pointwise bootstrap band of the best achievable cost at each PCF(+)")
         self.band_level_slider = widgets.FloatSlider(description="level", min=0.5, max=0.99,
-                                                     step=0.01, style={"description_width": "initial"})
-        self.show_fold_spread_box = (widgets.Checkbox(description="fold spread",
+                                                     step=0.01, readout_format=".0%",
+                                                     style={"description_width": "initial"})
+        self.show_fold_spread_box = (widgets.Checkbox(description="fold spread (min–max)",
                                                       style={"description_width": "initial"})
                                      if any(c.folds for c in self.classifiers) else None)
         from .sliders import SliderBinding
@@ -219,19 +220,26 @@ class CostWidget:
             self._display_bindings.append(SliderBinding(
                 self.show_fold_spread_box, tx, lambda v: setattr(s, "show_fold_spread", v),
                 "fold spread"))
+        from .theme import style_widget
+
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         draw = [widgets.HTML("<b>draw:</b>"), self.classifier_layers.show_cost_lines,
                 self.show_bands_box, self.band_level_slider]
         if self.show_fold_spread_box is not None:
             draw.append(self.show_fold_spread_box)
-        rows = [self.classifier_layers.picker_row, widgets.HBox(draw, layout=wrap)]
+        rows = [widgets.HBox(draw, layout=wrap)]
         if self.difference_view.controls is not None:
             rows.append(self.difference_view.controls)
+        # The panes share the width, or stack when it is narrow (theme.CSS). The legend row is
+        # above them; the readout comes right under the constraint that shapes it.
+        panes = widgets.HBox([self.figures.roc, self.figures.cost])
+        panes.add_class("costwidget-panes")
         self.widget = widgets.VBox([
-            self.errors.widget, self._background.widget, self.operating_tool.widget,
-            widgets.HBox([self.figures.roc, self.figures.cost]), widgets.VBox(rows),
-            self.range_tool.widget, self.difference_view.widget, self.readout_view.widget, self.constraint_tool.widget,
-            self.hover_tool.info,
+            style_widget(), self.errors.widget, self._background.widget,
+            self.operating_tool.widget, self.classifier_layers.picker_row, panes,
+            widgets.VBox(rows), self.constraint_tool.widget, self.readout_view.widget,
+            self.readout_view.constrained_widget, self.difference_view.widget,
+            self.range_tool.widget, self.hover_tool.info,
         ])
         self.widget.add_class("costwidget")
 
@@ -306,7 +314,7 @@ class CostWidget:
         >>> list(w.readout.index)
         ['a', 'b']
         """
-        clfs = Classifier.from_frame(df, label=y_true, score=y_score, model=model, fold=fold,
+        clfs = Classifier.from_frame(df, y_true=y_true, y_score=y_score, model=model, fold=fold,
                                      instance=instance, pos_label=pos_label)
         return cls(list(clfs.values()), **kwargs)
 

@@ -10,13 +10,16 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model import difference_band, significant_intervals
-from .figures import FIGURE_MARGIN, TRIVIAL_COLOR
+from .figures import FIGURE_MARGIN, TRIVIAL_COLOR, pane_figure
 from .fill_layer import band_xy
 from .marks import hold
+from .theme import INK, INK_SOFT
 
 __all__ = ["DifferenceView", "difference_caption"]
 
 _STYLE = {"description_width": "initial"}
+#: Room under the band for the significance strip, as a share of the band's reach.
+STRIP_ROOM = 0.14
 
 
 def _band_kind(band) -> str:
@@ -73,29 +76,31 @@ class DifferenceView:
         self.zero = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=sc, colors=[TRIVIAL_COLOR],
                              line_style="dashed")
         self.band = bq.Lines(x=[0.0, 1.0], y=[[0.0, 0.0], [0.0, 0.0]], scales=sc, fill="between",
-                             colors=["#555555", "#555555"], fill_colors=["#888888"],
-                             fill_opacities=[0.25], stroke_width=0.5)
-        self.line = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=sc, colors=["black"], stroke_width=2)
-        # One thick segment on the zero line per interval where the band excludes 0,
-        # coloured by the classifier that costs less there.
+                             colors=[INK_SOFT, INK_SOFT], fill_colors=["#888888"],
+                             fill_opacities=[0.25], stroke_width=0.75)
+        self.line = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=sc, colors=[INK], stroke_width=2)
+        # A strip under the band (not on the zero line, where it hid the band's lower edge):
+        # one piece per interval where the band excludes 0, coloured by the cheaper classifier.
         self.significant = bq.Lines(x=[[0.0, 0.0]], y=[[0.0, 0.0]], scales=sc,
-                                    colors=[TRIVIAL_COLOR], stroke_width=8, visible=False)
-        self.operating_line = bq.Lines(x=[0.5, 0.5], y=[-1.0, 1.0], scales=sc, colors=["black"],
+                                    colors=[TRIVIAL_COLOR], stroke_width=6, visible=False)
+        self.operating_line = bq.Lines(x=[0.5, 0.5], y=[-1.0, 1.0], scales=sc, colors=[INK],
                                        stroke_width=1.5)
-        self.figure = bq.Figure(
+        self.figure = pane_figure(
+            "costwidget-difference", wide=True,
             marks=[self.zero, self.band, self.line, self.significant, self.operating_line],
             axes=[bq.Axis(scale=cx, label="probability cost PCF(+)", side="bottom",
                           grid_lines="dashed", tick_format=".1f"),
                   bq.Axis(scale=dy, label="NEC difference", side="left", grid_lines="dashed",
                           tick_format=".2f")],
-            title="difference", layout=widgets.Layout(width="480px", height="260px"),
-            fig_margin=FIGURE_MARGIN)
+            title="difference", fig_margin=FIGURE_MARGIN)
         self.figure.add_class("costwidget-difference")
         self.caption = widgets.HTML(value="")
         self.caption.add_class("costwidget-difference-caption")
+        self.caption.add_class("costwidget-side-text")
         # Empty until first shown: a bqplot figure drawn while hidden has no size and makes the
-        # browser log errors about negative sizes.
-        self.widget = widgets.HBox([], layout=widgets.Layout(align_items="center"))
+        # browser log errors about negative sizes. The caption wraps under a narrow figure.
+        self.widget = widgets.HBox([], layout=widgets.Layout(align_items="center",
+                                                             flex_flow="row wrap"))
         self._results = {}     # (a, b, level) -> (band, intervals)
         self.shown = None      # (band, intervals) on screen, or None
         self._drawn_key = None
@@ -195,18 +200,19 @@ class DifferenceView:
         # sign +1: a costs more, so b is the better one there.
         seg_colors = [b.color if sign > 0 else a.color for sign in intervals["sign"]]
         pcf = self.ctx.state.pcf
+        floor = -reach * (1.0 + STRIP_ROOM)
         with hold(self.band, self.line, self.significant, self.operating_line):
-            self.y_scale.min, self.y_scale.max = -reach, reach
+            self.y_scale.min, self.y_scale.max = floor, reach
             self.band.x, self.band.y = x, np.vstack([lower, upper])
             self.line.x, self.line.y = x, diff
             self.band.visible = self.line.visible = True
             if len(seg_x):
                 self.significant.x = seg_x
-                self.significant.y = np.zeros_like(seg_x)
+                self.significant.y = np.full_like(seg_x, -reach * (1.0 + STRIP_ROOM / 2))
                 self.significant.colors = seg_colors
             self.significant.visible = bool(len(seg_x))
             self.operating_line.x = [pcf, pcf]
-            self.operating_line.y = [-reach, reach]
+            self.operating_line.y = [floor, reach]
         # A bqplot title is SVG text (never parsed as HTML).
         self.figure.title = f"NEC({name_a}) − NEC({name_b})"
         self.caption.value = difference_caption(name_a, name_b, level, band, intervals)

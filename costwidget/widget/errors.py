@@ -25,9 +25,11 @@ class ErrorArea:
     def show(self, exc: BaseException, *, context: str = "") -> None:
         self.last_error = exc
         text = f"{context}: {exc}" if context else f"{type(exc).__name__}: {exc}"
+        # Theme colours (the widget's CSS), with light-theme fallbacks for pages without it.
         self.widget.value = (
-            '<div role="alert" style="color:#a40000;background:#fde8e8;padding:2px 6px;'
-            f'border-left:4px solid #a40000">{html.escape(text)}</div>')
+            '<div role="alert" class="costwidget-error-banner" style="color:var(--cw-error-fg,'
+            '#000);background:var(--cw-error-bg,#fdd);border-left:4px solid '
+            f'var(--cw-error-edge,#d32f2f);padding:2px 6px">{html.escape(text)}</div>')
 
     def clear(self) -> None:
         self.last_error = None

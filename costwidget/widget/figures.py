@@ -2,7 +2,9 @@
 
 Components own the marks they draw; `Figures.compose` stacks them in the
 order given (later marks are drawn on top), so each figure's z-order is
-decided in one place, in `CostWidget`.
+decided in one place, in `CostWidget`. Their size comes from the widget's
+CSS (`theme.CSS`: the panes share the width, or stack when it is narrow), not
+from fixed pixels.
 """
 
 from __future__ import annotations
@@ -10,16 +12,30 @@ from __future__ import annotations
 import bqplot as bq
 import ipywidgets as widgets
 
-__all__ = ["Figures", "TRIVIAL_COLOR", "FIGURE_LAYOUT", "FIGURE_MARGIN"]
+from .theme import NEVER_USE, NEVER_USE_OPACITY
 
+__all__ = ["Figures", "TRIVIAL_COLOR", "FIGURE_MARGIN", "pane_figure"]
+
+#: The trivial classifiers' lines: a mid grey reads on light and dark backgrounds alike.
 TRIVIAL_COLOR = "#999999"
-FIGURE_LAYOUT = dict(width="480px", height="440px")
 FIGURE_MARGIN = dict(top=40, bottom=50, left=55, right=15)
 
 
 def axes(xs, ys, xlabel, ylabel, y_format=".1f"):
     return [bq.Axis(scale=xs, label=xlabel, side="bottom", grid_lines="dashed", tick_format=".1f"),
             bq.Axis(scale=ys, label=ylabel, side="left", grid_lines="dashed", tick_format=y_format)]
+
+
+def pane_figure(css_class: str, *, wide: bool = False, **kwargs) -> bq.Figure:
+    """A bqplot figure sized by the widget's CSS (a square pane, or a wide one).
+
+    No toolbar: it appears over the title on hover, and its pan-zoom would take the clicks that
+    set the operating point (the widget has its own exports: ``w.save``, ``w.to_figure``).
+    """
+    fig = bq.Figure(layout=widgets.Layout(), display_toolbar=False, **kwargs)
+    fig.add_class("costwidget-wide-pane" if wide else "costwidget-pane")
+    fig.add_class(css_class)
+    return fig
 
 
 class Figures:
@@ -31,31 +47,28 @@ class Figures:
         self.roc_scales = {"x": rx, "y": ry}
         self.roc_diagonal = bq.Lines(x=[0.0, 1.0], y=[0.0, 1.0], scales=self.roc_scales,
                                      colors=[TRIVIAL_COLOR], line_style="dashed")
-        self.roc = bq.Figure(
-            marks=[], axes=axes(rx, ry, "false-positive rate (FPR)", "true-positive rate (TPR)"),
-            title="ROC space", layout=widgets.Layout(**FIGURE_LAYOUT), fig_margin=FIGURE_MARGIN,
-            min_aspect_ratio=1, max_aspect_ratio=1)
-        self.roc.add_class("costwidget-roc")
-        # NEC on the envelopes never exceeds 0.5 (the trivial classifiers' best); the axis grows
-        # to 1 only when every hull vertex's full cost line is drawn.
+        self.roc = pane_figure(
+            "costwidget-roc", marks=[],
+            axes=axes(rx, ry, "false-positive rate (FPR)", "true-positive rate (TPR)"),
+            title="ROC space", fig_margin=FIGURE_MARGIN, min_aspect_ratio=1, max_aspect_ratio=1)
+        # NEC on the envelopes never exceeds 0.5 (the trivial classifiers' best), so the axis
+        # stops there; lines that go higher (every hull vertex's cost line) are clipped at it.
         cx, cy = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=0.5)
         self.cost_x, self.cost_y = cx, cy
         self.cost_scales = {"x": cx, "y": cy}
         # Above both trivial lines (y = x and y = 1 - x) no classifier should ever be used.
         self.never_use = bq.Lines(x=[0.0, 0.5, 1.0, 1.0, 0.0, 0.0],
                                   y=[0.0, 0.5, 0.0, 1.0, 1.0, 0.0], scales=self.cost_scales,
-                                  fill="inside", colors=["#dddddd"], fill_colors=["#dddddd"],
-                                  fill_opacities=[0.5])
+                                  fill="inside", colors=[NEVER_USE], fill_colors=[NEVER_USE],
+                                  fill_opacities=[NEVER_USE_OPACITY], stroke_width=0)
         self.trivial = bq.Lines(x=[[0.0, 1.0], [0.0, 1.0]], y=[[0.0, 1.0], [1.0, 0.0]],
                                 scales=self.cost_scales, colors=[TRIVIAL_COLOR, TRIVIAL_COLOR],
                                 labels=["all negative", "all positive"])
-        self.cost = bq.Figure(
-            marks=[],
+        self.cost = pane_figure(
+            "costwidget-cost", marks=[],
             # Ticks every 0.05 on the 0-0.5 axis need two decimals.
             axes=axes(cx, cy, "probability cost PCF(+)", "normalized expected cost", y_format=".2f"),
-            title="Cost space", layout=widgets.Layout(**FIGURE_LAYOUT), fig_margin=FIGURE_MARGIN,
-            legend_location="top-right", min_aspect_ratio=1, max_aspect_ratio=1)
-        self.cost.add_class("costwidget-cost")
+            title="Cost space", fig_margin=FIGURE_MARGIN, min_aspect_ratio=1, max_aspect_ratio=1)
 
     def compose(self, roc_marks, cost_marks) -> None:
         """Set both figures' marks, bottom first."""

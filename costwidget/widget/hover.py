@@ -10,6 +10,7 @@ import ipywidgets as widgets
 
 from ..model.geometry import cost_line_value
 from .marks import hold
+from .theme import INK
 
 __all__ = ["HoverTool"]
 
@@ -22,10 +23,10 @@ class HoverTool:
         self.info = widgets.HTML(value="")
         self.info.add_class("costwidget-hover")
         self.roc_highlight = bq.Scatter(x=[0.0], y=[0.0], scales=ctx.figures.roc_scales,
-                                        colors=["black"], default_size=200, fill=False,
-                                        stroke="black", visible=False)
+                                        colors=[INK], default_size=200, fill=False,
+                                        stroke=INK, visible=False)
         self.cost_highlight = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=ctx.figures.cost_scales,
-                                       colors=["black"], stroke_width=3, visible=False)
+                                       colors=[INK], stroke_width=3, visible=False)
         self.vertex = None  # (name, hull vertex index) shown
 
     def connect(self, layers) -> None:

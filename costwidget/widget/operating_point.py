@@ -3,6 +3,8 @@ the operating line with its drag handle, and click targets in the cost pane."""
 
 from __future__ import annotations
 
+import math
+
 import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
@@ -11,12 +13,29 @@ from ..model.geometry import iso_performance_segment
 from ..model.operating import costs_for_pcf, costs_for_ratio
 from .marks import hold
 from .sliders import SliderBinding
+from .theme import INK
 
-__all__ = ["OperatingPointTool", "CLICK_STEPS"]
+__all__ = ["OperatingPointTool", "CLICK_STEPS", "RATIO_DECADES", "format_ratio"]
 
 _STYLE = {"description_width": "initial"}
 #: pcf steps of the click target in the cost pane (a click sets pcf to the nearest step).
 CLICK_STEPS = 500
+#: The cost-ratio slider spans 10^-3 .. 10^3, and grows to hold any finite ratio the costs make.
+RATIO_DECADES = 3.0
+
+
+def format_ratio(cost_fn: float, cost_fp: float) -> str:
+    """C(-|+)/C(+|-) in words: 4 significant digits, "∞" when C(+|-) is 0.
+
+    Examples
+    --------
+    >>> from costwidget.widget.operating_point import format_ratio
+    >>> format_ratio(123456.789, 1.0), format_ratio(1.0, 0.0), format_ratio(0.0, 2.0)
+    ('1.235e+05', '∞', '0')
+    """
+    if cost_fp == 0:
+        return "∞"
+    return f"{cost_fn / cost_fp:.4g}"
 
 
 class OperatingPointTool:
@@ -32,15 +51,40 @@ class OperatingPointTool:
         n = len(ctx.drawings)
         colors = [d.color for d in ctx.drawings]
         # ------------------------------------------------------------- controls
+        # p(+): a long slider (0.001 per key press, ~0.002 per pixel at 600 px) and a number
+        # field. The field takes the arrow keys everywhere: Notebook 7 reads ArrowLeft/Right on a
+        # focused slider as its own command-mode shortcuts (it handles keys before the page does,
+        # JupyterLab after), but never in a text field.
         self.p_pos = widgets.FloatSlider(description="p(+)", min=0.001, max=0.999, step=0.001,
-                                         readout_format=".3f", continuous_update=True, style=_STYLE)
+                                         readout=False, readout_format=".3f",
+                                         continuous_update=True, style=_STYLE,
+                                         tooltip="deployment prevalence: the share of positives")
         self.p_pos.add_class("costwidget-p-pos")
+        self.p_pos.add_class("costwidget-wide-slider")
+        self.p_pos_value = widgets.BoundedFloatText(min=0.0, max=1.0, step=0.001,
+                                                    tooltip="p(+); arrow keys step by 0.001")
+        self.p_pos_value.add_class("costwidget-number")
+        self.p_pos_value.add_class("costwidget-p-pos-value")
         self.cost_fn = widgets.FloatText(description="C(-|+) false negative", style=_STYLE,
-                                         layout=widgets.Layout(width="210px"))
+                                         tooltip="cost of a missed positive, in your units")
         self.cost_fp = widgets.FloatText(description="C(+|-) false positive", style=_STYLE,
-                                         layout=widgets.Layout(width="210px"))
-        self.log_ratio = widgets.FloatLogSlider(description="C(-|+)/C(+|-)", base=10, min=-3, max=3,
-                                                step=0.01, readout_format=".3g", style=_STYLE)
+                                         tooltip="cost of a false alarm, in your units")
+        for field, name in ((self.cost_fn, "costwidget-cost-fn"), (self.cost_fp, "costwidget-cost-fp")):
+            field.add_class("costwidget-number")
+            field.add_class(name)
+        # The ratio slider (log scale, 0.01 decade per step) sends a value when it is let go:
+        # with continuous updates the browser sends back every value the kernel sets, as
+        # 10**log10(v), which is not always v, and that echo would overwrite a newer state. The
+        # text beside it shows the ratio the costs make, exactly (the slider shows its grid).
+        self.log_ratio = widgets.FloatLogSlider(description="C(-|+)/C(+|-)", base=10,
+                                                min=-RATIO_DECADES, max=RATIO_DECADES, step=0.01,
+                                                readout=False, readout_format=".3g",
+                                                continuous_update=False, style=_STYLE,
+                                                tooltip="cost ratio, log scale")
+        self.log_ratio.add_class("costwidget-ratio")
+        self.log_ratio.add_class("costwidget-wide-slider")
+        self.ratio_text = widgets.HTML()
+        self.ratio_text.add_class("costwidget-ratio-value")
         self.pcf = widgets.HTML()
         self.pcf.add_class("costwidget-pcf")
         self.bindings = [
@@ -48,20 +92,25 @@ class OperatingPointTool:
             SliderBinding(self.cost_fn, tx, lambda v: s.set_costs(v, s.cost_fp), "C(-|+)"),
             SliderBinding(self.cost_fp, tx, lambda v: s.set_costs(s.cost_fn, v), "C(+|-)"),
             SliderBinding(self.log_ratio, tx, self.set_ratio, "cost ratio"),
+            SliderBinding(self.p_pos_value, tx, lambda v: setattr(s, "p_pos", v), "p(+)"),
         ]
-        self.widget = widgets.VBox([widgets.HBox([self.p_pos, self.pcf]),
-                                    widgets.HBox([self.cost_fn, self.cost_fp, self.log_ratio])])
+        self.widget = widgets.VBox([
+            widgets.HBox([self.p_pos, self.p_pos_value, self.pcf],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+            widgets.HBox([self.cost_fn, self.cost_fp, self.log_ratio, self.ratio_text],
+                         layout=widgets.Layout(flex_flow="row wrap", align_items="center"))])
+        self.widget.add_class("costwidget-operating-controls")
         # ------------------------------------------------------------- ROC marks
         rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
         self.iso_lines = bq.Lines(x=np.zeros((n, 2)), y=np.zeros((n, 2)), scales=rs, colors=colors,
                                   line_style="dash_dotted", stroke_width=1.5)
         self.chosen = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=rs, colors=colors,
-                                 default_size=90, stroke="black")
+                                 default_size=90, stroke=INK)
         # ------------------------------------------------------------- cost marks
-        self.operating_line = bq.Lines(x=[0.5, 0.5], y=[0.0, 1.0], scales=cs, colors=["black"],
+        self.operating_line = bq.Lines(x=[0.5, 0.5], y=[0.0, 1.0], scales=cs, colors=[INK],
                                        stroke_width=1.5)
         self.nec_points = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=cs, colors=colors,
-                                     default_size=60, stroke="black")
+                                     default_size=60, stroke=INK)
         # Clicking sets the operating point: transparent full-height bars, one per pcf step, above
         # the filled areas (which would take the click) but below the hoverable dots (an overlay
         # interaction would swallow their hover events).
@@ -73,7 +122,7 @@ class OperatingPointTool:
         # while a drag lasts (the kernel never writes it then: two writers of one trait
         # race); drag events carry the pointer's x, and the kernel only reads those.
         self.handle = bq.Scatter(x=[0.5], y=[0.025], scales=cs, marker="triangle-up",
-                                 default_size=160, colors=["black"], enable_move=True,
+                                 default_size=160, colors=[INK], enable_move=True,
                                  restrict_x=True, update_on_move=False)
         self.handle.on_drag_start(self._on_drag_start)
         self.handle.on_drag(self._on_drag)
@@ -141,11 +190,20 @@ class OperatingPointTool:
     def push_controls(self) -> None:
         """State -> controls (inside ``tx.pushing()``)."""
         s = self.ctx.state
-        p_pos, cost_fn, cost_fp, log_ratio = self.bindings
+        p_pos, cost_fn, cost_fp, log_ratio, p_pos_value = self.bindings
         p_pos.push(min(max(s.p_pos, self.p_pos.min), self.p_pos.max))
+        p_pos_value.push(s.p_pos)
         self.cost_fn.value = s.cost_fn
         self.cost_fp.value = s.cost_fp
-        lo, hi = 10.0 ** self.log_ratio.min, 10.0 ** self.log_ratio.max
-        ratio = np.inf if s.cost_fp == 0 else s.cost_fn / s.cost_fp
-        log_ratio.push(float(min(max(ratio, lo), hi)))
+        ratio = math.inf if s.cost_fp == 0 else s.cost_fn / s.cost_fp
+        lo, hi = -RATIO_DECADES, RATIO_DECADES
+        if 0.0 < ratio < math.inf:  # the slider grows to hold any finite ratio
+            exponent = math.log10(ratio)
+            lo, hi = min(lo, math.floor(exponent)), max(hi, math.ceil(exponent))
+        # Range and value in one message: the browser never sees a value outside the range or
+        # off the grid (it would clamp or snap it and send that back as a move).
+        with self.log_ratio.hold_sync():
+            self.log_ratio.max, self.log_ratio.min = hi, lo
+            log_ratio.push(min(max(ratio, 10.0 ** lo), 10.0 ** hi))  # 0 and ∞ at the ends
+        self.ratio_text.value = f"= {format_ratio(s.cost_fn, s.cost_fp)}"
         self.pcf.value = f"PCF(+) = <b>{s.pcf:.4f}</b>"

@@ -1,7 +1,9 @@
-"""The readout: one row per visible classifier at the current operating point, as an HTML table.
+"""The readout: one row per visible classifier at the current operating point, as HTML tables.
 
-The numbers come from the model (`costwidget.model.operating.operating_table`);
-this module only lays them out, escaping every name.
+The numbers come from the model (`costwidget.model.operating.operating_rows`);
+this module only lays them out, with column names in words, escaping every
+name. An active constraint gets a compact table of its own, under the first,
+so neither is wider than the widget.
 """
 
 from __future__ import annotations
@@ -14,15 +16,69 @@ import pandas as pd
 
 from ..model.operating import operating_rows
 
-__all__ = ["Readout", "readout_html"]
+__all__ = ["Readout", "readout_html", "constraint_html", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS"]
+
+#: (header in words, its tooltip, the ``w.readout`` column) of the main table.
+READOUT_COLUMNS = [
+    ("threshold", "deploy: positive when score ≥ threshold", "threshold"),
+    ("false-pos. rate", "false-positive rate, FPR", "fpr"),
+    ("true-pos. rate", "true-positive rate, TPR", "tpr"),
+    ("norm. expected cost", "normalized expected cost (NEC), the cost pane's y axis", "nec"),
+    ("expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"),
+    ("operating range, PCF(+)", "where it beats both trivial classifiers", "range_lo"),
+]
+#: The same for the table of an active constraint.
+CONSTRAINT_COLUMNS = [
+    ("false-pos. rate", "false-positive rate under the constraint", "constrained_fpr"),
+    ("true-pos. rate", "true-positive rate under the constraint", "constrained_tpr"),
+    ("norm. expected cost", "normalized expected cost (NEC) under the constraint",
+     "constrained_nec"),
+    ("expected cost per case", "in the units of C(−|+) and C(+|−)", "constrained_expected_cost"),
+    ("rule to deploy", "randomized between two thresholds when the limit falls between "
+                       "ROC points", "constrained_rule"),
+    ("best single threshold", "the best rule without randomizing", "best_single_threshold"),
+]
+# The highlighted row: theme colours, with light-theme fallbacks for pages without the CSS.
+_BEST_STYLE = ("background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);"
+               "font-weight:bold")
 
 
-def _fmt(value) -> str:
-    if isinstance(value, str):
-        return html.escape(value)
+def _number(value) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
+    if isinstance(value, float) and math.isinf(value):
+        return "∞" if value > 0 else "−∞"
     return f"{value:.4g}"
+
+
+def _range(lo, hi) -> str:
+    if any(v is None or math.isnan(v) for v in (lo, hi)) or lo > hi:
+        return "never"
+    return f"{lo:.3g}–{hi:.3g}"
+
+
+def _cell(row, column) -> str:
+    if column == "range_lo":
+        return f"<td>{_range(row.get('range_lo'), row.get('range_hi'))}</td>"
+    value = row.get(column)
+    if isinstance(value, str):
+        return f"<td class='costwidget-text'>{html.escape(value)}</td>"
+    return f"<td>{_number(value)}</td>"
+
+
+def _table(rows, colors, columns, best_by, caption, note, css_class) -> str:
+    head = "<th>classifier</th>" + "".join(f"<th title='{html.escape(tip)}'>{html.escape(text)}</th>"
+                                           for text, tip, _ in columns)
+    best = min(rows, key=lambda r: r[1][best_by])[0]
+    body = []
+    for name, row in rows:
+        attrs = f" class='costwidget-best' style='{_BEST_STYLE}'" if name == best else ""
+        swatch = (f"<span style='color:{html.escape(colors.get(name, '#999999'))}'>&#9632;</span> ")
+        cells = "".join(_cell(row, column) for _, _, column in columns)
+        body.append(f"<tr{attrs}><td>{swatch}{html.escape(str(name))}</td>{cells}</tr>")
+    return (f"<table class='{css_class} costwidget-table'><caption>{caption}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+            f"<div class='costwidget-table-note'>{note}</div>")
 
 
 def readout_html(rows, colors: dict) -> str:
@@ -30,23 +86,39 @@ def readout_html(rows, colors: dict) -> str:
     cost highlighted; plain text copies cleanly."""
     if not rows:
         return "<i>No classifier shown.</i>"
-    best = min(rows, key=lambda r: r[1]["expected_cost"])[0]
-    cols = list(rows[0][1])
-    head = "".join(f"<th style='padding:0 6px'>{html.escape(c)}</th>" for c in ["classifier", *cols])
-    body = []
-    for name, row in rows:
-        style = " style='background:#fff3b0;font-weight:bold'" if name == best else ""
-        swatch = f"<span style='color:{colors.get(name, '#000')}'>&#9632;</span> "
-        cells = "".join(f"<td style='padding:0 6px;text-align:right'>{_fmt(row.get(c))}</td>"
-                        for c in cols)
-        body.append(f"<tr{style}><td>{swatch}{html.escape(str(name))}</td>{cells}</tr>")
-    return (f"<table class='costwidget-readout' style='border-collapse:collapse;font-size:12px'>"
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+    return _table(rows, colors, READOUT_COLUMNS, "expected_cost",
+                  "<b>At the operating point</b> (each classifier at its best threshold)",
+                  "Highlighted: the lowest expected cost. Expected cost per case is in the units "
+                  "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
+                  "costwidget-readout")
+
+
+def constraint_html(rows, colors: dict, description: str) -> str:
+    """The constrained columns of ``rows`` as their own table, or "" when no row has them."""
+    rows = [(name, row) for name, row in rows if "constrained_nec" in row]
+    if not rows:
+        return ""
+    return _table(rows, colors, CONSTRAINT_COLUMNS, "constrained_expected_cost",
+                  f"<b>Under the constraint</b>: {html.escape(description)}",
+                  "Highlighted: the lowest expected cost under the constraint.",
+                  "costwidget-constraint-table")
+
+
+def constraint_description(state) -> str:
+    """The active constraint in words, e.g. "false-positive rate ≤ 0.1"."""
+    if state.constraint == "neyman_pearson":
+        return f"Neyman-Pearson, false-positive rate ≤ {state.max_fpr:g}"
+    if state.constraint == "workforce":
+        total = state.n_pos + state.n_neg
+        share = f" ({100 * state.capacity / total:.3g} % of {total:,.6g})" if total > 0 else ""
+        return f"workforce, at most {state.capacity:,.6g} cases flagged{share}"
+    return ""
 
 
 class Readout:
-    """Owns the readout's HTML widget; asks the operating-point and constraint tools for their
-    look-ups, and the model for the table."""
+    """Owns the readout's HTML widgets (the table at the operating point, and the constrained
+    table under it); asks the operating-point and constraint tools for their look-ups, and the
+    model for the numbers."""
 
     def __init__(self, ctx, operating_tool, constraint_tool):
         self.ctx = ctx
@@ -54,6 +126,8 @@ class Readout:
         self.constraint_tool = constraint_tool
         self.widget = widgets.HTML()
         self.widget.add_class("costwidget-readout")
+        self.constrained_widget = widgets.HTML()
+        self.constrained_widget.add_class("costwidget-constraint-readout")
 
     def _rows(self):
         s = self.ctx.state
@@ -69,6 +143,11 @@ class Readout:
                             index=pd.Index([name for name, _ in rows], name="classifier"))
 
     def sync(self) -> None:
-        value = readout_html(self._rows(), {d.name: d.color for d in self.ctx.drawings})
+        rows = self._rows()
+        colors = {d.name: d.color for d in self.ctx.drawings}
+        value = readout_html(rows, colors)
+        constrained = constraint_html(rows, colors, constraint_description(self.ctx.state))
         if value != self.widget.value:
             self.widget.value = value
+        if constrained != self.constrained_widget.value:
+            self.constrained_widget.value = constrained

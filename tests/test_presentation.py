@@ -1,0 +1,316 @@
+"""The widget as a person sees it, checked in Python (the browser test checks the page itself).
+
+Words instead of variable names, colours from the theme (nothing hard-coded black), the legend
+out of the plots, controls that show the state (and send the browser one consistent message),
+only the active constraint's controls, the significance strip clear of the band, and the tour
+notebook leaving the widget as it found it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import bqplot as bq
+import ipywidgets as widgets
+import numpy as np
+import pytest
+
+import costwidget as cw
+from costwidget.widget import CostWidget
+from costwidget.widget.readout import CONSTRAINT_COLUMNS, READOUT_COLUMNS
+from costwidget.widget.theme import CSS, INK, legend_html, swatch_class, swatch_css
+
+ROOT = Path(__file__).resolve().parents[1]
+XSS = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(3)
+    y = rng.random(1500) < 0.4
+    return y, {"sharp": y + rng.normal(0, 0.6, y.size), "blunt": y + rng.normal(0, 1.2, y.size)}
+
+
+@pytest.fixture
+def w(data):
+    y, scores = data
+    widget = CostWidget.from_predictions(y, scores, p_pos=0.3)
+    yield widget
+    widget.close()
+
+
+def _headers(table_html: str) -> list[str]:
+    return [html.unescape(h) for h in re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", table_html)]
+
+
+def _marks(w):
+    figures = [w.figures.roc, w.figures.cost, w.difference_view.figure]
+    return [m for f in figures for m in f.marks], figures
+
+
+# ---------------------------------------------------------------------------- words
+def test_readout_columns_are_words_not_variable_names(w):
+    headers = _headers(w.readout_view.widget.value)
+    assert headers == ["classifier", *[text for text, _, _ in READOUT_COLUMNS]]
+    columns = set(w.readout.columns)
+    # No header is a variable name (range_lo, expected_cost, ...): "threshold" is also a word.
+    assert columns & set(headers) == {"threshold"} and not any("_" in h for h in headers)
+    # Every column of the main table is one of w.readout's (the tooltip names what it shows).
+    assert {c for _, _, c in READOUT_COLUMNS} <= columns
+
+
+def test_operating_range_and_numbers_in_the_readout(w):
+    row = w.readout.iloc[0]
+    text = html.unescape(w.readout_view.widget.value)
+    assert f"{row.range_lo:.3g}–{row.range_hi:.3g}" in text
+    assert f"{row.expected_cost:.4g}" in text
+
+
+def test_constraint_gets_a_table_of_its_own_in_words(w):
+    assert w.readout_view.constrained_widget.value == ""
+    w.update(constraint="neyman_pearson", max_fpr=0.1)
+    main, extra = w.readout_view.widget.value, w.readout_view.constrained_widget.value
+    # The main table keeps its columns; the constrained ones are in the second table.
+    assert _headers(main) == ["classifier", *[text for text, _, _ in READOUT_COLUMNS]]
+    assert _headers(extra) == ["classifier", *[text for text, _, _ in CONSTRAINT_COLUMNS]]
+    assert "false-positive rate ≤ 0.1" in html.unescape(extra)
+    for name, rule in w.readout.constrained_rule.items():
+        assert html.escape(rule) in extra
+    # The lowest constrained expected cost is the highlighted row.
+    best = w.readout.constrained_expected_cost.idxmin()
+    row = re.search(r"<tr([^>]*)><td>.*?" + re.escape(html.escape(best)) + "</td>", extra).group(1)
+    assert "costwidget-best" in row
+    w.update(constraint="workforce", capacity=200.0)
+    assert "at most 200 cases flagged" in html.unescape(w.readout_view.constrained_widget.value)
+    w.constraint = "none"
+    assert w.readout_view.constrained_widget.value == ""
+
+
+def test_names_are_escaped_in_both_tables(data):
+    y, scores = data
+    v = CostWidget.from_predictions(y, {XSS: scores["sharp"], "ok": scores["blunt"]})
+    v.constraint = "neyman_pearson"
+    for value in (v.readout_view.widget.value, v.readout_view.constrained_widget.value):
+        assert "<img" not in value and html.escape(XSS) in value
+    v.close()
+
+
+def test_highlighted_row_uses_theme_colours(w):
+    best = w.readout.expected_cost.idxmin()
+    row = re.search(r"<tr([^>]*)><td>.*?" + re.escape(best) + "</td>",
+                    w.readout_view.widget.value).group(1)
+    assert "costwidget-best" in row
+    # Theme variables with light fallbacks; never the old white-on-pale-yellow.
+    assert "var(--cw-best-bg" in row and "var(--cw-best-fg" in row and "#fff3b0" not in row
+    assert "--cw-best-bg: var(--jp-layout-color2" in CSS
+    assert "--cw-best-fg: var(--jp-content-font-color0" in CSS
+
+
+def test_capacity_and_ratio_say_their_units(w):
+    c = w.constraint_tool
+    w.constraint = "workforce"
+    assert "cases" in c.capacity.description
+    c.capacity_unit.value = "% flagged"
+    assert "%" in c.capacity.description
+    assert c.capacity_value.value.startswith("= ") and "cases" in c.capacity_value.value
+
+
+# ---------------------------------------------------------------------------- colours
+def test_no_mark_is_hard_coded_black(w):
+    marks, _ = _marks(w)
+    black = {"black", "#000", "#000000", "rgb(0, 0, 0)"}
+    for m in marks:
+        colors = list(getattr(m, "colors", None) or [])
+        colors += [c for c in [getattr(m, "stroke", None)] if c]
+        colors += list(getattr(m, "fill_colors", None) or [])
+        assert not black & {str(c).lower() for c in colors}, f"{type(m).__name__} {colors}"
+    op = w.operating_tool
+    for mark in (op.operating_line, op.handle, w.classifier_layers.combined,
+                 w.difference_view.line, w.difference_view.operating_line,
+                 w.hover_tool.roc_highlight):
+        assert list(mark.colors) == [INK]
+    assert INK.startswith("var(--cw-ink,")
+
+
+def test_every_theme_variable_has_a_fallback():
+    # Outside JupyterLab (the exported page) a var() without a fallback would draw nothing.
+    for ref in re.findall(r"var\((--jp-[^)]*)\)", CSS):
+        assert "," in ref, ref
+    for ref in re.findall(r"var\((--cw-[^)]*)\)", INK + legend_html()):
+        assert "," in ref, ref
+    # bqplot turns titles and axis labels orange in dark themes: the widget sets them back.
+    assert "--bq-content-font-color: var(--cw-text)" in CSS
+    assert "[data-jp-theme-light='false'] .costwidget" in CSS
+
+
+def test_legend_is_a_row_outside_the_plots(w):
+    marks, figures = _marks(w)
+    assert not any(getattr(m, "display_legend", False) for m in marks)
+    assert all(not f.display_toolbar for f in figures)  # its hover toolbar covered the titles
+    row = w.classifier_layers.picker_row
+    assert "costwidget-legend" in row._dom_classes
+    text = w.classifier_layers.legend.value
+    for words in ("best of all", "trivial", "never worth using", "operating point"):
+        assert words in text
+    # Each classifier's checkbox carries its colour: a hex class and a rule for it.
+    for name, box in w.classifier_layers.picker.items():
+        color = w.colors[name]
+        assert swatch_class(color) in box._dom_classes
+        assert f"border-top: 3px solid {color}" in text
+
+
+def test_swatch_css_takes_only_hex_colours():
+    assert swatch_class("#1F77b4") == "costwidget-swatch-1f77b4"
+    assert swatch_class("red;} body {display:none") is None
+    assert "display:none" not in swatch_css(["#123456", "red;} body {display:none"])
+
+
+def test_panes_are_sized_by_the_css_not_fixed_pixels(w):
+    _, figures = _marks(w)
+    for fig in figures:
+        assert fig.layout.width is None and fig.layout.height is None
+        assert {"costwidget-pane", "costwidget-wide-pane"} & set(fig._dom_classes)
+    panes = [c for c in w.widget.children if "costwidget-panes" in c._dom_classes]
+    assert len(panes) == 1 and list(panes[0].children) == [w.figures.roc, w.figures.cost]
+    style = w.widget.children[0]
+    assert isinstance(style, widgets.HTML) and style.value == f"<style>{CSS}</style>"
+    assert style.layout.display == "none"
+
+
+# ---------------------------------------------------------------------------- controls
+def _recording(widget):
+    """Record the keys of every state message ``widget`` sends to the browser."""
+    sent, send = [], widget.send_state
+
+    def record(key=None):
+        sent.append(set([key] if isinstance(key, str) else key or []))
+        return send(key)
+
+    widget.send_state = record
+    return sent
+
+
+def test_capacity_moves_in_one_message_and_keeps_the_state(data):
+    # 10^5 cases: the case the capacity slider once showed 29900 for 29926 positives.
+    a = cw.Classifier.from_confusion(tp=20000, fn=9926, fp=20000, tn=50074, name="A")
+    v = CostWidget([a])
+    c = v.constraint_tool
+    sent = _recording(c.capacity)
+    v.constraint = "workforce"
+    assert v.capacity == 29926.0 and c.capacity.value == 29926.0
+    assert c.capacity.readout_format == ",.0f"
+    assert c.capacity_value.value == "= 29,926 cases, 29.93 % of 100,000"
+    for unit in ("% flagged", "cases", "% flagged", "cases"):
+        sent.clear()
+        c.capacity_unit.value = unit
+        # Range, step and value reach the browser together: never a value it must clamp.
+        moved = [keys for keys in sent if keys & {"max", "step", "value"}]
+        assert moved and all({"max", "step", "value"} <= keys for keys in moved), sent
+        assert v.capacity == 29926.0
+    assert c.capacity.value == 29926.0
+    v.close()
+
+
+def test_cost_ratio_slider_grows_and_the_text_shows_the_exact_ratio(w):
+    op = w.operating_tool
+    sent = _recording(op.log_ratio)
+    w.update(cost_fn=123456.789, cost_fp=1.0)
+    assert op.ratio_text.value == "= 1.235e+05"
+    assert op.log_ratio.max == 6 and op.log_ratio.min == -3
+    assert op.log_ratio.value == pytest.approx(123456.789, rel=np.log(10) * 0.006)
+    assert all({"max", "value"} <= keys for keys in sent if "max" in keys)
+    # The field is wide enough for the number (13 characters, theme.CSS).
+    assert "costwidget-number" in op.cost_fn._dom_classes and "width: 13ch" in CSS
+    w.update(cost_fn=1.0, cost_fp=2.0)
+    assert op.ratio_text.value == "= 0.5" and (op.log_ratio.min, op.log_ratio.max) == (-3, 3)
+    w.cost_fp = 0.0
+    assert op.ratio_text.value == "= ∞" and op.log_ratio.value == 10.0 ** op.log_ratio.max
+
+
+def test_ratio_slider_never_sends_values_back_while_it_moves(w):
+    # With continuous updates the browser sends back every value the kernel sets, as
+    # 10**log10(v) != v, and that late echo overwrote the tour's last cost (5.0118 for 1).
+    assert w.operating_tool.log_ratio.continuous_update is False
+
+
+def test_p_pos_field_takes_keys_and_follows_the_state(w):
+    op = w.operating_tool
+    field = op.p_pos_value
+    assert isinstance(field, widgets.BoundedFloatText) and field.step == 0.001
+    w.p_pos = 0.123456
+    assert field.value == 0.123456  # the exact state, where the slider shows its grid
+    field.value = 0.25  # an arrow key or a typed value in the browser
+    assert w.p_pos == 0.25 and op.p_pos.value == 0.25
+    field.value = 0.9995  # beyond the slider's range: the slider shows its end, the field the state
+    assert w.p_pos == 0.9995 and op.p_pos.value == op.p_pos.max
+    assert "costwidget-wide-slider" in op.p_pos._dom_classes  # long: ~0.002 per pixel
+
+
+def test_only_the_active_constraints_controls_are_shown(w):
+    c = w.constraint_tool
+    shown = lambda box: box.layout.display != "none"  # noqa: E731
+    assert not shown(c.neyman_pearson_box) and not shown(c.workforce_box)
+    w.constraint = "neyman_pearson"
+    assert shown(c.neyman_pearson_box) and not shown(c.workforce_box)
+    w.constraint = "workforce"
+    assert shown(c.workforce_box) and not shown(c.neyman_pearson_box)
+    # Hiding one box never hides another (they do not share a Layout).
+    layouts = [id(b.layout) for b in (c.neyman_pearson_box, *c.workforce_box.children)]
+    assert len(set(layouts)) == len(layouts)
+
+
+# ---------------------------------------------------------------------------- drawings
+def test_significance_strip_lies_under_the_band(w):
+    w.update(difference=["sharp", "blunt"], band_level=0.9)
+    w.wait(timeout=300)
+    view = w.difference_view
+    intervals = w.difference_intervals
+    assert len(intervals), "the test pair should differ somewhere"
+    band = w.difference_band
+    strip = np.asarray(view.significant.y, dtype=float)
+    # Below the band's lower edge everywhere (it used to hide it on the zero line) and inside
+    # the axis.
+    assert strip.max() < band["lower"].min() and strip.min() > view.y_scale.min
+    assert np.asarray(view.operating_line.y).min() == view.y_scale.min
+
+
+def test_full_cost_lines_keep_the_axis_and_are_faint(w):
+    w.show_cost_lines = True
+    assert w.figures.cost_y.max == 0.5
+    assert all(m.stroke_width < 1 and m.opacities[0] <= 0.3 for m in w.classifier_layers.cost_lines)
+
+
+# ---------------------------------------------------------------------------- notebooks
+def test_tour_leaves_the_widget_as_it_started():
+    nb = json.loads((ROOT / "notebooks" / "tour.ipynb").read_text())
+    namespace = {"display": lambda *a, **k: None}
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            exec(compile("".join(cell["source"]), "tour.ipynb", "exec"), namespace)
+    w = namespace["w"]
+    try:
+        w.wait(timeout=300)
+        assert (w.constraint, w.cost_fn, w.show_bands, w.show_fold_spread, w.difference) == \
+            ("none", 1.0, False, False, [])
+    finally:
+        w.close()
+
+
+def test_uncertainty_notebook_names_an_extra_that_exists():
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    text = (ROOT / "notebooks" / "uncertainty.ipynb").read_text()
+    named = set(re.findall(r"costwidget\[(\w+)\]", text))
+    assert named and named <= set(extras) and "matplotlib>=3.7" in extras["export"][0]
+
+
+def test_browser_test_frontends_are_in_the_test_extra():
+    import tomllib
+
+    test = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    assert {re.split(r"[<>=]", d)[0] for d in test} >= {"notebook", "voila", "jupyterlab",
+                                                        "matplotlib"}
