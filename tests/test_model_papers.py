@@ -1,5 +1,7 @@
 """Worked numbers from the papers: Drummond & Holte (2000) (KDD) and Drummond & Holte (2004) (ROCAI)."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -50,8 +52,10 @@ def test_closed_form_operating_range_for_a_single_point(f, t):
     clf = cw.Classifier.from_roc([f], [t])
     rng = clf.operating_range
     if t > f + 1e-9:
-        assert rng.lo == pytest.approx(f / (f + t), abs=1e-12)
-        assert rng.hi == pytest.approx((1 - f) / (2 - f - t), abs=1e-12)
+        # the closed form in exact rationals: in floats 1 - f cancels (f = 0.99999, t = 1)
+        F, T = Fraction(f), Fraction(t)
+        assert rng.lo == pytest.approx(float(F / (F + T)), abs=1e-12)
+        assert rng.hi == pytest.approx(float((1 - F) / (2 - F - T)), abs=1e-12)
     elif t < f - 1e-9:
         assert rng.empty
 

@@ -13,8 +13,10 @@ from .costs import (
     roc_line_to_cost_point,
     roc_point_to_cost_line,
 )
+from .estimators import classifiers_from_estimators
 from .paired import difference_band, significant_intervals
 from .ranges import cost_sensitivity_table, range_summary, thesis_optimized_search
+from .sample import ScoredSample
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
 
 __all__ = [
@@ -23,7 +25,9 @@ __all__ = [
     "ConstrainedPoint",
     "OperatingPoint",
     "OperatingRange",
+    "ScoredSample",
     "SelectionComparison",
+    "classifiers_from_estimators",
     "combined_envelope",
     "compare",
     "cost_sensitivity_table",

@@ -201,15 +201,14 @@ def cache_of(clf) -> ReplicateCache:
 # ---------------------------------------------------------------------- data access
 def scored_arrays(clf, what: str = "a band"):
     """(is_pos, scores, strata) of a from_scores classifier, refusing what cannot be resampled."""
-    data = clf._scored_data
+    data = clf.sample
     if data is None:
         raise ValueError(f"{what} needs the scores: build the classifier with Classifier.from_scores "
                          f"(or give a fixed confusion matrix with from_confusion).")
-    is_pos, scores, weights = data
+    is_pos, scores, weights, folds = data.is_pos, data.scores, data.weights, data.fold_codes
     if weights is not None:
         raise ValueError(f"{what} needs unweighted data: bootstrap resampling of sample_weight is "
                          f"not supported. Build the classifier without sample_weight.")
-    folds = getattr(clf, "_fold_codes", None)
     strata = is_pos.astype(np.int64) if folds is None else folds * 2 + is_pos
     return is_pos, scores, strata
 
@@ -222,7 +221,7 @@ def confusion_at(clf, threshold) -> tuple[int, int, int, int]:
     if threshold is None:
         counts = clf._counts
         inner = [k for k in range(len(counts.tp)) if 0 < k < len(counts.tp) - 1]
-        if clf._scored_data is not None or len(inner) != 1:
+        if clf.sample is not None or len(inner) != 1:
             raise ValueError("A fixed-classifier band needs threshold=... for a scored classifier.")
         k = inner[0]
         tp, fp, n_pos, n_neg = counts.tp[k], counts.fp[k], counts.n_pos, counts.n_neg
@@ -396,7 +395,7 @@ def envelope_replicates(clf, x, n_boot, rng):
     desc_scores, pos_per, neg_per = counts.thresholds[1:], np.diff(counts.tp), np.diff(counts.fp)
     bins = envelope_bins(desc_scores, pos_per, neg_per, np.unique(best["threshold"]))
     # Units: (stratum, bin) pairs in that order; a stratum is one class (of one fold).
-    if clf._fold_codes is None:
+    if clf.sample.fold_codes is None:
         per_bin = [np.bincount(bins.bin_of, weights=per, minlength=bins.n_bins).astype(np.int64)
                    for per in (neg_per, pos_per)]  # strata 0 (negatives) and 1 (positives)
         per_unit = np.concatenate(per_bin)
@@ -431,7 +430,7 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
         raise ValueError(f"method must be 'auto', 'exact' or 'bootstrap', got {method!r}.")
     if interval not in INTERVALS:
         raise ValueError(f"interval must be 'percentile' or 'basic', got {interval!r}.")
-    fixed_matrix = clf._scored_data is None and getattr(clf, "_score_counts", None) is None
+    fixed_matrix = clf.sample is None and getattr(clf, "_score_counts", None) is None
     if isinstance(threshold, str):
         if threshold != "optimal":
             raise ValueError(f"threshold must be a number, None or 'optimal', got {threshold!r}.")

@@ -18,6 +18,7 @@ from .costs import probability_cost
 from .envelope import Envelope
 from .hull import upper_hull
 from .roc import RocCounts, roc_counts
+from .sample import ScoredSample
 from .validation import (
     as_1d,
     check_binary_labels,
@@ -94,8 +95,8 @@ class Classifier:
     """
 
     def __init__(self, *, counts: RocCounts, name: str | None = None, pos_label=None,
-                 rates_only: bool = False):
-        self.name = _check_name(name)
+                 rates_only: bool = False, sample: ScoredSample | None = None):
+        self._name = _check_name(name)
         self.pos_label = pos_label
         # Class totals in the data's units; the counts themselves may be scaled by a
         # power of two (weighted data), and every rate is computed from those.
@@ -109,10 +110,78 @@ class Classifier:
         hull_fp, hull_tp = counts.fp[hull], counts.tp[hull]
         self._envelope = Envelope(hull_fp / counts.n_neg, hull_tp / counts.n_pos,
                                   crossings=_crossings(hull_fp, hull_tp, counts.n_pos, counts.n_neg))
-        self._scored_data = None  # (is_pos, scores, weights) for resampling, set by from_scores
+        self._sample = sample  # the scored cases, for resampling and folds (from_scores)
         self._folds = {}  # fold label -> Classifier, set by from_scores(folds=...)
-        self._fold_codes = None  # fold index per sample, for fold-stratified resampling
         self._band_cache = None  # bands.ReplicateCache of bootstrap replicates, made on first band
+
+    # ------------------------------------------------------------------ identity and data
+    @property
+    def name(self) -> str | None:
+        """The classifier's name (read-only; :meth:`renamed` gives a renamed copy)."""
+        return self._name
+
+    @name.setter
+    def name(self, value):
+        # Kept one release for code that assigned names; identity is read-only after that.
+        import warnings
+
+        warnings.warn("Setting Classifier.name is deprecated and will be an error in the next "
+                      "release; use clf.renamed(name), which returns a renamed copy.",
+                      DeprecationWarning, stacklevel=2)
+        self._name = _check_name(value)
+
+    def renamed(self, name: str | None) -> Classifier:
+        """A copy of this classifier under another name; this one is unchanged.
+
+        The copy shares the (read-only) ROC data, sample and folds, but has its
+        own band cache.
+
+        Parameters
+        ----------
+        name : str or None
+
+        Returns
+        -------
+        Classifier
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+        >>> other = clf.renamed("mine")
+        >>> other.name, clf.name, other.nec(0.5) == clf.nec(0.5)
+        ('mine', None, True)
+        """
+        import copy
+
+        out = copy.copy(self)
+        out._name = _check_name(name)
+        out._band_cache = None
+        return out
+
+    @property
+    def sample(self) -> ScoredSample | None:
+        """The scored cases (:class:`ScoredSample`), or None when built without scores.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> cw.Classifier.from_scores([0, 1], [0.3, 0.7]).sample.scores.tolist()
+        [0.3, 0.7]
+        >>> cw.Classifier.from_confusion(tp=1, fn=1, fp=1, tn=1).sample is None
+        True
+        """
+        return self._sample
+
+    @property
+    def _scored_data(self):
+        # (is_pos, scores, weights): the older private spelling, still read by the widget.
+        s = self._sample
+        return None if s is None else (s.is_pos, s.scores, s.weights)
+
+    @property
+    def _fold_codes(self):
+        return None if self._sample is None else self._sample.fold_codes
 
     # Rates of every ROC point, made on first use: at 10^6 points they cost more
     # than the hull, and the envelope needs only the hull's.
@@ -164,20 +233,18 @@ class Classifier:
         weights = check_sample_weight(sample_weight, n)
         is_pos, pos_label, _ = check_binary_labels(y_arr, pos_label)
         counts = roc_counts(is_pos, y_score, weights)
-        clf = cls(counts=counts, name=name, pos_label=pos_label)
-        clf._scored_data = (is_pos, y_score, weights)
-        if folds is not None:
-            from .folds import split_folds
+        if folds is None:
+            return cls(counts=counts, name=name, pos_label=pos_label,
+                       sample=ScoredSample(is_pos, y_score, weights))
+        from .folds import split_folds
 
-            labels, codes = split_folds(folds, n, is_pos, weights)
-            clf._fold_codes = codes
-            for k, label in enumerate(labels):
-                m = codes == k
-                w = None if weights is None else weights[m]
-                part = cls(counts=roc_counts(is_pos[m], y_score[m], w), name=name,
-                           pos_label=pos_label)
-                part._scored_data = (is_pos[m], y_score[m], w)
-                clf._folds[label] = part
+        labels, codes = split_folds(folds, n, is_pos, weights)
+        sample = ScoredSample(is_pos, y_score, weights, codes)
+        clf = cls(counts=counts, name=name, pos_label=pos_label, sample=sample)
+        for k, label in enumerate(labels):
+            part = sample.subset(codes == k)
+            clf._folds[label] = cls(counts=roc_counts(part.is_pos, part.scores, part.weights),
+                                    name=name, pos_label=pos_label, sample=part)
         return clf
 
     @classmethod

@@ -46,11 +46,10 @@ class Comparison:
     b_better_at: float
 
 
-def _difference_knots(env_a: Envelope, env_b: Envelope):
-    xa, _ = env_a.breakpoints()
-    xb, _ = env_b.breakpoints()
-    x = np.union1d(xa, xb)
-    return x, env_a.nec(x) - env_b.nec(x)
+def _difference_knots(a, b):
+    # Both envelopes are linear between their breakpoints, so the difference is too.
+    x = np.union1d(a.envelope.pcf.to_numpy(), b.envelope.pcf.to_numpy())
+    return x, a.nec(x) - b.nec(x)
 
 
 def compare(a, b, *, atol: float = 1e-12) -> Comparison:
@@ -77,7 +76,7 @@ def compare(a, b, *, atol: float = 1e-12) -> Comparison:
     name_b = b.name if b.name is not None else "b"
     if name_a == name_b:
         name_a, name_b = f"{name_a} (a)", f"{name_b} (b)"
-    x, d = _difference_knots(a._envelope, b._envelope)
+    x, d = _difference_knots(a, b)
     sign = np.where(d > atol, 1, np.where(d < -atol, -1, 0))
     # Split every knot interval at an interior root of the linear difference.
     cuts = [x[0]]
@@ -178,11 +177,11 @@ def combined_envelope(classifiers) -> pd.DataFrame:
         check_classifier(clf, f"classifiers[{i}]")
     fpr, tpr, thr, owner = [], [], [], []
     for i, clf in enumerate(classifiers):
-        h = clf._hull_index
-        fpr.append(clf._fpr[h])
-        tpr.append(clf._tpr[h])
-        thr.append(clf._thresholds[h])
-        owner.append(np.full(len(h), i))
+        hull = clf.hull
+        fpr.append(hull.fpr.to_numpy())
+        tpr.append(hull.tpr.to_numpy())
+        thr.append(hull.threshold.to_numpy())
+        owner.append(np.full(len(hull), i))
     fpr, tpr, thr, owner = map(np.concatenate, (fpr, tpr, thr, owner))
     order = np.lexsort((owner, tpr, fpr))
     fpr, tpr, thr, owner = fpr[order], tpr[order], thr[order], owner[order]

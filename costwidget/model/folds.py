@@ -84,8 +84,8 @@ def _cost_frame(env: Envelope) -> pd.DataFrame:
 
 
 def _cost_average(folds) -> tuple[np.ndarray, np.ndarray]:
-    knots = np.unique(np.concatenate([c._envelope.breakpoints()[0] for c in folds]))
-    nec = np.mean([c._envelope.nec(knots) for c in folds], axis=0)
+    knots = np.unique(np.concatenate([c.envelope.pcf.to_numpy() for c in folds]))
+    nec = np.mean([c.nec(knots) for c in folds], axis=0)
     return knots, nec
 
 
@@ -113,8 +113,8 @@ def _polyline_at(f: np.ndarray, t: np.ndarray, grid: np.ndarray):
 def _vertical_average(folds, on: str) -> tuple[np.ndarray, np.ndarray]:
     curves = []
     for c in folds:
-        idx = c._hull_index if on == "hull" else np.arange(len(c._fpr))
-        curves.append((c._fpr[idx], c._tpr[idx]))
+        points = c.hull if on == "hull" else c.roc
+        curves.append((points.fpr.to_numpy(), points.tpr.to_numpy()))
     grid = np.unique(np.concatenate([f for f, _ in curves]))
     ends = [_polyline_at(f, t, grid) for f, t in curves]
     bottom = np.mean([b for b, _ in ends], axis=0)
@@ -130,15 +130,16 @@ def _vertical_average(folds, on: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _threshold_average(folds, thresholds=None):
+    rocs = [c.roc for c in folds]
     if thresholds is None:
-        thresholds = np.unique(np.concatenate([c._thresholds[1:] for c in folds]))[::-1]
+        thresholds = np.unique(np.concatenate([r.threshold.to_numpy()[1:] for r in rocs]))[::-1]
     th = np.asarray(thresholds, dtype=np.float64)
     fpr, tpr = [], []
-    for c in folds:
+    for r in rocs:
         # Fold thresholds descend; the point at t is the last one with threshold >= t.
-        k = np.searchsorted(-c._thresholds, -th, side="right") - 1
-        fpr.append(c._fpr[k])
-        tpr.append(c._tpr[k])
+        k = np.searchsorted(-r.threshold.to_numpy(), -th, side="right") - 1
+        fpr.append(r.fpr.to_numpy()[k])
+        tpr.append(r.tpr.to_numpy()[k])
     return (np.concatenate(([np.inf], th)), np.concatenate(([0.0], np.mean(fpr, axis=0))),
             np.concatenate(([0.0], np.mean(tpr, axis=0))))
 
@@ -205,7 +206,7 @@ def fold_spread(clf, *, grid=512, quantiles=None) -> pd.DataFrame:
 
     folds = list(_require_folds(clf).values())
     x = pcf_grid(grid)
-    nec = np.array([c._envelope.nec(x) for c in folds])
+    nec = np.array([c.nec(x) for c in folds])
     if quantiles is None:
         lower, upper = nec.min(axis=0), nec.max(axis=0)
     else:

@@ -58,7 +58,7 @@ def _check_pair(a, b, paired: bool):
         raise ValueError("a and b must be scored on the same instances in the same order (their "
                          "labels differ). Sort both by instance id, or pass paired=False for the "
                          "unpaired band.")
-    fa, fb = a._fold_codes, b._fold_codes
+    fa, fb = a.sample.fold_codes, b.sample.fold_codes
     if (fa is None) != (fb is None):
         which = "a" if fa is not None else "b"
         raise ValueError(f"Folds were given for {which} but not for the other classifier; a paired "

@@ -145,7 +145,7 @@ class _ExactHull:
         self.hull = h
         self.n_roc = len(counts.thresholds)
         self.thresholds = counts.thresholds
-        self.scored = clf._scored_data is not None
+        self.scored = clf.sample is not None
         # Counts stay numpy until a comparison needs them: a hull can have 10^5 vertices,
         # and only a few are ever compared exactly.
         self.tp, self.fp = counts.tp[h], counts.fp[h]
