@@ -537,18 +537,55 @@ class Classifier:
 
     @property
     def hull(self) -> pd.DataFrame:
-        """Vertices of the ROC convex hull, from (0, 0) to (1, 1); collinear points dropped."""
+        """Vertices of the ROC convex hull, from (0, 0) to (1, 1); collinear points dropped.
+
+        Returns
+        -------
+        DataFrame
+            The columns of :attr:`roc`, one row per vertex.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> cw.Classifier.from_roc([.2, .4, .5], [.6, .7, .9]).hull[["fpr", "tpr"]].to_numpy().tolist()
+        [[0.0, 0.0], [0.2, 0.6], [0.5, 0.9], [1.0, 1.0]]
+        """
         return self._frame(self._hull_index).reset_index(drop=True)
 
     @property
     def envelope(self) -> pd.DataFrame:
-        """Every breakpoint ``(pcf, nec)`` of the lower envelope, from pcf 0 to 1."""
+        """Every breakpoint ``(pcf, nec)`` of the lower envelope, from pcf 0 to 1.
+
+        Returns
+        -------
+        DataFrame
+            Columns ``pcf`` and ``nec``; the envelope is linear in between.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7).envelope.round(6).to_numpy().tolist()
+        [[0.0, 0.0], [0.3, 0.3], [0.7, 0.3], [1.0, 0.0]]
+        """
         x, y = self._envelope.breakpoints()
         return pd.DataFrame({"pcf": x, "nec": y})
 
     @property
     def segments(self) -> pd.DataFrame:
-        """Which hull vertex is optimal where: ``pcf_lo``, ``pcf_hi``, ``threshold``, ``fpr``, ``tpr``."""
+        """Which hull vertex is optimal where: ``pcf_lo``, ``pcf_hi``, ``threshold``, ``fpr``, ``tpr``.
+
+        Returns
+        -------
+        DataFrame
+            One row per piece of the envelope, from pcf 0 to 1.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> seg = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7).segments
+        >>> seg[["pcf_lo", "pcf_hi", "fpr", "tpr"]].round(6).to_numpy().tolist()
+        [[0.0, 0.3, 0.0, 0.0], [0.3, 0.7, 0.3, 0.7], [0.7, 1.0, 1.0, 1.0]]
+        """
         lo, hi, k = self._envelope.segments()
         h = self._hull_index[k]
         return pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "threshold": self._thresholds[h],
@@ -579,6 +616,16 @@ class Classifier:
     def nec(self, pcf):
         """Normalized expected cost of the lower envelope at ``pcf`` (float or array, same shape out).
 
+        Parameters
+        ----------
+        pcf : float or array-like
+            PCF(+) values in [0, 1].
+
+        Returns
+        -------
+        float or ndarray
+            A float for a number, an array of the same shape for an array.
+
         Examples
         --------
         >>> import costwidget as cw
@@ -597,6 +644,27 @@ class Classifier:
         DataFrame with one row per pcf. Where two vertices tie (a breakpoint of
         the envelope) the one optimal just to the right is returned, except at
         pcf = 1 (just to the left).
+
+        Parameters
+        ----------
+        pcf : float or 1-D array-like
+            PCF(+) values in [0, 1].
+
+        Returns
+        -------
+        OperatingPoint or DataFrame
+            An :class:`OperatingPoint` for a number; for an array, a DataFrame
+            with columns ``pcf``, ``threshold``, ``fpr``, ``tpr``, ``nec``.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+        >>> op = clf.best(0.5)
+        >>> (op.fpr, op.tpr), round(op.nec, 6)
+        ((0.3, 0.7), 0.3)
+        >>> clf.best([0.1, 0.5])[["pcf", "fpr", "tpr"]].to_numpy().tolist()
+        [[0.1, 0.0, 0.0], [0.5, 0.3, 0.7]]
         """
         x = check_scalar_or_1d(check_pcf(pcf), "pcf")
         k = self._envelope.vertex_at(x)
@@ -611,7 +679,18 @@ class Classifier:
     def operating_point(self, *, p_pos=None, cost_fn=1.0, cost_fp=1.0) -> OperatingPoint:
         """The optimal vertex for a deployment prevalence and costs, with expected cost per case.
 
-        ``p_pos`` defaults to the evaluation data's prevalence.
+        Parameters
+        ----------
+        p_pos : float, optional
+            Probability of the positive class at deployment; defaults to the
+            evaluation data's prevalence.
+        cost_fn, cost_fp : float, default=1.0
+            Costs of a false negative and of a false positive, in your units.
+
+        Returns
+        -------
+        OperatingPoint
+            With ``expected_cost`` per case in the units of the costs.
 
         Examples
         --------
@@ -642,6 +721,22 @@ class Classifier:
         """Area under the cost curve (the lower envelope) over [lo, hi], exactly.
 
         Over [0, 1] this is the expected NEC when pcf is uniform (eq. 11).
+
+        Parameters
+        ----------
+        lo, hi : float, default=0.0, 1.0
+            PCF(+) bounds, ``0 <= lo <= hi <= 1``.
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+        >>> round(clf.area(), 6)   # triangles 0.3²/2 twice, and 0.4 wide at height 0.3
+        0.21
         """
         lo_, hi_ = (float(check_pcf(check_scalar(v, name), name))
                     for v, name in ((lo, "lo"), (hi, "hi")))
@@ -743,6 +838,26 @@ class Classifier:
         ``n_pos``/``n_neg`` are the positives and negatives in the population
         it is drawn from (default: the evaluation data's totals). The cost line
         of the answer is eq. 14 at its FPR.
+
+        Parameters
+        ----------
+        capacity : float
+            Cases the workforce can handle, >= 0.
+        n_pos, n_neg : float, optional
+            Positives and negatives of the population; required for
+            :meth:`from_roc` classifiers.
+
+        Returns
+        -------
+        ConstrainedPoint
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+        >>> r = clf.workforce(10)   # TPR·10 + FPR·10 <= 10 holds at (0.3, 0.7) exactly
+        >>> round(r.fpr, 6), round(r.tpr, 6)
+        (0.3, 0.7)
         """
         capacity = _check_number(capacity, "capacity")
         if capacity < 0:
@@ -764,7 +879,19 @@ class Classifier:
     # ------------------------------------------------------------------ folds and bands
     @property
     def folds(self) -> dict:
-        """Fold label -> that fold's own :class:`Classifier` (empty without folds)."""
+        """Fold label -> that fold's own :class:`Classifier` (empty without folds).
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_scores([0, 1, 0, 1], [.2, .6, .4, .9], folds=["x", "x", "y", "y"])
+        >>> {k: c.sample.scores.tolist() for k, c in clf.folds.items()}
+        {'x': [0.2, 0.6], 'y': [0.4, 0.9]}
+        """
         return dict(self._folds)
 
     def fold_average(self, method: str = "cost", *, space: str = "cost", on: str = "hull",

@@ -79,6 +79,24 @@ def cost_scale(p_pos, cost_fn, cost_fp):
 
     Normalized expected cost times this number is the expected cost per case in
     the user's own units.
+
+    Parameters
+    ----------
+    p_pos : float or array-like
+        Probability of the positive class at deployment, in [0, 1].
+    cost_fn, cost_fp : float or array-like
+        Costs of a false negative and of a false positive (>= 0, not both 0).
+
+    Returns
+    -------
+    float or ndarray
+        Broadcast over the inputs.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> cw.cost_scale(0.2, 5.0, 2.0)   # 0.2 * 5 + 0.8 * 2
+    2.6
     """
     p = check_probability(p_pos, "p_pos")
     fn, fp = check_costs(cost_fn, cost_fp)
@@ -87,6 +105,20 @@ def cost_scale(p_pos, cost_fn, cost_fp):
 
 def expected_cost(nec, p_pos, cost_fn, cost_fp):
     """Expected cost per case in the user's units: ``NEC × (p·C(-|+) + (1-p)·C(+|-))``.
+
+    Parameters
+    ----------
+    nec : float or array-like
+        Normalized expected cost, e.g. ``clf.nec(pcf)``.
+    p_pos : float or array-like
+        Probability of the positive class at deployment, in [0, 1].
+    cost_fn, cost_fp : float or array-like
+        Costs of a false negative and of a false positive (>= 0, not both 0).
+
+    Returns
+    -------
+    float or ndarray
+        Broadcast over the inputs.
 
     Examples
     --------
@@ -100,7 +132,21 @@ def expected_cost(nec, p_pos, cost_fn, cost_fp):
 def iso_performance_slope(pcf):
     """Slope ``p(-)C(+|-) / (p(+)C(-|+)) = (1 - PCF) / PCF`` of ROC iso-performance lines (eq. 1).
 
-    ``inf`` at ``pcf = 0`` (only false positives cost anything).
+    Parameters
+    ----------
+    pcf : float or array-like
+        PCF(+) in [0, 1].
+
+    Returns
+    -------
+    float or ndarray
+        ``inf`` at ``pcf = 0`` (only false positives cost anything).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> cw.iso_performance_slope(0.25)
+    3.0
     """
     x = np.asarray(check_probability(pcf, "pcf"), dtype=np.float64)
     with np.errstate(divide="ignore"):
@@ -132,7 +178,23 @@ def roc_point_to_cost_line(fpr, tpr):
 
 
 def cost_line_to_roc_point(slope, intercept):
-    """Cost line -> ROC point, the inverse of eq. 8: ``FPR = intercept``, ``TPR = 1 - slope - FPR``."""
+    """Cost line -> ROC point, the inverse of eq. 8: ``FPR = intercept``, ``TPR = 1 - slope - FPR``.
+
+    Parameters
+    ----------
+    slope, intercept : float or array-like
+        The cost line ``NEC(x) = slope·x + intercept``.
+
+    Returns
+    -------
+    (fpr, tpr) : floats or ndarrays
+
+    Examples
+    --------
+    >>> from costwidget.model.costs import cost_line_to_roc_point
+    >>> cost_line_to_roc_point(0.5, 0.25)
+    (0.25, 0.25)
+    """
     slope = np.asarray(slope, dtype=np.float64)
     fpr = np.asarray(intercept, dtype=np.float64)
     return _scalar_or_array(fpr), _scalar_or_array(1.0 - slope - fpr)
@@ -144,6 +206,21 @@ def roc_line_to_cost_point(slope, tpr_intercept):
     Every ROC point on the line maps to a cost line through this point. A
     negative slope (a workforce constraint line, eq. 13) gives a "virtual"
     point with PCF outside [0, 1]; a slope of -1 has no finite dual.
+
+    Parameters
+    ----------
+    slope, tpr_intercept : float or array-like
+        The ROC line ``TPR = slope·FPR + tpr_intercept``.
+
+    Returns
+    -------
+    (pcf, nec) : floats or ndarrays
+
+    Examples
+    --------
+    >>> from costwidget.model.costs import roc_line_to_cost_point
+    >>> roc_line_to_cost_point(1.0, 0.5)   # iso-performance line of slope 1: PCF 1/2
+    (0.5, 0.25)
     """
     s = np.asarray(slope, dtype=np.float64)
     tp0 = np.asarray(tpr_intercept, dtype=np.float64)
@@ -154,7 +231,23 @@ def roc_line_to_cost_point(slope, tpr_intercept):
 
 
 def cost_point_to_roc_line(pcf, nec):
-    """Cost point -> ROC line, the inverse of eq. 9: ``S = 1/PCF - 1``, ``TP0 = 1 - NEC/PCF``."""
+    """Cost point -> ROC line, the inverse of eq. 9: ``S = 1/PCF - 1``, ``TP0 = 1 - NEC/PCF``.
+
+    Parameters
+    ----------
+    pcf, nec : float or array-like
+        The cost point; ``pcf`` may not be 0 (a vertical ROC line).
+
+    Returns
+    -------
+    (slope, tpr_intercept) : floats or ndarrays
+
+    Examples
+    --------
+    >>> from costwidget.model.costs import cost_point_to_roc_line
+    >>> cost_point_to_roc_line(0.5, 0.25)
+    (1.0, 0.5)
+    """
     x = np.asarray(pcf, dtype=np.float64)
     y = np.asarray(nec, dtype=np.float64)
     if np.any(x == 0):

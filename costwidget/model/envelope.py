@@ -23,9 +23,18 @@ class Envelope:
     ----------
     fpr, tpr : ndarray
         Hull vertices from (0, 0) to (1, 1), in hull order.
-    dfp, dtp : ndarray, optional
-        Exact differences between consecutive vertices (e.g. integer counts
-        scaled by 1/N and 1/P). Crossings are computed from them when given.
+    crossings : ndarray, optional
+        ``crossings[k]``, the pcf where vertex k hands over to vertex k + 1,
+        when the caller knows it more exactly than the rates do (from the
+        integer counts, see ``classifier._crossings``). By default it is
+        ``Δf / (Δf + Δt)`` of the given rates.
+
+    Examples
+    --------
+    >>> from costwidget.model.envelope import Envelope
+    >>> env = Envelope([0.0, 0.3, 1.0], [0.0, 0.7, 1.0])   # Drummond & Holte (2000), figure 4
+    >>> env.crossings.tolist(), float(env.nec(0.5))
+    ([0.3, 0.7], 0.3)
     """
 
     def __init__(self, fpr: np.ndarray, tpr: np.ndarray, *, crossings: np.ndarray | None = None):
