@@ -249,7 +249,8 @@ def test_cost_average_equals_brute_force_both_spaces(data):
     # ROC form: points whose cost lines' lower envelope is the average, each one touching it.
     pts = clf.fold_average("cost", space="roc")
     np.testing.assert_allclose(brute_cost_lines_min(pts.fpr, pts.tpr, x), expected, atol=1e-12)
-    for fpr, tpr in pts.to_numpy():
+    assert pts.threshold.isna().all()
+    for fpr, tpr in pts[["fpr", "tpr"]].to_numpy():
         line = (1 - tpr - fpr) * x + fpr
         assert np.min(line - expected) == pytest.approx(0.0, abs=1e-12)
 
@@ -277,4 +278,4 @@ def test_vertical_average_of_raw_curves_issue_example():
     s = [.9, .8, .7, .6, .9, .8, .2, .1]
     clf = cw.Classifier.from_scores(y, s, folds=[0, 0, 0, 0, 1, 1, 1, 1])
     avg = clf.fold_average("vertical", space="roc", on="roc")
-    assert avg.to_numpy().tolist() == [[0, 0], [0, .75], [.5, .75], [.5, 1], [1, 1]]
+    assert avg[["fpr", "tpr"]].to_numpy().tolist() == [[0, 0], [0, .75], [.5, .75], [.5, 1], [1, 1]]

@@ -257,3 +257,11 @@ def test_significant_intervals_sign_is_int():
     band["significant"] = (band.lower > 0) | (band.upper < 0)
     iv = significant_intervals(band)
     assert iv.sign.dtype == np.int64 and iv.sign.tolist() == [1, -1]
+
+
+def test_fold_average_roc_columns_are_the_same_for_every_method():
+    clf = fs([0, 1, 0, 1, 0, 1, 1, 0], [.1, .9, .4, .6, .2, .3, .8, .7],
+             folds=[0, 0, 0, 0, 1, 1, 1, 1])
+    for method in ("cost", "vertical", "threshold", "pooled"):
+        assert list(clf.fold_average(method, space="roc").columns) == ["threshold", "fpr", "tpr"]
+        assert list(clf.fold_average(method).columns) == ["pcf", "nec"]

@@ -965,7 +965,7 @@ class Classifier:
 
         >>> clf = cw.Classifier.from_scores([1, 0, 1, 0, 1, 1, 0, 0], [.9, .8, .7, .6, .9, .8, .2, .1],
         ...                                 folds=[0, 0, 0, 0, 1, 1, 1, 1])
-        >>> clf.fold_average("vertical", space="roc", on="roc").to_numpy().tolist()
+        >>> clf.fold_average("vertical", space="roc", on="roc")[["fpr", "tpr"]].to_numpy().tolist()
         [[0.0, 0.0], [0.0, 0.75], [0.5, 0.75], [0.5, 1.0], [1.0, 1.0]]
         """
         from .folds import fold_average

@@ -78,6 +78,13 @@ def _envelope_of_points(fpr: np.ndarray, tpr: np.ndarray) -> Envelope:
     return Envelope(f[h], t[h])
 
 
+def _roc_frame(points: pd.DataFrame) -> pd.DataFrame:
+    # Every ROC-space average has the same columns; averages that are not made of
+    # score thresholds (cost, vertical) have threshold NaN, as from_confusion does.
+    return pd.DataFrame({"threshold": np.full(len(points), np.nan), "fpr": points.fpr.to_numpy(),
+                         "tpr": points.tpr.to_numpy()})
+
+
 def _cost_frame(env: Envelope) -> pd.DataFrame:
     x, y = env.breakpoints()
     return pd.DataFrame({"pcf": x, "nec": y})
@@ -158,7 +165,9 @@ def fold_average(clf, method: str = "cost", *, space: str = "cost", on: str = "h
     Returns
     -------
     DataFrame
-        ``pcf``, ``nec`` or ``fpr``, ``tpr`` (and ``threshold``).
+        ``pcf``, ``nec`` (cost space) or ``threshold``, ``fpr``, ``tpr`` (ROC
+        space, whatever the method; ``threshold`` is NaN for the cost and
+        vertical averages, which are not made of thresholds).
 
     Examples
     --------
@@ -166,7 +175,7 @@ def fold_average(clf, method: str = "cost", *, space: str = "cost", on: str = "h
     >>> from costwidget.model.folds import fold_average
     >>> clf = cw.Classifier.from_scores([1, 0, 1, 0, 1, 1, 0, 0], [.9, .8, .7, .6, .9, .8, .2, .1],
     ...                                 folds=[0, 0, 0, 0, 1, 1, 1, 1])
-    >>> fold_average(clf, "vertical", space="roc", on="hull").to_numpy().tolist()
+    >>> fold_average(clf, "vertical", space="roc", on="hull")[["fpr", "tpr"]].to_numpy().tolist()
     [[0.0, 0.0], [0.0, 0.75], [0.5, 1.0], [1.0, 1.0]]
     """
     folds = list(_require_folds(clf).values())
@@ -186,12 +195,12 @@ def fold_average(clf, method: str = "cost", *, space: str = "cost", on: str = "h
         fpr = np.concatenate(([0.0], intercept, [1.0]))
         tpr = np.concatenate(([0.0], 1.0 - slope - intercept, [1.0]))
         pts = pd.DataFrame({"fpr": fpr, "tpr": tpr}).drop_duplicates(ignore_index=True)
-        return pts.sort_values(["fpr", "tpr"], ignore_index=True)
+        return _roc_frame(pts.sort_values(["fpr", "tpr"], ignore_index=True))
     if method == "pooled":
         return clf.envelope if space == "cost" else clf.roc[["threshold", "fpr", "tpr"]]
     if method == "vertical":
         fpr, tpr = _vertical_average(folds, on)
-        roc = pd.DataFrame({"fpr": fpr, "tpr": tpr})
+        roc = _roc_frame(pd.DataFrame({"fpr": fpr, "tpr": tpr}))
     else:
         th, fpr, tpr = _threshold_average(folds, thresholds)
         roc = pd.DataFrame({"threshold": th, "fpr": fpr, "tpr": tpr})
