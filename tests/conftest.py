@@ -12,3 +12,8 @@ settings.register_profile(
 )
 settings.register_profile("ci-long", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "costwidget"))
+
+# Both conftest.py files (here and in browser/) are plugins, not test modules: with
+# --doctest-modules pytest would also import each as a module named "conftest" and stop on
+# the clash ("import file mismatch").
+collect_ignore = ["conftest.py", "browser/conftest.py"]
