@@ -35,11 +35,24 @@ __all__ = ["Classifier", "OperatingPoint"]
 
 @dataclass(frozen=True)
 class OperatingPoint:
-    """The optimal hull vertex at one operating point.
+    """The optimal hull vertex at one operating point (what :meth:`Classifier.best` returns).
 
     ``threshold`` is NaN when the classifier has no score threshold (a single
     confusion matrix). ``expected_cost`` is per case, in the units of the
     costs given, and NaN when only a pcf was given.
+
+    Parameters
+    ----------
+    pcf, threshold, fpr, tpr, nec : float
+        Where, which threshold, its rates and its normalized expected cost.
+    expected_cost : float, default=nan
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> op = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7).best(0.5)
+    >>> op.fpr, op.tpr, round(op.slope, 6)
+    (0.3, 0.7, 0.0)
     """
 
     pcf: float
@@ -67,9 +80,21 @@ class Classifier:
     Build one with :meth:`from_scores`, :meth:`from_confusion` or
     :meth:`from_roc`. Everything is computed once, exactly, at construction.
 
+    Parameters
+    ----------
+    counts : RocCounts
+        The ROC points as counts; use the constructors rather than this.
+    name : str, optional
+    pos_label : label, optional
+    rates_only : bool, default=False
+        The counts are rates: the class totals are unknown (:meth:`from_roc`).
+    sample : ScoredSample, optional
+        The scored cases, for bands and folds (:meth:`from_scores`).
+
     Attributes
     ----------
     name : str or None
+        Read-only; :meth:`renamed` gives a renamed copy.
     n_pos, n_neg : float or None
         (Weighted) class totals of the evaluation data; None for :meth:`from_roc`.
     pos_label : object or None
@@ -117,7 +142,18 @@ class Classifier:
     # ------------------------------------------------------------------ identity and data
     @property
     def name(self) -> str | None:
-        """The classifier's name (read-only; :meth:`renamed` gives a renamed copy)."""
+        """The classifier's name (read-only; :meth:`renamed` gives a renamed copy).
+
+        Returns
+        -------
+        str or None
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> cw.Classifier.from_confusion(tp=1, fn=1, fp=0, tn=2, name="rule").name
+        'rule'
+        """
         return self._name
 
     @name.setter
@@ -162,6 +198,10 @@ class Classifier:
     @property
     def sample(self) -> ScoredSample | None:
         """The scored cases (:class:`ScoredSample`), or None when built without scores.
+
+        Returns
+        -------
+        ScoredSample or None
 
         Examples
         --------
@@ -217,6 +257,10 @@ class Classifier:
             The classifier itself is then the pooled one; each fold's own
             classifier is in :attr:`folds`, and :meth:`fold_average` /
             :meth:`fold_spread` summarize them. Every fold needs both classes.
+
+        Returns
+        -------
+        Classifier
 
         Examples
         --------
@@ -443,6 +487,10 @@ class Classifier:
         folds : array-like of shape (n_rows,), optional
             Fold of each row, as in :meth:`from_scores`.
 
+        Returns
+        -------
+        Classifier
+
         Examples
         --------
         >>> import costwidget as cw
@@ -530,8 +578,17 @@ class Classifier:
     def roc(self) -> pd.DataFrame:
         """ROC points: one row per distinct threshold, from (0, 0) to (1, 1), sorted by fpr then tpr.
 
-        Columns ``threshold``, ``fpr``, ``tpr`` and, when the class totals are
-        known, the (weighted) counts ``tp`` and ``fp``.
+        Returns
+        -------
+        DataFrame
+            Columns ``threshold``, ``fpr``, ``tpr`` and, when the class totals
+            are known, the (weighted) counts ``tp`` and ``fp``.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7).roc.tp.tolist()
+        [0, 7, 10]
         """
         return self._frame(slice(None))
 
@@ -713,7 +770,16 @@ class Classifier:
     def operating_range(self):
         """``(lo, hi)``: the open pcf interval where the envelope beats both trivial classifiers.
 
-        ``lo == hi`` (both 0.5) when the hull is the diagonal: no operating range.
+        Returns
+        -------
+        OperatingRange
+            ``lo == hi`` (both 0.5) when the hull is the diagonal: no operating range.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> cw.Classifier.from_roc([0.5], [0.5]).operating_range.empty
+        True
         """
         return OperatingRange(*self._envelope.operating_range())
 
@@ -1095,6 +1161,16 @@ class Classifier:
         Al-Saffar (2018), sec. 4.1: ``min over thresholds of FNrate·(1-x) + FPrate·x``,
         which is ``100 * nec(1 - x)``. See :func:`costwidget.model.ranges.mtmcs`.
 
+        Parameters
+        ----------
+        fp_cost : float or array-like
+            Normalized FP cost(s) in [0, 1].
+
+        Returns
+        -------
+        float or ndarray
+            Percent.
+
         Examples
         --------
         >>> import costwidget as cw
@@ -1111,6 +1187,16 @@ class Classifier:
         Columns ``fp_cost``, ``mtmcs``, ``threshold`` (as :meth:`best`),
         ``threshold_lo``/``threshold_hi`` (every optimal θ has lo < θ <= hi),
         ``tie`` and ``gap``. See :func:`costwidget.model.ranges.optimal_thresholds`.
+
+        Parameters
+        ----------
+        fp_cost : float or array-like
+            Normalized FP cost(s) in [0, 1].
+
+        Returns
+        -------
+        DataFrame
+            One row per FP cost.
 
         Examples
         --------
@@ -1131,7 +1217,20 @@ class Classifier:
 
 
 class OperatingRange(tuple):
-    """``(lo, hi)`` of the operating range; ``empty`` when ``lo >= hi``."""
+    """``(lo, hi)`` of the operating range; ``empty`` when ``lo >= hi``.
+
+    Parameters
+    ----------
+    lo, hi : float
+        The open PCF(+) interval where a classifier beats both trivial ones.
+
+    Examples
+    --------
+    >>> from costwidget.model import OperatingRange
+    >>> r = OperatingRange(0.3, 0.7)
+    >>> r.lo, r.hi, r.empty, OperatingRange(0.5, 0.5).empty
+    (0.3, 0.7, False, True)
+    """
 
     __slots__ = ()
 

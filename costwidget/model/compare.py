@@ -32,6 +32,14 @@ class Comparison:
     a_better_by, a_better_at, b_better_by, b_better_at : float
         Largest advantage of each (``nec_b - nec_a`` resp. ``nec_a - nec_b``)
         and where; 0 and NaN when a classifier is never strictly better.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> a = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="A")
+    >>> c = cw.compare(a, cw.Classifier.from_roc([0.5], [0.5], name="coin"))
+    >>> c.crossovers.tolist(), round(c.a_better_by, 6), c.b_better_by
+    ([], 0.2, 0.0)
     """
 
     name_a: str
@@ -58,6 +66,16 @@ def compare(a, b, *, atol: float = 1e-12) -> Comparison:
     The difference of two piecewise-linear envelopes is piecewise linear on
     the union of their breakpoints, so its sign changes and extremes are found
     exactly from its values there. Differences within ``atol`` count as ties.
+
+    Parameters
+    ----------
+    a, b : Classifier
+    atol : float, default=1e-12
+        NEC differences within this count as ties.
+
+    Returns
+    -------
+    Comparison
 
     Examples
     --------
@@ -150,6 +168,11 @@ def combined_envelope(classifiers) -> pd.DataFrame:
 
     It is the envelope of the convex hull of all their hull vertices. Where
     two classifiers share a vertex, the first in the list is named.
+
+    Parameters
+    ----------
+    classifiers : iterable of Classifier
+        Unnamed ones are called ``"classifier i"`` by their place in the list.
 
     Returns
     -------

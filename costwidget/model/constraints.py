@@ -47,6 +47,13 @@ class ConstrainedPoint:
         The cost line of the single-threshold choice.
     message : str
         One sentence saying what happened, for display.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> cp = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7).neyman_pearson(0.15)
+    >>> cp.randomized, round(cp.fpr, 6), round(cp.tpr, 6), round(cp.prob_low, 6)
+    (True, 0.15, 0.35, 0.5)
     """
 
     kind: str

@@ -22,7 +22,23 @@ __all__ = ["SelectionComparison", "parameter_selection", "ratio_to_pcf"]
 
 
 def ratio_to_pcf(ratio):
-    """Probability-cost ratio R -> PCF(+) = 1 / (1 + R), as the papers convert it (Drummond & Holte (2000), sec. 2.3)."""
+    """Probability-cost ratio R -> PCF(+) = 1 / (1 + R), as the papers convert it (Drummond & Holte (2000), sec. 2.3).
+
+    Parameters
+    ----------
+    ratio : float or array-like
+        Ratios ``p(-)C(+|-) / (p(+)C(-|+))``, finite and >= 0.
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> cw.ratio_to_pcf(3.0), cw.ratio_to_pcf([0.0, 1.0]).tolist()
+    (0.25, [1.0, 0.5])
+    """
     r = np.asarray(ratio, dtype=np.float64)
     if np.any(~np.isfinite(r) | (r < 0)):
         raise ValueError("probability-cost ratios must be finite and >= 0.")
@@ -49,6 +65,13 @@ class SelectionComparison:
         uniformly distributed pcf.
     selected_area, envelope_area : float
         The areas under each curve.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> r = cw.parameter_selection([0.1, 0.3], [0.5, 0.8], trained_pcf=[0.3, 0.6])
+    >>> r.switches[["pcf_lo", "pcf_hi", "classifier"]].round(2).to_numpy().tolist()
+    [[0.0, 0.45, 'classifier 0'], [0.45, 1.0, 'classifier 1']]
     """
 
     curve: pd.DataFrame
@@ -70,6 +93,11 @@ def parameter_selection(fpr, tpr, trained_pcf, *, names=None) -> SelectionCompar
         Distinct values. At pcf x the classifier trained nearest to x is used;
         it switches at the midpoints between consecutive training values.
     names : list of str, optional
+
+
+    Returns
+    -------
+    SelectionComparison
 
     Examples
     --------
