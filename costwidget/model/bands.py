@@ -219,7 +219,7 @@ def confusion_at(clf, threshold) -> tuple[int, int, int, int]:
         raise ValueError("A band needs class totals: this classifier was built from rates only "
                          "(from_roc). Use from_scores or from_confusion.")
     if threshold is None:
-        counts = clf._counts
+        counts = clf.counts
         inner = [k for k in range(len(counts.tp)) if 0 < k < len(counts.tp) - 1]
         if clf.sample is not None or len(inner) != 1:
             raise ValueError("A fixed-classifier band needs threshold=... for a scored classifier.")
@@ -391,7 +391,7 @@ def envelope_replicates(clf, x, n_boot, rng):
     is_pos, scores, strata = scored_arrays(clf)
     best = clf.best(x)
     # The ROC points are the distinct scores, highest first, with their class counts.
-    counts = clf._counts
+    counts = clf.counts
     desc_scores, pos_per, neg_per = counts.thresholds[1:], np.diff(counts.tp), np.diff(counts.fp)
     bins = envelope_bins(desc_scores, pos_per, neg_per, np.unique(best["threshold"]))
     # Units: (stratum, bin) pairs in that order; a stratum is one class (of one fold).

@@ -214,6 +214,26 @@ class Classifier:
         return self._sample
 
     @property
+    def counts(self) -> RocCounts:
+        """The ROC points as exact (weighted) class counts, shared read-only by bands and folds.
+
+        Returns
+        -------
+        RocCounts
+            ``thresholds``, ``tp``, ``fp`` (int64 without weights), ``n_pos``,
+            ``n_neg``; in the data's units after ``np.ldexp(..., exponent)``.
+            Rates only (``n_pos = n_neg = 1``) for :meth:`from_roc`.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> c = cw.Classifier.from_scores([0, 1, 1, 0], [0.2, 0.9, 0.4, 0.3]).counts
+        >>> c.tp.tolist(), c.fp.tolist(), c.n_pos, c.n_neg
+        ([0, 1, 2, 2, 2], [0, 0, 0, 1, 2], 2, 2)
+        """
+        return self._counts
+
+    @property
     def _scored_data(self):
         # (is_pos, scores, weights): the older private spelling, still read by the widget.
         s = self._sample

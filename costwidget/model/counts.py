@@ -225,7 +225,7 @@ def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, fo
         clf._folds[label] = fold_clf
         fold_keys = _distinct_keys_desc(part[0], part[1], part[2])
         index = np.searchsorted(-pooled_keys, -fold_keys)
-        fold_roc = fold_clf._counts
+        fold_roc = fold_clf.counts
         strata.append((index, np.diff(fold_roc.tp), np.diff(fold_roc.fp)))
     clf._score_counts = FoldCounts(folds=tuple(strata), group_high=clf._score_counts.group_high)
     return clf

@@ -32,7 +32,7 @@ def counts_confusion(clf, threshold) -> tuple:
     t = float(threshold)
     if math.isnan(t):
         raise ValueError("threshold must be a number, got NaN.")
-    counts = clf._counts
+    counts = clf.counts
     # Thresholds descend from +inf: the point of t is the last one with threshold >= t.
     k = int(np.searchsorted(-counts.thresholds, -t, side="right")) - 1
     high = clf._score_counts.group_high
@@ -71,7 +71,7 @@ def counts_envelope_replicates(clf, x, n_boot, rng):
     coarsening bound), each (B, len(x)), from resampled counts."""
     from . import bands
 
-    counts = clf._counts
+    counts = clf.counts
     pos_per = _per_score(counts, counts.tp, "A bootstrap band")
     neg_per = _per_score(counts, counts.fp, "A bootstrap band")
     best = clf.best(x)

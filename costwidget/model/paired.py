@@ -79,7 +79,7 @@ def _bins(clf, threshold):
                                   multi=np.zeros(2, dtype=bool))
     # Bins from the ROC points (the distinct scores, highest first, with their class counts),
     # then each case's bin: the number of bins whose lowest score is above its score.
-    counts = clf._counts
+    counts = clf.counts
     bins = resample.bins_from_counts(counts.thresholds[1:], np.diff(counts.tp), np.diff(counts.fp),
                                      max_exact=PAIRED_MAX_EXACT, per_class=PRE_BINS_PER_CLASS,
                                      max_loss=PAIRED_MAX_LOSS)

@@ -140,7 +140,7 @@ class _ExactHull:
     """A classifier's hull vertices with exact (rational) TMC comparisons at a given PCF(+)."""
 
     def __init__(self, clf):
-        counts, h = clf._counts, clf._hull_index
+        counts, h = clf.counts, clf._hull_index
         self.clf = clf
         self.hull = h
         self.n_roc = len(counts.thresholds)
@@ -206,7 +206,7 @@ class _ExactHull:
 
     def _on_edge(self, ra: int, rb: int) -> bool:
         """True if every ROC point between ROC indices ra and rb lies on the segment ra-rb."""
-        counts = self.clf._counts
+        counts = self.clf.counts
         tp, fp = counts.tp[ra:rb + 1], counts.fp[ra:rb + 1]
         if tp.dtype.kind in "iu" and max(int(tp[-1]), int(fp[-1])) < 2 ** 31:
             # Integer counts: exact cross products in int64 (no overflow below 2^31).
