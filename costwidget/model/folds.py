@@ -228,7 +228,7 @@ def fold_spread(clf, *, grid=512, quantiles=None) -> pd.DataFrame:
 
 
 def _require_folds(clf) -> dict:
-    if not clf._folds:
+    if not clf.folds:
         raise ValueError("This classifier has no folds: build it with "
                          "Classifier.from_scores(..., folds=fold_ids) or Classifier.from_frame(...).")
-    return clf._folds
+    return clf.folds

@@ -64,7 +64,7 @@ def _check_pair(a, b, paired: bool):
         raise ValueError(f"Folds were given for {which} but not for the other classifier; a paired "
                          f"analysis resamples the same instances, so give both the same folds= "
                          f"(or neither).")
-    if fa is not None and not (np.array_equal(fa, fb) and list(a._folds) == list(b._folds)):
+    if fa is not None and not (np.array_equal(fa, fb) and list(a.folds) == list(b.folds)):
         raise ValueError("a and b have different folds; a paired analysis needs the same folds= "
                          "for both classifiers.")
 
