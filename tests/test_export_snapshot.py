@@ -221,7 +221,7 @@ def test_other_classifiers_are_refused(analysed, classifiers):
         w.close()
     # A missing and an extra classifier are both named.
     renamed = _classifiers()
-    renamed[2].name = "other"
+    renamed[2] = renamed[2].renamed("other")
     w = CostWidget(renamed)
     try:
         with pytest.raises(export.SnapshotError, match=r"not in this widget: \['mid'\].*"

@@ -9,7 +9,6 @@ the busy sign), and decides the z-order of the marks in each pane.
 
 from __future__ import annotations
 
-import copy
 
 import ipywidgets as widgets
 import traitlets
@@ -65,8 +64,7 @@ def _named(classifiers):
             raise TypeError(f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
                             "Classifier; build one with Classifier.from_scores(...).")
         if clf.name is None:
-            clf = copy.copy(clf)
-            object.__setattr__(clf, "name", f"classifier {i}")
+            clf = clf.renamed(f"classifier {i}")
         out.append(clf)
     names = [c.name for c in out]
     if len(set(names)) != len(names):
@@ -543,7 +541,7 @@ def _check_resamplable(clf):
     """Bands resample the cases: refuse at once what cannot be resampled (weights, rates only)."""
     from ..model.bands import scored_arrays
 
-    if clf._scored_data is not None:
+    if clf.sample is not None:
         scored_arrays(clf, "bands")
 
 
