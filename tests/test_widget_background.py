@@ -100,3 +100,16 @@ def test_a_failure_in_the_background_shows_and_leaves_nothing_half_drawn(w, monk
     w.show_bands = True
     w.wait(timeout=30)
     assert all(m.visible for m in w.band_layer.marks) and w.errors.message == ""
+
+
+def test_a_value_the_browser_reexpresses_is_no_move(w):
+    # The browser computes a log slider's value as Math.pow(10, exponent) and can send back our
+    # value changed in its last bits (5.011872336272725 for 10**0.7): that must not move the
+    # state, while a move of one step must.
+    w.cost_fn = 10 ** 0.7
+    slider = w.operating_tool.log_ratio
+    before = (w.cost_fn, w.cost_fp)
+    slider.value = slider.value * (1 + 4e-16)
+    assert (w.cost_fn, w.cost_fp) == before
+    slider.value = 10 ** 0.71  # one step up
+    assert w.cost_fn / w.cost_fp == pytest.approx(10 ** 0.71)

@@ -42,7 +42,8 @@ class SliderBinding:
         """The value the slider shows for ``value``: on its step grid, within its range.
 
         Rounded to 12 significant digits, so that a value on the grid (0.3 on a
-        0.001 grid) stays exactly itself.
+        0.001 grid) stays exactly itself. The browser may still re-express a log
+        slider's value in its last bits; `_same_position` tells that from a move.
         """
         s = self.control
         if isinstance(s, widgets.FloatLogSlider):
@@ -50,7 +51,7 @@ class SliderBinding:
                 return s.base ** s.min
             exp = (math.log(value, s.base) - s.min) / s.step
             exp = min(max(s.min + round(exp) * s.step, s.min), s.max)
-            return float(f"{s.base ** round(exp, 12):.12g}")
+            return s.base ** round(exp, 12)
         if isinstance(s, (widgets.FloatSlider, widgets.IntSlider)):
             snapped = s.min + round((value - s.min) / s.step) * s.step
             return type(s.value)(float(f"{min(max(snapped, s.min), s.max):.12g}"))
@@ -60,7 +61,19 @@ class SliderBinding:
         """State -> control (call inside ``transaction.pushing()``)."""
         self.control.value = self.shown(value)
 
+    def _same_position(self, old, new) -> bool:
+        """True when ``new`` is ``old`` re-expressed by the browser (a log slider computes
+        ``base ** exponent`` itself and may differ in the last bits), not a move: a user's move
+        is at least one step away."""
+        s = self.control
+        tiny = 1e-6 * (s.step or 0.0) if hasattr(s, "step") and s.step else 0.0
+        if not isinstance(old, float) or not isinstance(new, float) or tiny == 0.0:
+            return False
+        if isinstance(s, widgets.FloatLogSlider):
+            return old > 0 and new > 0 and abs(math.log(new / old, s.base)) < tiny
+        return abs(new - old) < tiny
+
     def _on_value(self, change) -> None:
-        if self.tx.is_pushing:
+        if self.tx.is_pushing or self._same_position(change["old"], change["new"]):
             return
         self.tx.apply(self.label, self.apply, change["new"])
