@@ -201,7 +201,7 @@ def test_capacity_moves_in_one_message_and_keeps_the_state(data):
     sent = _recording(c.capacity)
     v.constraint = "workforce"
     assert v.capacity == 29926.0 and c.capacity.value == 29926.0
-    assert c.capacity.readout_format == ",.0f"
+    assert c.capacity.readout_format == ",.0f"  # "29,926"
     assert c.capacity_value.value == "= 29,926 cases, 29.93 % of 100,000"
     for unit in ("% flagged", "cases", "% flagged", "cases"):
         sent.clear()
@@ -209,6 +209,11 @@ def test_capacity_moves_in_one_message_and_keeps_the_state(data):
         # Range, step and value reach the browser together: never a value it must clamp.
         moved = [keys for keys in sent if keys & {"max", "step", "value"}]
         assert moved and all({"max", "step", "value"} <= keys for keys in moved), sent
+        # The readout's format travels before the value, never with it.
+        formats = [i for i, keys in enumerate(sent) if "readout_format" in keys]
+        assert formats and all(not sent[i] & {"value"} and i < sent.index(moved[0])
+                               for i in formats), sent
+        assert c.capacity.readout_format == (".2f" if unit == "% flagged" else ",.0f")
         assert v.capacity == 29926.0
     assert c.capacity.value == 29926.0
     v.close()
@@ -230,10 +235,12 @@ def test_cost_ratio_slider_grows_and_the_text_shows_the_exact_ratio(w):
     assert op.ratio_text.value == "= ∞" and op.log_ratio.value == 10.0 ** op.log_ratio.max
 
 
-def test_ratio_slider_never_sends_values_back_while_it_moves(w):
-    # With continuous updates the browser sends back every value the kernel sets, as
-    # 10**log10(v) != v, and that late echo overwrote the tour's last cost (5.0118 for 1).
+def test_sliders_whose_grid_changes_send_only_when_let_go(w):
+    # With continuous updates the browser sends back what it shows after a kernel's push: the
+    # ratio as 10**log10(v) != v (a late echo overwrote the tour's last cost, 5.0118 for 1), the
+    # capacity snapped to its old step when the unit changes (it drifted to 0 in the browser).
     assert w.operating_tool.log_ratio.continuous_update is False
+    assert w.constraint_tool.capacity.continuous_update is False
 
 
 def test_p_pos_field_takes_keys_and_follows_the_state(w):

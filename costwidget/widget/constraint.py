@@ -59,9 +59,15 @@ class ConstraintTool:
                                                    description="in", style={**_STYLE,
                                                                             "button_width": "auto"})
         top = total_cases if total_cases else 1.0
+        # Sends a value when it is let go: its range and step change with the unit, and the
+        # browser applies a new value under the old step first (29.93 % became 30) and, with
+        # continuous updates, sends that back as a move (the capacity drifted 29,926 -> 30,000
+        # -> 100 -> 0 over two unit round trips).
         self.capacity = widgets.FloatSlider(description=_CAPACITY_LABEL["cases"], min=0.0, max=top,
-                                            step=max(top / 1000.0, 1e-6), style=_STYLE)
+                                            step=max(top / 1000.0, 1e-6), continuous_update=False,
+                                            style=_STYLE)
         self.capacity.add_class("costwidget-wide-slider")
+        self.capacity.add_class("costwidget-capacity")
         self.capacity_value = widgets.HTML()
         self.capacity_value.add_class("costwidget-capacity-value")
         self.n_pos = widgets.FloatText(description="population positives", style=_STYLE)
@@ -172,18 +178,21 @@ class ConstraintTool:
         max_fpr.push(s.max_fpr)
         total = s.n_pos + s.n_neg
         unit = self.capacity_unit.value
-        # Range, step, format and value in one message: the browser never sees a value outside
-        # the range or off the grid (it would clamp or snap it and send that back as a move).
+        # Whole cases when the counts are whole (a slider shows only its step grid).
+        whole = float(total).is_integer() and total >= 1
+        fmt = (",.0f" if whole else ".4g") if unit == "cases" else ".2f"
+        # The format first, in a message of its own: sent with the value, it reached the
+        # browser's readout after the value had been written with the old one.
+        if self.capacity.readout_format != fmt:
+            self.capacity.readout_format = fmt
+        # Range, step and value in one message: the browser never sees a value outside the
+        # range or off the grid (it would clamp or snap it and send that back as a move).
         with self.capacity.hold_sync():
             if unit == "cases":
-                # Whole cases when the counts are whole (a slider shows only its step grid).
-                whole = float(total).is_integer() and total >= 1
                 self.capacity.max = max(total, 1e-9)
                 self.capacity.step = 1.0 if whole else total / 1000.0
-                self.capacity.readout_format = ",.0f" if whole else ".4g"
             else:
                 self.capacity.max, self.capacity.step = 100.0, 0.01
-                self.capacity.readout_format = ".2f"
             self.capacity.description = _CAPACITY_LABEL[unit]
             capacity.push(capacity_from_cases(s.capacity, unit, n_pos=s.n_pos, n_neg=s.n_neg))
         self.capacity_value.value = capacity_text(s.capacity, s.n_pos, s.n_neg)

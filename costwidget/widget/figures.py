@@ -18,7 +18,9 @@ __all__ = ["Figures", "TRIVIAL_COLOR", "FIGURE_MARGIN", "pane_figure"]
 
 #: The trivial classifiers' lines: a mid grey reads on light and dark backgrounds alike.
 TRIVIAL_COLOR = "#999999"
-FIGURE_MARGIN = dict(top=40, bottom=50, left=55, right=15)
+# Top + bottom = left + right: bqplot keeps the *figure* square (min/max_aspect_ratio=1), so the
+# plot area is square too; the right margin also leaves room for the last tick label.
+FIGURE_MARGIN = dict(top=40, bottom=50, left=55, right=35)
 
 
 def axes(xs, ys, xlabel, ylabel, y_format=".1f"):

@@ -309,27 +309,31 @@ def _table_html(table, value, colors, *, no_visible=False) -> str:
     if no_visible or table is None:
         return head + "<br><small>No visible classifier.</small>"
     grid = table.attrs.get("grid", [])
-    rows = []
+    # Two compact tables (the grid measures, then the exact ones) rather than one of ten
+    # columns: each fits a narrow widget.
+    grid_rows, exact_rows = [], []
     for name, r in table.iterrows():
         color = html.escape(colors.get(name, "#999999"))
         mark = " ★" if r["recommended"] else ""
-        rows.append(
-            "<tr>"
-            f"<td><span style='color:{color}'>■</span> {html.escape(str(name))}{mark}</td>"
-            f"<td>{_fmt(r['mtmcr'])}</td><td>{_fmt(r['sensitivity'])}</td>"
-            f"<td>{_fmt(r['cst'])}</td><td>{int(r['rank'])}</td>"
-            f"<td>{_fmt(r['mean_mtmcs_exact'])}</td><td>{_fmt(r['sensitivity_exact'])}</td>"
-            f"<td>{_fmt(r['cst_exact'], 3)}</td><td>{int(r['rank_exact'])}</td>"
-            f"<td>{_threshold(r['threshold_min'])} – {_threshold(r['threshold_max'])}</td>"
-            "</tr>")
+        first = f"<td><span style='color:{color}'>■</span> {html.escape(str(name))}{mark}</td>"
+        grid_rows.append(
+            f"<tr>{first}<td>{_fmt(r['mtmcr'])}</td><td>{_fmt(r['sensitivity'])}</td>"
+            f"<td>{_fmt(r['cst'])}</td><td>{int(r['rank'])}</td></tr>")
+        exact_rows.append(
+            f"<tr>{first}<td>{_fmt(r['mean_mtmcs_exact'])}</td>"
+            f"<td>{_fmt(r['sensitivity_exact'])}</td><td>{_fmt(r['cst_exact'], 3)}</td>"
+            f"<td>{int(r['rank_exact'])}</td><td class='costwidget-text'>"
+            f"{_threshold(r['threshold_min'])} – {_threshold(r['threshold_max'])}</td></tr>")
     best = html.escape(str(table.attrs.get("recommended", "")))
     return (
         head + f"; grid of {len(grid)} points, step {table.attrs.get('step', 0.05):g}.<br>"
-        "<table class='costwidget-range-table'><thead><tr><th>classifier</th>"
-        "<th>MTMCR</th><th>sensitivity</th><th>CST</th><th>rank</th>"
-        "<th>mean MTMCS (exact)</th><th>sensitivity (exact)</th><th>CST (exact, per point)</th>"
-        "<th>rank (exact)</th><th>optimal thresholds</th></tr></thead><tbody>"
-        + "".join(rows) + "</tbody></table>"
+        "<table class='costwidget-range-table costwidget-table'><caption>on the thesis's grid"
+        "</caption><thead><tr><th>classifier</th><th>MTMCR</th><th>sensitivity</th><th>CST</th>"
+        "<th>rank</th></tr></thead><tbody>" + "".join(grid_rows) + "</tbody></table>"
+        "<table class='costwidget-range-exact costwidget-table'><caption>exact, over the "
+        "continuous range</caption><thead><tr><th>classifier</th><th>mean MTMCS</th>"
+        "<th>sensitivity</th><th>CST per point</th><th>rank</th><th>optimal thresholds</th>"
+        "</tr></thead><tbody>" + "".join(exact_rows) + "</tbody></table>"
         f"<small>★ recommended (lowest CST, Al-Saffar (2018), sec. 4.2.2.3): <b>{best}</b>. "
         "MTMCS in percent; grid measures as the thesis computes them, exact ones from the "
         "envelope over the continuous range.</small>")

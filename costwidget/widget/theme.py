@@ -74,7 +74,7 @@ CSS = """
   min-width: 0;
   max-width: 600px;
   height: auto;
-  aspect-ratio: 1 / 1.04;
+  aspect-ratio: 1 / 1;
   min-height: 0;
   overflow: hidden;
 }

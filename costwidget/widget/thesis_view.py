@@ -17,12 +17,12 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model.ranges import mtmcs_curve, optimal_thresholds, range_grid, threshold_segments
+from .figures import pane_figure
 
 __all__ = ["ThesisView", "ratio_tick_labels"]
 
 X_LO, X_HI = 0.05, 0.95
 TICKS = (0.05, 0.25, 0.5, 0.75, 0.95)
-_LAYOUT = dict(width="480px", height="340px")
 _MARGIN = dict(top=40, bottom=55, left=60, right=35)  # room for the last "0.95/0.05"
 
 
@@ -122,15 +122,16 @@ class ThesisView:
         self.mtmcs_points = {n: bq.Scatter(x=[X_LO], y=[0.0], scales={"x": xs, "y": my},
                                            colors=[self.colors[n]], default_size=20, visible=False)
                              for n in self.names}
-        self.mtmcs_figure = bq.Figure(
+        # Sized by the widget's CSS (wide panes that share the width or stack), like the panes.
+        self.mtmcs_figure = pane_figure(
+            "costwidget-mtmcs", wide=True,
             marks=[self.mtmcs_shade, *self.mtmcs_lines.values(), *self.mtmcs_points.values()],
             axes=[bq.Axis(**x_axis),
                   bq.Axis(scale=my, label="MTMCS (%)", side="left", grid_lines="dashed",
                           tick_format=".0f")],
-            title="MTMCS chart", layout=widgets.Layout(**_LAYOUT), fig_margin=_MARGIN,
+            title="MTMCS chart", fig_margin=_MARGIN,
             # Top left, in the head room above the curves ("top" ran past the plot's right edge).
             legend_location="top-left")
-        self.mtmcs_figure.add_class("costwidget-mtmcs")
         # Optimal-thresholds chart: one horizontal piece per optimal hull vertex.
         ty = bq.LinearScale(min=0.0, max=1.0)
         self.threshold_y = ty
@@ -143,16 +144,17 @@ class ThesisView:
                                                colors=[self.colors[n]], default_size=20,
                                                visible=False)
                                  for n in self.names}
-        self.threshold_figure = bq.Figure(
+        self.threshold_figure = pane_figure(
+            "costwidget-thresholds", wide=True,
             marks=[self.threshold_shade, *self.threshold_lines.values(),
                    *self.threshold_points.values()],
             axes=[bq.Axis(**x_axis),
                   bq.Axis(scale=ty, label="optimal score threshold", side="left",
                           grid_lines="dashed", tick_format=".2f")],
-            title="Optimal classification thresholds", layout=widgets.Layout(**_LAYOUT),
-            fig_margin=_MARGIN)
-        self.threshold_figure.add_class("costwidget-thresholds")
-        self._children = (widgets.HBox([self.mtmcs_figure, self.threshold_figure]), self.caption)
+            title="Optimal classification thresholds", fig_margin=_MARGIN)
+        charts = widgets.HBox([self.mtmcs_figure, self.threshold_figure])
+        charts.add_class("costwidget-panes")
+        self._children = (charts, self.caption)
         self.built = True
 
     @property
