@@ -38,6 +38,9 @@ CONSTRAINT_COLUMNS = [
                        "ROC points", "constrained_rule"),
     ("best single threshold", "the best rule without randomizing", "best_single_threshold"),
 ]
+# Columns of words (left-aligned, wrapping), not numbers.
+_TEXT_COLUMNS = {"constrained_rule"}
+_TEXT = " class='costwidget-text'"
 # The highlighted row: theme colours, with light-theme fallbacks for pages without the CSS.
 _BEST_STYLE = ("background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);"
                "font-weight:bold")
@@ -62,13 +65,14 @@ def _cell(row, column) -> str:
         return f"<td>{_range(row.get('range_lo'), row.get('range_hi'))}</td>"
     value = row.get(column)
     if isinstance(value, str):
-        return f"<td class='costwidget-text'>{html.escape(value)}</td>"
+        return f"<td{_TEXT}>{html.escape(value)}</td>"
     return f"<td>{_number(value)}</td>"
 
 
 def _table(rows, colors, columns, best_by, caption, note, css_class) -> str:
-    head = "<th>classifier</th>" + "".join(f"<th title='{html.escape(tip)}'>{html.escape(text)}</th>"
-                                           for text, tip, _ in columns)
+    head = "<th>classifier</th>" + "".join(
+        f"<th{_TEXT if column in _TEXT_COLUMNS else ''} title='{html.escape(tip)}'>"
+        f"{html.escape(text)}</th>" for text, tip, column in columns)
     best = min(rows, key=lambda r: r[1][best_by])[0]
     body = []
     for name, row in rows:

@@ -154,6 +154,7 @@ CSS = """
   white-space: normal;
   min-width: 6em;
 }
+.costwidget .costwidget-table th.costwidget-text,
 .costwidget .costwidget-table td.costwidget-text {
   text-align: left;
   white-space: normal;
