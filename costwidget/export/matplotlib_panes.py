@@ -25,8 +25,7 @@ __all__ = [
 ]
 
 #: The widget's palette (matplotlib's tab10, in the same order) and the trivial classifiers' grey.
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-           "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+from ..palette import PALETTE  # noqa: E402 - one palette for widget and figures
 TRIVIAL_COLOR = "#999999"
 #: ROC curves are thinned to this many points, as in the widget (hulls and envelopes never are).
 MAX_CURVE_POINTS = 2000

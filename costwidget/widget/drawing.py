@@ -12,8 +12,7 @@ from ..model.geometry import thin_indices
 __all__ = ["ClassifierDrawing", "MAX_CURVE_POINTS", "PALETTE"]
 
 MAX_CURVE_POINTS = 2000
-PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-           "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+from ..palette import PALETTE  # noqa: E402 - one palette for widget and figures
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ class WidgetState(t.HasTraits):
     n_pos = t.Float(1.0, help="positives in the population the workforce draws from")
     n_neg = t.Float(1.0, help="negatives in the population the workforce draws from")
     show_cost_lines = t.Bool(False, help="every hull vertex's full cost line (eq. 8) in the cost "
-                                         "pane; the NEC axis then grows from 0.5 to 1")
+                                         "pane, faint and clipped at the axis top")
     show_bands = t.Bool(False, help="bootstrap confidence bands around the visible envelopes")
     band_level = t.Float(0.9, help="confidence level of the bands and of the difference view")
     show_fold_spread = t.Bool(False, help="min-max band of the fold envelopes (classifiers with folds)")
