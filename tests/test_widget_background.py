@@ -113,3 +113,18 @@ def test_a_value_the_browser_reexpresses_is_no_move(w):
     assert (w.cost_fn, w.cost_fp) == before
     slider.value = 10 ** 0.71  # one step up
     assert w.cost_fn / w.cost_fp == pytest.approx(10 ** 0.71)
+
+
+def test_the_busy_sign_escapes_classifier_names():
+    rng = np.random.default_rng(6)
+    y = rng.random(200) < 0.4
+    names = ["<img src=x onerror=alert(1)>", "ok"]
+    clfs = [cw.Classifier.from_scores(y, y * k + rng.normal(size=200), name=n)
+            for k, n in zip((1, 2), names)]
+    with CostWidget(clfs) as w:
+        seen = []
+        w._background.label.observe(lambda ch: seen.append(ch["new"]), names=["value"])
+        w.difference = names
+        w.wait(timeout=30)
+        assert any("computing difference" in v for v in seen)
+        assert not any("<img" in v for v in seen)

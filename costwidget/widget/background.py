@@ -10,6 +10,7 @@ lock, after checking that they are still the newest request of their slot.
 
 from __future__ import annotations
 
+import html
 import itertools
 import threading
 import time
@@ -170,7 +171,8 @@ class BackgroundWork:
             done = sum(d / t for d, t in parts) / len(parts)
             self.bar.value = min(max(done, 0.0), 1.0)
             self.bar.layout.visibility = "visible"
-            self.label.value = f"<i>computing {', '.join(labels)}…</i>"
+            # Labels name classifiers ("difference a − b"): escaped, they are user text.
+            self.label.value = f"<i>computing {html.escape(', '.join(labels))}…</i>"
         else:
             self.bar.layout.visibility = "hidden"
             self.bar.value = 0.0

@@ -19,7 +19,8 @@ class SliderBinding:
     newer state, and ignoring "echo-looking" values instead would swallow a
     user's move to the same value. So the state is pushed as the slider shows
     it: snapped to the grid and clamped to the range (the state keeps its exact
-    value), and every value that comes back is a user's move.
+    value), and a value that comes back is a user's move unless it is the pushed value
+    re-expressed in its last bits (`_same_position`).
 
     Parameters
     ----------
