@@ -80,12 +80,19 @@ def run_all_cells(page, sync_api, url, token, notebook: str) -> None:
     """Open ``notebook`` in JupyterLab, run all cells once the kernel is idle, wait for all."""
     page.goto(f"{url}/lab/tree/{notebook}?token={token}&reset")
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-    # Run All only once the kernel is idle; retry if the request got lost while it started.
     page.get_by_text("| Idle").first.wait_for(timeout=120_000)
+    run_all_open_cells(page, sync_api)
+
+
+def run_all_open_cells(page, sync_api) -> None:
+    """Run All on the open notebook (JupyterLab or Notebook 7) whose kernel is idle; wait for all.
+
+    Retries Run All if the request got lost while the kernel started.
+    """
     for _attempt in range(3):
         # Focus the notebook on its first cell's prompt. (A click on the middle of the notebook
-        # can land on JupyterLab's "Click to add a cell" footer below the last cell: an empty
-        # code cell that never gets an execution count.)
+        # can land on the "Click to add a cell" footer below the last cell: an empty code cell
+        # that never gets an execution count.)
         page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()

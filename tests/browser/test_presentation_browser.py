@@ -39,7 +39,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from lab_server import console_errors, free_port, wait_for_state
+from lab_server import console_errors, free_port, run_all_open_cells, wait_for_state
 
 ROOT = Path(__file__).resolve().parents[2]
 TOUR = ROOT / "notebooks" / "tour.ipynb"
@@ -459,7 +459,7 @@ def _unknown(errors, frontend):
     return [e for e in errors if not any(k in e for k in KNOWN_ERRORS[frontend])]
 
 
-def test_tour_in_notebook7(browser, artifacts, marks, tmp_path):
+def test_tour_in_notebook7(browser, sync_api, artifacts, marks, tmp_path):
     shutil.copy(TOUR, tmp_path / "tour.ipynb")
     token = secrets.token_hex(16)
     cmd = ["jupyter", "notebook", "--no-browser", "--ip=127.0.0.1",
@@ -473,15 +473,9 @@ def test_tour_in_notebook7(browser, artifacts, marks, tmp_path):
             # Run All once the kernel is idle (Notebook 7's toolbar shows its state).
             page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first \
                 .wait_for(timeout=120_000)
-            page.locator(".jp-Notebook").first.click()
-            page.get_by_role("menuitem", name="Run", exact=True).click()
-            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-            # Every cell has run (its prompt shows a number): the tour ends as it starts, so the
-            # widget's state alone cannot tell.
-            wait_for_state(page, "() => { const p = Array.from(document.querySelectorAll("
-                                 "'.jp-CodeCell .jp-InputPrompt')); return p.length > 0 && "
-                                 "p.every(e => /\\[\\d+\\]/.test(e.textContent)); }",
-                           timeout=300_000)
+            # The tour ends as it starts, so the widget's state alone cannot tell it has run:
+            # wait for every cell's execution count.
+            run_all_open_cells(page, sync_api)
             _tour_renders_and_takes_keys(page, marks, "notebook7", artifacts)
         finally:
             page.close()
