@@ -12,8 +12,11 @@ Figures (see ``benchmarks/README.md``):
    same two columns + ``sklearn.metrics.roc_curve``. Exactness is checked
    against ``Classifier.from_scores`` on the same rows.
 2. The same with continuous float64 scores (every score distinct), with where
-   the time goes: the aggregation query, the transfer to Arrow, the model (sort
-   check, counts, hull, envelope).
+   the time goes: the distinct-score estimate, the query of the plan it picks
+   (DuckDB sorts instead of grouping there) into Arrow, and the model (counts,
+   hull, envelope); the other plan's query is timed too. CPU times (every
+   thread) are reported beside wall times: on a loaded machine they are the
+   steadier ratio.
 3. 10^8 rows: time and peak RSS of a fresh process, exact and with
    ``decimals=3`` (with the proved bound it reports).
 4. Spark local mode on 10^7 rows: time, and equality with DuckDB's result.
@@ -48,6 +51,17 @@ def min_time(func, repeats: int) -> tuple[float, object]:
         out = func()
         best = min(best, time.perf_counter() - start)
     return best, out
+
+
+def min_cpu(func, repeats: int) -> float:
+    """Smallest CPU time (every thread of this process: DuckDB's too) of ``repeats`` calls.
+    On a loaded machine CPU time is the steadier figure: wall time waits for a free core."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        func()
+        best = min(best, time.process_time() - start)
+    return best
 
 
 def write_parquet(path: Path, n: int, *, kind: str, models=("score",), seed: int = 0,
@@ -105,7 +119,7 @@ def bench_ratio(path: Path, *, repeats: int = 3, check: bool = True) -> dict:
     from sklearn.metrics import roc_curve
 
     import costwidget as cw
-    from costwidget.sources.duckdb_source import _VIEW, aggregate_sql
+    from costwidget.sources.duckdb_source import _VIEW, aggregate_sql, estimate_sql, plan, sorted_sql
     from costwidget.sources.grouped import Columns, classifiers_from_groups
 
     def peer():
@@ -119,16 +133,27 @@ def bench_ratio(path: Path, *, repeats: int = 3, check: bool = True) -> dict:
 
     peer_s, _ = min_time(peer, repeats)
     ours_s, clf = min_time(ours, repeats)
-    # Where the time goes: the query (aggregation + sort, into Arrow), then the model.
+    peer_cpu, ours_cpu = min_cpu(peer, repeats), min_cpu(ours, repeats)
+    # Where the time goes: the estimate, the query (its plan: group or sort; into Arrow), the
+    # model. The other plan's query is timed too, to show what the choice saves.
     cols = Columns(score="score", label="label")
     con = duckdb.connect()
-    query_s, table = min_time(
-        lambda: con.read_parquet(str(path)).query(_VIEW, aggregate_sql(cols, None)).to_arrow_table(),
-        repeats)
+
+    def rel():
+        return con.read_parquet(str(path))
+
+    how = plan(rel(), cols, None)
+    estimate_s, _ = min_time(lambda: rel().query(_VIEW, estimate_sql(cols)).fetchall(), repeats)
+    queries = {"group": aggregate_sql(cols, None), "sort": sorted_sql(cols)}
+    query_s, table = min_time(lambda: rel().query(_VIEW, queries[how]).to_arrow_table(), repeats)
+    other = "sort" if how == "group" else "group"
+    other_s, _ = min_time(lambda: rel().query(_VIEW, queries[other]).to_arrow_table(), repeats)
     model_s, _ = min_time(lambda: classifiers_from_groups(table, cols)["score"].envelope, repeats)
     out = {"rows": int(clf.n_pos + clf.n_neg), "distinct_scores": len(clf.roc) - 1,
-           "group_rows": table.num_rows, "peer_s": peer_s, "ours_s": ours_s,
-           "ratio": ours_s / peer_s, "query_s": query_s, "model_s": model_s}
+           "plan": how, "result_rows": table.num_rows, "peer_s": peer_s, "ours_s": ours_s,
+           "ratio": ours_s / peer_s, "peer_cpu_s": peer_cpu, "ours_cpu_s": ours_cpu,
+           "cpu_ratio": ours_cpu / peer_cpu, "estimate_s": estimate_s, "query_s": query_s,
+           f"{other}_query_s": other_s, "model_s": model_s}
     if check:
         frame = pd.read_parquet(path, columns=["score", "label"])
         ref = cw.Classifier.from_scores(frame["label"].to_numpy(), frame["score"].to_numpy())

@@ -9,11 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import brute
 import costwidget as cw
 from costwidget.model.rounding import merge_bound
 
 duckdb = pytest.importorskip("duckdb", reason="the duckdb extra is not installed")
 pytest.importorskip("pyarrow", reason="the duckdb extra is not installed")
+from costwidget.sources import duckdb_source  # noqa: E402 (after the skip)
+from costwidget.sources.grouped import Columns  # noqa: E402
 
 N = 6000
 
@@ -99,8 +102,142 @@ def test_float32_and_integer_scores_are_read_exactly():
     s32 = (rng.random(500) + 0.3 * y).astype(np.float32)
     frame = pd.DataFrame({"a": s32, "b": (s32 * 100).astype(np.int64), "label": y.astype(int)})
     rel = duckdb.connect().from_df(frame)
-    _assert_same(cw.from_duckdb(rel, score="a")["a"], cw.Classifier.from_scores(y, s32))
-    _assert_same(cw.from_duckdb(rel, score="b")["b"], cw.Classifier.from_scores(y, frame["b"]))
+    _assert_same(cw.from_duckdb(rel, y_score="a")["a"], cw.Classifier.from_scores(y, s32))
+    _assert_same(cw.from_duckdb(rel, y_score="b")["b"], cw.Classifier.from_scores(y, frame["b"]))
+
+
+# ---------------------------------------------------------------------- the two plans
+# DuckDB groups when few scores are distinct and sorts the raw rows when most are
+# (duckdb_source.plan). SORT_SHARE = 0 forces the sort, inf forces the GROUP BY.
+PLANS = {"sort": 0.0, "group": float("inf")}
+
+
+@pytest.mark.parametrize("how", PLANS)
+def test_both_plans_give_the_classifiers_of_from_scores(monkeypatch, parquet_glob, how):
+    monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
+    glob, frame = parquet_glob
+    got = cw.from_duckdb(glob, model="model", fold="fold", pos_label="fraud")
+    ref = cw.Classifier.from_frame(frame, fold="fold", pos_label="fraud")
+    for name, clf in got.items():
+        _assert_same(clf, ref[name])
+        for k, part in clf.folds.items():
+            _assert_same(part, ref[name].folds[k])
+
+
+tied_rows = st.integers(2, 80).flatmap(lambda n: st.tuples(
+    st.lists(st.booleans(), min_size=n, max_size=n),
+    st.lists(st.integers(0, 12), min_size=n, max_size=n),     # few distinct scores: ties
+    st.lists(st.integers(0, 16), min_size=n, max_size=n),     # weights k/8: exact sums
+    st.lists(st.sampled_from(["a", "b"]), min_size=n, max_size=n)))
+
+
+@given(tied_rows, st.sampled_from(sorted(PLANS)), st.booleans())
+def test_plans_agree_with_from_scores_on_ties_and_dyadic_weights(rows, how, weighted):
+    y, s, eighths, m = (np.array(v) for v in rows)
+    y[0], y[-1] = True, False  # both classes (per model checked below)
+    s = s / 7.0
+    w = eighths / 8.0 if weighted else None
+    frame = pd.DataFrame({"score": s, "label": y.astype(np.int8), "model": m,
+                          **({} if w is None else {"w": w})})
+    old = duckdb_source.SORT_SHARE
+    duckdb_source.SORT_SHARE = PLANS[how]  # (hypothesis runs the body many times: no monkeypatch)
+    try:
+        got = cw.from_duckdb(duckdb.connect().from_df(frame), model="model",
+                             sample_weight=None if w is None else "w")
+    except ValueError as exc:  # a model without one class (or without weight in it) is refused
+        keep = np.ones(len(y), bool) if w is None else w > 0
+        assert any(not (y[(m == k) & keep].any() and (~y[(m == k) & keep]).any())
+                   for k in set(m)), exc
+        return
+    finally:
+        duckdb_source.SORT_SHARE = old
+    for name, clf in got.items():
+        rows_k = m == name
+        ref = cw.Classifier.from_scores(y[rows_k], s[rows_k],
+                                        sample_weight=None if w is None else w[rows_k])
+        _assert_same(clf, ref)
+        th, tp, fp = brute.roc_points(y[rows_k], s[rows_k], None if w is None else w[rows_k])
+        assert clf.roc["threshold"].tolist() == th
+        assert clf.roc["tp"].tolist() == tp and clf.roc["fp"].tolist() == fp
+
+
+def test_the_plan_follows_the_share_of_distinct_scores():
+    rng = np.random.default_rng(6)
+    con = duckdb.connect()
+    cols = Columns(score="score", label="label")
+    continuous = con.from_df(pd.DataFrame({"score": rng.random(5000), "label": rng.random(5000) < .3}))
+    tied = con.from_df(pd.DataFrame({"score": np.round(rng.random(5000), 2),
+                                     "label": rng.random(5000) < .3}))
+    assert duckdb_source.plan(continuous, cols, None) == "sort"
+    assert duckdb_source.plan(tied, cols, None) == "group"
+    assert duckdb_source.plan(continuous, cols, 3) == "group"  # rounding exists to make groups
+
+
+# ---------------------------------------------------------------------- weights
+def _weighted(seed=7, n=3000):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.2
+    s = np.round(rng.random(n) + 0.3 * y, 3)
+    # A negatively downsampled table: kept negatives weigh 1/rate.
+    w = np.where(y, 1.0, rng.choice([10.0, 12.5], n))
+    return pd.DataFrame({"score": s, "label": y.astype(np.int8), "w": w})
+
+
+@pytest.mark.parametrize("how", PLANS)
+def test_weights_equal_from_scores_where_the_sums_are_exact(monkeypatch, how):
+    monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
+    frame = _weighted()
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w")["score"]
+    ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
+    _assert_same(got, ref)
+
+
+def test_fractional_weights_agree_with_from_scores_to_rounding():
+    rng = np.random.default_rng(8)
+    frame = _weighted()
+    frame["w"] = rng.exponential(size=len(frame))
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w")["score"]
+    ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
+    assert got.roc["threshold"].tolist() == ref.roc["threshold"].tolist()
+    np.testing.assert_allclose(got.roc[["fpr", "tpr"]], ref.roc[["fpr", "tpr"]], rtol=1e-12)
+    x = np.linspace(0, 1, 101)
+    np.testing.assert_allclose(got.nec(x), ref.nec(x), atol=1e-12)
+
+
+@pytest.mark.parametrize("how", PLANS)
+@pytest.mark.parametrize("weights, message", [
+    # The tied negatives' weights sum to 2: the lowest weight must still be seen.
+    (("-1.0", "3.0", "1.0"), r"Column 'w' \(sample_weight=\) has negative weights \(the lowest "
+                            r"is -1.0\)"),
+    (("NULL", "1.0", "1.0"), r"Column 'w' \(sample_weight=\) has 1 missing \(NULL\)"),
+    (("'NaN'::DOUBLE", "1.0", "1.0"), r"Column 'w' \(sample_weight=\) has NaN or infinite"),
+])
+def test_bad_weights_are_refused_with_the_column_named(monkeypatch, how, weights, message):
+    monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
+    a, b, c = weights
+    rel = duckdb.connect().sql(f"SELECT * FROM (VALUES (0.2, 0, {a}), (0.2, 0, {b}), "
+                               f"(0.1, 1, {c})) AS t(score, label, w)")
+    with pytest.raises(ValueError, match=message):
+        cw.from_duckdb(rel, sample_weight="w")
+
+
+def test_zero_weights_drop_their_rows_as_from_scores_does():
+    frame = _weighted()
+    frame.loc[::3, "w"] = 0.0
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w")["score"]
+    ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
+    _assert_same(got, ref)
+
+
+def test_the_old_keywords_still_work_with_a_deprecation_warning():
+    rel = _rel(p=[0.1, 0.9], y=[0, 1])
+    with pytest.warns(DeprecationWarning, match="from_duckdb's score= is deprecated.*y_score='p'"):
+        got = cw.from_duckdb(rel, score="p", y_true="y")
+    assert got["p"].nec(0.5) == 0.0
+    with pytest.warns(DeprecationWarning, match="from_duckdb's label= is deprecated"):
+        cw.from_duckdb(rel, y_score="p", label="y")
+    with pytest.raises(TypeError, match="Give the column as y_score= only"):
+        cw.from_duckdb(rel, score="p", y_score="q")
 
 
 # ---------------------------------------------------------------------- rounding
@@ -196,12 +333,15 @@ def _rel(**columns):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"score": "p"}, r"no column score='p'; its columns are \['score', 'label', 'model'\]"),
-    ({"label": "y"}, "no column label='y'"),
+    ({"y_score": "p"}, r"no column y_score='p'; its columns are \['score', 'label', 'model'\]"),
+    ({"y_true": "y"}, "no column y_true='y'"),
+    ({"sample_weight": "w"}, "no column sample_weight='w'"),
     ({"model": "clf"}, "no column model='clf'"),
     ({"fold": "cv"}, "no column fold='cv'"),
     ({"model": "score"}, "must name different columns"),
-    ({"score": "model"}, "Column 'model' \\(score=\\) has type VARCHAR; scores must be numbers"),
+    ({"y_score": "model"}, "Column 'model' \\(y_score=\\) has type VARCHAR; scores must be numbers"),
+    ({"sample_weight": "model"},
+     "Column 'model' \\(sample_weight=\\) has type VARCHAR; weights must be numbers"),
     ({"decimals": 2.5}, "decimals must be None"),
     ({"decimals": 99}, "decimals must be None"),
 ])
@@ -213,15 +353,15 @@ def test_column_and_argument_errors_name_the_column(kwargs, message):
 
 @pytest.mark.parametrize("columns, kwargs, message", [
     ({"score": [0.1, 0.2, 0.3], "label": ["a", "b", "c"]}, {},
-     r"Column 'label' \(label=\) has 3 distinct values \['a', 'b', 'c'\]; a binary classifier"),
+     r"Column 'label' \(y_true=\) has 3 distinct values \['a', 'b', 'c'\]; a binary classifier"),
     ({"score": [0.1, 0.2], "label": ["a", "b"]}, {}, "pos_label is ambiguous"),
     ({"score": [0.1, 0.2], "label": ["a", "b"]}, {"pos_label": "c"}, "pos_label='c' is not a value"),
     ({"score": [0.1, 0.2], "label": [1, 1]}, {}, "holds only 1: the other class is missing"),
     ({"score": [0.1, np.inf], "label": [0, 1]}, {}, "has 1 infinite value"),
     ({"score": [0.1, None, 0.3], "label": [0, 1, 1]}, {},
-     r"Column 'score' \(score=\) has 1 missing \(NULL\)"),
+     r"Column 'score' \(y_score=\) has 1 missing \(NULL\)"),
     ({"score": [0.1, 0.2, 0.3], "label": ["a", None, "b"]}, {"pos_label": "a"},
-     r"Column 'label' \(label=\) has 1 missing \(NULL\)"),
+     r"Column 'label' \(y_true=\) has 1 missing \(NULL\)"),
     ({"score": [0.1, 0.2, 0.3], "label": [0, 1, 1], "m": ["x", "x", "y"]}, {"model": "m"},
      r"Model 'y' \(column 'm'\) has no negative cases"),
     ({"score": [0.1, 0.2, 0.3, 0.4], "label": [0, 1, 0, 0], "cv": [1, 1, 2, 2]}, {"fold": "cv"},
@@ -239,8 +379,8 @@ def test_nan_scores_are_refused_by_column():
     # pandas NaN reaches DuckDB as NULL, so the NaN is made in SQL (as a Parquet file holds it).
     rel = duckdb.connect().sql("SELECT * FROM (VALUES (0.1, 0), ('NaN'::DOUBLE, 1), "
                                "('NaN'::DOUBLE, 1), (0.3, 1)) AS t(p, label)")
-    with pytest.raises(ValueError, match=r"Column 'p' \(score=\) has 2 NaN value\(s\)"):
-        cw.from_duckdb(rel, score="p")
+    with pytest.raises(ValueError, match=r"Column 'p' \(y_score=\) has 2 NaN value\(s\)"):
+        cw.from_duckdb(rel, y_score="p")
 
 
 def test_an_empty_result_is_refused(parquet_glob):
@@ -248,7 +388,7 @@ def test_an_empty_result_is_refused(parquet_glob):
     con = duckdb.connect()
     empty = con.read_parquet(glob).filter("score > 99")
     with pytest.raises(ValueError, match="The relation has no rows"):
-        cw.from_duckdb(empty, label="label", pos_label="fraud")
+        cw.from_duckdb(empty, y_true="label", pos_label="fraud")
 
 
 def test_sources_that_cannot_be_read_are_refused(tmp_path):
@@ -264,7 +404,7 @@ def test_sources_that_cannot_be_read_are_refused(tmp_path):
 
 def test_column_names_are_quoted_not_spliced_into_sql():
     frame = pd.DataFrame({'odd "name"; DROP TABLE x; --': [0.1, 0.9], "label": [0, 1]})
-    got = cw.from_duckdb(duckdb.connect().from_df(frame), score='odd "name"; DROP TABLE x; --')
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), y_score='odd "name"; DROP TABLE x; --')
     assert got['odd "name"; DROP TABLE x; --'].nec(0.5) == 0.0
 
 

@@ -83,14 +83,39 @@ def test_rounded_groups_equal_duckdb_exactly(spark, frame):
 
 def test_malformed_frames_are_refused_with_the_column_named(spark):
     three = spark.createDataFrame(pd.DataFrame({"p": [0.1, 0.2, 0.3], "y": ["a", "b", "c"]}))
-    with pytest.raises(ValueError, match=r"no column score='score'; its columns are \['p', 'y'\]"):
-        cw.from_spark(three, label="y")
-    with pytest.raises(ValueError, match=r"Column 'y' \(label=\) has 3 distinct values"):
-        cw.from_spark(three, score="p", label="y")
+    with pytest.raises(ValueError, match=r"no column y_score='score'; its columns are \['p', 'y'\]"):
+        cw.from_spark(three, y_true="y")
+    with pytest.raises(ValueError, match=r"Column 'y' \(y_true=\) has 3 distinct values"):
+        cw.from_spark(three, y_score="p", y_true="y")
     # pandas NaN becomes NULL in Spark: the NaN is made in Spark SQL, as a Parquet file holds it.
     nan = spark.sql("SELECT * FROM VALUES (0.1D, 0), (CAST('NaN' AS DOUBLE), 1), (0.3D, 1) "
                     "AS t(p, label)")
-    with pytest.raises(ValueError, match=r"Column 'p' \(score=\) has 1 NaN"):
-        cw.from_spark(nan, score="p")
+    with pytest.raises(ValueError, match=r"Column 'p' \(y_score=\) has 1 NaN"):
+        cw.from_spark(nan, y_score="p")
     with pytest.raises(TypeError, match="pyspark.sql.DataFrame"):
         cw.from_spark(pd.DataFrame({"score": [0.1]}))
+
+
+def test_weights_equal_duckdb_and_from_scores(spark, frame):
+    weighted = frame.assign(w=np.where(frame["label"] == "fraud", 1.0, 12.5))
+    got = cw.from_spark(spark.createDataFrame(weighted), model="model", pos_label="fraud",
+                        sample_weight="w")
+    same = cw.from_duckdb(duckdb.connect().from_df(weighted), model="model", pos_label="fraud",
+                          sample_weight="w")
+    for name in same:
+        _assert_same(got[name], same[name])
+        part = weighted[weighted["model"] == name]
+        _assert_same(got[name], cw.Classifier.from_scores(part["label"], part["score"],
+                                                          pos_label="fraud",
+                                                          sample_weight=part["w"]))
+    bad = spark.createDataFrame(weighted.assign(w=np.where(weighted.index == 5, -2.0, 1.0)))
+    with pytest.raises(ValueError, match=r"Column 'w' \(sample_weight=\) has negative weights"):
+        cw.from_spark(bad, model="model", pos_label="fraud", sample_weight="w")
+
+
+def test_the_old_keywords_still_work_with_a_deprecation_warning(spark, frame):
+    df = spark.createDataFrame(frame.rename(columns={"score": "p"}))
+    with pytest.warns(DeprecationWarning, match="from_spark's score= is deprecated"):
+        got = cw.from_spark(df, score="p", model="model", pos_label="fraud")
+    ref = cw.Classifier.from_frame(frame, pos_label="fraud")
+    _assert_same(got["logit"], ref["logit"])

@@ -28,6 +28,7 @@ from .validation import (
     check_sample_weight,
     check_scalar,
     check_scalar_or_1d,
+    renamed_keyword,
 )
 
 __all__ = ["Classifier", "OperatingPoint"]
@@ -353,8 +354,8 @@ class Classifier:
         """
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
-        label = _renamed_keyword("label", label, "y_true", y_true, "label")
-        score = _renamed_keyword("score", score, "y_score", y_score, "score")
+        label = renamed_keyword("from_frame", "label", label, "y_true", y_true, "label")
+        score = renamed_keyword("from_frame", "score", score, "y_score", y_score, "score")
         needed = [c for c in (label, score, model, fold, instance) if c is not None]
         missing = [c for c in needed if c not in frame.columns]
         if missing:
@@ -1271,21 +1272,6 @@ class OperatingRange(tuple):
 
     def __repr__(self) -> str:
         return f"OperatingRange(lo={self[0]!r}, hi={self[1]!r})"
-
-
-def _renamed_keyword(old: str, old_value, new: str, new_value, default):
-    """The column named by ``new``; ``old`` (its deprecated spelling) still works, with a warning."""
-    if old_value is None:
-        return new_value
-    if new_value != default:
-        raise TypeError(f"Give the column as {new}= only ({old}= is its deprecated spelling), "
-                        f"not both.")
-    import warnings
-
-    warnings.warn(f"from_frame's {old}= is deprecated and will be removed in the next release; "
-                  f"use {new}={old_value!r} (the names of CostWidget.from_frame and sklearn).",
-                  DeprecationWarning, stacklevel=3)
-    return old_value
 
 
 def _check_threshold_order(fpr, tpr, thresholds) -> None:

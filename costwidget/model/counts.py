@@ -55,18 +55,18 @@ class FoldCounts:
 
 
 def check_counts(values, name: str, n: int) -> np.ndarray:
-    """Non-negative finite counts as int64 when all are whole numbers, else float64."""
+    """Non-negative finite counts: integers (bool and unsigned kept as they are, to be summed
+    in int64 later) when all are whole numbers, else float64."""
     arr = as_1d(values, name)
-    if arr.dtype.kind == "b":
-        arr = arr.astype(np.int64)
-    if arr.dtype.kind in "iu":
-        arr = arr.astype(np.int64, copy=False)
+    if len(arr) != n:
+        raise ValueError(f"{name} has {len(arr)} entries but score has {n}; give one count per row.")
+    if arr.dtype.kind in "bu":  # cannot be negative: no check, no copy
+        return arr
+    if arr.dtype.kind == "i":
         bad = arr < 0
     else:
         arr = check_finite(arr, name)
         bad = arr < 0
-    if len(arr) != n:
-        raise ValueError(f"{name} has {len(arr)} entries but score has {n}; give one count per row.")
     if bad.any():
         first = int(np.flatnonzero(bad)[0])
         raise ValueError(f"{name} has {int(bad.sum())} negative count(s) (first at row {first}: "
@@ -77,9 +77,14 @@ def check_counts(values, name: str, n: int) -> np.ndarray:
 
 
 def _common_dtype(pos: np.ndarray, neg: np.ndarray):
-    if pos.dtype.kind == "i" and neg.dtype.kind == "i":
-        return pos, neg
+    if pos.dtype.kind in "biu" and neg.dtype.kind in "biu":
+        return pos, neg  # summed in int64 (_cumulative)
     return pos.astype(np.float64), neg.astype(np.float64)
+
+
+def _sum_kind(counts: np.ndarray):
+    """The dtype counts are summed in: int64 for integer counts of any width, else float64."""
+    return np.int64 if counts.dtype.kind in "biu" else np.float64
 
 
 def _group(key, pos, neg, low, high):
@@ -112,19 +117,27 @@ def _group(key, pos, neg, low, high):
 
     def with_origin(values, origin):
         """``origin`` then the values at each group's last row, written in one buffer."""
+        size = n if every_row else len(end_idx)
+        out = np.empty(size + 1, dtype=values.dtype)
+        out[0] = origin
         if every_row:
-            out = np.empty(n + 1, dtype=values.dtype)
             out[1:] = values
         else:
-            out = np.empty(len(end_idx) + 1, dtype=values.dtype)
             np.take(values, end_idx, out=out[1:])
-        out[0] = origin
         return out
 
-    # Cumulative sums over the rows in order, read at each group's last row: the
-    # summation order of from_scores, so one row per case matches it exactly.
-    tp = with_origin(np.cumsum(pos), 0)
-    fp = with_origin(np.cumsum(neg), 0)
+    def running(counts):
+        """(0, then the cumulative counts at each group's last row): the summation order of
+        from_scores, so one row per case matches it exactly."""
+        kind = _sum_kind(counts)
+        if every_row:  # summed straight into the result: no temporary of n rows
+            out = np.empty(n + 1, dtype=kind)
+            out[0] = 0
+            np.cumsum(counts, dtype=kind, out=out[1:])
+            return out
+        return with_origin(np.cumsum(counts, dtype=kind), 0)
+
+    tp, fp = running(pos), running(neg)
     if low is None:
         return with_origin(key, np.inf), tp, fp, None, None
     if every_row:
@@ -143,7 +156,7 @@ _SCALED = "exponent" in getattr(RocCounts, "__dataclass_fields__", {})
 def _scale(pos, neg):
     """Weights scaled exactly by a power of two so that the largest is in [0.5, 1), as
     ``from_scores`` scales ``sample_weight``: sums then neither overflow nor go subnormal."""
-    if pos.dtype.kind == "i" or not _SCALED:
+    if pos.dtype.kind in "biu" or not _SCALED:
         return pos, neg, 0
     top = max(pos.max(initial=0.0), neg.max(initial=0.0))
     if top == 0:

@@ -25,6 +25,7 @@ __all__ = [
     "check_scalar",
     "check_scalar_or_1d",
     "check_classifier",
+    "renamed_keyword",
 ]
 
 
@@ -277,3 +278,23 @@ def check_classifier(obj, name: str):
             f"{name} must be a Classifier, got {type(obj).__name__} {obj!r:.60}. Build one with "
             f"Classifier.from_scores(y_true, y_score), from_frame, from_roc or from_confusion.")
     return obj
+
+
+def renamed_keyword(where: str, old: str, old_value, new: str, new_value, default, *,
+                    stacklevel: int = 3):
+    """The column named by ``new``; ``old`` (its deprecated spelling) still works, with a warning.
+
+    ``where`` names the function for the message; ``stacklevel`` points the warning at the
+    user's call (3: the caller of the function that calls this one).
+    """
+    if old_value is None:
+        return new_value
+    if new_value != default:
+        raise TypeError(f"Give the column as {new}= only ({old}= is its deprecated spelling), "
+                        f"not both.")
+    import warnings
+
+    warnings.warn(f"{where}'s {old}= is deprecated and will be removed in the next release; "
+                  f"use {new}={old_value!r} (the names of scikit-learn and from_frame).",
+                  DeprecationWarning, stacklevel=stacklevel)
+    return old_value

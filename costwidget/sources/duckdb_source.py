@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 
-from .grouped import Columns, check_columns, check_decimals, classifiers_from_groups, require
+from .grouped import (Columns, check_columns, check_decimals, classifiers_from_groups,
+                      columns_from_keywords, require)
 
-__all__ = ["from_duckdb", "aggregate_sql"]
+__all__ = ["from_duckdb", "aggregate_sql", "sorted_sql", "plan"]
 
 _PARQUET = (".parquet", ".parq", ".pq")
 _CSV = (".csv", ".tsv", ".txt", ".csv.gz", ".tsv.gz", ".csv.zst")
@@ -18,35 +19,83 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def _inner_select(cols: Columns) -> tuple[list, list]:
+    """The select items over the source (``s`` the score as DOUBLE, ``y`` the label, ``m``,
+    ``f``, ``w`` when named) and the model/fold aliases to keep apart."""
+    score = f"CAST({_quote(cols.score)} AS DOUBLE)"
+    inner = [f"{score} AS s", f"{_quote(cols.label)} AS y"]
+    parts = []
+    if cols.model is not None:
+        inner.append(f"{_quote(cols.model)} AS m")
+        parts.append("m")
+    if cols.fold is not None:
+        inner.append(f"{_quote(cols.fold)} AS f")
+        parts.append("f")
+    if cols.weight is not None:
+        inner.append(f"CAST({_quote(cols.weight)} AS DOUBLE) AS w")
+    return inner, parts
+
+
 def aggregate_sql(cols: Columns, decimals: int | None, view: str = _VIEW) -> str:
-    """The one aggregation query: a count per (model, fold, score key, label).
+    """The aggregation query: a count per (model, fold, score key, label).
 
     Exact (``decimals=None``): the key is the score itself. Rounded: the key is
     ``floor(score·10^d + 1/2)``, monotone in the score, and each group also
     returns its lowest and highest raw score (the lowest is the group's exact
-    threshold on the raw scores; see :mod:`costwidget.model.rounding`).
+    threshold on the raw scores; see :mod:`costwidget.model.rounding`). With
+    weights the count is the weights' sum, and each group also returns its
+    lowest weight and its number of NULL weights, so that a negative or
+    missing weight cannot hide inside a sum.
     """
-    score = f"CAST({_quote(cols.score)} AS DOUBLE)"
-    inner = [f"{score} AS s", f"{_quote(cols.label)} AS y"]
-    groups = []
-    if cols.model is not None:
-        inner.append(f"{_quote(cols.model)} AS m")
-        groups.append("m")
-    if cols.fold is not None:
-        inner.append(f"{_quote(cols.fold)} AS f")
-        groups.append("f")
+    inner, groups = _inner_select(cols)
     if decimals is None:
         inner.append("s AS k")
         extra = ""
     else:
         inner.append(f"floor(s * {10.0 ** decimals!r} + 0.5) AS k")
         extra = ", min(s) AS lo, max(s) AS hi"
+    if cols.weight is None:
+        count = "count(*) AS n"
+    else:
+        count = "sum(w) AS n, min(w) AS w_min, count(*) - count(w) AS w_null"
     groups += ["k", "y"]
     order = ", ".join((["m"] if cols.model is not None else []) + ["k DESC"])
     # DuckDB lets a later select item use an earlier alias (s in k), so the cast is written once.
-    return (f"SELECT {', '.join(groups)}, count(*) AS n{extra} "
+    return (f"SELECT {', '.join(groups)}, {count}{extra} "
             f"FROM (SELECT {', '.join(inner)} FROM {view}) "
             f"GROUP BY {', '.join(groups)} ORDER BY {order}")
+
+
+def sorted_sql(cols: Columns, view: str = _VIEW) -> str:
+    """The raw rows sorted by model, then score descending: what grouping would return where
+    nearly every score is distinct, at a third of the CPU (a sort instead of a hash table of
+    one entry per row, then a sort of it). Ties are summed on the sorted rows in numpy."""
+    inner, _ = _inner_select(cols)
+    keep = ["s AS k", "y"] + [c for c, name in (("m", cols.model), ("f", cols.fold),
+                                                 ("w", cols.weight)) if name is not None]
+    order = ", ".join((["m"] if cols.model is not None else []) + ["k DESC"])
+    return f"SELECT {', '.join(keep)} FROM (SELECT {', '.join(inner)} FROM {view}) ORDER BY {order}"
+
+
+def estimate_sql(cols: Columns, view: str = _VIEW) -> str:
+    """Rows and a HyperLogLog estimate of the distinct scores: one pass over the score column."""
+    score = f"CAST({_quote(cols.score)} AS DOUBLE)"
+    return f"SELECT count(*), approx_count_distinct({score}) FROM {view}"
+
+
+# Sort instead of group when more than this share of the rows have distinct scores: grouping
+# then shrinks the rows less than 4x, and DuckDB's hash aggregation costs more than its sort
+# (10^7 rows, 2 cores: 1.5 s and 3.1 s of CPU to group and order every distinct score, 0.7 s and
+# 1.3 s to sort; at 8.5 % distinct grouping costs 0.6 s of CPU and wins). See benchmarks/.
+SORT_SHARE = 0.25
+
+
+def plan(rel, cols: Columns, decimals: int | None) -> str:
+    """``"group"`` or ``"sort"``: how to count this source (the result is the same)."""
+    if decimals is not None:
+        return "group"  # rounding exists to make few groups
+    (rows, distinct), = rel.query(_VIEW, estimate_sql(cols)).fetchall()
+    return "sort" if rows and distinct > SORT_SHARE * rows else "group"
 
 
 _shared = {}
@@ -61,25 +110,28 @@ def _default_connection(duckdb):
 
 
 def _relation(duckdb, source, connection):
-    """A DuckDB relation over the source, and how to name it in messages."""
+    """A DuckDB relation over the source, how to name it in messages, and its file format
+    ("parquet", "csv", or None for a relation or table)."""
     if isinstance(source, duckdb.DuckDBPyRelation):
-        return source, "The relation"
+        return source, "The relation", None
     con = connection if connection is not None else _default_connection(duckdb)
     if isinstance(source, (list, tuple)) and source and all(
             isinstance(p, (str, os.PathLike)) for p in source):
         paths = [os.fspath(p) for p in source]
         kind = _file_kind(paths[0])
-        return _read(con, paths, kind), f"The files {paths[:3]!r}{'...' if len(paths) > 3 else ''}"
+        shown = f"{paths[:3]!r}{'...' if len(paths) > 3 else ''}"
+        return _read(con, paths, kind), f"The files {shown}", kind
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _file_kind(source)):
         path = os.fspath(source)
-        return _read(con, path, _file_kind(path)), f"The file(s) {path!r}"
+        kind = _file_kind(path)
+        return _read(con, path, kind), f"The file(s) {path!r}", kind
     if isinstance(source, str):
         if connection is None:
             raise ValueError(f"source={source!r} is neither a Parquet/CSV path (by its ending: "
                              f"{', '.join(_PARQUET + _CSV)}) nor a table on a given connection: "
                              f"pass connection= to read a table or view.")
         try:
-            return connection.table(source), f"The table {source!r}"
+            return connection.table(source), f"The table {source!r}", None
         except duckdb.Error as exc:
             raise ValueError(f"The connection has no table or view {source!r}: {exc}") from None
     raise TypeError(f"source must be a path or glob, a list of paths, a DuckDB relation or a "
@@ -110,16 +162,29 @@ def _arrow(relation):
     return fetch()
 
 
-def from_duckdb(source, *, score="score", label="label", model=None, fold=None, pos_label=None,
-                decimals=None, connection=None) -> dict:
-    """Classifiers counted by DuckDB: one ``GROUP BY`` query, never the raw rows in Python.
+def from_duckdb(source, *, y_true="label", y_score="score", model=None, fold=None,
+                sample_weight=None, pos_label=None, decimals=None, connection=None, label=None,
+                score=None) -> dict:
+    """Classifiers counted by DuckDB: one aggregation, never more rows in Python than groups.
 
     The ROC curve, its hull and the lower envelope depend only on the count of
-    positives and negatives at each distinct score. DuckDB counts them in one
-    aggregation query over the source (in parallel, streaming, within its
-    memory limit); only the per-score counts come back, and each model becomes
-    a :meth:`Classifier.from_counts` classifier, equal to
+    positives and negatives at each distinct score. DuckDB counts them over
+    the source (in parallel, streaming, within its memory limit); only the
+    per-score counts come back, and each model becomes a
+    :meth:`Classifier.from_counts` classifier, equal to
     :meth:`Classifier.from_scores` on the same rows.
+
+    How it counts: a first pass over the score column estimates the number of
+    distinct scores (HyperLogLog; for a Parquet file this reads one column and
+    takes ~1 % of the counting). If few are distinct, one ``GROUP BY`` returns
+    a row per (model, fold, score, label). If more than a quarter of the rows
+    have distinct scores, grouping would return nearly as many rows as it
+    reads, at three times the CPU of a sort: DuckDB then sorts the rows by
+    score instead, and the ties are summed in numpy on the sorted rows. Both
+    give the same counts, hence the same classifiers; continuous scores are
+    then twice as fast as ``pandas.read_parquet`` + ``sklearn.metrics.roc_curve``
+    (``benchmarks/bench_aggregate.py``). CSV files, which a second pass would
+    parse again, are always grouped.
 
     Parameters
     ----------
@@ -127,14 +192,23 @@ def from_duckdb(source, *, score="score", label="label", model=None, fold=None, 
         A Parquet or CSV file, a glob (``"scores/*.parquet"``) or a list of
         files, told apart by their endings; a ``duckdb.DuckDBPyRelation``; or
         the name of a table or view on ``connection``.
-    score, label : str
-        Column names of the score (any numeric type, read as DOUBLE; higher
-        means more positive) and of the true label (two distinct values).
+    y_true, y_score : str, default "label", "score"
+        Column names of the true label (two distinct values) and of the score
+        (any numeric type, read as DOUBLE; higher means more positive), as in
+        :meth:`Classifier.from_frame`.
     model : str, optional
         Column naming the model that made the score: one classifier per model.
     fold : str, optional
         Column of the fold (or run) id; each classifier then carries folds, as
         :meth:`Classifier.from_scores` with ``folds=``.
+    sample_weight : str, optional
+        Column of case weights (numbers >= 0; NULL, NaN and negative weights
+        are refused). Each group then counts the sum of its weights, as
+        ``sample_weight`` in :meth:`Classifier.from_scores`: equal bit for bit
+        where the sums are exact (whole numbers below 2**53, or dyadic
+        fractions such as 0.5 and 0.125), and otherwise up to the rounding
+        of DuckDB's summation order. A negatively downsampled table whose
+        kept negatives carry weight 1/rate is the typical use.
     pos_label : label, optional
         The positive class; may be omitted for labels {0, 1}, {-1, 1} or
         {False, True}.
@@ -148,8 +222,11 @@ def from_duckdb(source, *, score="score", label="label", model=None, fold=None, 
         exact on the raw scores. Without ``decimals`` the result is exact and
         the bound is 0.
     connection : duckdb.DuckDBPyConnection, optional
-        The connection to read tables from (and files with; default: a new
-        in-memory connection).
+        The connection to read tables from (and files with; default: a cursor
+        on one in-memory database per process).
+    label, score : str, optional
+        Deprecated spellings of ``y_true`` and ``y_score`` (they warn, and
+        will be removed in the next release).
 
     Returns
     -------
@@ -175,10 +252,14 @@ def from_duckdb(source, *, score="score", label="label", model=None, fold=None, 
     """
     duckdb = require("duckdb", "duckdb")
     require("pyarrow", "duckdb")
-    cols = Columns(score=score, label=label, model=model, fold=fold)
+    cols = columns_from_keywords("from_duckdb", y_true, y_score, model, fold, sample_weight,
+                                 label, score)
     decimals = check_decimals(decimals)
-    rel, what = _relation(duckdb, source, connection)
+    rel, what, kind = _relation(duckdb, source, connection)
     check_columns(cols, rel.columns, rel.types, what)
-    table = _arrow(rel.query(_VIEW, aggregate_sql(cols, decimals)))
+    how = "group" if kind == "csv" else plan(rel, cols, decimals)
+    sql = aggregate_sql(cols, decimals) if how == "group" else sorted_sql(cols)
+    table = _arrow(rel.query(_VIEW, sql))
     return classifiers_from_groups(table, cols, pos_label=pos_label, rounded=decimals is not None,
                                    source=what)
+

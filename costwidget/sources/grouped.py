@@ -2,11 +2,14 @@
 
 An engine (DuckDB, Spark) runs one aggregation over the raw rows and returns
 an Arrow table with one row per (model, fold, score key, label): the count
-``n`` and, when scores were rounded, the lowest and highest raw score
-``lo``/``hi`` of the row. Everything here works on that small table: it
-checks it (naming the source's columns in every message), encodes labels,
-models and folds as small integer codes in Arrow (no Python object per row),
-and builds one :meth:`Classifier.from_counts` classifier per model.
+``n`` (the sum of the weights with ``sample_weight=``) and, when scores were
+rounded, the lowest and highest raw score ``lo``/``hi`` of the row. Where
+nearly every score is distinct, grouping cannot shrink the rows, and DuckDB
+returns them sorted instead (no ``n``: each row counts once, or by its weight
+``w``). Everything here works on that table: it checks it (naming the
+source's columns, and the keyword that named them, in every message), encodes
+labels, models and folds as small integer codes in Arrow (no Python object per
+row), and builds one :meth:`Classifier.from_counts` classifier per model.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ import numpy as np
 
 from ..model.classifier import Classifier
 from ..model.counts import counts_classifier
+from ..model.validation import renamed_keyword
 
-__all__ = ["Columns", "check_columns", "check_decimals", "classifiers_from_groups",
-           "require", "NUMERIC_TYPES"]
+__all__ = ["Columns", "columns_from_keywords", "check_columns", "check_decimals",
+           "classifiers_from_groups", "require", "NUMERIC_TYPES"]
 
 # Type names (as DuckDB and Spark print them, upper-cased, without parameters) a score may have.
 NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
@@ -42,17 +46,29 @@ def require(module: str, extra: str):
 
 @dataclass(frozen=True)
 class Columns:
-    """The source's column names for each role (model and fold may be None)."""
+    """The source's column names for each role (model, fold and weight may be None)."""
 
     score: str
     label: str
     model: str | None = None
     fold: str | None = None
+    weight: str | None = None
 
     def roles(self):
-        return [(role, name) for role, name in (("score", self.score), ("label", self.label),
-                                                ("model", self.model), ("fold", self.fold))
-                if name is not None]
+        """(keyword, column name) of each named role: the keyword is what messages quote."""
+        return [(role, name) for role, name in (
+            ("y_score", self.score), ("y_true", self.label), ("model", self.model),
+            ("fold", self.fold), ("sample_weight", self.weight)) if name is not None]
+
+
+def columns_from_keywords(where, y_true, y_score, model, fold, sample_weight, label, score):
+    """The :class:`Columns` of an engine's keywords (``label=``/``score=`` deprecated)."""
+    # stacklevel 4: renamed_keyword, this function, from_duckdb/from_spark, the user's call.
+    return Columns(score=renamed_keyword(where, "score", score, "y_score", y_score, "score",
+                                         stacklevel=4),
+                   label=renamed_keyword(where, "label", label, "y_true", y_true, "label",
+                                         stacklevel=4),
+                   model=model, fold=fold, weight=sample_weight)
 
 
 def check_columns(cols: Columns, available, types, source: str) -> None:
@@ -65,16 +81,20 @@ def check_columns(cols: Columns, available, types, source: str) -> None:
     if missing:
         what = ", ".join(f"{role}={name!r}" for role, name in missing)
         raise ValueError(f"{source} has no column {what}; its columns are {available!r}. Name the "
-                         f"columns with score=, label=, model=, fold=.")
+                         f"columns with y_true=, y_score=, model=, fold=, sample_weight=.")
     names = [name for _, name in cols.roles()]
     if len(set(names)) != len(names):
-        raise ValueError(f"score=, label=, model= and fold= must name different columns, got "
-                         f"{dict(cols.roles())!r}.")
-    score_type = str(dict(zip(available, types))[cols.score]).upper()
-    base = score_type.split("(")[0].strip()
-    if base not in NUMERIC_TYPES:
-        raise TypeError(f"Column {cols.score!r} (score=) has type {score_type}; scores must be "
-                        f"numbers. Cast it, or name the score column with score=.")
+        raise ValueError(f"y_true=, y_score=, model=, fold= and sample_weight= must name "
+                         f"different columns, got {dict(cols.roles())!r}.")
+    typed = dict(zip(available, types))
+    for role, name, what in (("y_score", cols.score, "scores"),
+                             ("sample_weight", cols.weight, "weights")):
+        if name is None:
+            continue
+        kind = str(typed[name]).upper()
+        if kind.split("(")[0].strip() not in NUMERIC_TYPES:
+            raise TypeError(f"Column {name!r} ({role}=) has type {kind}; {what} must be numbers. "
+                            f"Cast it, or name the right column with {role}=.")
 
 
 def check_decimals(decimals) -> int | None:
@@ -100,9 +120,9 @@ def _codes(column, role: str, name: str):
     except TypeError:
         values = distinct.to_pylist()
     if len(values) == 1:
-        return values, np.zeros(len(column), dtype=np.int64)
+        return values, np.zeros(len(column), dtype=np.int32)
     codes = pc.index_in(column, value_set=_as_array(values, column.type))
-    return values, np.asarray(codes.to_numpy(zero_copy_only=False), dtype=np.int64)
+    return values, np.asarray(codes.to_numpy(zero_copy_only=False), dtype=np.int32)
 
 
 def _as_array(values, arrow_type):
@@ -120,7 +140,7 @@ def _pos_label(labels: list, pos_label, name: str):
     shown = labels[:10]
     more = f" (and {len(labels) - 10} more)" if len(labels) > 10 else ""
     if len(labels) > 2:
-        raise ValueError(f"Column {name!r} (label=) has {len(labels)} distinct values "
+        raise ValueError(f"Column {name!r} (y_true=) has {len(labels)} distinct values "
                          f"{shown!r}{more}; a binary classifier needs exactly two. Filter the "
                          f"rows or map the labels to two classes first.")
     if pos_label is None:
@@ -130,13 +150,13 @@ def _pos_label(labels: list, pos_label, name: str):
                 set(labels) <= {0, 1} or set(labels) <= {-1, 1}):
             pos_label = 1
         else:
-            raise ValueError(f"Column {name!r} (label=) has values {labels!r}; pos_label is "
+            raise ValueError(f"Column {name!r} (y_true=) has values {labels!r}; pos_label is "
                              f"ambiguous. Pass pos_label= one of {labels!r}.")
     if pos_label not in labels:
-        raise ValueError(f"pos_label={pos_label!r} is not a value of column {name!r} (label=), "
+        raise ValueError(f"pos_label={pos_label!r} is not a value of column {name!r} (y_true=), "
                          f"which holds {labels!r}. Both classes are needed.")
     if len(labels) == 1:
-        raise ValueError(f"Column {name!r} (label=) holds only {labels[0]!r}: the other class is "
+        raise ValueError(f"Column {name!r} (y_true=) holds only {labels[0]!r}: the other class is "
                          f"missing. Both classes are needed to estimate TPR and FPR.")
     return pos_label
 
@@ -146,7 +166,7 @@ def _check_scores(key, n, name: str) -> None:
     if bad.any():
         kinds = " or ".join(k for k, m in (("NaN", np.isnan(key)), ("infinite", np.isinf(key)))
                             if m.any())
-        raise ValueError(f"Column {name!r} (score=) has {int(n[bad].sum())} {kinds} value(s); "
+        raise ValueError(f"Column {name!r} (y_score=) has {_how_many(n, bad, kinds)}; "
                          f"remove those rows or replace the values before evaluating.")
 
 
@@ -155,11 +175,16 @@ def _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols: Colu
     n_folds = 1 if fold_codes is None else len(folds)
     size = len(models) * n_folds
     if size == 1:  # one model, no folds: two sums, no per-row cell codes
-        pos, neg = [n[is_pos].sum()], [n[~is_pos].sum()]
+        if n is None:
+            pos = [np.count_nonzero(is_pos)]
+            neg = [len(is_pos) - pos[0]]
+        else:
+            pos, neg = [n.sum(where=is_pos)], [n.sum(where=~is_pos)]
     else:
         cell = model_codes * n_folds + (0 if fold_codes is None else fold_codes)
-        pos = np.bincount(cell[is_pos], weights=n[is_pos], minlength=size)
-        neg = np.bincount(cell[~is_pos], weights=n[~is_pos], minlength=size)
+        pos = np.bincount(cell[is_pos], weights=None if n is None else n[is_pos], minlength=size)
+        neg = np.bincount(cell[~is_pos], weights=None if n is None else n[~is_pos],
+                          minlength=size)
     for c in range(size):
         if pos[c] > 0 and neg[c] > 0:
             continue
@@ -178,30 +203,77 @@ def _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols: Colu
                          f"{pos_label!r}).{fix}")
 
 
+def _how_many(n, rows, what: str) -> str:
+    """``"3 NaN value(s)"``: the count of the selected rows (``n`` None: one case per row), or
+    with weights (a float sum) their weight."""
+    if n is None:
+        return f"{int(np.count_nonzero(rows))} {what} value(s)"
+    total = n[rows].sum()
+    if n.dtype.kind == "f":
+        return f"{what} value(s) (of total weight {float(total):g})"
+    return f"{int(total)} {what} value(s)"
+
+
+def _row_counts(table, cols: Columns) -> np.ndarray:
+    """Each row's count (int64) or weight (float64), the weights checked first; None where
+    every row is one case (sorted raw rows without weights)."""
+    names = table.column_names
+    if cols.weight is None:
+        if "n" in names:
+            return _numpy(table.column("n"), np.int64)
+        return None  # sorted raw rows: one case each
+    if "n" in names:  # groups: the sum, the lowest weight and the NULL weights of each
+        nulls = int(_numpy(table.column("w_null"), np.int64).sum())
+        w_min = table.column("w_min")
+        lowest = _numpy(w_min.fill_null(0.0) if w_min.null_count else w_min, np.float64)
+        weights = _numpy(table.column("n").fill_null(0.0), np.float64)
+    else:
+        column = table.column("w")
+        nulls = column.null_count
+        weights = lowest = _numpy(column.fill_null(0.0) if nulls else column, np.float64)
+    name = cols.weight
+    if nulls:
+        raise ValueError(f"Column {name!r} (sample_weight=) has {nulls} missing (NULL) value(s); "
+                         f"remove those rows or fill the weights before evaluating.")
+    bad = ~np.isfinite(lowest) | ~np.isfinite(weights)
+    if bad.any():
+        raise ValueError(f"Column {name!r} (sample_weight=) has NaN or infinite weights; weights "
+                         f"must be finite numbers >= 0.")
+    if (lowest < 0).any():
+        raise ValueError(f"Column {name!r} (sample_weight=) has negative weights (the lowest is "
+                         f"{float(lowest.min())!r}); weights must be >= 0.")
+    return weights
+
+
 def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bool = False,
                             source: str = "The source") -> dict:
-    """``{model: Classifier}`` from an aggregated Arrow table (see the module docstring).
+    """``{model: Classifier}`` from an aggregated (or sorted) Arrow table (see the module docstring).
 
-    Columns of ``table``: ``k`` (score key), ``y`` (label), ``n`` (count),
-    ``m``/``f`` when a model/fold column was named, ``lo``/``hi`` when rounded.
-    Without a model column the one classifier is keyed by the score column's name.
+    Columns of ``table``: ``k`` (score key), ``y`` (label), ``m``/``f`` when a
+    model/fold column was named, ``lo``/``hi`` when rounded. Grouped rows have
+    ``n`` (their count, or weight sum), and with weights ``w_min`` and
+    ``w_null`` (each group's lowest weight and its number of NULL weights);
+    sorted raw rows have no ``n``, and ``w`` (the row's weight) with weights.
+    Without a model column the one classifier is keyed by the score column's
+    name.
     """
     if table.num_rows == 0:
         raise ValueError(f"{source} has no rows: nothing to evaluate (check the path, glob or "
                          f"filter).")
-    n = _numpy(table.column("n"), np.int64)
+    n = _row_counts(table, cols)  # None: one case per row
     key_col = table.column("k")
     if key_col.null_count:
-        nulls = int(n[np.asarray(key_col.is_null().to_numpy(zero_copy_only=False))].sum())
-        raise ValueError(f"Column {cols.score!r} (score=) has {nulls} missing (NULL) value(s); "
+        nulls = _how_many(n, np.asarray(key_col.is_null().to_numpy(zero_copy_only=False)),
+                          "missing (NULL)")
+        raise ValueError(f"Column {cols.score!r} (y_score=) has {nulls}; "
                          f"remove those rows or replace the values before evaluating.")
     key = _numpy(key_col, np.float64)
     _check_scores(key, n, cols.score)
-    labels, label_codes = _codes(table.column("y"), "label", cols.label)
+    labels, label_codes = _codes(table.column("y"), "y_true", cols.label)
     pos_label = _pos_label(labels, pos_label, cols.label)
     is_pos = label_codes == labels.index(pos_label)
     if cols.model is None:
-        models, model_codes = [cols.score], np.zeros(len(n), dtype=np.int64)
+        models, model_codes = [cols.score], np.zeros(len(key), dtype=np.int32)
     else:
         models, model_codes = _codes(table.column("m"), "model", cols.model)
     folds, fold_codes = (None, None) if cols.fold is None else _codes(table.column("f"), "fold",
@@ -210,8 +282,11 @@ def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bo
     low = high = None
     if rounded:
         low, high = _numpy(table.column("lo"), np.float64), _numpy(table.column("hi"), np.float64)
-    pos = np.where(is_pos, n, 0)
-    neg = n - pos
+    if n is None:  # booleans, summed in int64 by from_counts: no n-row integer temporaries
+        pos, neg = is_pos, ~is_pos
+    else:
+        pos = np.where(is_pos, n, 0)
+        neg = n - pos
     out = {}
     for m, rows in _rows_per_model(model_codes, len(models)):
         def take(a):

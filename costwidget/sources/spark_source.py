@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .grouped import Columns, check_columns, check_decimals, classifiers_from_groups, require
+from .grouped import (Columns, check_columns, check_decimals, classifiers_from_groups,
+                      columns_from_keywords, require)
 
 __all__ = ["from_spark", "aggregate_frame"]
 
@@ -29,14 +30,20 @@ def aggregate_frame(df, cols: Columns, decimals: int | None):
     if cols.fold is not None:
         items.append(_col(F, cols.fold).alias("f"))
         groups.insert(1 if cols.model is not None else 0, "f")
+    if cols.weight is None:
+        counts = [F.count(F.lit(1)).alias("n")]
+    else:  # as the DuckDB query: the sum, and the lowest and NULL weights a sum would hide
+        items.append(_col(F, cols.weight).cast("double").alias("w"))
+        counts = [F.sum("w").alias("n"), F.min("w").alias("w_min"),
+                  (F.count(F.lit(1)) - F.count("w")).alias("w_null")]
     if decimals is None:
         items.append(s.alias("k"))
-        aggs = [F.count(F.lit(1)).alias("n")]
+        aggs = counts
     else:
         # floor() in Spark returns a long; the DOUBLE floor of DuckDB is kept by flooring
         # a double and casting back (exact for |k| < 2**53, i.e. any real score).
         items.append(F.floor(s * F.lit(10.0 ** decimals) + F.lit(0.5)).cast("double").alias("k"))
-        aggs = [F.count(F.lit(1)).alias("n"), F.min("s").alias("lo"), F.max("s").alias("hi")]
+        aggs = counts + [F.min("s").alias("lo"), F.max("s").alias("hi")]
     groups.insert(len(groups) - 1, "k")
     return df.select(*items).groupBy(*groups).agg(*aggs)
 
@@ -50,12 +57,15 @@ def _arrow(frame):
     return pa.Table.from_pandas(frame.toPandas(), preserve_index=False)
 
 
-def from_spark(df, *, score="score", label="label", model=None, fold=None, pos_label=None,
-               decimals=None) -> dict:
+def from_spark(df, *, y_true="label", y_score="score", model=None, fold=None,
+               sample_weight=None, pos_label=None, decimals=None, label=None,
+               score=None) -> dict:
     """Classifiers counted by Spark: ``groupBy`` + ``agg`` on the cluster, only the counts collected.
 
     The same arguments and result as :func:`costwidget.from_duckdb` (see there),
-    on a ``pyspark.sql.DataFrame``. Unlike Spark's own
+    on a ``pyspark.sql.DataFrame`` (without ``connection``). It always
+    groups: the sorted-rows plan that DuckDB picks for continuous scores
+    would collect every row to the driver. Unlike Spark's own
     ``BinaryClassificationMetrics`` (which bins thresholds, ``numBins``), the
     curve is exact without ``decimals``, and bounded with it.
 
@@ -75,7 +85,8 @@ def from_spark(df, *, score="score", label="label", model=None, fold=None, pos_l
 
     if not isinstance(df, DataFrame):
         raise TypeError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}.")
-    cols = Columns(score=score, label=label, model=model, fold=fold)
+    cols = columns_from_keywords("from_spark", y_true, y_score, model, fold, sample_weight,
+                                 label, score)
     decimals = check_decimals(decimals)
     types = dict(df.dtypes)
     check_columns(cols, df.columns, [types[c] for c in df.columns], "The DataFrame")
