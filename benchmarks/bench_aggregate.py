@@ -16,7 +16,8 @@ Figures (see ``benchmarks/README.md``):
    (DuckDB sorts instead of grouping there) into Arrow, and the model (counts,
    hull, envelope); the other plan's query is timed too. CPU times (every
    thread) are reported beside wall times: on a loaded machine they are the
-   steadier ratio.
+   steadier ratio. Then both plans' CPU on the continuous scores and on them
+   rounded to 7, 6 and 5 decimals: where grouping stops paying (``SORT_SHARE``).
 3. 10^8 rows: time and peak RSS of a fresh process, exact and with
    ``decimals=3`` (with the proved bound it reports).
 4. Spark local mode on 10^7 rows: time, and equality with DuckDB's result.
@@ -162,6 +163,35 @@ def bench_ratio(path: Path, *, repeats: int = 3, check: bool = True) -> dict:
     return out
 
 
+# ---------------------------------------------------------------- 2b: the plan's threshold
+def bench_plans(path: Path, *, repeats: int = 2) -> list:
+    """CPU time of both plans (group, sort) on the continuous file and on copies of it rounded
+    to 7, 6 and 5 decimals: where grouping stops paying, which SORT_SHARE encodes."""
+    import duckdb
+
+    from costwidget.sources.duckdb_source import _VIEW, aggregate_sql, sorted_sql
+    from costwidget.sources.grouped import Columns
+
+    cols = Columns(score="score", label="label")
+    con = duckdb.connect()
+    rows = []
+    for decimals in (None, 7, 6, 5):
+        source = path
+        if decimals is not None:
+            source = path.with_name(f"{path.stem}_round{decimals}.parquet")
+            if not source.exists():
+                con.sql(f"COPY (SELECT round(score, {decimals}) AS score, label FROM "
+                        f"read_parquet('{path}')) TO '{source}' (FORMAT parquet)")
+        (n, distinct), = con.sql(f"SELECT count(*), count(DISTINCT score) FROM "
+                                 f"read_parquet('{source}')").fetchall()
+        row = {"decimals": decimals, "rows": n, "distinct_share": distinct / n}
+        for how, sql in (("group", aggregate_sql(cols, None)), ("sort", sorted_sql(cols))):
+            row[f"{how}_cpu_s"] = min_cpu(
+                lambda: con.read_parquet(str(source)).query(_VIEW, sql).to_arrow_table(), repeats)
+        rows.append(row)
+    return rows
+
+
 # ---------------------------------------------------------------- 3: 10^8 rows, fresh process
 def _peak_rss_mb() -> float:
     """This process's peak resident size. VmHWM, not ru_maxrss: Linux keeps ru_maxrss across
@@ -246,7 +276,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--quick", action="store_true", help="10^6 rows only, no Spark")
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
     parser.add_argument("--json", help="also write every figure to this file")
-    parser.add_argument("--skip", default="", help="comma list of: ratio,big,spark,scaling")
+    parser.add_argument("--skip", default="", help="comma list of: ratio,plans,big,spark,scaling")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -264,6 +294,10 @@ def main(argv=None) -> dict:
             print("4 decimals:", json.dumps(results["ratio_tied"]), flush=True)
             results["ratio_continuous"] = bench_ratio(cont)
             print("continuous:", json.dumps(results["ratio_continuous"]), flush=True)
+        if "plans" not in skip:
+            cont = write_parquet(data / f"continuous_{n}.parquet", n, kind="continuous")
+            results["plans"] = bench_plans(cont)
+            print("plans:", json.dumps(results["plans"]), flush=True)
         if "spark" not in skip and not args.quick:
             results["spark"] = bench_spark(tied)
             print("spark:", json.dumps(results["spark"]), flush=True)

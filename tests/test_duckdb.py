@@ -437,3 +437,6 @@ def test_aggregate_benchmark_runs_at_a_tiny_size(tmp_path):
     big = bench.bench_big(tied, decimals=3)
     assert big["rows"] == 3000 and big["peak_rss_mb"] > 0 and 0 < big["bound"] < 0.5
     assert [row["rows"] for row in bench.bench_scaling({3000: tied}, repeats=1)] == [3000]
+    plans = bench.bench_plans(cont, repeats=1)
+    assert [row["decimals"] for row in plans] == [None, 7, 6, 5]
+    assert plans[0]["distinct_share"] == 1.0 and plans[-1]["distinct_share"] < 1.0

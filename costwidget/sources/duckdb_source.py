@@ -83,10 +83,11 @@ def estimate_sql(cols: Columns, view: str = _VIEW) -> str:
     return f"SELECT count(*), approx_count_distinct({score}) FROM {view}"
 
 
-# Sort instead of group when more than this share of the rows have distinct scores: grouping
-# then shrinks the rows less than 4x, and DuckDB's hash aggregation costs more than its sort
-# (10^7 rows, 2 cores: 1.5 s and 3.1 s of CPU to group and order every distinct score, 0.7 s and
-# 1.3 s to sort; at 8.5 % distinct grouping costs 0.6 s of CPU and wins). See benchmarks/.
+# Sort instead of group when more than this share of the rows have distinct scores. CPU: the
+# sort costs less from about 10 % distinct on (10^7 rows, 2 cores: every score distinct, 3.6 s
+# to group and order, 1.4 s to sort; 8.5 % distinct, 1.3 s each; 0.85 %, 0.45 s and 1.1 s).
+# Memory: grouping holds less below about 25 % (up to two 17-byte rows per distinct score
+# against one 9-byte row per case). See benchmarks/README.md.
 SORT_SHARE = 0.25
 
 
@@ -165,26 +166,30 @@ def _arrow(relation):
 def from_duckdb(source, *, y_true="label", y_score="score", model=None, fold=None,
                 sample_weight=None, pos_label=None, decimals=None, connection=None, label=None,
                 score=None) -> dict:
-    """Classifiers counted by DuckDB: one aggregation, never more rows in Python than groups.
+    """Classifiers counted by DuckDB over Parquet/CSV files, relations or tables.
 
     The ROC curve, its hull and the lower envelope depend only on the count of
     positives and negatives at each distinct score. DuckDB counts them over
     the source (in parallel, streaming, within its memory limit); only the
-    per-score counts come back, and each model becomes a
+    per-score counts come back (or the sorted score and label columns, see
+    below), and each model becomes a
     :meth:`Classifier.from_counts` classifier, equal to
     :meth:`Classifier.from_scores` on the same rows.
 
     How it counts: a first pass over the score column estimates the number of
-    distinct scores (HyperLogLog; for a Parquet file this reads one column and
-    takes ~1 % of the counting). If few are distinct, one ``GROUP BY`` returns
-    a row per (model, fold, score, label). If more than a quarter of the rows
-    have distinct scores, grouping would return nearly as many rows as it
-    reads, at three times the CPU of a sort: DuckDB then sorts the rows by
-    score instead, and the ties are summed in numpy on the sorted rows. Both
-    give the same counts, hence the same classifiers; continuous scores are
-    then twice as fast as ``pandas.read_parquet`` + ``sklearn.metrics.roc_curve``
+    distinct scores (HyperLogLog; on Parquet it reads only that column, about
+    0.05 s per 10^7 rows). If at most a quarter of the rows have distinct
+    scores, one ``GROUP BY`` returns a row per (model, fold, score, label).
+    Above that, grouping shrinks the rows little and costs up to three times
+    the CPU of a sort (a hash table entry per distinct score, then a sort of
+    the groups): DuckDB then sorts the rows by score instead, and the ties are
+    summed in numpy on the sorted rows. Both give the same counts, hence the
+    same classifiers; on continuous scores the sort is 2.5 to 4 times as
+    fast as ``pandas.read_parquet`` + ``sklearn.metrics.roc_curve``, and holds
+    9 bytes per row (score and label) where grouping would hold 17
     (``benchmarks/bench_aggregate.py``). CSV files, which a second pass would
-    parse again, are always grouped.
+    parse again, are always grouped. A relation is run twice (estimate, then
+    count): store an expensive query in a table first.
 
     Parameters
     ----------

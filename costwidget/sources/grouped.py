@@ -1,6 +1,6 @@
 """From an engine's ``GROUP BY`` result to classifiers: the part every engine shares.
 
-An engine (DuckDB, Spark) runs one aggregation over the raw rows and returns
+An engine (DuckDB, Spark) runs an aggregation over the raw rows and returns
 an Arrow table with one row per (model, fold, score key, label): the count
 ``n`` (the sum of the weights with ``sample_weight=``) and, when scores were
 rounded, the lowest and highest raw score ``lo``/``hi`` of the row. Where
@@ -214,7 +214,7 @@ def _how_many(n, rows, what: str) -> str:
     return f"{int(total)} {what} value(s)"
 
 
-def _row_counts(table, cols: Columns) -> np.ndarray:
+def _row_counts(table, cols: Columns) -> np.ndarray | None:
     """Each row's count (int64) or weight (float64), the weights checked first; None where
     every row is one case (sorted raw rows without weights)."""
     names = table.column_names
