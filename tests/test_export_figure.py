@@ -233,6 +233,29 @@ def test_to_figure_follows_the_state(widget):
         hidden.close()
 
 
+def test_to_figure_has_the_widgets_axes_and_difference_strip(widget):
+    from matplotlib.collections import LineCollection
+
+    widget.show_cost_lines = True
+    try:
+        fig = export.to_figure(widget)
+        _, cost_ax, diff_ax = fig.axes[:3]
+        # The cost pane keeps the widget's NEC range (cost lines clipped, not stretching it).
+        assert cost_ax.get_ylim() == (widget.figures.cost_y.min, widget.figures.cost_y.max)
+        # The difference view: the widget's y range, and the significance strip below the band.
+        view = widget.difference_view
+        assert diff_ax.get_ylim() == pytest.approx((view.y_scale.min, view.y_scale.max))
+        band_low = min(p.vertices[:, 1].min() for c in diff_ax.collections
+                       if not isinstance(c, LineCollection) for p in c.get_paths())
+        strips = [c for c in diff_ax.collections if isinstance(c, LineCollection)]
+        assert strips, "the sharp/blunt pair differs somewhere: a strip is expected"
+        strip_y = {float(seg[0][1]) for c in strips for seg in c.get_segments()}
+        assert sorted(strip_y) == pytest.approx([float(view.significant.y.ravel()[0])])
+        assert max(strip_y) < band_low
+    finally:
+        widget.show_cost_lines = False
+
+
 def test_range_of_interest_is_shaded(widget):
     from matplotlib.colors import to_hex
 

@@ -189,13 +189,13 @@ def draw_band(ax, band, color: str, *, alpha: float = 0.18, dotted: bool = False
                            linestyle=":" if dotted else "-", edgecolor=color, zorder=2)
 
 
-def draw_cost_lines(ax, clf, color: str):
+def draw_cost_lines(ax, clf, color: str, *, alpha: float = 0.3, linewidth: float = 1.0):
     """Every hull vertex's cost line over [0, 1] (eq. 8), faint."""
     hull = clf.hull
     slope, intercept = roc_point_to_cost_line(hull["fpr"].to_numpy(), hull["tpr"].to_numpy())
     segments = [[(0.0, b), (1.0, b + m)] for m, b in zip(slope, intercept)]
-    return ax.add_collection(LineCollection(segments, colors=color, alpha=0.3, linewidths=1.0,
-                                            zorder=3))
+    return ax.add_collection(LineCollection(segments, colors=color, alpha=alpha,
+                                            linewidths=linewidth, zorder=3))
 
 
 def draw_combined(ax, classifiers, colors: dict):
@@ -250,13 +250,17 @@ def setup_difference(ax, name_a: str, name_b: str):
     ax.axhline(0.0, color=TRIVIAL_COLOR, linestyle="--", linewidth=1.0, zorder=1)
 
 
-def draw_difference(ax, band, intervals, *, color_a: str, color_b: str, pcf=None):
-    """NEC_a − NEC_b with its paired band, and where the band excludes 0: thick segments on the
-    zero line coloured by the classifier that costs less there (as the widget draws them)."""
+def draw_difference(ax, band, intervals, *, color_a: str, color_b: str, pcf=None,
+                    strip_room: float = 0.0):
+    """NEC_a − NEC_b with its paired band, and where the band excludes 0: thick segments
+    coloured by the classifier that costs less there. ``strip_room`` (a share of the band's
+    reach) puts them in a strip of their own under the band, as the widget does; 0 draws them
+    on the zero line."""
     x = band["pcf"].to_numpy()
     lower, upper, diff = (band[c].to_numpy() for c in ("lower", "upper", "diff"))
     reach = max(np.abs(lower).max(), np.abs(upper).max(), np.abs(diff).max(), 1e-3) * 1.1
-    ax.set_ylim(-reach, reach)
+    ax.set_ylim(-reach * (1.0 + strip_room), reach)
+    strip_y = -reach * (1.0 + strip_room / 2) if strip_room else 0.0
     ax.fill_between(x, lower, upper, color="#888888", alpha=0.25, edgecolor="#555555",
                     linewidth=0.5, zorder=2)
     ax.plot(x, diff, color="black", linewidth=2.0, zorder=3)
@@ -265,7 +269,7 @@ def draw_difference(ax, band, intervals, *, color_a: str, color_b: str, pcf=None
     half = 0.5 * (x[1] - x[0]) if len(x) > 1 else 0.0
     segments, colors = [], []
     for lo, hi, sign in intervals[["pcf_lo", "pcf_hi", "sign"]].itertuples(index=False):
-        segments.append([(max(lo - half, 0.0), 0.0), (min(hi + half, 1.0), 0.0)])
+        segments.append([(max(lo - half, 0.0), strip_y), (min(hi + half, 1.0), strip_y)])
         colors.append(color_b if sign > 0 else color_a)  # sign +1: a costs more, b is better
     if segments:
         ax.add_collection(LineCollection(segments, colors=colors, linewidths=6, zorder=4,

@@ -296,14 +296,15 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
                                    for c in shown], pcf)
 
     cost_lines = _cost_lines_shown(w)
-    mp.setup_cost(cost_ax, ymax=1.0 if cost_lines else 0.5)
+    # As the widget: NEC up to 0.5 (what any classifier worth using costs), cost lines clipped.
+    mp.setup_cost(cost_ax, ymax=0.5)
     for name, band in w.drawn_fold_spreads.items():
         mp.draw_band(cost_ax, band, colors[name], alpha=0.10, dotted=True)
     for name, band in w.drawn_bands.items():
         mp.draw_band(cost_ax, band, colors[name])
     for c in shown:
         if cost_lines:
-            mp.draw_cost_lines(cost_ax, c, colors[c.name])
+            mp.draw_cost_lines(cost_ax, c, colors[c.name], alpha=0.25, linewidth=0.75)
         mp.draw_envelope(cost_ax, c, colors[c.name])
     if constrained:
         mp.draw_constrained_lines(cost_ax, [(cp.slope, cp.intercept, colors[n])
@@ -320,8 +321,10 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
     if difference:
         a, b = s.difference
         mp.setup_difference(axes[0], a, b)
+        from .difference import STRIP_ROOM
+
         mp.draw_difference(axes[0], diff_band, diff_intervals, color_a=colors[a],
-                           color_b=colors[b], pcf=pcf)
+                           color_b=colors[b], pcf=pcf, strip_room=STRIP_ROOM)
     if n_entries:
         entries = [(c.name, colors[c.name], "-") for c in shown] + [("best of all", "black", "--")]
         handles, labels = mp.legend_handles(entries)
