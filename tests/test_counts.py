@@ -108,6 +108,16 @@ def test_aggregated_float_weights_agree_to_rounding():
     np.testing.assert_allclose(clf.nec(x), ref.nec(x), atol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.uint64, np.int64, np.float64])
+def test_counts_whose_total_would_overflow_int64_are_summed_in_floats(dtype):
+    big = 2**62 if dtype is np.int64 else 2**63  # int64 holds 2**62, its sum 2**63 overflows
+    clf = cw.Classifier.from_counts([0.9, 0.5, 0.1], np.array([big, big, 0], dtype=dtype),
+                                    np.array([0, 1, 1], dtype=dtype))
+    assert clf.roc["tpr"].tolist() == [0.0, 0.5, 1.0, 1.0]
+    assert clf.roc["fpr"].tolist() == [0.0, 0.0, 0.5, 1.0]
+    assert clf.n_pos == pytest.approx(2.0 * big)
+
+
 def test_whole_number_float_counts_are_counted_exactly_as_integers():
     clf = cw.Classifier.from_counts([0.3, 0.2, 0.1], [2.0, 1.0, 0.0], [0.0, 1.0, 3.0])
     assert clf._counts.tp.dtype == np.int64

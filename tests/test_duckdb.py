@@ -6,7 +6,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import brute
@@ -132,6 +132,8 @@ tied_rows = st.integers(2, 80).flatmap(lambda n: st.tuples(
 
 
 @given(tied_rows, st.sampled_from(sorted(PLANS)), st.booleans())
+@example(([True, False], [1, 0], [8, 16], ["a", "a"]), "group", True)  # whole weights: float
+@example(([True, False], [1, 0], [8, 16], ["a", "a"]), "sort", True)
 def test_plans_agree_with_from_scores_on_ties_and_dyadic_weights(rows, how, weighted):
     y, s, eighths, m = (np.array(v) for v in rows)
     y[0], y[-1] = True, False  # both classes (per model checked below)
@@ -184,12 +186,40 @@ def _weighted(seed=7, n=3000):
 
 
 @pytest.mark.parametrize("how", PLANS)
-def test_weights_equal_from_scores_where_the_sums_are_exact(monkeypatch, how):
+@pytest.mark.parametrize("whole", [False, True])
+def test_weights_equal_from_scores_where_the_sums_are_exact(monkeypatch, how, whole):
     monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
     frame = _weighted()
+    if whole:  # negatives kept at a rate of 1/10: weights 10, still weights (float, no bands)
+        frame["w"] = np.where(frame["label"] == 1, 1.0, 10.0)
     got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w")["score"]
     ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
     _assert_same(got, ref)
+    with pytest.raises(ValueError, match="whole-number counts: bootstrap resampling of weights"):
+        got.band(0.9, n_boot=20, random_state=0)
+
+
+@pytest.mark.parametrize("how", PLANS)
+def test_huge_weights_neither_overflow_nor_lose_the_ratios(monkeypatch, how):
+    monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
+    frame = pd.DataFrame({"score": [0.9, 0.8, 0.7, 0.2, 0.1], "label": [1, 1, 1, 0, 0],
+                          "w": [4e18, 4e18, 4e18, 1.0, 1.0]})
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w")["score"]
+    ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
+    _assert_same(got, ref)
+    assert got.roc["tpr"].tolist() == pytest.approx([0, 1 / 3, 2 / 3, 1, 1, 1])
+
+
+def test_a_weight_sum_beyond_the_float_range_says_so():
+    monkeypatch = pytest.MonkeyPatch()
+    monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS["group"])
+    try:
+        rel = duckdb.connect().from_df(pd.DataFrame({"score": [0.5, 0.5, 0.1], "label": [0, 0, 1],
+                                                     "w": [1e308, 1e308, 1.0]}))
+        with pytest.raises(ValueError, match=r"sum beyond the largest float .* common factor"):
+            cw.from_duckdb(rel, sample_weight="w")
+    finally:
+        monkeypatch.undo()
 
 
 def test_fractional_weights_agree_with_from_scores_to_rounding():
@@ -231,13 +261,70 @@ def test_zero_weights_drop_their_rows_as_from_scores_does():
 
 def test_the_old_keywords_still_work_with_a_deprecation_warning():
     rel = _rel(p=[0.1, 0.9], y=[0, 1])
-    with pytest.warns(DeprecationWarning, match="from_duckdb's score= is deprecated.*y_score='p'"):
+    with pytest.warns(DeprecationWarning, match="from_duckdb's score= is deprecated.*y_score='p'") \
+            as record:
         got = cw.from_duckdb(rel, score="p", y_true="y")
     assert got["p"].nec(0.5) == 0.0
+    assert record[0].filename == __file__  # the warning points at the caller's line
     with pytest.warns(DeprecationWarning, match="from_duckdb's label= is deprecated"):
         cw.from_duckdb(rel, y_score="p", label="y")
     with pytest.raises(TypeError, match="Give the column as y_score= only"):
         cw.from_duckdb(rel, score="p", y_score="q")
+
+
+# ---------------------------------------------------------------------- awkward columns
+@pytest.mark.parametrize("how", PLANS)
+@pytest.mark.parametrize("decimals", [None, 1])
+def test_source_columns_named_like_the_querys_aliases_change_nothing(monkeypatch, how, decimals):
+    monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
+    frame = pd.DataFrame({"score": [.9, .8, .3, .2, .9, .1], "label": [1, 1, 0, 1, 0, 0],
+                          "s": [5., 1, 2, 3, 4, 0], "k": [7., 7, 7, 7, 7, 7], "y": [0, 0, 0, 0, 0, 1],
+                          "n": [9, 9, 9, 9, 9, 9]})
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), decimals=decimals)["score"]
+    ref = cw.Classifier.from_scores(frame["label"], frame["score"])
+    if decimals is None:
+        _assert_same(got, ref)
+    else:
+        assert set(got.roc["threshold"]) <= set(ref.roc["threshold"])
+        assert got.roc["threshold"].is_monotonic_decreasing
+    # A label column named s: the score is still the score.
+    renamed = frame.drop(columns="s").rename(columns={"label": "s"})
+    got = cw.from_duckdb(duckdb.connect().from_df(renamed), y_true="s")["score"]
+    _assert_same(got, ref)
+
+
+@pytest.mark.parametrize("how", PLANS)
+def test_categorical_labels_and_models_are_read_as_their_values(monkeypatch, how):
+    monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
+    frame = _frame(n=800)
+    cat = frame.assign(label=pd.Categorical(frame["label"]), model=pd.Categorical(frame["model"]))
+    got = cw.from_duckdb(duckdb.connect().from_df(cat), model="model", pos_label="fraud")
+    ref = cw.Classifier.from_frame(frame, pos_label="fraud")
+    assert sorted(got) == sorted(ref)
+    for name in ref:
+        _assert_same(got[name], ref[name])
+
+
+@pytest.mark.parametrize("how", PLANS)
+@pytest.mark.parametrize("column", ["label", "model", "fold"])
+def test_missing_values_are_counted_in_rows_under_both_plans(monkeypatch, how, column):
+    monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
+    frame = pd.DataFrame({"score": [0.5, 0.5, 0.5, 0.2, 0.9], "label": ["a", "a", "a", "b", "a"],
+                          "model": ["m"] * 5, "fold": [1, 1, 1, 2, 2]})
+    frame[column] = frame[column].astype(object)
+    frame.loc[:2, column] = None  # three missing values, all at the one score 0.5
+    keyword = {"label": "y_true", "model": "model", "fold": "fold"}[column]
+    with pytest.raises(ValueError, match=rf"Column '{column}' \({keyword}=\) has 3 missing"):
+        cw.from_duckdb(duckdb.connect().from_df(frame), model="model", fold="fold",
+                       pos_label="a")
+
+
+def test_a_list_column_is_refused_as_a_score():
+    rel = duckdb.connect().sql("SELECT [0.5, 0.2] AS score, 1 AS label UNION ALL "
+                               "SELECT [0.1], 0")
+    with pytest.raises(TypeError, match=r"Column 'score' \(y_score=\) has type .*\[\]; scores "
+                                        r"must be numbers"):
+        cw.from_duckdb(rel)
 
 
 # ---------------------------------------------------------------------- rounding

@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import costwidget as cw
@@ -265,3 +266,9 @@ def test_fold_average_roc_columns_are_the_same_for_every_method():
     for method in ("cost", "vertical", "threshold", "pooled"):
         assert list(clf.fold_average(method, space="roc").columns) == ["threshold", "fpr", "tpr"]
         assert list(clf.fold_average(method).columns) == ["pcf", "nec"]
+
+
+def test_from_frame_without_a_model_column_says_what_to_use():
+    frame = pd.DataFrame({"label": [0, 1], "score": [0.1, 0.2]})
+    with pytest.raises(TypeError, match="model= must name the column.*from_scores"):
+        cw.Classifier.from_frame(frame, model=None)

@@ -356,6 +356,9 @@ class Classifier:
             raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
         label = renamed_keyword("from_frame", "label", label, "y_true", y_true, "label")
         score = renamed_keyword("from_frame", "score", score, "y_score", y_score, "score")
+        if model is None:
+            raise TypeError("model= must name the column of model names (one Classifier per "
+                            "model); for a single model's scores use Classifier.from_scores.")
         needed = [c for c in (label, score, model, fold, instance) if c is not None]
         missing = [c for c in needed if c not in frame.columns]
         if missing:

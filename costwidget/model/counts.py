@@ -54,15 +54,20 @@ class FoldCounts:
     group_high: np.ndarray | None = None
 
 
-def check_counts(values, name: str, n: int) -> np.ndarray:
+def check_counts(values, name: str, n: int, *, weights: bool = False) -> np.ndarray:
     """Non-negative finite counts: integers (bool and unsigned kept as they are, to be summed
-    in int64 later) when all are whole numbers, else float64."""
+    in int64 later) when all are whole numbers, else float64. ``weights=True`` keeps them
+    float64 even when whole, as ``from_scores`` treats ``sample_weight``."""
     arr = as_1d(values, name)
     if len(arr) != n:
         raise ValueError(f"{name} has {len(arr)} entries but score has {n}; give one count per row.")
-    if arr.dtype.kind in "bu":  # cannot be negative: no check, no copy
+    if weights:
+        arr = check_finite(arr.astype(np.float64, copy=False), name)
+    elif arr.dtype.kind == "b":  # cannot be negative, nor sum beyond n: no check, no copy
         return arr
-    if arr.dtype.kind == "i":
+    if arr.dtype.kind == "u":
+        bad = np.zeros(0, dtype=bool)
+    elif arr.dtype.kind == "i":
         bad = arr < 0
     else:
         arr = check_finite(arr, name)
@@ -71,14 +76,18 @@ def check_counts(values, name: str, n: int) -> np.ndarray:
         first = int(np.flatnonzero(bad)[0])
         raise ValueError(f"{name} has {int(bad.sum())} negative count(s) (first at row {first}: "
                          f"{arr[first].item()!r}); counts and weights must be >= 0.")
-    if arr.dtype.kind == "f" and np.all(arr == np.floor(arr)) and arr.max(initial=0) < _INT_MAX:
-        arr = arr.astype(np.int64)
+    if not weights and arr.dtype.kind == "f" and np.all(arr == np.floor(arr)):
+        arr = arr.astype(np.int64) if arr.sum() < _INT_MAX else arr
     return arr
 
 
 def _common_dtype(pos: np.ndarray, neg: np.ndarray):
+    """Both int (summed in int64) or both float64. Whole-number counts whose total could
+    overflow int64 are summed in float64 (bool counts total at most their length)."""
     if pos.dtype.kind in "biu" and neg.dtype.kind in "biu":
-        return pos, neg  # summed in int64 (_cumulative)
+        total = sum(float(a.sum(dtype=np.float64)) for a in (pos, neg) if a.dtype.kind != "b")
+        if total < _INT_MAX:
+            return pos, neg
     return pos.astype(np.float64), neg.astype(np.float64)
 
 
@@ -193,17 +202,21 @@ def _build(cls, key, pos, neg, low, high, *, name, pos_label, where):
 
 
 def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, folds=None,
-                      low=None, high=None, score_name="score"):
+                      low=None, high=None, score_name="score", weights=False):
     """Implementation of :meth:`Classifier.from_counts`, and of the aggregation layer.
 
     ``score`` is the sort key of each row. The aggregation layer passes the
     rounded score there, with ``low``/``high`` the lowest and highest raw
     score of each row: a group's threshold is then its lowest raw score, and
     groups holding several raw scores count towards the error bound.
+    ``weights=True`` (sums of ``sample_weight``) keeps the counts float64
+    even where they are whole, so that the classifier is the one
+    ``from_scores(..., sample_weight=)`` gives, and bands are refused as there.
     """
     key = check_finite(as_1d(score, score_name), score_name)
     n = len(key)
-    pos, neg = _common_dtype(check_counts(n_pos, "n_pos", n), check_counts(n_neg, "n_neg", n))
+    pos, neg = _common_dtype(check_counts(n_pos, "n_pos", n, weights=weights),
+                             check_counts(n_neg, "n_neg", n, weights=weights))
     if (low is None) != (high is None):
         raise ValueError("low and high go together.")
     if low is not None:

@@ -295,6 +295,6 @@ def renamed_keyword(where: str, old: str, old_value, new: str, new_value, defaul
     import warnings
 
     warnings.warn(f"{where}'s {old}= is deprecated and will be removed in the next release; "
-                  f"use {new}={old_value!r} (the names of scikit-learn and from_frame).",
+                  f"use {new}={old_value!r} (scikit-learn's name).",
                   DeprecationWarning, stacklevel=stacklevel)
     return old_value

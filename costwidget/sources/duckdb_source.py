@@ -19,11 +19,17 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def _score(cols: Columns) -> str:
+    return f"CAST({_quote(cols.score)} AS DOUBLE)"
+
+
 def _inner_select(cols: Columns) -> tuple[list, list]:
     """The select items over the source (``s`` the score as DOUBLE, ``y`` the label, ``m``,
-    ``f``, ``w`` when named) and the model/fold aliases to keep apart."""
-    score = f"CAST({_quote(cols.score)} AS DOUBLE)"
-    inner = [f"{score} AS s", f"{_quote(cols.label)} AS y"]
+    ``f``, ``w`` when named) and the model/fold aliases to keep apart.
+
+    No item may use another's alias: DuckDB resolves a name to a source column first, so a
+    source column named ``s`` would stand in for the score."""
+    inner = [f"{_score(cols)} AS s", f"{_quote(cols.label)} AS y"]
     parts = []
     if cols.model is not None:
         inner.append(f"{_quote(cols.model)} AS m")
@@ -49,10 +55,10 @@ def aggregate_sql(cols: Columns, decimals: int | None, view: str = _VIEW) -> str
     """
     inner, groups = _inner_select(cols)
     if decimals is None:
-        inner.append("s AS k")
+        inner.append(f"{_score(cols)} AS k")
         extra = ""
     else:
-        inner.append(f"floor(s * {10.0 ** decimals!r} + 0.5) AS k")
+        inner.append(f"floor({_score(cols)} * {10.0 ** decimals!r} + 0.5) AS k")
         extra = ", min(s) AS lo, max(s) AS hi"
     if cols.weight is None:
         count = "count(*) AS n"
@@ -60,16 +66,16 @@ def aggregate_sql(cols: Columns, decimals: int | None, view: str = _VIEW) -> str
         count = "sum(w) AS n, min(w) AS w_min, count(*) - count(w) AS w_null"
     groups += ["k", "y"]
     order = ", ".join((["m"] if cols.model is not None else []) + ["k DESC"])
-    # DuckDB lets a later select item use an earlier alias (s in k), so the cast is written once.
     return (f"SELECT {', '.join(groups)}, {count}{extra} "
             f"FROM (SELECT {', '.join(inner)} FROM {view}) "
             f"GROUP BY {', '.join(groups)} ORDER BY {order}")
 
 
 def sorted_sql(cols: Columns, view: str = _VIEW) -> str:
-    """The raw rows sorted by model, then score descending: what grouping would return where
-    nearly every score is distinct, at a third of the CPU (a sort instead of a hash table of
-    one entry per row, then a sort of it). Ties are summed on the sorted rows in numpy."""
+    """The raw rows sorted by model, then score descending: about what grouping returns where
+    most scores are distinct, at less than half its CPU (a sort instead of a hash table of an
+    entry per distinct score, then a sort of the groups). Ties are summed in numpy.
+    (The outer select reads the inner one's columns, so its ``s`` is the score.)"""
     inner, _ = _inner_select(cols)
     keep = ["s AS k", "y"] + [c for c, name in (("m", cols.model), ("f", cols.fold),
                                                  ("w", cols.weight)) if name is not None]
@@ -79,8 +85,7 @@ def sorted_sql(cols: Columns, view: str = _VIEW) -> str:
 
 def estimate_sql(cols: Columns, view: str = _VIEW) -> str:
     """Rows and a HyperLogLog estimate of the distinct scores: one pass over the score column."""
-    score = f"CAST({_quote(cols.score)} AS DOUBLE)"
-    return f"SELECT count(*), approx_count_distinct({score}) FROM {view}"
+    return f"SELECT count(*), approx_count_distinct({_score(cols)}) FROM {view}"
 
 
 # Sort instead of group when more than this share of the rows have distinct scores. CPU: the
@@ -186,7 +191,8 @@ def from_duckdb(source, *, y_true="label", y_score="score", model=None, fold=Non
     summed in numpy on the sorted rows. Both give the same counts, hence the
     same classifiers; on continuous scores the sort is 2.5 to 4 times as
     fast as ``pandas.read_parquet`` + ``sklearn.metrics.roc_curve``, and holds
-    9 bytes per row (score and label) where grouping would hold 17
+    9 bytes per row (a DOUBLE score and an int8 label) where grouping would
+    hold 17
     (``benchmarks/bench_aggregate.py``). CSV files, which a second pass would
     parse again, are always grouped. A relation is run twice (estimate, then
     count): store an expensive query in a table first.
@@ -212,8 +218,11 @@ def from_duckdb(source, *, y_true="label", y_score="score", model=None, fold=Non
         ``sample_weight`` in :meth:`Classifier.from_scores`: equal bit for bit
         where the sums are exact (whole numbers below 2**53, or dyadic
         fractions such as 0.5 and 0.125), and otherwise up to the rounding
-        of DuckDB's summation order. A negatively downsampled table whose
-        kept negatives carry weight 1/rate is the typical use.
+        of DuckDB's summation order, which may differ from run to run in the
+        last bits. As there, the counts are float even where the weights are
+        whole, and bands are refused (bootstrap resampling of weights is not
+        supported). A negatively downsampled table whose kept negatives carry
+        weight 1/rate is the typical use.
     pos_label : label, optional
         The positive class; may be omitted for labels {0, 1}, {-1, 1} or
         {False, True}.

@@ -4,7 +4,7 @@ An engine (DuckDB, Spark) runs an aggregation over the raw rows and returns
 an Arrow table with one row per (model, fold, score key, label): the count
 ``n`` (the sum of the weights with ``sample_weight=``) and, when scores were
 rounded, the lowest and highest raw score ``lo``/``hi`` of the row. Where
-nearly every score is distinct, grouping cannot shrink the rows, and DuckDB
+most scores are distinct, grouping hardly shrinks the rows, and DuckDB
 returns them sorted instead (no ``n``: each row counts once, or by its weight
 ``w``). Everything here works on that table: it checks it (naming the
 source's columns, and the keyword that named them, in every message), encodes
@@ -92,7 +92,7 @@ def check_columns(cols: Columns, available, types, source: str) -> None:
         if name is None:
             continue
         kind = str(typed[name]).upper()
-        if kind.split("(")[0].strip() not in NUMERIC_TYPES:
+        if kind.split("(")[0].strip() not in NUMERIC_TYPES or kind.endswith("]"):  # not a list
             raise TypeError(f"Column {name!r} ({role}=) has type {kind}; {what} must be numbers. "
                             f"Cast it, or name the right column with {role}=.")
 
@@ -107,13 +107,19 @@ def check_decimals(decimals) -> int | None:
     return int(decimals)
 
 
-def _codes(column, role: str, name: str):
-    """(sorted distinct values, int64 code per row) of an Arrow column; NULLs refused."""
+def _codes(column, role: str, name: str, n):
+    """(sorted distinct values, int32 code per row) of an Arrow column; NULLs refused (counted
+    in cases: ``n`` per row, None for one each)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     if column.null_count:
-        raise ValueError(f"Column {name!r} ({role}=) has {column.null_count} missing (NULL) "
-                         f"value(s); remove those rows or fill them before evaluating.")
+        nulls = _how_many(n, np.asarray(column.is_null().to_numpy(zero_copy_only=False)),
+                          "missing (NULL)")
+        raise ValueError(f"Column {name!r} ({role}=) has {nulls}; remove those rows or fill "
+                         f"them before evaluating.")
+    if pa.types.is_dictionary(column.type):  # categorical / ENUM columns: their values
+        column = column.cast(column.type.value_type)
     distinct = pc.unique(column)
     try:
         values = sorted(distinct.to_pylist())
@@ -235,10 +241,13 @@ def _row_counts(table, cols: Columns) -> np.ndarray | None:
     if nulls:
         raise ValueError(f"Column {name!r} (sample_weight=) has {nulls} missing (NULL) value(s); "
                          f"remove those rows or fill the weights before evaluating.")
-    bad = ~np.isfinite(lowest) | ~np.isfinite(weights)
-    if bad.any():
+    if not np.isfinite(lowest).all() or np.isnan(weights).any():
         raise ValueError(f"Column {name!r} (sample_weight=) has NaN or infinite weights; weights "
                          f"must be finite numbers >= 0.")
+    if not np.isfinite(weights).all():  # finite weights whose sum in one group overflowed
+        raise ValueError(f"Column {name!r} (sample_weight=): the weights of one score sum beyond "
+                         f"the largest float (1.8e308). Only their ratios matter: divide them all "
+                         f"by a common factor, e.g. 2**64.")
     if (lowest < 0).any():
         raise ValueError(f"Column {name!r} (sample_weight=) has negative weights (the lowest is "
                          f"{float(lowest.min())!r}); weights must be >= 0.")
@@ -269,15 +278,15 @@ def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bo
                          f"remove those rows or replace the values before evaluating.")
     key = _numpy(key_col, np.float64)
     _check_scores(key, n, cols.score)
-    labels, label_codes = _codes(table.column("y"), "y_true", cols.label)
+    labels, label_codes = _codes(table.column("y"), "y_true", cols.label, n)
     pos_label = _pos_label(labels, pos_label, cols.label)
     is_pos = label_codes == labels.index(pos_label)
     if cols.model is None:
         models, model_codes = [cols.score], np.zeros(len(key), dtype=np.int32)
     else:
-        models, model_codes = _codes(table.column("m"), "model", cols.model)
+        models, model_codes = _codes(table.column("m"), "model", cols.model, n)
     folds, fold_codes = (None, None) if cols.fold is None else _codes(table.column("f"), "fold",
-                                                                      cols.fold)
+                                                                      cols.fold, n)
     _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols, pos_label)
     low = high = None
     if rounded:
@@ -294,7 +303,8 @@ def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bo
 
         clf = counts_classifier(Classifier, take(key), take(pos), take(neg), name=str(models[m]),
                                 pos_label=pos_label, folds=take(fold_codes), low=take(low),
-                                high=take(high), score_name=cols.score)
+                                high=take(high), score_name=cols.score,
+                                weights=cols.weight is not None)
         if folds is not None:  # fold codes -> the fold column's values, same (sorted) order
             clf._folds = {folds[c]: part for c, part in clf._folds.items()}
         out[models[m]] = clf
