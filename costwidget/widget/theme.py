@@ -69,7 +69,8 @@ CSS = """
   align-items: flex-start;
   gap: 0 8px;
 }
-.costwidget .costwidget-pane {
+.costwidget .costwidget-pane,
+.costwidget .costwidget-wide-pane {
   flex: 1 1 390px;
   min-width: 0;
   max-width: 600px;
@@ -79,13 +80,7 @@ CSS = """
   overflow: hidden;
 }
 .costwidget .costwidget-wide-pane {
-  flex: 1 1 390px;
-  min-width: 0;
-  max-width: 600px;
-  height: auto;
   aspect-ratio: 16 / 10;
-  min-height: 0;
-  overflow: hidden;
 }
 .costwidget .costwidget-side-text {
   flex: 1 1 260px;

@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -40,34 +41,49 @@ def running_lab(root: Path):
     settings.mkdir(parents=True, exist_ok=True)
     (settings / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(root / ".runtime"),
-               JUPYTER_CONFIG_DIR=str(root / ".config"), JUPYTERLAB_WORKSPACES_DIR=str(root / ".ws"),
-               JUPYTERLAB_SETTINGS_DIR=str(root / ".settings"))
-    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1",
-           f"--port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+    cmd = ["jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--IdentityProvider.token={token}",
+           f"--ServerApp.root_dir={root}",
            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-           f"--LabApp.workspaces_dir={root / '.ws'}", "--LabApp.extension_manager=readonly"]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:  # CI containers run as root
-        cmd.append("--allow-root")
-    with open(root / "lab.log", "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=root)
-        url = f"http://127.0.0.1:{port}"
+           f"--LabApp.workspaces_dir={root / '.ws'}", "--LabApp.extension_manager=readonly",
+           *ROOT_FLAGS]
+    with running_server(root, cmd, f"/api/status?token={token}", port=port,
+                        log_name="lab.log") as url:
+        yield url, token
+
+
+# Servers refuse to run as root without this; CI containers run as root.
+ROOT_FLAGS = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+
+
+@contextlib.contextmanager
+def running_server(root: Path, cmd: list, ready_path: str, *, port: int | None = None,
+                   log_name: str = "server.log"):
+    """Run ``python -m <cmd> --port=<port>`` (a Jupyter server) in ``root`` with its own
+    runtime, config, settings and workspace folders; yield its URL once ``ready_path``
+    answers, and stop it afterwards."""
+    port = free_port() if port is None else port
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(root / ".runtime"),
+               JUPYTER_CONFIG_DIR=str(root / ".config"),
+               JUPYTERLAB_SETTINGS_DIR=str(root / ".settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(root / ".ws"))
+    url = f"http://127.0.0.1:{port}"
+    with open(root / log_name, "w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", *cmd, f"--port={port}"], stdout=log,
+                                stderr=subprocess.STDOUT, env=env, cwd=root)
         try:
             deadline = time.time() + 120
-            while time.time() < deadline:
+            while time.time() < deadline and proc.poll() is None:
                 try:
-                    urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+                    urllib.request.urlopen(url + ready_path, timeout=2)
                     break
+                except urllib.error.HTTPError:
+                    break  # it answers
                 except OSError:
-                    if proc.poll() is not None:
-                        break
                     time.sleep(0.5)
-            else:
-                raise RuntimeError("JupyterLab did not start in 120 s: "
-                                   + (root / "lab.log").read_text()[-2000:])
-            if proc.poll() is not None:
-                raise RuntimeError("JupyterLab exited: " + (root / "lab.log").read_text()[-2000:])
-            yield url, token
+            if proc.poll() is not None or time.time() >= deadline:
+                raise RuntimeError(f"{cmd[0]} {cmd[1]} did not start: "
+                                   + (root / log_name).read_text()[-2000:])
+            yield url
         finally:
             proc.terminate()
             try:

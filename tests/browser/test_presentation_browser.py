@@ -27,19 +27,12 @@ Every wait is on the page's state, never on time.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import secrets
 import shutil
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
-from lab_server import console_errors, free_port, run_all_open_cells, wait_for_state
+from lab_server import ROOT_FLAGS, console_errors, run_all_open_cells, running_server, wait_for_state
 
 ROOT = Path(__file__).resolve().parents[2]
 TOUR = ROOT / "notebooks" / "tour.ipynb"
@@ -379,40 +372,6 @@ def test_capacity_of_a_hundred_thousand_cases_survives_the_unit_toggle(lab, brow
 
 
 # ---------------------------------------------------------------------------- Notebook 7, Voila
-@contextlib.contextmanager
-def _server(root: Path, cmd: list, ready_path: str):
-    """Run ``cmd`` (a Jupyter server on a free port) in ``root``; yield its URL once it answers."""
-    port = free_port()
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(root / ".runtime"),
-               JUPYTER_CONFIG_DIR=str(root / ".config"),
-               JUPYTERLAB_SETTINGS_DIR=str(root / ".settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(root / ".ws"))
-    url = f"http://127.0.0.1:{port}"
-    with open(root / "server.log", "w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", *cmd, f"--port={port}"], stdout=log,
-                                stderr=subprocess.STDOUT, env=env, cwd=root)
-        try:
-            deadline = time.time() + 120
-            while time.time() < deadline and proc.poll() is None:
-                try:
-                    urllib.request.urlopen(url + ready_path, timeout=2)
-                    break
-                except urllib.error.HTTPError:
-                    break  # it answers
-                except OSError:
-                    time.sleep(0.5)
-            if proc.poll() is not None or time.time() >= deadline:
-                raise RuntimeError("the server did not start: " + (root / "server.log").read_text()[-2000:])
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-
-
-_ROOT_FLAGS = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
 
 # The operating line's client x (the cost pane's mark arg.operating), the p(+) field's value and
 # the PCF(+) readout.
@@ -463,8 +422,8 @@ def test_tour_in_notebook7(browser, sync_api, artifacts, marks, tmp_path):
     shutil.copy(TOUR, tmp_path / "tour.ipynb")
     token = secrets.token_hex(16)
     cmd = ["jupyter", "notebook", "--no-browser", "--ip=127.0.0.1",
-           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", *_ROOT_FLAGS]
-    with _server(tmp_path, cmd, f"/api/status?token={token}") as url:
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", *ROOT_FLAGS]
+    with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
         page = browser.new_page(viewport={"width": 1400, "height": 3000})
         errors = console_errors(page)
         try:
@@ -486,7 +445,7 @@ def test_tour_in_voila(browser, artifacts, marks, tmp_path):
     shutil.copy(TOUR, tmp_path / "tour.ipynb")
     token = secrets.token_hex(16)
     cmd = ["voila", "tour.ipynb", "--no-browser", "--Voila.ip=127.0.0.1", f"--token={token}"]
-    with _server(tmp_path, cmd, f"/api/status?token={token}") as url:
+    with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
         page = browser.new_page(viewport={"width": 1400, "height": 3000})
         errors = console_errors(page)
         try:
