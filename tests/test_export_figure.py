@@ -103,7 +103,7 @@ def test_from_estimator_matches_sklearn_scores():
 
 def test_from_estimator_decision_function_and_pos_label():
     X, y = make_classification(n_samples=300, random_state=1)
-    est = LinearSVC().fit(X, y)
+    est = LinearSVC(random_state=0).fit(X, y)
     disp = cw.CostCurveDisplay.from_estimator(est, X, y, pos_label=0, name="svc")
     # Class 0 positive: scores are -decision_function, labels flipped.
     fpr, tpr, _ = roc_curve(y == 0, -est.decision_function(X), drop_intermediate=False)

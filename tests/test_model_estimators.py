@@ -7,6 +7,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import RocCurveDisplay
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, cross_val_predict
 from sklearn.svm import LinearSVC
+# random_state: before scikit-learn 1.5 LinearSVC solved the dual by a randomly shuffled
+# coordinate descent, so two unseeded fits differed in the 5th digit.
 
 import costwidget as cw
 from costwidget.model.estimators import classifiers_from_estimators, estimator_names
@@ -44,8 +46,8 @@ def expected_cv(estimator, X, y, pos_label, method):
 @pytest.mark.parametrize("pos_label", [0, 1])
 def test_linear_svc_cross_validated_for_either_positive_class(pos_label):
     X, y = data()
-    got = cw.Classifier.from_estimator(LinearSVC(), X, y, cv=5, pos_label=pos_label)
-    want = expected_cv(LinearSVC(), X, y, pos_label, "decision_function")
+    got = cw.Classifier.from_estimator(LinearSVC(random_state=0), X, y, cv=5, pos_label=pos_label)
+    want = expected_cv(LinearSVC(random_state=0), X, y, pos_label, "decision_function")
     same_curve(got, want)
     assert got.pos_label == pos_label and got.name == "LinearSVC"
     for k in want.folds:
@@ -59,8 +61,8 @@ def test_linear_svc_cross_validated_for_either_positive_class(pos_label):
 def test_swapping_the_positive_class_mirrors_the_cost_curve():
     # Same scores, roles swapped: NEC_0(x) = NEC_1(1 - x), so the areas are equal.
     X, y = data(seed=1)
-    c0 = cw.Classifier.from_estimator(LinearSVC(), X, y, cv=5, pos_label=0)
-    c1 = cw.Classifier.from_estimator(LinearSVC(), X, y, cv=5, pos_label=1)
+    c0 = cw.Classifier.from_estimator(LinearSVC(random_state=0), X, y, cv=5, pos_label=0)
+    c1 = cw.Classifier.from_estimator(LinearSVC(random_state=0), X, y, cv=5, pos_label=1)
     x = np.linspace(0, 1, 101)
     np.testing.assert_allclose(c0.nec(x), c1.nec(1 - x), atol=1e-12)
     assert c0.area() == pytest.approx(c1.area(), abs=1e-12)
@@ -69,7 +71,7 @@ def test_swapping_the_positive_class_mirrors_the_cost_curve():
 @pytest.mark.parametrize("pos_label", [0, 1])
 def test_fitted_estimator_scored_on_test_data_like_sklearn_display(pos_label):
     X, y = data(seed=2)
-    model = LinearSVC().fit(X[:150], y[:150])
+    model = LinearSVC(random_state=0).fit(X[:150], y[:150])
     got = cw.Classifier.from_estimator(model, X[150:], y[150:], pos_label=pos_label)
     score = model.decision_function(X[150:])
     want = cw.Classifier.from_scores(y[150:], score if pos_label == 1 else -score, pos_label=pos_label)
@@ -95,10 +97,10 @@ def test_two_logistic_regressions_stay_two_classifiers():
 def test_string_labels(pos_label):
     X, y = data(seed=4, labels=("ham", "spam"))
     expected_pos = "spam" if pos_label is None else pos_label  # classes_[1] by default
-    models = classifiers_from_estimators({"lr": LogisticRegression(), "svm": LinearSVC()}, X, y,
+    models = classifiers_from_estimators({"lr": LogisticRegression(), "svm": LinearSVC(random_state=0)}, X, y,
                                          pos_label=pos_label)
     same_curve(models["lr"], expected_cv(LogisticRegression(), X, y, expected_pos, "predict_proba"))
-    same_curve(models["svm"], expected_cv(LinearSVC(), X, y, expected_pos, "decision_function"))
+    same_curve(models["svm"], expected_cv(LinearSVC(random_state=0), X, y, expected_pos, "decision_function"))
     assert models["lr"].pos_label == models["svm"].pos_label == expected_pos
 
 
@@ -121,13 +123,13 @@ def test_bad_pos_label_names_the_labels():
     with pytest.raises(ValueError, match=r"pos_label='eggs' is not one of the labels \['ham', 'spam'\]"):
         cw.Classifier.from_estimator(fitted, X, y, pos_label="eggs")
     with pytest.raises(ValueError, match=r"pos_label='eggs' is not one of the labels"):
-        cw.Classifier.from_estimator(LinearSVC(), X, y, cv=3, pos_label="eggs")
+        cw.Classifier.from_estimator(LinearSVC(random_state=0), X, y, cv=3, pos_label="eggs")
     with pytest.raises(ValueError, match=r"pos_label=1 is not one of the labels \['ham', 'spam'\]"):
-        classifiers_from_estimators([LinearSVC()], X, y, pos_label=1)
+        classifiers_from_estimators([LinearSVC(random_state=0)], X, y, pos_label=1)
 
 
 def test_names_are_unique_and_given_ones_are_kept():
-    lr, svc = LogisticRegression(), LinearSVC()
+    lr, svc = LogisticRegression(), LinearSVC(random_state=0)
     assert [n for n, _ in estimator_names([lr, svc, lr, lr])] == [
         "LogisticRegression", "LinearSVC", "LogisticRegression (2)", "LogisticRegression (3)"]
     assert [n for n, _ in estimator_names([lr, ("LogisticRegression (2)", svc), lr])] == [
@@ -164,7 +166,7 @@ def test_folds_are_drawn_once_for_all_estimators():
     # A shuffling splitter without a seed would give each estimator other folds if it
     # were split per estimator; the classifiers must share them to be compared paired.
     X, y = data(seed=6)
-    models = classifiers_from_estimators([LogisticRegression(), LinearSVC()], X, y,
+    models = classifiers_from_estimators([LogisticRegression(), LinearSVC(random_state=0)], X, y,
                                          cv=KFold(4, shuffle=True))
     a, b = models.values()
     assert a._fold_codes is not None and np.array_equal(a._fold_codes, b._fold_codes)

@@ -20,6 +20,10 @@ import brute
 import costwidget as cw
 from test_model_roc import scored_data
 
+# New-style distributions (stats.Normal, stats.Uniform) exist from SciPy 1.15; older SciPys (the
+# floor is 1.12) test the classic ones only.
+NEW_STYLE = hasattr(stats, "Normal")
+
 pytestmark = pytest.mark.filterwarnings("error")
 
 ATOL = 1e-14
@@ -59,7 +63,8 @@ def test_uniform_equals_exact_fraction_integral(data, support):
     assert got == pytest.approx(float(exact), abs=ATOL)
     if support == (0.0, 1.0):
         assert got == pytest.approx(clf.area(), abs=ATOL)
-        assert clf.total_expected_cost(stats.Uniform(a=0.0, b=1.0)) == pytest.approx(got, abs=ATOL)
+        if NEW_STYLE:
+            assert clf.total_expected_cost(stats.Uniform(a=0.0, b=1.0)) == pytest.approx(got, abs=ATOL)
 
 
 @settings(max_examples=30)
@@ -88,7 +93,9 @@ def test_narrow_normal_on_a_kink(sd):
     c = clf.operating_range.lo  # 0.3 as the classifier has it
     expected = float(clf.nec(c)) - sd / math.sqrt(2 * math.pi)
     assert clf.total_expected_cost(stats.norm(c, sd)) == pytest.approx(expected, abs=1e-16)
-    assert clf.total_expected_cost(stats.Normal(mu=c, sigma=sd)) == pytest.approx(expected, abs=1e-16)
+    if NEW_STYLE:
+        assert clf.total_expected_cost(stats.Normal(mu=c, sigma=sd)) == pytest.approx(expected,
+                                                                                      abs=1e-16)
 
 
 @pytest.mark.parametrize("sd", [1e-4, 1e-5, 1e-9, 1e-300])
