@@ -1,0 +1,645 @@
+"""How the threshold will really be chosen: cost curves and losses under threshold choice methods.
+
+The lower envelope (``"optimal"``) is the cost of the best threshold at every
+operating point, tuned on this very data. Deployed models choose their
+threshold otherwise. Hernández-Orallo, Flach & Ferri unified the choices as
+*threshold choice methods* ("Brier curves", ICML 2011; "A unified view of
+performance metrics", JMLR 13, 2012, sec. 3-6):
+
+* ``"optimal"``: the threshold optimal on the data (the envelope; Drummond &
+  Holte (2000), sec. 2.1);
+* ``"score"``: the Bayes threshold for calibrated probabilities, predict
+  positive iff ``score >= c``, the cost proportion; its expected loss over c
+  uniform is the Brier score (JMLR (2012), Theorem 13);
+* ``"rate"``: predict the top share ``1 - c`` of cases positive, ties split
+  evenly; its expected loss is ``π₀π₁(1 - 2·AUC) + 1/3`` (Theorem 29);
+* ``"fixed"``: one threshold (default 0.5) everywhere; its expected loss is
+  the error rate (Theorem 5).
+
+Conventions: the cost proportion ``c`` in [0, 1] is the normalized cost of a
+false positive (a false negative costs ``1 - c``), the loss at c is
+``Q(c) = 2·[c·π₀·FPR + (1-c)·π₁·FNR]`` and on the cost curve's axis
+``PCF(+) = π₁(1-c) / (π₁(1-c) + π₀·c)``, ``Q = 2·(π₁(1-c) + π₀·c)·NEC``.
+
+**The prior.** ``prior`` (default: the evaluation data's weighted prevalence)
+is π₁ of the population the scores are calibrated for and the operating
+points refer to. The class-conditional score distributions are the data's;
+only the class weights change. On the cost curve PCF(+) already holds the
+deployment prevalence, so the prior enters in one place: the map from PCF(+)
+to the cost proportion, ``c = prior·(1-x) / (prior·(1-x) + (1-prior)·x)``.
+That c is the score method's Bayes threshold, because a score calibrated at
+prevalence ρ has posterior odds ``s/(1-s)`` that are the likelihood ratio
+times ``ρ/(1-ρ)``, and predicting positive pays iff those odds exceed
+``(1-x)/x · ρ/(1-ρ)`` (prior shift folded into the threshold); and ``1 - c``
+is the rate method's share of the population predicted positive. The losses
+of :func:`threshold_choice_table` use π₁ = ``prior`` in Q.
+
+Functions here read only a classifier's public fields (``counts``, ``hull``,
+``segments``, ``prevalence``, ``nec``, ``area``); the kernels are in
+:mod:`costwidget.model.threshold_choice_kernels`.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from . import threshold_choice_kernels as K
+from .validation import check_pcf, check_scalar_or_1d
+
+__all__ = [
+    "THRESHOLD_CHOICES",
+    "nec_by_threshold_choice",
+    "cost_curve",
+    "expected_loss",
+    "brier_score",
+    "h_measure",
+    "threshold_choice_table",
+]
+
+THRESHOLD_CHOICES = ("optimal", "score", "rate", "fixed")
+
+
+# ---------------------------------------------------------------------------- checks
+def _check_method(threshold_choice) -> str:
+    if threshold_choice not in THRESHOLD_CHOICES:
+        raise ValueError(f"threshold_choice must be one of {list(THRESHOLD_CHOICES)}, got "
+                         f"{threshold_choice!r}. 'optimal' is the envelope, 'score' thresholds "
+                         f"calibrated probabilities at the Bayes threshold, 'rate' predicts a "
+                         f"share of cases positive, 'fixed' uses one threshold.")
+    return threshold_choice
+
+
+def _check_classifier(clf, name: str = "clf"):
+    from .validation import check_classifier
+
+    return check_classifier(clf, name)
+
+
+def _number(value, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                       np.floating)):
+        raise TypeError(f"{name} must be a number, got {value!r}.")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"{name} must be a number, got NaN.")
+    return value
+
+
+def _prior(clf, prior, *, needed: bool = True):
+    """The prevalence ρ to use: ``prior``, else the classifier's (weighted) prevalence."""
+    if prior is None:
+        if clf.prevalence is None and needed:
+            raise ValueError(f"{_label(clf)} was built from ROC rates only (Classifier.from_roc), so "
+                             f"its prevalence is unknown: pass prior= (the share of positives, "
+                             f"strictly between 0 and 1).")
+        return None if clf.prevalence is None else float(clf.prevalence)
+    p = _number(prior, "prior")
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"prior must lie strictly between 0 and 1 (the prevalence of the positive "
+                         f"class), got {prior!r}.")
+    return p
+
+
+def _label(clf) -> str:
+    return "This classifier" if clf.name is None else f"Classifier {clf.name!r}"
+
+
+def _roc(clf, method: str):
+    """(thresholds, fpr, tpr) of every distinct score, refusing classifiers without scores."""
+    c = clf.counts
+    th = c.thresholds
+    if clf.n_pos is None or not np.all(np.isfinite(th[1:])):
+        how = ("from_roc" if clf.n_pos is None else "from_confusion")
+        raise ValueError(
+            f"threshold_choice={method!r} needs the classifier's scores, but {_label(clf).lower()} "
+            f"was built with Classifier.{how} and has only ROC points. Build it with "
+            f"Classifier.from_scores, from_counts, from_frame or from_estimator; "
+            f"threshold_choice='optimal' works for any classifier.")
+    return th, c.fp / c.n_neg, c.tp / c.n_pos
+
+
+def _score_range(th: np.ndarray) -> tuple[float, float]:
+    return float(th[-1]), float(th[1])
+
+
+def _probabilities_only(clf, th, what: str) -> None:
+    lo, hi = _score_range(th)
+    if lo < 0.0 or hi > 1.0:
+        raise ValueError(
+            f"{what} reads scores as calibrated probabilities, but {_label(clf).lower()}'s scores "
+            f"span [{lo:.6g}, {hi:.6g}], outside [0, 1]. Calibrate them first (e.g. "
+            f"sklearn.calibration.CalibratedClassifierCV, or IsotonicRegression on held-out "
+            f"scores), or use threshold_choice='rate' or 'optimal', which need only the ranking.")
+
+
+# ---------------------------------------------------------------------------- pointwise NEC
+def nec_by_threshold_choice(clf, pcf, threshold_choice: str = "optimal", *, prior=None,
+                            threshold: float = 0.5):
+    """Normalized expected cost at ``pcf`` when the threshold is chosen by ``threshold_choice``.
+
+    Hernández-Orallo, Flach & Ferri (2012), "A unified view of performance
+    metrics", sec. 3-6, drawn on Drummond & Holte's (2006) cost-curve axes.
+
+    Parameters
+    ----------
+    clf : Classifier
+    pcf : float or 1-D array-like
+        PCF(+) values in [0, 1].
+    threshold_choice : {"optimal", "score", "rate", "fixed"}
+        * ``"optimal"``: the lower envelope (what :meth:`Classifier.nec` gives).
+        * ``"score"``: predict positive iff ``score >= t``, the Bayes threshold
+          for scores calibrated at prevalence ``prior``:
+          ``t = prior·(1-pcf) / (prior·(1-pcf) + (1-prior)·pcf)``, which is the
+          cost proportion c. Scores must lie in [0, 1].
+        * ``"rate"``: predict the top share ``1 - c`` of the population
+          positive (share weighted by ``prior``), tied scores split evenly:
+          the expected cost of a random order within the tie.
+        * ``"fixed"``: predict positive iff ``score >= threshold`` at every pcf.
+    prior : float in (0, 1), optional
+        Prevalence the scores are calibrated for and the operating points refer
+        to; default the evaluation data's (weighted). See the module notes.
+    threshold : float, default=0.5
+        The threshold of ``"fixed"``.
+
+    Returns
+    -------
+    float or ndarray
+        A float for a number, an array for an array.
+
+    Notes
+    -----
+    Sample weights are in the classifier's counts. With folds the pooled
+    out-of-fold scores are used; pass ``clf.folds[k]`` for one fold's. The
+    score-driven cost jumps at every distinct score: at a jump the value is the
+    one on the right (the score is predicted positive once ``t`` reaches it).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.threshold_choice import nec_by_threshold_choice
+    >>> clf = cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> nec_by_threshold_choice(clf, 0.5)           # the envelope
+    0.25
+    >>> nec_by_threshold_choice(clf, 0.5, "score")  # prevalence 1/2: threshold 0.5, 0.8 positive
+    0.25
+    >>> nec_by_threshold_choice(clf, 0.5, "rate")   # top half: 0.8 and 0.4
+    0.5
+    >>> nec_by_threshold_choice(clf, [0.2, 0.8], "fixed", threshold=0.3).tolist()
+    [0.4, 0.1]
+    """
+    _check_classifier(clf)
+    method = _check_method(threshold_choice)
+    x = check_scalar_or_1d(check_pcf(pcf), "pcf")
+    if method == "optimal":
+        out = np.asarray(clf.nec(x), dtype=np.float64)
+    else:
+        th, fpr, tpr = _roc(clf, method)
+        if method == "fixed":
+            j = K.score_index(th, _number(threshold, "threshold"))
+            out = K.nec_of(fpr[j], tpr[j], x)
+        else:
+            rho = _prior(clf, prior)
+            c = K.flip(x, rho)
+            if method == "score":
+                _probabilities_only(clf, th, "threshold_choice='score'")
+                j = K.score_index(th, c)
+                out = K.nec_of(fpr[j], tpr[j], x)
+            else:
+                f, t, _ = K.rate_point(K.rate_cumulative(fpr, tpr, rho), fpr, tpr, 1.0 - c)
+                out = K.nec_of(f, t, x)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+# ---------------------------------------------------------------------------- exact curves
+def cost_curve(clf, threshold_choice: str = "optimal", *, prior=None,
+               threshold: float = 0.5) -> pd.DataFrame:
+    """The exact cost curve of a threshold choice method, as pieces over PCF(+).
+
+    Parameters
+    ----------
+    clf : Classifier
+    threshold_choice : {"optimal", "score", "rate", "fixed"}
+        See :func:`nec_by_threshold_choice`.
+    prior : float in (0, 1), optional
+        See :func:`nec_by_threshold_choice`.
+    threshold : float, default=0.5
+        The threshold of ``"fixed"``.
+
+    Returns
+    -------
+    DataFrame
+        One row per piece ``[pcf_lo, pcf_hi)``, from 0 to 1, with ``nec_lo``
+        and ``nec_hi`` the cost at its ends (``nec_hi`` is the limit from the
+        left; the next piece may start elsewhere: a jump).
+
+        * ``"optimal"``, ``"score"``, ``"fixed"``: one classification per piece,
+          ``threshold`` (predicted positive iff ``score >= threshold``; ``inf``
+          predicts nothing positive), ``fpr``, ``tpr`` and ``rate`` (the share
+          of the population predicted positive, ``prior·tpr + (1-prior)·fpr``;
+          NaN when the prevalence is unknown). NEC is linear on each piece.
+          The score-driven curve has a piece for every distinct score in
+          [0, 1]: it jumps where the threshold passes a score.
+        * ``"rate"``: the piece where the tie group of score ``threshold`` is
+          split; ``rate_lo``/``rate_hi`` (share predicted positive),
+          ``fpr_lo``, ``tpr_lo``, ``fpr_hi``, ``tpr_hi`` at its ends. FPR and TPR
+          are linear in the share, which is rational in PCF(+), so NEC is
+          curved: evaluate it with :func:`nec_by_threshold_choice` to draw it.
+
+        ``attrs``: ``threshold_choice``, ``prior``, ``linear`` (NEC linear on
+        each piece), ``area`` (the exact area under the curve over [0, 1],
+        Drummond & Holte (2000), eq. 11 with a uniform density).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.threshold_choice import cost_curve
+    >>> clf = cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> cc = cost_curve(clf, "score")
+    >>> cc[["pcf_lo", "pcf_hi", "threshold", "fpr", "tpr", "nec_lo", "nec_hi"]].round(3)
+       pcf_lo  pcf_hi  threshold  fpr  tpr  nec_lo  nec_hi
+    0    0.00    0.20        inf  0.0  0.0    0.00    0.20
+    1    0.20    0.60       0.80  0.0  0.5    0.10    0.30
+    2    0.60    0.65       0.40  0.5  0.5    0.50    0.50
+    3    0.65    0.90       0.35  0.5  1.0    0.175   0.05
+    4    0.90    1.00       0.10  1.0  1.0    0.10    0.00
+    >>> round(cc.attrs["area"], 6)   # at prevalence 1/2, PCF(+) = 1 - c: the Brier score
+    0.158125
+    """
+    _check_classifier(clf)
+    method = _check_method(threshold_choice)
+    if method == "optimal":
+        rho = _prior(clf, prior, needed=False)
+        seg = clf.segments
+        lo, hi = seg["pcf_lo"].to_numpy(), seg["pcf_hi"].to_numpy()
+        f, t = seg["fpr"].to_numpy(), seg["tpr"].to_numpy()
+        out = _constant_pieces(lo, hi, seg["threshold"].to_numpy(), f, t, rho)
+        out.attrs["area"] = float(clf.area())
+    else:
+        th, fpr, tpr = _roc(clf, method)
+        if method == "fixed":
+            rho = _prior(clf, prior, needed=False)
+            j = np.atleast_1d(K.score_index(th, _number(threshold, "threshold")))
+            out = _constant_pieces(np.array([0.0]), np.array([1.0]), th[j], fpr[j], tpr[j], rho)
+        elif method == "score":
+            rho = _prior(clf, prior)
+            _probabilities_only(clf, th, "threshold_choice='score'")
+            lo, hi, j = _score_pieces(th, rho)
+            out = _constant_pieces(lo, hi, th[j], fpr[j], tpr[j], rho)
+        else:
+            rho = _prior(clf, prior)
+            out = _rate_pieces(th, fpr, tpr, rho)
+        out.attrs["area"] = _area(out, method, rho)
+    out.attrs.update(threshold_choice=method, prior=rho, linear=method != "rate")
+    return out
+
+
+def _constant_pieces(lo, hi, th, f, t, rho) -> pd.DataFrame:
+    rate = np.full(len(lo), np.nan) if rho is None else rho * t + (1.0 - rho) * f
+    return pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "threshold": th, "fpr": f, "tpr": t,
+                         "rate": rate, "nec_lo": K.nec_of(f, t, lo), "nec_hi": K.nec_of(f, t, hi)})
+
+
+def _score_pieces(th: np.ndarray, rho: float):
+    """Pieces of the score-driven curve: (pcf_lo, pcf_hi, ROC index on the piece)."""
+    first = int(K.score_index(th, 1.0))             # at pcf 0 the threshold is 1
+    k = np.arange(first + 1, len(th))
+    k = k[th[k] >= 0.0]                              # scores below 0 are never positive
+    starts = K.flip(th[k], rho)                      # where each further score joins
+    lo = np.concatenate(([0.0], starts))
+    hi = np.concatenate((starts, [1.0]))
+    j = np.concatenate(([first], k))
+    keep = hi > lo
+    return lo[keep], hi[keep], j[keep]
+
+
+def _rate_pieces(th, fpr, tpr, rho) -> pd.DataFrame:
+    cum = K.rate_cumulative(fpr, tpr, rho)
+    x = K.flip(1.0 - cum, rho)                       # pcf where the share reaches cum[j]
+    x[0], x[-1] = 0.0, 1.0
+    j = np.arange(1, len(th))
+    out = pd.DataFrame({
+        "pcf_lo": x[j - 1], "pcf_hi": x[j], "threshold": th[j],
+        "rate_lo": cum[j - 1], "rate_hi": cum[j],
+        "fpr_lo": fpr[j - 1], "tpr_lo": tpr[j - 1], "fpr_hi": fpr[j], "tpr_hi": tpr[j],
+        "nec_lo": K.nec_of(fpr[j - 1], tpr[j - 1], x[j - 1]),
+        "nec_hi": K.nec_of(fpr[j], tpr[j], x[j])})
+    return out[out["pcf_hi"] > out["pcf_lo"]].reset_index(drop=True)
+
+
+def _area(pieces: pd.DataFrame, method: str, rho) -> float:
+    p = {k: pieces[k].to_numpy() for k in pieces.columns}
+    if method != "rate":
+        return K.linear_area(p["pcf_lo"], p["pcf_hi"], p["nec_lo"], p["nec_hi"])
+    width = p["rate_hi"] - p["rate_lo"]
+    return K.rate_area(p["pcf_lo"], p["pcf_hi"], p["rate_lo"], p["fpr_lo"], p["tpr_lo"],
+                       (p["fpr_hi"] - p["fpr_lo"]) / width, (p["tpr_hi"] - p["tpr_lo"]) / width,
+                       rho)
+
+
+# ---------------------------------------------------------------------------- losses over c
+def _cost_pieces(clf, method: str, rho: float, threshold: float):
+    """Pieces over the cost proportion c: (c_lo, c_hi, fpr/tpr at c_lo, fpr/tpr at c_hi)."""
+    if method == "optimal":
+        h = clf.hull
+        f, t = h["fpr"].to_numpy(), h["tpr"].to_numpy()
+        df, dt = np.diff(f), np.diff(t)
+        cross = rho * dt / (rho * dt + (1.0 - rho) * df)   # c where vertex k hands over to k + 1
+        c_hi = np.concatenate(([1.0], cross))              # vertex k optimal on [cross_k, cross_k-1]
+        c_lo = np.concatenate((cross, [0.0]))
+        return c_lo, c_hi, f, t, f, t
+    th, fpr, tpr = _roc(clf, method)
+    if method == "fixed":
+        j = np.atleast_1d(K.score_index(th, threshold))
+        return np.array([0.0]), np.array([1.0]), fpr[j], tpr[j], fpr[j], tpr[j]
+    if method == "score":
+        # On c in (v_k+1, v_k] the scores >= v_k are positive; scores outside [0, 1] are clipped.
+        v = np.clip(th[1:], 0.0, 1.0)
+        c_hi = np.concatenate(([1.0], v))
+        c_lo = np.concatenate((v, [0.0]))
+        j = np.arange(len(th))
+        return c_lo, c_hi, fpr[j], tpr[j], fpr[j], tpr[j]
+    cum = K.rate_cumulative(fpr, tpr, rho)                # share 1 - c
+    j = np.arange(1, len(th))
+    return (1.0 - cum[j], 1.0 - cum[j - 1], fpr[j], tpr[j], fpr[j - 1], tpr[j - 1])
+
+
+def expected_loss(clf, threshold_choice: str = "optimal", *, prior=None,
+                  threshold: float = 0.5) -> float:
+    """``∫ Q(c) dc`` over c uniform on [0, 1], exactly: the expected loss of a threshold choice method.
+
+    ``Q(c) = 2·[c·(1-prior)·FPR + (1-c)·prior·FNR]`` (Hernández-Orallo, Flach &
+    Ferri (2012), sec. 2 and Table 1). It equals, for scores in [0, 1]:
+    ``"score"``, the Brier score (their Theorem 13); ``"optimal"``, the Brier
+    score after isotonic (PAV) calibration, the refinement loss (sec. 6);
+    ``"rate"``, ``prior·(1-prior)·(1 - 2·AUC) + 1/3`` (Theorem 29);
+    ``"fixed"``, the error rate of ``score >= threshold`` (Theorem 5).
+
+    Parameters
+    ----------
+    clf : Classifier
+    threshold_choice : {"optimal", "score", "rate", "fixed"}
+    prior : float in (0, 1), optional
+        π₁ in Q and the prevalence the scores are calibrated for (see the module
+        notes); default the data's (weighted) prevalence.
+    threshold : float, default=0.5
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.threshold_choice import expected_loss
+    >>> clf = cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> round(expected_loss(clf, "score"), 6)       # (0.01 + 0.16 + 0.4225 + 0.04) / 4
+    0.158125
+    >>> round(expected_loss(clf, "fixed"), 6)       # error rate at 0.5
+    0.25
+    >>> round(expected_loss(clf, "rate"), 6)        # AUC 3/4: 1/4 · (1 - 3/2) + 1/3
+    0.208333
+    """
+    _check_classifier(clf)
+    method = _check_method(threshold_choice)
+    rho = _prior(clf, prior)
+    if method == "score":
+        _probabilities_only(clf, _roc(clf, method)[0], "threshold_choice='score'")
+    pieces = _cost_pieces(clf, method, rho, _number(threshold, "threshold"))
+    return K.loss_integral(*pieces, rho)
+
+
+def brier_score(clf, *, prior=None) -> float:
+    """Brier score ``mean((s - y)²)`` (weighted), at prevalence ``prior``.
+
+    At the data's prevalence this is the plain (weighted) Brier score. With
+    ``prior`` the class means are reweighted:
+    ``prior·mean_pos((1-s)²) + (1-prior)·mean_neg(s²)``, the Brier score in a
+    population of that prevalence with the same class-conditional scores.
+    Scores outside [0, 1] are refused.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.threshold_choice import brier_score
+    >>> clf = cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> round(brier_score(clf), 6)
+    0.158125
+    """
+    _check_classifier(clf)
+    th, fpr, tpr = _roc(clf, "score")
+    _probabilities_only(clf, th, "brier_score")
+    rho = _prior(clf, prior)
+    v = th[1:]
+    pos, neg = np.diff(tpr), np.diff(fpr)   # share of each class at each distinct score
+    return float(rho * np.sum(pos * (1.0 - v) ** 2) + (1.0 - rho) * np.sum(neg * v ** 2))
+
+
+def _beta_params(rho: float, severity_ratio):
+    if severity_ratio is None:
+        severity_ratio = rho / (1.0 - rho)
+    sr = _number(severity_ratio, "severity_ratio")
+    if sr > 0:
+        return 2.0, 1.0 + 1.0 / sr
+    if sr < 0:
+        return rho + 1.0, (1.0 - rho) + 1.0
+    raise ValueError("severity_ratio must not be 0: give a positive ratio C(+|-)/C(-|+) of the "
+                     "cost of a false positive to a false negative, a negative number for "
+                     "Beta(π₁+1, π₀+1) (Hand & Anagnostopoulos 2014), or None for the default "
+                     "π₁/π₀.")
+
+
+def auc(clf) -> float:
+    """Area under the ROC curve (ties count half), exact from the ROC points."""
+    c = clf.counts
+    f, t = c.fp / c.n_neg, c.tp / c.n_pos
+    return float(np.sum(np.diff(f) * (t[1:] + t[:-1])) / 2.0)
+
+
+def h_measure(clf, *, severity_ratio=None, prior=None) -> float:
+    """Hand's (2009) H measure: 1 − the envelope's loss under a Beta cost density, normalized.
+
+    ``H = 1 - L_H / L_max``, with ``L_H = ∫ min_t [c·π₀·FPR + (1-c)·π₁·FNR] u(c) dc``
+    over the ROC convex hull, ``L_max`` the same for the better trivial
+    classifier, and u the Beta(a, b) density of the cost proportion c
+    (Hand (2009), sec. 5; Machine Learning 77). Computed exactly with
+    regularized incomplete beta functions, as the ``hmeasure`` packages do.
+
+    Parameters
+    ----------
+    clf : Classifier
+    severity_ratio : float, optional
+        ``C(+|-)/C(-|+)``, how much worse a false positive is than a false
+        negative: the mode of c is ``severity_ratio / (1 + severity_ratio)``,
+        with ``a = 2``, ``b = 1 + 1/severity_ratio``. Default ``π₁/π₀``, the
+        default of the R and Python ``hmeasure`` packages. A negative value
+        gives Beta(π₁+1, π₀+1) (Hand & Anagnostopoulos (2014), "A better Beta").
+    prior : float in (0, 1), optional
+        π₁ (default: the data's weighted prevalence).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.threshold_choice import h_measure
+    >>> h_measure(cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9]))   # separates
+    1.0
+    >>> round(h_measure(cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])), 6)
+    0.5
+    """
+    _check_classifier(clf)
+    rho = _prior(clf, prior)
+    a, b = _beta_params(rho, severity_ratio)
+    c_lo, c_hi, f, t, _, _ = _cost_pieces(clf, "optimal", rho, 0.5)
+    loss = K.beta_loss(c_lo, c_hi, f, t, rho, a, b)
+    # Trivial classifiers: all positive (FPR = TPR = 1) below c = π₁, all negative above.
+    worst = K.beta_loss(np.array([0.0, rho]), np.array([rho, 1.0]), np.array([1.0, 0.0]),
+                        np.array([1.0, 0.0]), rho, a, b)
+    return float(1.0 - min(loss, worst) / worst)
+
+
+# ---------------------------------------------------------------------------- the table
+_SCORE_COLUMNS = ("brier", "loss_score", "calibration_loss", "area_score")
+_SCORED_COLUMNS = ("loss_fixed", "loss_rate", "area_fixed", "area_rate")
+_PRIOR_COLUMNS = ("loss_fixed", "loss_score", "loss_rate", "loss_optimal", "calibration_loss",
+                  "brier", "h_measure", "area_score", "area_rate")
+COLUMNS = ("prior", "brier", "loss_fixed", "loss_score", "loss_rate", "loss_optimal",
+           "calibration_loss", "auc", "h_measure", "area_fixed", "area_score", "area_rate",
+           "area_optimal")
+
+
+def _as_named(classifiers, where: str) -> dict:
+    from .classifier import Classifier
+
+    if isinstance(classifiers, Classifier):
+        classifiers = [classifiers]
+    if isinstance(classifiers, dict):
+        items = [(str(k), v) for k, v in classifiers.items()]
+    else:
+        try:
+            seq = list(classifiers)
+        except TypeError:
+            raise TypeError(f"classifiers must be a Classifier, a list of them or a dict "
+                            f"{{name: Classifier}}, got {type(classifiers).__name__}.") from None
+        items = [(c.name if getattr(c, "name", None) is not None else f"classifier {i}", c)
+                 for i, c in enumerate(seq)]
+    if not items:
+        raise ValueError(f"{where} needs at least one classifier.")
+    for name, clf in items:
+        if not isinstance(clf, Classifier):
+            raise TypeError(f"{name!r} is a {type(clf).__name__}, not a costwidget Classifier; "
+                            f"build one with Classifier.from_scores(...).")
+    names = [n for n, _ in items]
+    if len(set(names)) != len(names):
+        raise ValueError(f"classifier names must be distinct, got {names}; pass a dict "
+                         f"{{name: classifier}} to name them.")
+    return dict(items)
+
+
+def _row(clf, name: str, prior, threshold: float, severity_ratio) -> dict:
+    row = dict.fromkeys(COLUMNS, math.nan)
+    row["auc"] = auc(clf)
+    row["area_optimal"] = float(clf.area())
+    rho = _prior(clf, prior, needed=False)
+    if rho is None:
+        warnings.warn(f"threshold_choice_table: {name!r} was built from ROC rates only, so its "
+                      f"prevalence is unknown; columns {list(_PRIOR_COLUMNS)} are NaN. Pass "
+                      f"prior= to fill them.", UserWarning, stacklevel=3)
+        return row
+    row["prior"] = rho
+    row["loss_optimal"] = expected_loss(clf, "optimal", prior=rho)
+    row["h_measure"] = h_measure(clf, prior=rho, severity_ratio=severity_ratio)
+    th = clf.counts.thresholds
+    if clf.n_pos is None or not np.all(np.isfinite(th[1:])):
+        warnings.warn(f"threshold_choice_table: {name!r} has no scores (it was built from ROC "
+                      f"points or a confusion matrix), so columns "
+                      f"{list(_SCORE_COLUMNS + _SCORED_COLUMNS)} are NaN. Build it with "
+                      f"Classifier.from_scores to fill them.", UserWarning, stacklevel=3)
+        return row
+    row["loss_fixed"] = expected_loss(clf, "fixed", prior=rho, threshold=threshold)
+    row["loss_rate"] = expected_loss(clf, "rate", prior=rho)
+    row["area_fixed"] = cost_curve(clf, "fixed", prior=rho, threshold=threshold).attrs["area"]
+    row["area_rate"] = cost_curve(clf, "rate", prior=rho).attrs["area"]
+    lo, hi = _score_range(th)
+    if lo < 0.0 or hi > 1.0:
+        warnings.warn(f"threshold_choice_table: {name!r} has scores in [{lo:.6g}, {hi:.6g}], "
+                      f"outside [0, 1], so they are not probabilities and columns "
+                      f"{list(_SCORE_COLUMNS)} are NaN. Calibrate the scores first (e.g. "
+                      f"sklearn.calibration.CalibratedClassifierCV) to fill them.",
+                      UserWarning, stacklevel=3)
+        return row
+    row["brier"] = brier_score(clf, prior=rho)
+    row["loss_score"] = expected_loss(clf, "score", prior=rho)
+    row["calibration_loss"] = row["loss_score"] - row["loss_optimal"]
+    row["area_score"] = cost_curve(clf, "score", prior=rho).attrs["area"]
+    return row
+
+
+def threshold_choice_table(classifiers, *, prior=None, threshold: float = 0.5,
+                           severity_ratio=None) -> pd.DataFrame:
+    """One row per classifier: Brier score, the loss of each threshold choice method, AUC, H.
+
+    The losses are ``∫ Q(c) dc`` over c uniform on [0, 1] (see
+    :func:`expected_loss`), exactly; Hernández-Orallo, Flach & Ferri (2012),
+    "A unified view of performance metrics", JMLR 13, sec. 4-7.
+
+    Parameters
+    ----------
+    classifiers : Classifier, list of Classifier, or dict {name: Classifier}
+    prior : float in (0, 1), optional
+        π₁ for Q and the prevalence the scores are calibrated for; default
+        each classifier's own (weighted) prevalence. See the module notes.
+    threshold : float, default=0.5
+        The threshold of the ``"fixed"`` method.
+    severity_ratio : float, optional
+        For ``h_measure``; default π₁/π₀ as in the ``hmeasure`` packages.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by classifier name (index name ``classifier``), with columns:
+
+        * ``prior``: the π₁ used;
+        * ``brier``: the Brier score at that prevalence (:func:`brier_score`);
+        * ``loss_fixed``, ``loss_score``, ``loss_rate``, ``loss_optimal``: the
+          expected loss of each method (``loss_score`` equals ``brier``);
+        * ``calibration_loss`` = ``loss_score - loss_optimal``: what trusting
+          the scores as probabilities costs over the envelope (sec. 6);
+        * ``auc``; ``h_measure`` (:func:`h_measure`);
+        * ``area_fixed``, ``area_score``, ``area_rate``, ``area_optimal``: the
+          area under each method's cost curve over PCF(+) in [0, 1]
+          (Drummond & Holte (2000), eq. 11 with a uniform density).
+
+        Scores outside [0, 1] are not probabilities: ``brier``, ``loss_score``,
+        ``calibration_loss`` and ``area_score`` are then NaN, with a warning
+        that names them; the rest are filled. Classifiers without scores
+        (``from_roc``, ``from_confusion``) fill only the envelope's columns.
+
+    Notes
+    -----
+    Sample weights are in each classifier's counts. With folds the pooled
+    out-of-fold scores are used; pass ``clf.folds`` (a dict) for one row per fold.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.threshold_choice import threshold_choice_table
+    >>> clf = cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], name="toy")
+    >>> t = threshold_choice_table(clf)
+    >>> t[["brier", "loss_score", "loss_optimal", "calibration_loss", "auc"]].round(4)
+                 brier  loss_score  loss_optimal  calibration_loss   auc
+    classifier
+    toy         0.1581      0.1581         0.125            0.0331  0.75
+    """
+    named = _as_named(classifiers, "threshold_choice_table")
+    threshold = _number(threshold, "threshold")
+    rows = [_row(clf, name, prior, threshold, severity_ratio) for name, clf in named.items()]
+    out = pd.DataFrame(rows, index=pd.Index(list(named), name="classifier"), columns=list(COLUMNS))
+    out.attrs.update(prior=prior, threshold=threshold, severity_ratio=severity_ratio)
+    return out
