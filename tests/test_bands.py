@@ -55,7 +55,7 @@ def test_exact_band_large_support_matches_monte_carlo():
 def test_paper_figure_11_example():
     # Drummond & Holte (2004), fig. 11: 20 positives (16 right), 10 negatives (4 wrong).
     clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)
-    band = clf.band(0.9, grid=3)
+    band = clf.band(0.9, grid=3, interval="percentile")  # the paper's band
     np.testing.assert_allclose(band.nec, [0.4, 0.3, 0.2])
     lo, hi = brute_band(20, 10, 16, 4, [0.0, 0.5, 1.0], 0.9)
     np.testing.assert_allclose(band.lower, lo)
@@ -123,7 +123,7 @@ def test_envelope_band_agrees_with_naive_resampling():
     y, s = _random_scores(7, n=300)
     clf = cw.Classifier.from_scores(y, s)
     x = np.linspace(0, 1, 21)
-    band = clf.band(0.9, grid=x, n_boot=3000, random_state=1)
+    band = clf.band(0.9, grid=x, n_boot=3000, random_state=1, interval="percentile")
     lo, hi = naive_envelope_band(y, s, x, 0.9, 3000, 2)
     np.testing.assert_allclose(band.lower, lo, atol=0.012)
     np.testing.assert_allclose(band.upper, hi, atol=0.012)

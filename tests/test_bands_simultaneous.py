@@ -142,7 +142,7 @@ def test_basic_envelope_band_covers_the_true_best_cost():
         y = np.r_[np.ones(160, bool), np.zeros(240, bool)]
         clf = cw.Classifier.from_scores(y, np.r_[rng.normal(d, 1, 160), rng.normal(0, 1, 240)])
         b = clf.band(0.9, n_boot=200, grid=x, random_state=k, interval="basic")
-        p = clf.band(0.9, n_boot=200, grid=x, random_state=k)
+        p = clf.band(0.9, n_boot=200, grid=x, random_state=k, interval="percentile")
         basic += bool((b.lower[0] <= truth) & (truth <= b.upper[0]))
         percentile += bool((p.lower[0] <= truth) & (truth <= p.upper[0]))
     assert rate_at_least(basic, n_sim, 0.80), basic
@@ -152,7 +152,7 @@ def test_basic_envelope_band_covers_the_true_best_cost():
 
 def test_basic_interval_reflects_and_clips():
     clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)
-    p = clf.band(0.9, grid=5)
+    p = clf.band(0.9, grid=5, interval="percentile")
     b = clf.band(0.9, grid=5, interval="basic")
     np.testing.assert_allclose(b.lower, np.clip(2 * p.nec - p.upper, 0, 1))
     np.testing.assert_allclose(b.upper, np.clip(2 * p.nec - p.lower, 0, 1))

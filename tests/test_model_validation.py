@@ -270,5 +270,9 @@ def test_fold_average_roc_columns_are_the_same_for_every_method():
 
 def test_from_frame_without_a_model_column_says_what_to_use():
     frame = pd.DataFrame({"label": [0, 1], "score": [0.1, 0.2]})
-    with pytest.raises(TypeError, match="model= must name the column.*from_scores"):
-        cw.Classifier.from_frame(frame, model=None)
+    with pytest.raises(ValueError, match=r"no column model='model'.*pass model=None if every row"):
+        cw.Classifier.from_frame(frame)
+    # model=None: every row is one model's score, keyed by the score column (as from_duckdb).
+    one = cw.Classifier.from_frame(frame, model=None)
+    assert list(one) == ["score"] and one["score"].name == "score"
+    assert one["score"].envelope.equals(cw.Classifier.from_scores([0, 1], [0.1, 0.2]).envelope)

@@ -104,11 +104,13 @@ def test_errors():
     with pytest.raises(ValueError, match="n_boot"):
         cw.difference_band(a, b, n_boot=0)
     folds = np.arange(20) % 2
+    # Built over the same label array y: known to be the same cases, so the folds are compared.
     fa = cw.Classifier.from_scores(y, a._scored_data[1], folds=folds)
+    fb = cw.Classifier.from_scores(y, b._scored_data[1])
     with pytest.raises(ValueError, match="[Ff]olds were given for a but not"):
-        cw.difference_band(fa, b)
+        cw.difference_band(fa, fb)
     other = cw.Classifier.from_scores(y[::-1], b._scored_data[1])
-    with pytest.raises(ValueError, match="same instances"):
+    with pytest.raises(ValueError, match="not known to score the same cases.*instance="):
         cw.difference_band(a, other)
     with pytest.raises(TypeError, match="Classifier"):
         cw.difference_band(a, "b")

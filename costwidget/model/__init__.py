@@ -15,6 +15,7 @@ from .costs import (
 )
 from .estimators import classifiers_from_estimators
 from .paired import difference_band, significant_intervals
+from .predictions import classifiers_from_predictions
 from .ranges import cost_sensitivity_table, range_summary, thesis_optimized_search
 from .sample import ScoredSample
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
@@ -28,6 +29,7 @@ __all__ = [
     "ScoredSample",
     "SelectionComparison",
     "classifiers_from_estimators",
+    "classifiers_from_predictions",
     "combined_envelope",
     "compare",
     "cost_sensitivity_table",

@@ -10,14 +10,16 @@ totals fixed, and fold totals too when the classifier carries folds):
 
 A band is pointwise: at each pcf the ``k``-th lowest and ``k``-th highest of
 B replicate values, ``k = ceil(B·(1-level)/2)`` (the paper's "fifth lowest
-and fifth highest" of 100 at 90 %), or those limits reflected about the
-original curve (``interval="basic"``, the one to read for the envelope; see
-:meth:`Classifier.band`). The replicates come from
+and fifth highest" of 100 at 90 %: ``interval="percentile"``), or those
+limits reflected about the original curve (``interval="basic"``, the
+default: the one that covers the envelope; see :meth:`Classifier.band`). The replicates come from
 :mod:`costwidget.model.bootstrap_counts` (exact stratified draws per score
 bin) and :mod:`costwidget.model.resample` (bins and envelopes).
 
-Replicates are kept sorted per pcf in a small cache on the classifier, keyed
-by everything except the level, so a new level is two row look-ups. The cache
+Replicates drawn with an int ``random_state`` are kept sorted per pcf in a
+small cache on the classifier, keyed by everything except the level, so a
+new level is two row look-ups. ``random_state=None`` draws afresh every
+time (nothing is cached). The cache
 is locked, and a band being computed by one thread is waited for by another
 (the widget computes bands in a worker thread).
 """
@@ -67,14 +69,32 @@ def grid_key(grid):
 
 
 def make_rng(random_state):
-    """(generator, cacheable seed): ints and None are cacheable, Generators are used as given.
+    """(generator, cache seed) of a ``random_state``: only an int seed may be cached.
 
-    ``None`` draws fresh entropy once; the replicates are then cached under
-    ``None`` so that changing only the level reuses them.
+    ``None`` means fresh randomness on every call, as in numpy and
+    scikit-learn: a new generator from OS entropy, and a seed of ``False``
+    (never cached), so that a Monte Carlo loop over bands sees independent
+    draws. An int is its own cache seed (the same int gives the same
+    replicates, read from the cache). A Generator or RandomState is used as
+    given and not cached.
+
+    Parameters
+    ----------
+    random_state : None, int, numpy Generator or RandomState
+
+    Returns
+    -------
+    rng : numpy.random.Generator
+    seed : int or False
+        The cache key part; False means do not cache.
+
+    Examples
+    --------
+    >>> make_rng(7)[1], make_rng(None)[1]
+    (7, False)
     """
     if random_state is None:
-        seed = np.random.SeedSequence().entropy
-        return np.random.default_rng(seed), None
+        return np.random.default_rng(), False
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
         return np.random.default_rng(int(random_state)), int(random_state)
     if isinstance(random_state, np.random.Generator):
@@ -213,22 +233,45 @@ def scored_arrays(clf, what: str = "a band"):
     return is_pos, scores, strata
 
 
+def is_one_matrix(clf) -> bool:
+    """True for a classifier known by one confusion matrix (:meth:`Classifier.from_confusion`)."""
+    return (clf.sample is None and getattr(clf, "_score_counts", None) is None
+            and clf.n_pos is not None)
+
+
+def _matrix_point(counts) -> int:
+    """The ROC point of a one-matrix classifier: the one with an unknown (NaN) threshold.
+
+    ``from_confusion`` gives the points (0, 0), the matrix (threshold NaN) and
+    (P, N), and keeps the first of repeated points: a matrix equal to (P, N)
+    keeps its NaN, one equal to (0, 0) is that first point.
+    """
+    nan = np.flatnonzero(np.isnan(counts.thresholds))
+    return int(nan[0]) if nan.size else 0
+
+
 def confusion_at(clf, threshold) -> tuple[int, int, int, int]:
     """(n_pos, n_neg, tp, fp) of the classifier 'score >= threshold', or of a one-matrix classifier."""
     if clf.n_pos is None:
         raise ValueError("A band needs class totals: this classifier was built from rates only "
                          "(from_roc). Use from_scores or from_confusion.")
     if threshold is None:
-        counts = clf.counts
-        inner = [k for k in range(len(counts.tp)) if 0 < k < len(counts.tp) - 1]
-        if clf.sample is not None or len(inner) != 1:
+        if not is_one_matrix(clf):
             raise ValueError("A fixed-classifier band needs threshold=... for a scored classifier.")
-        k = inner[0]
+        counts = clf.counts
+        k = _matrix_point(counts)
         tp, fp, n_pos, n_neg = counts.tp[k], counts.fp[k], counts.n_pos, counts.n_neg
+        if counts.exponent:
+            raise ValueError("A fixed-classifier band needs integer counts below 2**53 (a "
+                             "confusion matrix of cases); this one was given as weighted counts.")
     elif getattr(clf, "_score_counts", None) is not None:  # from_counts: read off the counts
         from .counts_band import counts_confusion
 
         tp, fp, n_pos, n_neg = counts_confusion(clf, threshold)
+    elif is_one_matrix(clf):
+        raise ValueError(f"threshold={threshold!r} cannot apply: this classifier is one confusion "
+                         f"matrix (from_confusion), with no score thresholds. Call band() without "
+                         f"threshold= for its exact band (Drummond & Holte (2004), sec. 8).")
     else:
         is_pos, scores, _ = scored_arrays(clf, "A band at a threshold")
         t = float(threshold)
@@ -413,7 +456,7 @@ def envelope_replicates(clf, x, n_boot, rng):
 
 # ---------------------------------------------------------------------- public entry
 def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=1000, grid=512,
-                    random_state=None, interval="percentile") -> pd.DataFrame:
+                    random_state=None, interval="basic") -> pd.DataFrame:
     """Implementation of :meth:`Classifier.band`; the parameters and the result are as there.
 
     Examples
@@ -429,11 +472,18 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
     if method not in ("auto", "exact", "bootstrap"):
         raise ValueError(f"method must be 'auto', 'exact' or 'bootstrap', got {method!r}.")
     if interval not in INTERVALS:
-        raise ValueError(f"interval must be 'percentile' or 'basic', got {interval!r}.")
-    fixed_matrix = clf.sample is None and getattr(clf, "_score_counts", None) is None
+        raise ValueError(f"interval must be 'basic' or 'percentile', got {interval!r}.")
+    if clf.n_pos is None:
+        raise ValueError("A band needs class totals: this classifier was built from rates only "
+                         "(from_roc). Use from_scores or from_confusion.")
+    fixed_matrix = is_one_matrix(clf)
     if isinstance(threshold, str):
         if threshold != "optimal":
             raise ValueError(f"threshold must be a number, None or 'optimal', got {threshold!r}.")
+        if fixed_matrix:
+            raise ValueError("threshold='optimal' cannot apply: this classifier is one confusion "
+                             "matrix (from_confusion), with no thresholds to choose between. Call "
+                             "band() without threshold= for its exact band.")
         if method == "exact":
             raise ValueError("method='exact' is for one fixed threshold; threshold='optimal' uses a "
                              "different threshold at each pcf: use method='bootstrap'.")
@@ -462,7 +512,7 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
 
 
 #: Ways to turn the replicates at a pcf into an interval (see :meth:`Classifier.band`).
-INTERVALS = ("percentile", "basic")
+INTERVALS = ("basic", "percentile")
 
 
 def _finish(out: pd.DataFrame, level, interval, threshold, n_boot, *, envelope):

@@ -18,16 +18,19 @@ from .costs import probability_cost
 from .envelope import Envelope
 from .hull import upper_hull
 from .roc import RocCounts, roc_counts
-from .sample import ScoredSample
+from .sample import ScoredSample, align_instances, case_token_of, check_instance_ids
 from .validation import (
     as_1d,
     check_binary_labels,
     check_finite,
     check_pcf,
     check_same_length,
+    check_number,
     check_sample_weight,
     check_scalar,
     check_scalar_or_1d,
+    missing_columns,
+    order_models,
     renamed_keyword,
 )
 
@@ -257,7 +260,7 @@ class Classifier:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def from_scores(cls, y_true, y_score, *, name=None, pos_label=None, sample_weight=None,
-                    folds=None):
+                    folds=None, instance=None):
         """Evaluate a scoring classifier: one ROC point per distinct score threshold.
 
         Parameters
@@ -278,6 +281,13 @@ class Classifier:
             The classifier itself is then the pooled one; each fold's own
             classifier is in :attr:`folds`, and :meth:`fold_average` /
             :meth:`fold_spread` summarize them. Every fold needs both classes.
+        instance : array-like of shape (n_samples,), optional
+            A distinct id for each case. Classifiers with instance ids are
+            compared paired (:func:`difference_band`) by id, whatever the
+            order of their cases. Without ids, two classifiers pair only when
+            built over the same ``y_true`` array (the same numpy array or
+            pandas column, not equal copies): case ``i`` is then the same
+            case in both.
 
         Returns
         -------
@@ -290,21 +300,32 @@ class Classifier:
         ...                                 pos_label="spam")
         >>> clf.roc[["threshold", "fpr", "tpr"]].to_numpy().tolist()
         [[inf, 0.0, 0.0], [0.9, 0.0, 0.5], [0.2, 1.0, 1.0]]
+
+        Scores of the same cases in another order pair by their ids:
+
+        >>> a = cw.Classifier.from_scores([0, 1, 1, 0], [.1, .8, .6, .3], instance=["p", "q", "r", "s"])
+        >>> b = cw.Classifier.from_scores([1, 0, 1, 0], [.7, .2, .9, .4], instance=["r", "s", "q", "p"])
+        >>> cw.difference_band(a, b, n_boot=20, grid=3, random_state=0)["diff"].tolist()
+        [0.0, 0.0, 0.0]
         """
         name = _check_name(name)
         y_score = check_finite(as_1d(y_score, "y_score"), "y_score")
         y_arr = as_1d(y_true, "y_true")
         n = check_same_length(y_true=y_arr, y_score=y_score)
         weights = check_sample_weight(sample_weight, n)
+        ids = None if instance is None else check_instance_ids(instance, n)
         is_pos, pos_label, _ = check_binary_labels(y_arr, pos_label)
         counts = roc_counts(is_pos, y_score, weights)
+        # The same label memory means the same cases in the same order (known, not guessed).
+        token = case_token_of(y_arr)
         if folds is None:
             return cls(counts=counts, name=name, pos_label=pos_label,
-                       sample=ScoredSample(is_pos, y_score, weights))
+                       sample=ScoredSample(is_pos, y_score, weights, instance=ids,
+                                           case_token=token))
         from .folds import split_folds
 
         labels, codes = split_folds(folds, n, is_pos, weights)
-        sample = ScoredSample(is_pos, y_score, weights, codes)
+        sample = ScoredSample(is_pos, y_score, weights, codes, instance=ids, case_token=token)
         clf = cls(counts=counts, name=name, pos_label=pos_label, sample=sample)
         for k, label in enumerate(labels):
             part = sample.subset(codes == k)
@@ -320,17 +341,27 @@ class Classifier:
         Parameters
         ----------
         frame : pandas.DataFrame
-        y_true, y_score, model : str, default "label", "score", "model"
-            Column names of the true label, the score and the model name (the
-            names of :meth:`CostWidget.from_frame`).
+        y_true, y_score : str, default "label", "score"
+            Column names of the true label and the score (the names of
+            :meth:`CostWidget.from_frame`, :func:`~costwidget.from_duckdb` and
+            :func:`~costwidget.from_spark`).
+        model : str or None, default "model"
+            Column of model names: one classifier per model. ``None``: every
+            row is one model's score, keyed by the score column's name. A
+            missing column is refused, with the same message as
+            :func:`~costwidget.from_duckdb` and :func:`~costwidget.from_spark`.
         fold : str, optional
             Column of the fold (or run) id; each classifier then carries folds
             (see :meth:`from_scores`).
         instance : str, optional
-            Column identifying the instance. Each model's rows are sorted by it,
-            and every model must score the same instances, so that the
-            classifiers can be compared paired (:func:`difference_band`).
-            Without it, rows are taken in frame order.
+            Column of case ids, distinct within each model. Every model must
+            score the same instances (a duplicated id, or an id that only
+            some models scored, is refused, naming a few); rows may come in
+            any order. Each model's rows are sorted by it, and the classifiers
+            keep the ids, so that they can be compared paired
+            (:func:`difference_band`). Without it the rows are taken in frame
+            order, and the classifiers cannot be paired: nothing says which
+            row of one model is which row of another.
         pos_label : label, optional
         label, score : str, optional
             Deprecated spellings of ``y_true`` and ``y_score`` (they warn, and
@@ -339,7 +370,9 @@ class Classifier:
         Returns
         -------
         dict
-            Model name -> :class:`Classifier`, in order of first appearance.
+            Model name -> :class:`Classifier`, sorted by model name (as from
+            DuckDB and Spark; in order of first appearance if the names do
+            not sort).
 
         Examples
         --------
@@ -356,33 +389,38 @@ class Classifier:
             raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
         label = renamed_keyword("from_frame", "label", label, "y_true", y_true, "label")
         score = renamed_keyword("from_frame", "score", score, "y_score", y_score, "score")
+        roles = [(role, c) for role, c in (("y_true", label), ("y_score", score), ("model", model),
+                                          ("fold", fold), ("instance", instance)) if c is not None]
+        missing_columns("frame", roles, frame.columns)
         if model is None:
-            raise TypeError("model= must name the column of model names (one Classifier per "
-                            "model); for a single model's scores use Classifier.from_scores.")
-        needed = [c for c in (label, score, model, fold, instance) if c is not None]
-        missing = [c for c in needed if c not in frame.columns]
-        if missing:
-            raise ValueError(f"frame has no column(s) {missing!r}; it has {list(frame.columns)!r}. "
-                             f"Name the columns with y_true=, y_score=, model=, fold=, instance=.")
-        no_model = frame[model].isna().to_numpy()
-        if no_model.any():
-            first = frame.index[np.argmax(no_model)]
-            raise ValueError(f"Column {model!r} has {int(no_model.sum())} missing model name(s) "
-                             f"(first at index {first!r}); those rows would be dropped. Drop or "
-                             f"name them first, e.g. frame.dropna(subset=[{model!r}]).")
-        out, reference = {}, None
-        for name, part in frame.groupby(model, sort=False):
+            groups = {score: frame}
+        else:
+            no_model = frame[model].isna().to_numpy()
+            if no_model.any():
+                first = frame.index[np.argmax(no_model)]
+                raise ValueError(f"Column {model!r} has {int(no_model.sum())} missing model "
+                                 f"name(s) (first at index {first!r}); those rows would be dropped. "
+                                 f"Drop or name them first, e.g. frame.dropna(subset=[{model!r}]).")
+            groups = dict(list(frame.groupby(model, sort=False, observed=True)))
+        parts, reference = {}, None
+        for name in order_models(groups):
+            part = groups[name]
             if instance is not None:
                 part = part.sort_values(instance, kind="stable")
-                ids = part[instance].to_numpy()
+                what = f"column {instance!r} (instance=) of model {name!r}"
+                ids = check_instance_ids(part[instance].to_numpy(), len(part), what)
                 if reference is None:
-                    reference = ids
-                elif len(ids) != len(reference) or not np.array_equal(ids, reference):
-                    raise ValueError(f"Model {name!r} does not score the same instances "
-                                     f"(column {instance!r}) as the first model.")
-            out[name] = cls.from_scores(part[label].to_numpy(), part[score].to_numpy(),
-                                        name=str(name), pos_label=pos_label,
-                                        folds=None if fold is None else part[fold].to_numpy())
+                    reference = (name, ids)
+                else:
+                    align_instances(reference[1], ids, f"model {reference[0]!r}",
+                                    f"model {name!r}")
+            parts[name] = part
+        out = {}
+        for name, part in parts.items():
+            out[name] = cls.from_scores(
+                part[label].to_numpy(), part[score].to_numpy(), name=str(name),
+                pos_label=pos_label, folds=None if fold is None else part[fold].to_numpy(),
+                instance=None if instance is None else part[instance].to_numpy())
         return out
 
     @classmethod
@@ -911,7 +949,7 @@ class Classifier:
         >>> round(r.tpr, 6), r.randomized, round(r.prob_low, 6), r.single_threshold
         (0.75, True, 0.5, 0.8)
         """
-        max_fpr = _check_number(max_fpr, "max_fpr")
+        max_fpr = check_number(max_fpr, "max_fpr")
         if not 0.0 <= max_fpr <= 1.0:
             raise ValueError(f"max_fpr must lie in [0, 1], got {max_fpr!r}.")
         h = self._hull_index
@@ -934,7 +972,7 @@ class Classifier:
         capacity : float
             Cases the workforce can handle, >= 0.
         n_pos, n_neg : float, optional
-            Positives and negatives of the population; required for
+            Positives and negatives of the population (finite); required for
             :meth:`from_roc` classifiers.
 
         Returns
@@ -949,11 +987,11 @@ class Classifier:
         >>> round(r.fpr, 6), round(r.tpr, 6)
         (0.3, 0.7)
         """
-        capacity = _check_number(capacity, "capacity")
+        capacity = check_number(capacity, "capacity", finite=False)
         if capacity < 0:
             raise ValueError(f"capacity must be >= 0 (a number of cases), got {capacity!r}.")
-        n_pos = self.n_pos if n_pos is None else _check_number(n_pos, "n_pos")
-        n_neg = self.n_neg if n_neg is None else _check_number(n_neg, "n_neg")
+        n_pos = self.n_pos if n_pos is None else check_number(n_pos, "n_pos")
+        n_neg = self.n_neg if n_neg is None else check_number(n_neg, "n_neg")
         if n_pos is None or n_neg is None:
             raise ValueError("n_pos and n_neg are required: this classifier was built from rates only.")
         if n_pos <= 0 or n_neg < 0:
@@ -1092,7 +1130,7 @@ class Classifier:
         return fold_spread(self, grid=grid, quantiles=quantiles)
 
     def band(self, level=0.90, *, threshold=None, method="auto", n_boot=1000, grid=512,
-             random_state=None, interval="percentile") -> pd.DataFrame:
+             random_state=None, interval="basic") -> pd.DataFrame:
         """Pointwise confidence band on the cost curve (Drummond & Holte (2004), sec. 8).
 
         Resampling is stratified: the class totals (and the fold totals, with
@@ -1100,15 +1138,17 @@ class Classifier:
         resampled separately. (The fixed-threshold band resamples the pooled
         confusion matrix by class only, also with folds.)
 
-        Which band to read: for the cost curve itself (the best achievable
-        cost at each pcf, what the lower envelope estimates) use
-        ``band(level, interval="basic")``. The percentile envelope band
-        (the default ``interval``) sits too low: each replicate's envelope is
-        a minimum and lies below the original one, which already lies below
-        the true one. In simulations (binormal scores, d' = 1.2, 160 + 240
-        cases, B = 500, 400 samples) the 90 % basic envelope band covered the
-        true best cost 73-87 % of the time from pcf 0.1 to 0.9 (83-93 % with
-        10x the cases), the percentile one 31-75 %, and the
+        The default band is the one to read for the cost curve itself (the
+        best achievable cost at each pcf, what the lower envelope estimates):
+        the *basic* bootstrap interval, the percentile limits reflected about
+        the original curve. The paper's percentile band
+        (``interval="percentile"``) sits too low for the envelope: each
+        replicate's envelope is a minimum and lies below the original one,
+        which already lies below the true one. In simulations (binormal
+        scores, d' = 1.2, 160 + 240 cases, B = 500, 400 samples) the 90 %
+        basic envelope band covered the true best cost 73-87 % of the time
+        from pcf 0.1 to 0.9 (83-93 % with 10x the cases), the percentile one
+        31-75 % (``benchmarks/coverage_band.py`` measures both), and the
         ``threshold="optimal"`` band covered the true cost of the threshold
         chosen on the data only 42-83 %. The band is pointwise: it is not a
         band that the whole true curve lies in with probability ``level``;
@@ -1126,7 +1166,9 @@ class Classifier:
             * None: the band around the lower envelope. The threshold is
               re-optimized in every replicate, so this is the uncertainty of
               the *best achievable* cost; bootstrap only. For a classifier from
-              :meth:`from_confusion` it is the band of its one confusion matrix.
+              :meth:`from_confusion` (no thresholds: give none) it is the exact
+              band of its one confusion matrix, also when that matrix is a
+              trivial classifier's (then of width 0: nothing varies).
             * ``"optimal"``: at each pcf the threshold that is optimal on the
               original data, held fixed in every replicate. It treats that
               threshold as given, so it misses the optimism of having chosen
@@ -1139,16 +1181,18 @@ class Classifier:
         grid : int or array-like
             Number of pcf values evenly over [0, 1], or the pcf values.
         random_state : None, int or numpy Generator
-            The same int gives the same band bit for bit. Replicates are cached
-            per (threshold, method, n_boot, grid, random_state) for ints and
-            None, so that another ``level`` or ``interval`` costs only look-ups.
-        interval : {"percentile", "basic"}
-            ``"percentile"``: the ``k``-th lowest and highest replicate,
-            ``k = ceil(B·(1-level)/2)`` (the paper's "fifth lowest and fifth
-            highest" of 100). ``"basic"``: those limits reflected about the
-            original curve, ``2·nec − upper`` to ``2·nec − lower``, clipped to
-            [0, 1] (to [0, min(pcf, 1 − pcf)] for the envelope, which no
-            classifier's best cost exceeds).
+            None (the default) draws fresh replicates on every call, as in
+            numpy and scikit-learn. The same int gives the same band bit for
+            bit; its replicates are cached per (threshold, method, n_boot,
+            grid, random_state), so that another ``level`` or ``interval``
+            costs only look-ups.
+        interval : {"basic", "percentile"}
+            ``"basic"`` (the default): the percentile limits reflected about
+            the original curve, ``2·nec − upper`` to ``2·nec − lower``,
+            clipped to [0, 1] (to [0, min(pcf, 1 − pcf)] for the envelope,
+            which no classifier's best cost exceeds). ``"percentile"``: the
+            ``k``-th lowest and highest replicate, ``k = ceil(B·(1-level)/2)``
+            (the paper's "fifth lowest and fifth highest" of 100).
 
         Returns
         -------
@@ -1291,15 +1335,6 @@ def _check_threshold_order(fpr, tpr, thresholds) -> None:
             f"has threshold {thresholds[a]} but point {b} (fpr={fpr[b]}, tpr={tpr[b]}), which "
             f"predicts more cases positive, has the higher threshold {thresholds[b]}. Pass the "
             f"thresholds in the same order as fpr and tpr (as roc_curve returns them).")
-
-
-def _check_number(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {value!r}.")
-    value = float(value)
-    if math.isnan(value):
-        raise ValueError(f"{name} must be a number, got NaN.")
-    return value
 
 
 def _in_units(counts, exponent: int):

@@ -31,6 +31,7 @@ import pandas as pd
 from . import bootstrap_counts, resample
 from .bands import (PRE_BINS_PER_CLASS, cache_of, check_n_boot, grid_key, make_rng, pcf_grid,
                     percentile_rows, scored_arrays)
+from .sample import align_instances
 from .validation import check_level
 
 __all__ = ["difference_band", "significant_intervals"]
@@ -44,34 +45,76 @@ PAIRED_MAX_LOSS = 0.0018
 SD_FLOOR = 1e-12
 
 
+#: How to make two classifiers pairable, for the refusals.
+HOW_TO_PAIR = ("Pairing must be known, not guessed from equal labels: give each case an id, "
+               "instance= (Classifier.from_frame(df, instance='id') or "
+               "Classifier.from_scores(y, s, instance=ids)), or build both over the same y_true "
+               "array (from_scores(y, s1) and from_scores(y, s2); "
+               "costwidget.classifiers_from_predictions(y, {name: score})). Or pass paired=False "
+               "for the unpaired band.")
+
+
 def _check_pair(a, b, paired: bool):
+    """Refuse a pair that cannot be compared; for a paired one, how b's cases line up with a's.
+
+    Returns None (paired in order, or unpaired) or ``perm``: b's case ``perm[i]`` is a's
+    case ``i`` (matched by instance id).
+    """
     from .classifier import Classifier
 
     for clf, label in ((a, "a"), (b, "b")):
         if not isinstance(clf, Classifier):
             raise TypeError(f"{label} must be a Classifier, got {type(clf).__name__}.")
-    pos_a, _, _ = scored_arrays(a, "difference_band")
-    pos_b, _, _ = scored_arrays(b, "difference_band")
+        if clf.sample is None and getattr(clf, "_score_counts", None) is not None:
+            raise ValueError(f"{label} was built from counts per score (from_counts, from_duckdb "
+                             f"or from_spark): a difference band resamples the cases, and counts "
+                             f"do not say which case is which, so they cannot be paired. Build "
+                             f"both classifiers from the scores with an instance id "
+                             f"(Classifier.from_frame(df, instance=...)).")
+    scored_arrays(a, "difference_band")
+    scored_arrays(b, "difference_band")
     if not paired:
-        return
-    if len(pos_a) != len(pos_b) or not np.array_equal(pos_a, pos_b):
-        raise ValueError("a and b must be scored on the same instances in the same order (their "
-                         "labels differ). Sort both by instance id, or pass paired=False for the "
-                         "unpaired band.")
-    fa, fb = a.sample.fold_codes, b.sample.fold_codes
+        return None
+    sa, sb = a.sample, b.sample
+    if sa.instance is not None and sb.instance is not None:
+        perm = align_instances(sa.instance, sb.instance)
+    elif sa.case_token is not None and sa.case_token == sb.case_token:
+        perm = None
+    else:
+        which = ("b has instance ids but a has none" if sa.instance is None and sb.instance is not None
+                 else "a has instance ids but b has none" if sa.instance is not None
+                 else "they were built from different label arrays, without instance ids")
+        raise ValueError(f"a and b are not known to score the same cases in the same order "
+                         f"({which}). {HOW_TO_PAIR}")
+    is_pos_b = sb.is_pos if perm is None else sb.is_pos[perm]
+    if len(sa.is_pos) != len(is_pos_b) or not np.array_equal(sa.is_pos, is_pos_b):
+        bad = np.flatnonzero(sa.is_pos != is_pos_b)
+        where = (f" (instance ids {sa.instance[bad[:5]].tolist()!r})" if sa.instance is not None
+                 else f" (cases {bad[:5].tolist()!r})")
+        raise ValueError(f"a and b label {len(bad)} case(s) differently{where}: the same case "
+                         f"must have the same true label in both. Check the label column and the "
+                         f"instance ids.")
+    fa = sa.fold_codes
+    fb = sb.fold_codes if perm is None or sb.fold_codes is None else sb.fold_codes[perm]
     if (fa is None) != (fb is None):
         which = "a" if fa is not None else "b"
         raise ValueError(f"Folds were given for {which} but not for the other classifier; a paired "
                          f"analysis resamples the same instances, so give both the same folds= "
                          f"(or neither).")
-    if fa is not None and not (np.array_equal(fa, fb) and list(a.folds) == list(b.folds)):
+    if fa is not None and not (list(a.folds) == list(b.folds) and np.array_equal(fa, fb)):
         raise ValueError("a and b have different folds; a paired analysis needs the same folds= "
                          "for both classifiers.")
+    return perm
 
 
-def _bins(clf, threshold):
-    """Score bins of ``clf``; with a threshold, two bins: predicted positive (0) and negative (1)."""
+def _bins(clf, threshold, perm=None):
+    """Score bins of ``clf``; with a threshold, two bins: predicted positive (0) and negative (1).
+
+    With ``perm``, the cases are taken in that order (``bin_of[i]`` is case ``perm[i]``'s).
+    """
     is_pos, scores, _ = scored_arrays(clf)
+    if perm is not None:
+        scores = scores[perm]
     if threshold is not None:
         above = scores >= float(threshold)
         return resample.ScoreBins(bin_of=np.where(above, 0, 1), n_bins=2,
@@ -121,10 +164,12 @@ def _own_counts(clf, bins, n_boot, rng):
     return c[:, 1::2], c[:, 0::2]
 
 
-def _replicates(a, b, x, th_a, th_b, n_boot, rng, paired):
+def _replicates(a, b, x, th_a, th_b, n_boot, rng, paired, perm=None):
     """Replicates of NEC_a − NEC_b (n_boot, len(x)), the same difference on the original
-    data computed from the same bins (the replicates' own centre), and the coarsening bound."""
-    bins_a, bins_b = _bins(a, th_a), _bins(b, th_b)
+    data computed from the same bins (the replicates' own centre), and the coarsening bound.
+
+    ``perm`` lines b's cases up with a's (paired by instance id)."""
+    bins_a, bins_b = _bins(a, th_a), _bins(b, th_b, perm if paired else None)
     if paired:
         is_pos, _, strata = scored_arrays(a)
         counts = _joint_counts(bins_a, bins_b, is_pos, strata, n_boot, rng)
@@ -135,6 +180,8 @@ def _replicates(a, b, x, th_a, th_b, n_boot, rng, paired):
         p, n = int(clf.n_pos), int(clf.n_neg)
         necs.append(_nec_from_bins(tp, fp, p, n, x, th is not None))
         is_pos = scored_arrays(clf)[0]
+        if clf is b and paired and perm is not None:
+            is_pos = is_pos[perm]
         tp0 = np.bincount(bins.bin_of[is_pos], minlength=bins.n_bins)[None, :]
         fp0 = np.bincount(bins.bin_of[~is_pos], minlength=bins.n_bins)[None, :]
         centre.append(_nec_from_bins(tp0, fp0, p, n, x, th is not None)[0])
@@ -252,8 +299,13 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
     Parameters
     ----------
     a, b : Classifier
-        Built with :meth:`Classifier.from_scores` on the same instances in the
-        same order (same labels; same folds, or none, for both).
+        Scored on the same cases, and known to be: both with instance ids
+        (``instance=`` of :meth:`Classifier.from_frame` or
+        :meth:`Classifier.from_scores`; cases are matched by id, in any
+        order), or both built over the same ``y_true`` array (the same case
+        ``i`` in both). Anything else is refused (with ``paired=True``):
+        equal label vectors do not show that the rows are the same cases. The
+        same folds, or none, for both.
     level : float in (0, 1)
         Confidence level of the band.
     threshold_a, threshold_b : float, optional
@@ -266,9 +318,10 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
     grid : int or array-like
         Number of pcf values evenly over [0, 1], or the pcf values.
     random_state : None, int or numpy Generator
-        The same int gives the same band bit for bit; replicates are cached
-        (on ``a``, without keeping ``b`` alive) so that another level or the
-        other kind of band only re-reads them.
+        None (the default) draws fresh replicates on every call. The same int
+        gives the same band bit for bit; its replicates are cached (on ``a``,
+        without keeping ``b`` alive) so that another level or the other kind
+        of band only re-reads them.
     paired : bool
         True (default) resamples instances jointly, keeping the correlation.
         False resamples each classifier on its own: the unpaired band, for
@@ -338,7 +391,7 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
     for flag, label in ((paired, "paired"), (simultaneous, "simultaneous")):
         if not isinstance(flag, bool):
             raise TypeError(f"{label} must be True or False, got {flag!r}.")
-    _check_pair(a, b, paired)
+    perm = _check_pair(a, b, paired)
     for th, label in ((threshold_a, "threshold_a"), (threshold_b, "threshold_b")):
         if th is not None and (isinstance(th, (str, bool)) or not np.isfinite(np.float64(th))):
             raise ValueError(f"{label} must be a finite number or None, got {th!r}.")
@@ -349,7 +402,8 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
                                       n_boot, grid_key(grid), seed, paired)
 
     def make():
-        reps, centre, bound = _replicates(a, b, x, threshold_a, threshold_b, n_boot, rng, paired)
+        reps, centre, bound = _replicates(a, b, x, threshold_a, threshold_b, n_boot, rng, paired,
+                                          perm)
         sd, max_dev = max_deviations(reps, centre)
         return {"sorted": resample.sorted_columns(reps), "sd": sd, "max_dev": max_dev,
                 "centre": centre, "bound": bound}
@@ -427,17 +481,30 @@ def check_pair(a, b, *, paired: bool = True) -> None:
     """Refuse at once a pair that :func:`difference_band` cannot compare (no resampling done).
 
     Raises ``TypeError``/``ValueError`` with the reason: not classifiers, no
-    scores, weighted data, or (paired) not scored on the same instances and folds.
+    scores (rates, counts, one confusion matrix), weighted data, or (paired)
+    not *known* to score the same cases: neither instance ids on both nor
+    the same ``y_true`` array, ids in one classifier only, different labels
+    for the same case, or different folds. The widget's difference view runs
+    this check before computing.
+
+    Parameters
+    ----------
+    a, b : Classifier
+    paired : bool, default=True
 
     Examples
     --------
+    >>> import numpy as np
     >>> import costwidget as cw
     >>> from costwidget.model.paired import check_pair
+    >>> y = np.array([0, 1, 1, 0])
+    >>> check_pair(cw.Classifier.from_scores(y, [.1, .8, .6, .3]),
+    ...            cw.Classifier.from_scores(y, [.2, .9, .4, .1]))   # the same y: paired
     >>> a = cw.Classifier.from_scores([0, 1, 1, 0], [.1, .8, .6, .3])
-    >>> b = cw.Classifier.from_scores([1, 0, 1, 0], [.1, .8, .6, .3])
+    >>> b = cw.Classifier.from_scores([0, 1, 1, 0], [.2, .9, .4, .1])
     >>> check_pair(a, b)
     Traceback (most recent call last):
     ...
-    ValueError: a and b must be scored on the same instances in the same order (their labels differ). Sort both by instance id, or pass paired=False for the unpaired band.
+    ValueError: a and b are not known to score the same cases in the same order (they were built from different label arrays, without instance ids). Pairing must be known, not guessed from equal labels: give each case an id, instance= (Classifier.from_frame(df, instance='id') or Classifier.from_scores(y, s, instance=ids)), or build both over the same y_true array (from_scores(y, s1) and from_scores(y, s2); costwidget.classifiers_from_predictions(y, {name: score})). Or pass paired=False for the unpaired band.
     """
     _check_pair(a, b, paired)

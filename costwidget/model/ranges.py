@@ -35,7 +35,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .validation import as_1d, check_binary_labels, check_finite, check_same_length
+from .validation import as_1d, check_binary_labels, check_finite, check_number, check_same_length
 
 __all__ = [
     "ThesisSearch",
@@ -75,15 +75,6 @@ def _check_unit(values, name: str) -> np.ndarray:
         raise ValueError(f"{name} must lie in [0, 1] (the costs are normalized so that "
                          f"FPcost + FNcost = 1), got {first}.")
     return arr
-
-
-def _check_number(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {value!r}.")
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}.")
-    return value
 
 
 def _plain(value):
@@ -360,8 +351,8 @@ def range_grid(lo, hi, step=0.05) -> np.ndarray:
     >>> range_grid(0.5, 0.5).tolist()
     [0.5]
     """
-    lo, hi = _check_number(lo, "lo"), _check_number(hi, "hi")
-    step = _check_number(step, "step")
+    lo, hi = check_number(lo, "lo"), check_number(hi, "hi")
+    step = check_number(step, "step")
     if step <= 0:
         raise ValueError(f"step must be > 0, got {step!r}.")
     if hi < lo:
@@ -756,7 +747,7 @@ def thesis_optimized_search(y_true, y_score, fp_cost, *, step=1e-5, pos_label=No
         raise ValueError(f"y_score must be probabilities of the positive class in [0, 1] (the "
                          f"thesis's search scans thresholds on P(negative) = 1 - y_score), "
                          f"got {bad}.")
-    step = _check_number(step, "step")
+    step = check_number(step, "step")
     if not 0 < step <= 1:
         raise ValueError(f"step must lie in (0, 1], got {step!r}.")
     x = _check_unit(fp_cost, "fp_cost")

@@ -26,6 +26,9 @@ __all__ = [
     "check_scalar_or_1d",
     "check_classifier",
     "renamed_keyword",
+    "check_number",
+    "missing_columns",
+    "order_models",
 ]
 
 
@@ -238,10 +241,30 @@ def check_probability(p, name: str = "p_pos") -> np.ndarray:
     return arr
 
 
+def _as_cost_array(value, name: str) -> np.ndarray:
+    """A cost as float64, refusing None, strings, bools and other non-numbers by name."""
+    if value is None:
+        raise TypeError(f"{name} is required: give a number >= 0, got None.")
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iuf":
+        shown = repr(value) if arr.ndim == 0 else f"an array of dtype {arr.dtype}"
+        raise TypeError(f"{name} must be a number >= 0 or an array of them, got {shown}. "
+                        f"Convert it first (e.g. float(...)).")
+    return arr.astype(np.float64, copy=False)
+
+
 def check_costs(cost_fn, cost_fp) -> tuple[np.ndarray, np.ndarray]:
-    """Refuse negative or NaN costs, and pairs where both costs are zero."""
-    fn = np.asarray(cost_fn, dtype=np.float64)
-    fp = np.asarray(cost_fp, dtype=np.float64)
+    """Refuse non-numbers (None, strings, bools), negative or NaN costs, and both costs zero.
+
+    Examples
+    --------
+    >>> check_costs(1, "2")
+    Traceback (most recent call last):
+    ...
+    TypeError: cost_fp (the cost C(+|-) of a false positive) must be a number >= 0 or an array of them, got '2'. Convert it first (e.g. float(...)).
+    """
+    fn = _as_cost_array(cost_fn, "cost_fn (the cost C(-|+) of a false negative)")
+    fp = _as_cost_array(cost_fp, "cost_fp (the cost C(+|-) of a false positive)")
     for arr, name in ((fn, "cost_fn (the cost C(-|+) of a false negative)"),
                       (fp, "cost_fp (the cost C(+|-) of a false positive)")):
         bad = ~(np.isfinite(arr) & (arr >= 0))
@@ -298,3 +321,94 @@ def renamed_keyword(where: str, old: str, old_value, new: str, new_value, defaul
                   f"use {new}={old_value!r} (scikit-learn's name).",
                   DeprecationWarning, stacklevel=stacklevel)
     return old_value
+
+
+def check_number(value, name: str, *, finite: bool = True) -> float:
+    """``value`` as a float; refuses bools, strings, None, arrays and NaN (and ±inf if ``finite``).
+
+    The one number check of the model: every scalar argument (a capacity, an
+    FPR limit, a step, class totals) goes through it, so that all of them
+    refuse the same things with the same words.
+
+    Parameters
+    ----------
+    value : object
+        Should be a real number (int, float or a numpy scalar).
+    name : str
+        The argument's name, for the message.
+    finite : bool, default=True
+        Also refuse ``inf`` and ``-inf``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> check_number(3, "capacity"), check_number(float("inf"), "capacity", finite=False)
+    (3.0, inf)
+    >>> check_number(float("inf"), "n_pos")
+    Traceback (most recent call last):
+    ...
+    ValueError: n_pos must be a finite number, got inf.
+    >>> check_number("2", "step")
+    Traceback (most recent call last):
+    ...
+    TypeError: step must be a number, got '2' (a str).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer,
+                                                                     np.floating)):
+        raise TypeError(f"{name} must be a number, got {value!r} (a {type(value).__name__}).")
+    value = float(value)
+    if value != value:
+        raise ValueError(f"{name} must be a number, got NaN.")
+    if finite and not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}.")
+    return value
+
+
+def missing_columns(source: str, roles, available) -> None:
+    """Refuse column names that ``available`` lacks, the same way for a DataFrame, DuckDB and Spark.
+
+    Parameters
+    ----------
+    source : str
+        How to name the data (``"frame"``, ``"The file 'x.parquet'"``).
+    roles : list of (keyword, column name)
+        The named columns, each with the keyword that named it.
+    available : list
+        The data's columns.
+
+    Examples
+    --------
+    >>> missing_columns("frame", [("y_score", "score"), ("model", "model")], ["score", "label"])
+    Traceback (most recent call last):
+    ...
+    ValueError: frame has no column model='model'; its columns are ['score', 'label']. Name the columns with y_true=, y_score=, model=, fold=, ... (model= is the column of model names: one classifier per model; pass model=None if every row is one model's score).
+    """
+    available = list(available)
+    missing = [(role, name) for role, name in roles if name not in available]
+    if not missing:
+        return
+    what = ", ".join(f"{role}={name!r}" for role, name in missing)
+    hint = ""
+    if any(role == "model" for role, _ in missing):
+        hint = (" (model= is the column of model names: one classifier per model; pass "
+                "model=None if every row is one model's score)")
+    raise ValueError(f"{source} has no column {what}; its columns are {available!r}. Name the "
+                     f"columns with y_true=, y_score=, model=, fold=, ...{hint}.")
+
+
+def order_models(values) -> list:
+    """Model names in the order every source returns them: sorted, or as given if unsortable.
+
+    Examples
+    --------
+    >>> order_models(["b", "a"]), order_models([2, "a"])
+    (['a', 'b'], [2, 'a'])
+    """
+    values = list(values)
+    try:
+        return sorted(values)
+    except TypeError:
+        return values
