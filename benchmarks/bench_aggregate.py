@@ -8,7 +8,7 @@ Run, on a shared machine, with a low priority and the data outside the repo::
 Figures (see ``benchmarks/README.md``):
 
 1. 10^7 rows in Parquet, scores with 4 decimals (about 10^4 distinct values):
-   ``cw.from_duckdb(path)`` + the envelope, against ``pandas.read_parquet`` of the
+   ``cw.from_duckdb(path, model=None)`` + the envelope, against ``pandas.read_parquet`` of the
    same two columns + ``sklearn.metrics.roc_curve``. Exactness is checked
    against ``Classifier.from_scores`` on the same rows.
 2. The same with continuous float64 scores (every score distinct), with where
@@ -128,7 +128,7 @@ def bench_ratio(path: Path, *, repeats: int = 3, check: bool = True) -> dict:
         return roc_curve(frame["label"].to_numpy(), frame["score"].to_numpy())
 
     def ours():
-        clf = cw.from_duckdb(str(path))["score"]
+        clf = cw.from_duckdb(str(path), model=None)["score"]
         clf.envelope
         return clf
 
@@ -216,7 +216,7 @@ def _child(path: str, decimals) -> None:
 
     steps["import_s"] = time.perf_counter() - start
     t = time.perf_counter()
-    clf = cw.from_duckdb(path, decimals=decimals)["score"]
+    clf = cw.from_duckdb(path, decimals=decimals, model=None)["score"]
     steps["from_duckdb_s"] = time.perf_counter() - t
     t = time.perf_counter()
     env = clf.envelope
@@ -251,8 +251,8 @@ def bench_spark(path: Path, *, repeats: int = 2) -> dict:
     start_s = time.perf_counter() - t
     try:
         df = spark.read.parquet(str(path))
-        spark_s, clf = min_time(lambda: cw.from_spark(df)["score"], repeats)
-        duck_s, ref = min_time(lambda: cw.from_duckdb(str(path))["score"], repeats)
+        spark_s, clf = min_time(lambda: cw.from_spark(df, model=None)["score"], repeats)
+        duck_s, ref = min_time(lambda: cw.from_duckdb(str(path), model=None)["score"], repeats)
         return {"rows": int(clf.n_pos + clf.n_neg), "session_start_s": start_s,
                 "spark_s": spark_s, "duckdb_s": duck_s, "equal_to_duckdb": _same(clf, ref)}
     finally:
@@ -265,7 +265,7 @@ def bench_scaling(paths: dict, *, repeats: int = 2) -> list:
 
     rows = []
     for n, path in sorted(paths.items()):
-        s, _ = min_time(lambda: cw.from_duckdb(str(path))["score"].envelope, repeats)
+        s, _ = min_time(lambda: cw.from_duckdb(str(path), model=None)["score"].envelope, repeats)
         rows.append({"rows": n, "seconds": s, "ns_per_row": 1e9 * s / n})
     return rows
 

@@ -74,15 +74,16 @@ def test_a_list_of_files_a_csv_file_a_relation_and_a_table_agree(parquet_glob, t
     con.register("frame", frame)
     con.execute("CREATE TABLE scored AS SELECT * FROM frame WHERE model = 'logit'")
     sources = {
-        "list": (sorted(globbing.glob(glob)), {"model": "model"}),
+        "list": (sorted(globbing.glob(glob)), {}),
         "csv": (str(csv), {}),
         "relation": (con.table("scored"), {}),
         "table": ("scored", {"connection": con}),
     }
     for kind, (source, extra) in sources.items():
-        got = cw.from_duckdb(source, pos_label="fraud", **extra)
-        clf = got["logit"] if kind == "list" else got["score"]
-        _assert_same(clf, ref)
+        got = cw.from_duckdb(source, pos_label="fraud", **extra)  # model="model" by default
+        if kind == "list":
+            assert list(got) == sorted(set(frame["model"]))
+        _assert_same(got["logit"], ref)
 
 
 @pytest.mark.parametrize("labels, pos", [((0, 1), 1), ((-1, 1), 1), ((False, True), True)])
@@ -91,7 +92,7 @@ def test_default_positive_label_for_numeric_and_bool_labels(labels, pos):
     y = rng.random(300) < 0.4
     s = np.round(rng.random(300) + 0.2 * y, 2)
     lab = np.where(y, labels[1], labels[0])
-    got = cw.from_duckdb(duckdb.connect().from_df(pd.DataFrame({"score": s, "label": lab})))
+    got = cw.from_duckdb(duckdb.connect().from_df(pd.DataFrame({"score": s, "label": lab})), model=None)
     assert got["score"].pos_label == pos
     _assert_same(got["score"], cw.Classifier.from_scores(y, s))
 
@@ -102,8 +103,8 @@ def test_float32_and_integer_scores_are_read_exactly():
     s32 = (rng.random(500) + 0.3 * y).astype(np.float32)
     frame = pd.DataFrame({"a": s32, "b": (s32 * 100).astype(np.int64), "label": y.astype(int)})
     rel = duckdb.connect().from_df(frame)
-    _assert_same(cw.from_duckdb(rel, y_score="a")["a"], cw.Classifier.from_scores(y, s32))
-    _assert_same(cw.from_duckdb(rel, y_score="b")["b"], cw.Classifier.from_scores(y, frame["b"]))
+    _assert_same(cw.from_duckdb(rel, y_score="a", model=None)["a"], cw.Classifier.from_scores(y, s32))
+    _assert_same(cw.from_duckdb(rel, y_score="b", model=None)["b"], cw.Classifier.from_scores(y, frame["b"]))
 
 
 # ---------------------------------------------------------------------- the two plans
@@ -192,7 +193,7 @@ def test_weights_equal_from_scores_where_the_sums_are_exact(monkeypatch, how, wh
     frame = _weighted()
     if whole:  # negatives kept at a rate of 1/10: weights 10, still weights (float, no bands)
         frame["w"] = np.where(frame["label"] == 1, 1.0, 10.0)
-    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w")["score"]
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w", model=None)["score"]
     ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
     _assert_same(got, ref)
     with pytest.raises(ValueError, match="whole-number counts: bootstrap resampling of weights"):
@@ -204,7 +205,7 @@ def test_huge_weights_neither_overflow_nor_lose_the_ratios(monkeypatch, how):
     monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
     frame = pd.DataFrame({"score": [0.9, 0.8, 0.7, 0.2, 0.1], "label": [1, 1, 1, 0, 0],
                           "w": [4e18, 4e18, 4e18, 1.0, 1.0]})
-    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w")["score"]
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w", model=None)["score"]
     ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
     _assert_same(got, ref)
     assert got.roc["tpr"].tolist() == pytest.approx([0, 1 / 3, 2 / 3, 1, 1, 1])
@@ -217,7 +218,7 @@ def test_a_weight_sum_beyond_the_float_range_says_so():
         rel = duckdb.connect().from_df(pd.DataFrame({"score": [0.5, 0.5, 0.1], "label": [0, 0, 1],
                                                      "w": [1e308, 1e308, 1.0]}))
         with pytest.raises(ValueError, match=r"sum beyond the largest float .* common factor"):
-            cw.from_duckdb(rel, sample_weight="w")
+            cw.from_duckdb(rel, sample_weight="w", model=None)
     finally:
         monkeypatch.undo()
 
@@ -226,7 +227,7 @@ def test_fractional_weights_agree_with_from_scores_to_rounding():
     rng = np.random.default_rng(8)
     frame = _weighted()
     frame["w"] = rng.exponential(size=len(frame))
-    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w")["score"]
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w", model=None)["score"]
     ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
     assert got.roc["threshold"].tolist() == ref.roc["threshold"].tolist()
     np.testing.assert_allclose(got.roc[["fpr", "tpr"]], ref.roc[["fpr", "tpr"]], rtol=1e-12)
@@ -248,13 +249,13 @@ def test_bad_weights_are_refused_with_the_column_named(monkeypatch, how, weights
     rel = duckdb.connect().sql(f"SELECT * FROM (VALUES (0.2, 0, {a}), (0.2, 0, {b}), "
                                f"(0.1, 1, {c})) AS t(score, label, w)")
     with pytest.raises(ValueError, match=message):
-        cw.from_duckdb(rel, sample_weight="w")
+        cw.from_duckdb(rel, sample_weight="w", model=None)
 
 
 def test_zero_weights_drop_their_rows_as_from_scores_does():
     frame = _weighted()
     frame.loc[::3, "w"] = 0.0
-    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w")["score"]
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w", model=None)["score"]
     ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
     _assert_same(got, ref)
 
@@ -263,13 +264,13 @@ def test_the_old_keywords_still_work_with_a_deprecation_warning():
     rel = _rel(p=[0.1, 0.9], y=[0, 1])
     with pytest.warns(DeprecationWarning, match="from_duckdb's score= is deprecated.*y_score='p'") \
             as record:
-        got = cw.from_duckdb(rel, score="p", y_true="y")
+        got = cw.from_duckdb(rel, score="p", y_true="y", model=None)
     assert got["p"].nec(0.5) == 0.0
     assert record[0].filename == __file__  # the warning points at the caller's line
     with pytest.warns(DeprecationWarning, match="from_duckdb's label= is deprecated"):
-        cw.from_duckdb(rel, y_score="p", label="y")
+        cw.from_duckdb(rel, y_score="p", label="y", model=None)
     with pytest.raises(TypeError, match="Give the column as y_score= only"):
-        cw.from_duckdb(rel, score="p", y_score="q")
+        cw.from_duckdb(rel, score="p", y_score="q", model=None)
 
 
 # ---------------------------------------------------------------------- awkward columns
@@ -280,7 +281,7 @@ def test_source_columns_named_like_the_querys_aliases_change_nothing(monkeypatch
     frame = pd.DataFrame({"score": [.9, .8, .3, .2, .9, .1], "label": [1, 1, 0, 1, 0, 0],
                           "s": [5., 1, 2, 3, 4, 0], "k": [7., 7, 7, 7, 7, 7], "y": [0, 0, 0, 0, 0, 1],
                           "n": [9, 9, 9, 9, 9, 9]})
-    got = cw.from_duckdb(duckdb.connect().from_df(frame), decimals=decimals)["score"]
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), decimals=decimals, model=None)["score"]
     ref = cw.Classifier.from_scores(frame["label"], frame["score"])
     if decimals is None:
         _assert_same(got, ref)
@@ -289,7 +290,7 @@ def test_source_columns_named_like_the_querys_aliases_change_nothing(monkeypatch
         assert got.roc["threshold"].is_monotonic_decreasing
     # A label column named s: the score is still the score.
     renamed = frame.drop(columns="s").rename(columns={"label": "s"})
-    got = cw.from_duckdb(duckdb.connect().from_df(renamed), y_true="s")["score"]
+    got = cw.from_duckdb(duckdb.connect().from_df(renamed), y_true="s", model=None)["score"]
     _assert_same(got, ref)
 
 
@@ -324,7 +325,7 @@ def test_a_list_column_is_refused_as_a_score():
                                "SELECT [0.1], 0")
     with pytest.raises(TypeError, match=r"Column 'score' \(y_score=\) has type .*\[\]; scores "
                                         r"must be numbers"):
-        cw.from_duckdb(rel)
+        cw.from_duckdb(rel, model=None)
 
 
 # ---------------------------------------------------------------------- rounding
@@ -335,7 +336,7 @@ def _groups(s, decimals):
 
 def _check_bound(y, s, decimals):
     rel = duckdb.connect().from_df(pd.DataFrame({"score": s, "label": y.astype(np.int8)}))
-    rounded = cw.from_duckdb(rel, decimals=decimals)["score"]
+    rounded = cw.from_duckdb(rel, decimals=decimals, model=None)["score"]
     exact = cw.Classifier.from_scores(y, s)
     # Every rounded ROC point (threshold, tp, fp) is one of the exact ROC points.
     exact_rows = set(map(tuple, exact.roc[["threshold", "tp", "fp"]].to_numpy().tolist()))
@@ -385,10 +386,10 @@ def test_rounding_bound_is_attained():
     # decimals the only points are (0,0) and (1,1): E_r(1/2) = 1/2 = u·w/(u+w) with u = w = 1.
     rel = duckdb.connect().from_df(pd.DataFrame({"score": [0.41, 0.42, 0.38, 0.39],
                                                  "label": [1, 1, 0, 0]}))
-    clf = cw.from_duckdb(rel, decimals=0)["score"]
+    clf = cw.from_duckdb(rel, decimals=0, model=None)["score"]
     assert clf.envelope_error_bound == 0.5
     assert clf.nec(0.5) == 0.5
-    assert cw.from_duckdb(rel)["score"].nec(0.5) == 0.0
+    assert cw.from_duckdb(rel, model=None)["score"].nec(0.5) == 0.0
     assert clf.roc["threshold"].tolist() == [np.inf, 0.38]  # the group's lowest raw score
 
 
@@ -408,7 +409,7 @@ def test_rounded_classifier_with_folds_has_per_fold_bounds(parquet_glob):
 def test_a_threshold_inside_a_rounded_group_is_refused_for_a_fixed_band():
     rel = duckdb.connect().from_df(pd.DataFrame({"score": [0.41, 0.42, 0.38, 0.39, 0.9, 0.1],
                                                  "label": [1, 1, 0, 0, 1, 0]}))
-    clf = cw.from_duckdb(rel, decimals=1)["score"]
+    clf = cw.from_duckdb(rel, decimals=1, model=None)["score"]
     assert clf.band(threshold=0.38, grid=3)["nec"].notna().all()  # a group's own threshold
     with pytest.raises(ValueError, match="falls inside a group of rounded scores"):
         clf.band(threshold=0.40, grid=3)
@@ -435,7 +436,7 @@ def _rel(**columns):
 def test_column_and_argument_errors_name_the_column(kwargs, message):
     rel = _rel(score=[0.1, 0.2], label=[0, 1], model=["a", "a"])
     with pytest.raises((ValueError, TypeError), match=message):
-        cw.from_duckdb(rel, **kwargs)
+        cw.from_duckdb(rel, **{"model": None, **kwargs})
 
 
 @pytest.mark.parametrize("columns, kwargs, message", [
@@ -459,7 +460,7 @@ def test_column_and_argument_errors_name_the_column(kwargs, message):
 def test_malformed_data_is_refused_with_the_column_named(columns, kwargs, message):
     frame = pd.DataFrame(columns)
     with pytest.raises(ValueError, match=message):
-        cw.from_duckdb(duckdb.connect().from_df(frame), **kwargs)
+        cw.from_duckdb(duckdb.connect().from_df(frame), **{"model": None, **kwargs})
 
 
 def test_nan_scores_are_refused_by_column():
@@ -467,7 +468,7 @@ def test_nan_scores_are_refused_by_column():
     rel = duckdb.connect().sql("SELECT * FROM (VALUES (0.1, 0), ('NaN'::DOUBLE, 1), "
                                "('NaN'::DOUBLE, 1), (0.3, 1)) AS t(p, label)")
     with pytest.raises(ValueError, match=r"Column 'p' \(y_score=\) has 2 NaN value\(s\)"):
-        cw.from_duckdb(rel, y_score="p")
+        cw.from_duckdb(rel, y_score="p", model=None)
 
 
 def test_an_empty_result_is_refused(parquet_glob):
@@ -475,30 +476,30 @@ def test_an_empty_result_is_refused(parquet_glob):
     con = duckdb.connect()
     empty = con.read_parquet(glob).filter("score > 99")
     with pytest.raises(ValueError, match="The relation has no rows"):
-        cw.from_duckdb(empty, y_true="label", pos_label="fraud")
+        cw.from_duckdb(empty, y_true="label", pos_label="fraud", model=None)
 
 
 def test_sources_that_cannot_be_read_are_refused(tmp_path):
     with pytest.raises(ValueError, match="pass connection= to read a table"):
-        cw.from_duckdb("scored")
+        cw.from_duckdb("scored", model=None)
     with pytest.raises(ValueError, match="has no table or view 'nope'"):
-        cw.from_duckdb("nope", connection=duckdb.connect())
+        cw.from_duckdb("nope", connection=duckdb.connect(), model=None)
     with pytest.raises(ValueError, match="DuckDB could not read"):
-        cw.from_duckdb(str(tmp_path / "missing-*.parquet"))
+        cw.from_duckdb(str(tmp_path / "missing-*.parquet"), model=None)
     with pytest.raises(TypeError, match="source must be a path"):
-        cw.from_duckdb(42)
+        cw.from_duckdb(42, model=None)
 
 
 def test_column_names_are_quoted_not_spliced_into_sql():
     frame = pd.DataFrame({'odd "name"; DROP TABLE x; --': [0.1, 0.9], "label": [0, 1]})
-    got = cw.from_duckdb(duckdb.connect().from_df(frame), y_score='odd "name"; DROP TABLE x; --')
+    got = cw.from_duckdb(duckdb.connect().from_df(frame), y_score='odd "name"; DROP TABLE x; --', model=None)
     assert got['odd "name"; DROP TABLE x; --'].nec(0.5) == 0.0
 
 
 def test_a_missing_engine_says_which_extra_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "duckdb", None)  # import duckdb now raises ImportError
     with pytest.raises(ImportError, match=r"pip install 'costwidget\[duckdb\]'"):
-        cw.from_duckdb("x.parquet")
+        cw.from_duckdb("x.parquet", model=None)
 
 
 # ---------------------------------------------------------------------- the benchmark script

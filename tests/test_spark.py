@@ -84,16 +84,16 @@ def test_rounded_groups_equal_duckdb_exactly(spark, frame):
 def test_malformed_frames_are_refused_with_the_column_named(spark):
     three = spark.createDataFrame(pd.DataFrame({"p": [0.1, 0.2, 0.3], "y": ["a", "b", "c"]}))
     with pytest.raises(ValueError, match=r"no column y_score='score'; its columns are \['p', 'y'\]"):
-        cw.from_spark(three, y_true="y")
+        cw.from_spark(three, y_true="y", model=None)
     with pytest.raises(ValueError, match=r"Column 'y' \(y_true=\) has 3 distinct values"):
-        cw.from_spark(three, y_score="p", y_true="y")
+        cw.from_spark(three, y_score="p", y_true="y", model=None)
     # pandas NaN becomes NULL in Spark: the NaN is made in Spark SQL, as a Parquet file holds it.
     nan = spark.sql("SELECT * FROM VALUES (0.1D, 0), (CAST('NaN' AS DOUBLE), 1), (0.3D, 1) "
                     "AS t(p, label)")
     with pytest.raises(ValueError, match=r"Column 'p' \(y_score=\) has 1 NaN"):
-        cw.from_spark(nan, y_score="p")
+        cw.from_spark(nan, y_score="p", model=None)
     with pytest.raises(TypeError, match="pyspark.sql.DataFrame"):
-        cw.from_spark(pd.DataFrame({"score": [0.1]}))
+        cw.from_spark(pd.DataFrame({"score": [0.1]}), model=None)
 
 
 def test_weights_equal_duckdb_and_from_scores(spark, frame):

@@ -168,7 +168,7 @@ def _arrow(relation):
     return fetch()
 
 
-def from_duckdb(source, *, y_true="label", y_score="score", model=None, fold=None,
+def from_duckdb(source, *, y_true="label", y_score="score", model="model", fold=None,
                 sample_weight=None, pos_label=None, decimals=None, connection=None, label=None,
                 score=None) -> dict:
     """Classifiers counted by DuckDB over Parquet/CSV files, relations or tables.
@@ -207,8 +207,12 @@ def from_duckdb(source, *, y_true="label", y_score="score", model=None, fold=Non
         Column names of the true label (two distinct values) and of the score
         (any numeric type, read as DOUBLE; higher means more positive), as in
         :meth:`Classifier.from_frame`.
-    model : str, optional
-        Column naming the model that made the score: one classifier per model.
+    model : str or None, default "model"
+        Column naming the model that made the score: one classifier per
+        model. ``None``: every row is one model's score. As in
+        :meth:`Classifier.from_frame` (the same default, the same refusal of
+        a missing column, the same order): a file with a ``model`` column is
+        never pooled into one classifier unless asked.
     fold : str, optional
         Column of the fold (or run) id; each classifier then carries folds, as
         :meth:`Classifier.from_scores` with ``folds=``.
@@ -245,9 +249,10 @@ def from_duckdb(source, *, y_true="label", y_score="score", model=None, fold=Non
     Returns
     -------
     dict
-        Model name -> :class:`Classifier`, sorted by model name (without
-        ``model``, one classifier keyed by the score column's name). Each has
-        ``envelope_error_bound``.
+        Model name -> :class:`Classifier`, sorted by model name (with
+        ``model=None``, one classifier keyed by the score column's name). Each
+        has ``envelope_error_bound``. Built from counts, they cannot be
+        compared paired (:func:`difference_band` needs each case's scores).
 
     Examples
     --------
@@ -258,7 +263,7 @@ def from_duckdb(source, *, y_true="label", y_score="score", model=None, fold=Non
     ...                 "('a', 0.9, 1), ('a', 0.4, 0), ('a', 0.35, 1), ('a', 0.1, 0), "
     ...                 "('b', 0.8, 0), ('b', 0.6, 1), ('b', 0.3, 0), ('b', 0.2, 1)) "
     ...                 "AS t(model, score, label)")
-    >>> models = cw.from_duckdb("scored", model="model", connection=con)
+    >>> models = cw.from_duckdb("scored", connection=con)   # one classifier per model
     >>> {name: clf.nec(0.5) for name, clf in models.items()}
     {'a': 0.25, 'b': 0.5}
     >>> models["a"].envelope.equals(cw.Classifier.from_scores([1, 0, 1, 0], [0.9, 0.4, 0.35, 0.1]).envelope)

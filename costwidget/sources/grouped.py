@@ -21,7 +21,7 @@ import numpy as np
 
 from ..model.classifier import Classifier
 from ..model.counts import counts_classifier
-from ..model.validation import renamed_keyword
+from ..model.validation import missing_columns, renamed_keyword
 
 __all__ = ["Columns", "columns_from_keywords", "check_columns", "check_decimals",
            "classifiers_from_groups", "require", "NUMERIC_TYPES"]
@@ -77,11 +77,7 @@ def check_columns(cols: Columns, available, types, source: str) -> None:
         if not isinstance(name, str):
             raise TypeError(f"{role}= must be a column name (str), got {name!r}.")
     available = list(available)
-    missing = [(role, name) for role, name in cols.roles() if name not in available]
-    if missing:
-        what = ", ".join(f"{role}={name!r}" for role, name in missing)
-        raise ValueError(f"{source} has no column {what}; its columns are {available!r}. Name the "
-                         f"columns with y_true=, y_score=, model=, fold=, sample_weight=.")
+    missing_columns(source, cols.roles(), available)  # the words of Classifier.from_frame
     names = [name for _, name in cols.roles()]
     if len(set(names)) != len(names):
         raise ValueError(f"y_true=, y_score=, model=, fold= and sample_weight= must name "

@@ -57,12 +57,13 @@ def _arrow(frame):
     return pa.Table.from_pandas(frame.toPandas(), preserve_index=False)
 
 
-def from_spark(df, *, y_true="label", y_score="score", model=None, fold=None,
+def from_spark(df, *, y_true="label", y_score="score", model="model", fold=None,
                sample_weight=None, pos_label=None, decimals=None, label=None,
                score=None) -> dict:
     """Classifiers counted by Spark: ``groupBy`` + ``agg`` on the cluster, only the counts collected.
 
-    The same arguments and result as :func:`costwidget.from_duckdb` (see there),
+    The same arguments, defaults (``model="model"``; ``model=None`` for one
+    model) and result as :func:`costwidget.from_duckdb` (see there),
     on a ``pyspark.sql.DataFrame`` (without ``connection``). It always
     groups: the sorted-rows plan that DuckDB picks for continuous scores
     would collect every row to the driver. Unlike Spark's own
@@ -76,7 +77,7 @@ def from_spark(df, *, y_true="label", y_score="score", model=None, fold=None,
     >>> spark = SparkSession.builder.master("local[1]").getOrCreate()   # doctest: +SKIP
     >>> df = spark.createDataFrame([(0.9, 1), (0.4, 0), (0.35, 1), (0.1, 0)],
     ...                            ["score", "label"])  # doctest: +SKIP
-    >>> cw.from_spark(df)["score"].nec(0.5)             # doctest: +SKIP
+    >>> cw.from_spark(df, model=None)["score"].nec(0.5)   # one model: no model column  # doctest: +SKIP
     0.25
     """
     require("pyspark", "spark")
