@@ -137,7 +137,8 @@ def test_prior_reweights_the_classes(data):
     assert abs(expected_loss(clf, "optimal", prior=rho)
                - _brier(y[keep], calibrated, cw_[keep])) <= TOL
     a = roc_auc_score(y, s, sample_weight=w)
-    assert abs(expected_loss(clf, "rate", prior=rho) - (rho * (1 - rho) * (1 - 2 * a) + 1 / 3)) <= TOL
+    ref = rho * (1 - rho) * (1 - 2 * a) + 1 / 3
+    assert abs(expected_loss(clf, "rate", prior=rho) - ref) <= TOL
     wrong = (s >= 0.5) != (y == 1)
     assert abs(expected_loss(clf, "fixed", prior=rho) - np.sum(cw_ * wrong)) <= TOL
 

@@ -60,7 +60,7 @@ def _check_prevalence(prevalence) -> float:
 
 
 def pcf_from_threshold_probability(pt, prevalence):
-    """PCF(+) of the decision at threshold probability ``pt``: ``π₁(1-pt) / (π₁(1-pt) + π₀·pt)``.
+    """PCF(+) at threshold probability ``pt``: ``π₁(1-pt) / (π₁(1-pt) + π₀·pt)``.
 
     With C(-|+) = 1 and C(+|-) = pt/(1-pt) the cost proportion is pt itself.
 
@@ -113,7 +113,7 @@ def _net_benefit(fpr, tpr, pt, rho):
 
 
 def _rates_at(clf, method: str, pt: np.ndarray, rho: float, threshold: float):
-    """(FPR, TPR) chosen by ``method`` at cost proportion c = pt, in the population of prevalence rho."""
+    """(FPR, TPR) chosen by ``method`` at cost proportion c = pt, at prevalence rho."""
     if method == "optimal":
         best = clf.best(K.flip(pt, rho))
         f, t = best["fpr"].to_numpy(), best["tpr"].to_numpy()
@@ -138,7 +138,9 @@ def _rates_at(clf, method: str, pt: np.ndarray, rho: float, threshold: float):
 
 def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "score", prior=None,
                    threshold: float = 0.5) -> pd.DataFrame:
-    """Net benefit against threshold probability, with "treat all" and "treat none" (Vickers & Elkin 2006).
+    """Net benefit against threshold probability, with "treat all" and "treat none".
+
+    Vickers & Elkin (2006), "Decision curve analysis", Medical Decision Making 26.
 
     Parameters
     ----------
@@ -217,7 +219,8 @@ def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "sco
     frames = []
     for name, clf in named.items():
         if method == "score":
-            _probabilities_only(clf, _roc(clf, method)[0], "decision_curve(threshold_choice='score')")
+            _probabilities_only(clf, _roc(clf, method)[0],
+                                "decision_curve(threshold_choice='score')")
         f, t = _rates_at(clf, method, pt, rhos[name], threshold)
         frames.append((name, _net_benefit(f, t, pt, rhos[name])))
     ones = np.ones_like(pt)

@@ -4,17 +4,22 @@ The lower envelope (``"optimal"``) is the cost of the best threshold at every
 operating point, tuned on this very data. Deployed models choose their
 threshold otherwise. Hernández-Orallo, Flach & Ferri unified the choices as
 *threshold choice methods* ("Brier curves", ICML 2011; "A unified view of
-performance metrics", JMLR 13, 2012, sec. 3-6):
+performance metrics", JMLR 13, 2012, whose sections on each method give
+the expected losses below):
 
 * ``"optimal"``: the threshold optimal on the data (the envelope; Drummond &
-  Holte (2000), sec. 2.1);
+  Holte (2000), sec. 2.2.1); its expected loss over c uniform is the refinement
+  loss, the Brier score after isotonic (PAV) calibration (JMLR (2012), the
+  optimal threshold choice);
 * ``"score"``: the Bayes threshold for calibrated probabilities, predict
-  positive iff ``score >= c``, the cost proportion; its expected loss over c
-  uniform is the Brier score (JMLR (2012), Theorem 13);
+  positive iff ``score >= c``, the cost proportion; its expected loss is the
+  Brier score (JMLR (2012), the score-driven threshold choice; the Brier curve
+  of the ICML (2011) paper is this method's cost curve);
 * ``"rate"``: predict the top share ``1 - c`` of cases positive, ties split
-  evenly; its expected loss is ``π₀π₁(1 - 2·AUC) + 1/3`` (Theorem 29);
+  evenly; its expected loss is ``π₀π₁(1 - 2·AUC) + 1/3`` (the rate-driven
+  threshold choice);
 * ``"fixed"``: one threshold (default 0.5) everywhere; its expected loss is
-  the error rate (Theorem 5).
+  the error rate (the fixed threshold choice).
 
 Conventions: the cost proportion ``c`` in [0, 1] is the normalized cost of a
 false positive (a false negative costs ``1 - c``), the loss at c is
@@ -54,6 +59,7 @@ __all__ = [
     "THRESHOLD_CHOICES",
     "nec_by_threshold_choice",
     "cost_curve",
+    "auc",
     "expected_loss",
     "brier_score",
     "h_measure",
@@ -93,9 +99,9 @@ def _prior(clf, prior, *, needed: bool = True):
     """The prevalence ρ to use: ``prior``, else the classifier's (weighted) prevalence."""
     if prior is None:
         if clf.prevalence is None and needed:
-            raise ValueError(f"{_label(clf)} was built from ROC rates only (Classifier.from_roc), so "
-                             f"its prevalence is unknown: pass prior= (the share of positives, "
-                             f"strictly between 0 and 1).")
+            raise ValueError(f"{_label(clf)} was built from ROC rates only "
+                             f"(Classifier.from_roc), so its prevalence is unknown: pass prior= "
+                             f"(the share of positives, strictly between 0 and 1).")
         return None if clf.prevalence is None else float(clf.prevalence)
     p = _number(prior, "prior")
     if not 0.0 < p < 1.0:
@@ -142,7 +148,9 @@ def nec_by_threshold_choice(clf, pcf, threshold_choice: str = "optimal", *, prio
     """Normalized expected cost at ``pcf`` when the threshold is chosen by ``threshold_choice``.
 
     Hernández-Orallo, Flach & Ferri (2012), "A unified view of performance
-    metrics", sec. 3-6, drawn on Drummond & Holte's (2006) cost-curve axes.
+    metrics" (its threshold choice methods), drawn on Drummond & Holte's
+    (2006) cost-curve axes; the ``"score"`` curve is their ICML (2011) Brier
+    curve in these axes.
 
     Parameters
     ----------
@@ -195,10 +203,14 @@ def nec_by_threshold_choice(clf, pcf, threshold_choice: str = "optimal", *, prio
     method = _check_method(threshold_choice)
     x = check_scalar_or_1d(check_pcf(pcf), "pcf")
     if method == "optimal":
-        out = np.asarray(clf.nec(x), dtype=np.float64)
+        _prior(clf, prior, needed=False)   # checked, though the envelope does not depend on it
+        # From best(), not clf.nec(): Classifier.nec may delegate here.
+        out = clf.best(np.atleast_1d(x))["nec"].to_numpy()
+        out = out[0] if np.ndim(x) == 0 else out
     else:
         th, fpr, tpr = _roc(clf, method)
         if method == "fixed":
+            _prior(clf, prior, needed=False)
             j = K.score_index(th, _number(threshold, "threshold"))
             out = K.nec_of(fpr[j], tpr[j], x)
         else:
@@ -348,7 +360,7 @@ def _cost_pieces(clf, method: str, rho: float, threshold: float):
         f, t = h["fpr"].to_numpy(), h["tpr"].to_numpy()
         df, dt = np.diff(f), np.diff(t)
         cross = rho * dt / (rho * dt + (1.0 - rho) * df)   # c where vertex k hands over to k + 1
-        c_hi = np.concatenate(([1.0], cross))              # vertex k optimal on [cross_k, cross_k-1]
+        c_hi = np.concatenate(([1.0], cross))   # vertex k optimal on [cross_k, cross_k-1]
         c_lo = np.concatenate((cross, [0.0]))
         return c_lo, c_hi, f, t, f, t
     th, fpr, tpr = _roc(clf, method)
@@ -369,14 +381,15 @@ def _cost_pieces(clf, method: str, rho: float, threshold: float):
 
 def expected_loss(clf, threshold_choice: str = "optimal", *, prior=None,
                   threshold: float = 0.5) -> float:
-    """``∫ Q(c) dc`` over c uniform on [0, 1], exactly: the expected loss of a threshold choice method.
+    """Expected loss of a threshold choice method: ``∫ Q(c) dc``, c uniform on [0, 1], exactly.
 
     ``Q(c) = 2·[c·(1-prior)·FPR + (1-c)·prior·FNR]`` (Hernández-Orallo, Flach &
-    Ferri (2012), sec. 2 and Table 1). It equals, for scores in [0, 1]:
-    ``"score"``, the Brier score (their Theorem 13); ``"optimal"``, the Brier
-    score after isotonic (PAV) calibration, the refinement loss (sec. 6);
-    ``"rate"``, ``prior·(1-prior)·(1 - 2·AUC) + 1/3`` (Theorem 29);
-    ``"fixed"``, the error rate of ``score >= threshold`` (Theorem 5).
+    Ferri (2012), the loss of their notation section, with the factor 2 that
+    makes the fixed method's loss the error rate). It equals, for scores in
+    [0, 1], as their sections on each method show: ``"score"``, the Brier
+    score; ``"optimal"``, the Brier score after isotonic (PAV) calibration, the
+    refinement loss; ``"rate"``, ``prior·(1-prior)·(1 - 2·AUC) + 1/3``;
+    ``"fixed"``, the error rate of ``score >= threshold``.
 
     Parameters
     ----------
@@ -448,7 +461,8 @@ def _beta_params(rho: float, severity_ratio):
         return rho + 1.0, (1.0 - rho) + 1.0
     raise ValueError("severity_ratio must not be 0: give a positive ratio C(+|-)/C(-|+) of the "
                      "cost of a false positive to a false negative, a negative number for "
-                     "Beta(π₁+1, π₀+1) (Hand & Anagnostopoulos 2014), or None for the default "
+                     "Beta(π₁+1, π₀+1) (Hand & Anagnostopoulos 2014), or None for the "
+                     "default "
                      "π₁/π₀.")
 
 
@@ -465,7 +479,7 @@ def h_measure(clf, *, severity_ratio=None, prior=None) -> float:
     ``H = 1 - L_H / L_max``, with ``L_H = ∫ min_t [c·π₀·FPR + (1-c)·π₁·FNR] u(c) dc``
     over the ROC convex hull, ``L_max`` the same for the better trivial
     classifier, and u the Beta(a, b) density of the cost proportion c
-    (Hand (2009), sec. 5; Machine Learning 77). Computed exactly with
+    (Hand (2009), Machine Learning 77, the H measure's definition). Computed exactly with
     regularized incomplete beta functions, as the ``hmeasure`` packages do.
 
     Parameters
@@ -587,7 +601,7 @@ def threshold_choice_table(classifiers, *, prior=None, threshold: float = 0.5,
 
     The losses are ``∫ Q(c) dc`` over c uniform on [0, 1] (see
     :func:`expected_loss`), exactly; Hernández-Orallo, Flach & Ferri (2012),
-    "A unified view of performance metrics", JMLR 13, sec. 4-7.
+    "A unified view of performance metrics", JMLR 13.
 
     Parameters
     ----------
@@ -610,7 +624,8 @@ def threshold_choice_table(classifiers, *, prior=None, threshold: float = 0.5,
         * ``loss_fixed``, ``loss_score``, ``loss_rate``, ``loss_optimal``: the
           expected loss of each method (``loss_score`` equals ``brier``);
         * ``calibration_loss`` = ``loss_score - loss_optimal``: what trusting
-          the scores as probabilities costs over the envelope (sec. 6);
+          the scores as probabilities costs over the envelope (the
+          calibration loss of the Brier score's decomposition);
         * ``auc``; ``h_measure`` (:func:`h_measure`);
         * ``area_fixed``, ``area_score``, ``area_rate``, ``area_optimal``: the
           area under each method's cost curve over PCF(+) in [0, 1]

@@ -1,7 +1,7 @@
 """Array kernels for threshold choice methods: pure functions of ROC arrays, no Classifier.
 
 Notation (Hernández-Orallo, Flach & Ferri (2012), "A unified view of performance
-metrics", JMLR 13, sec. 2, in this package's orientation):
+metrics", JMLR 13, its notation, in this package's orientation):
 
 * ``rho`` is the prevalence π₁ of the population the operating points refer to;
 * ``c`` in [0, 1] is the cost proportion, the normalized cost of a false positive
@@ -93,7 +93,7 @@ def rate_point(cum: np.ndarray, fpr: np.ndarray, tpr: np.ndarray, r):
     >>> import numpy as np
     >>> from costwidget.model.threshold_choice_kernels import rate_cumulative, rate_point
     >>> fpr, tpr = np.array([0.0, 0.0, 1.0]), np.array([0.0, 0.5, 1.0])
-    >>> cum = rate_cumulative(fpr, tpr, 0.5)     # 1 positive, then a tie of 1 positive + 2 negatives
+    >>> cum = rate_cumulative(fpr, tpr, 0.5)   # 1 positive, then a tie of 1 positive, 2 negatives
     >>> [v.tolist() for v in rate_point(cum, fpr, tpr, np.array([0.25, 0.625]))]
     [[0.0, 0.5], [0.5, 0.75], [1, 2]]
     """
@@ -184,7 +184,7 @@ def rate_area(x_lo, x_hi, r_start, fpr0, tpr0, beta_f, beta_t, rho: float) -> fl
 
 
 def beta_loss(c_lo, c_hi, fpr, tpr, rho: float, a: float, b: float) -> float:
-    """``∫ [c·(1-rho)·FPR + (1-c)·rho·FNR] u(c) dc`` with u the Beta(a, b) density (Hand (2009)).
+    """``∫ [c·(1-rho)·FPR + (1-c)·rho·FNR] u(c) dc``, u the Beta(a, b) density (Hand (2009)).
 
     One classification per piece ``[c_lo, c_hi]``. Masses and first moments of
     the Beta density are regularized incomplete beta functions:
