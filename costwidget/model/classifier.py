@@ -1145,10 +1145,11 @@ class Classifier:
         (``interval="percentile"``) sits too low for the envelope: each
         replicate's envelope is a minimum and lies below the original one,
         which already lies below the true one. In simulations (binormal
-        scores, d' = 1.2, 160 + 240 cases, B = 500, 400 samples) the 90 %
-        basic envelope band covered the true best cost 73-87 % of the time
-        from pcf 0.1 to 0.9 (83-93 % with 10x the cases), the percentile one
-        31-75 % (``benchmarks/coverage_band.py`` measures both), and the
+        scores, d' = 1.2, 160 + 240 cases, B = 1000, 2000 samples,
+        ``benchmarks/coverage_band.py``) the default 90 % band covered the
+        true best cost 75-85 % of the time from pcf 0.1 to 0.9 (83-93 % with
+        10x the cases), the percentile one 31-72 %; the basic band still
+        covers a little less than ``level`` at this size. The
         ``threshold="optimal"`` band covered the true cost of the threshold
         chosen on the data only 42-83 %. The band is pointwise: it is not a
         band that the whole true curve lies in with probability ``level``;
