@@ -112,8 +112,11 @@ class CostCurveDisplay:
             if name is not None:
                 raise ValueError("name= names one classifier; with a dict of scores the keys "
                                  "are the names.")
-            clfs = [Classifier.from_scores(y_true, s, name=str(n), pos_label=pos_label,
-                                           sample_weight=sample_weight) for n, s in y_score.items()]
+            from .model import classifiers_from_predictions
+
+            # One label array for all: the classifiers are known to score the same cases.
+            clfs = list(classifiers_from_predictions(y_true, y_score, pos_label=pos_label,
+                                                     sample_weight=sample_weight).values())
         else:
             clfs = [Classifier.from_scores(y_true, y_score, name=name, pos_label=pos_label,
                                            sample_weight=sample_weight)]
