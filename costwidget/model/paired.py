@@ -23,6 +23,7 @@ the default band is simultaneous: a bootstrap sup-t band (see
 from __future__ import annotations
 
 import math
+import threading
 import weakref
 
 import numpy as np
@@ -54,6 +55,24 @@ HOW_TO_PAIR = ("Pairing must be known, not guessed from equal labels: give each 
                "for the unpaired band.")
 
 
+# sample a -> {sample b -> alignment}: a sample's ids are read-only, so an alignment holds for
+# as long as both samples live (the widget re-checks its pair on every redraw; lining up 10^6
+# shuffled string ids takes ~0.4 s). Weak keys: the cache keeps no sample alive.
+_ALIGNMENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_ALIGNMENTS_LOCK = threading.Lock()
+
+
+def _aligned(sa, sb):
+    with _ALIGNMENTS_LOCK:
+        known = _ALIGNMENTS.get(sa)
+        if known is not None and sb in known:
+            return known[sb]
+    perm = align_instances(sa.instance, sb.instance)  # raises for unmatched ids: not cached
+    with _ALIGNMENTS_LOCK:
+        _ALIGNMENTS.setdefault(sa, weakref.WeakKeyDictionary())[sb] = perm
+    return perm
+
+
 def _check_pair(a, b, paired: bool):
     """Refuse a pair that cannot be compared; for a paired one, how b's cases line up with a's.
 
@@ -77,7 +96,7 @@ def _check_pair(a, b, paired: bool):
         return None
     sa, sb = a.sample, b.sample
     if sa.instance is not None and sb.instance is not None:
-        perm = align_instances(sa.instance, sb.instance)
+        perm = _aligned(sa, sb)
     elif sa.case_token is not None and sa.case_token == sb.case_token:
         perm = None
     else:
