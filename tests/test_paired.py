@@ -110,7 +110,7 @@ def test_errors():
     with pytest.raises(ValueError, match="[Ff]olds were given for a but not"):
         cw.difference_band(fa, fb)
     other = cw.Classifier.from_scores(y[::-1], b._scored_data[1])
-    with pytest.raises(ValueError, match="not known to score the same cases.*instance="):
+    with pytest.raises(ValueError, match="not known to score the same instances.*instance="):
         cw.difference_band(a, other)
     with pytest.raises(TypeError, match="Classifier"):
         cw.difference_band(a, "b")

@@ -45,7 +45,7 @@ def test_models_exported_sorted_by_label_and_score_are_refused_not_mispaired():
     models = cw.Classifier.from_frame(exported)
     a, b = models["a"], models["b"]
     assert np.array_equal(a.sample.is_pos, b.sample.is_pos)  # what the old check relied on
-    with pytest.raises(ValueError, match=r"not known to score the same cases.*instance="):
+    with pytest.raises(ValueError, match=r"not known to score the same instances.*instance="):
         cw.difference_band(a, b, n_boot=20, grid=5, random_state=0)
     with pytest.raises(ValueError, match="instance="):
         check_pair(a, b)
@@ -155,7 +155,7 @@ def test_folds_pair_only_with_the_same_fold_assignment():
         check_pair(a, cw.Classifier.from_scores(y, s2, folds=f2))
     # Fold classifiers of the same cases and folds pair; those of other folds do not.
     check_pair(a.folds[0], cw.Classifier.from_scores(y, s2, folds=f1).folds[0])
-    with pytest.raises(ValueError, match="not known to score the same cases"):
+    with pytest.raises(ValueError, match="not known to score the same instances"):
         check_pair(a.folds[0], cw.Classifier.from_scores(y, s2, folds=f2).folds[0])
 
 

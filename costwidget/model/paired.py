@@ -103,7 +103,7 @@ def _check_pair(a, b, paired: bool):
         which = ("b has instance ids but a has none" if sa.instance is None and sb.instance is not None
                  else "a has instance ids but b has none" if sa.instance is not None
                  else "they were built from different label arrays, without instance ids")
-        raise ValueError(f"a and b are not known to score the same cases in the same order "
+        raise ValueError(f"a and b are not known to score the same instances in the same order "
                          f"({which}). {HOW_TO_PAIR}")
     is_pos_b = sb.is_pos if perm is None else sb.is_pos[perm]
     if len(sa.is_pos) != len(is_pos_b) or not np.array_equal(sa.is_pos, is_pos_b):
@@ -524,6 +524,6 @@ def check_pair(a, b, *, paired: bool = True) -> None:
     >>> check_pair(a, b)
     Traceback (most recent call last):
     ...
-    ValueError: a and b are not known to score the same cases in the same order (they were built from different label arrays, without instance ids). Pairing must be known, not guessed from equal labels: give each case an id, instance= (Classifier.from_frame(df, instance='id') or Classifier.from_scores(y, s, instance=ids)), or build both over the same y_true array (from_scores(y, s1) and from_scores(y, s2); costwidget.classifiers_from_predictions(y, {name: score})). Or pass paired=False for the unpaired band.
+    ValueError: a and b are not known to score the same instances in the same order (they were built from different label arrays, without instance ids). Pairing must be known, not guessed from equal labels: give each case an id, instance= (Classifier.from_frame(df, instance='id') or Classifier.from_scores(y, s, instance=ids)), or build both over the same y_true array (from_scores(y, s1) and from_scores(y, s2); costwidget.classifiers_from_predictions(y, {name: score})). Or pass paired=False for the unpaired band.
     """
     _check_pair(a, b, paired)
