@@ -68,7 +68,10 @@ def wrap(line: str, width_in: float) -> str:
 def text(label) -> str:
     """A user's string as literal matplotlib text: ``$`` would start mathtext (and can fail to
     parse when the figure is drawn)."""
-    return str(label).replace("$", r"\$")
+    out = str(label).replace("$", r"\$")
+    # Before matplotlib 3.10 a legend drops labels that start with "_" even when passed
+    # explicitly: a zero-width space in front keeps the name, drawn the same.
+    return "\u200b" + out if out.startswith("_") else out
 
 
 def classifier_colors(n: int) -> list[str]:

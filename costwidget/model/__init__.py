@@ -18,6 +18,9 @@ from .paired import difference_band, significant_intervals
 from .predictions import classifiers_from_predictions
 from .ranges import cost_sensitivity_table, range_summary, thesis_optimized_search
 from .sample import ScoredSample
+from .threshold_choice import (THRESHOLD_CHOICES, brier_score, cost_curve, expected_loss, h_measure,
+                               nec_by_threshold_choice, threshold_choice_table)
+from .decision_curve import decision_curve, net_benefit_from_nec, pcf_from_threshold_probability
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
 
 __all__ = [
@@ -47,4 +50,14 @@ __all__ = [
     "roc_point_to_cost_line",
     "significant_intervals",
     "thesis_optimized_search",
+    "THRESHOLD_CHOICES",
+    "brier_score",
+    "cost_curve",
+    "decision_curve",
+    "expected_loss",
+    "h_measure",
+    "nec_by_threshold_choice",
+    "net_benefit_from_nec",
+    "pcf_from_threshold_probability",
+    "threshold_choice_table",
 ]

@@ -732,13 +732,24 @@ class Classifier:
         return self._counts.n_pos / (self._counts.n_pos + self._counts.n_neg)
 
     # ------------------------------------------------------------------ cost space
-    def nec(self, pcf):
-        """Normalized expected cost of the lower envelope at ``pcf`` (float or array, same shape out).
+    def nec(self, pcf, threshold_choice="optimal", *, prior=None, threshold=0.5):
+        """Normalized expected cost at ``pcf`` (float or array, same shape out).
+
+        By default the lower envelope (the threshold tuned at each operating point); other
+        threshold choice methods delegate to :func:`costwidget.model.nec_by_threshold_choice`.
 
         Parameters
         ----------
         pcf : float or array-like
             PCF(+) values in [0, 1].
+        threshold_choice : {"optimal", "score", "rate", "fixed"}, default="optimal"
+            How the threshold is chosen at each operating point (Hernández-Orallo, Flach &
+            Ferri, 2012): tuned on this data, the Bayes threshold on calibrated scores, a share
+            of cases predicted positive, or one fixed threshold.
+        prior : float, optional
+            Prevalence the scores are calibrated for (default the sample's).
+        threshold : float, default=0.5
+            The threshold of ``"fixed"``.
 
         Returns
         -------
@@ -752,9 +763,28 @@ class Classifier:
         >>> float(clf.nec(0.0)), float(clf.nec(1.0))
         (0.0, 0.0)
         """
+        if threshold_choice != "optimal" or prior is not None:
+            from .threshold_choice import nec_by_threshold_choice
+            return nec_by_threshold_choice(self, pcf, threshold_choice, prior=prior,
+                                           threshold=threshold)
         x = check_pcf(pcf)
         out = self._envelope.nec(x)
         return float(out) if np.ndim(out) == 0 else out
+
+    def cost_curve(self, threshold_choice="optimal", *, prior=None, threshold=0.5):
+        """The exact cost curve of a threshold choice method, as pieces over PCF(+).
+
+        Delegates to :func:`costwidget.model.cost_curve` (see it for the columns).
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+        >>> round(float(clf.cost_curve("score").attrs["area"]), 6) >= round(clf.area(), 6)
+        True
+        """
+        from .threshold_choice import cost_curve
+        return cost_curve(self, threshold_choice, prior=prior, threshold=threshold)
 
     def best(self, pcf):
         """The optimal hull vertex at ``pcf``: threshold, fpr, tpr, nec.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 import traitlets
 
-from ..model import Classifier
+from ..model import Classifier, classifiers_from_predictions
 from .background import BackgroundWork
 from .classifier_layers import ClassifierLayers
 from .constraint import ConstraintTool
@@ -290,8 +290,11 @@ class CostWidget:
         """
         if not isinstance(scores, dict) or not scores:
             raise TypeError("scores must be a non-empty dict {name: y_score}.")
-        clfs = [Classifier.from_scores(y_true, s, name=str(n), pos_label=pos_label,
-                                       sample_weight=sample_weight) for n, s in scores.items()]
+        # One reading of the labels: the classifiers are known to score the same cases, so
+        # the difference view can pair them (even when y_true is a list).
+        clfs = list(classifiers_from_predictions(
+            y_true, {str(n): s for n, s in scores.items()}, pos_label=pos_label,
+            sample_weight=sample_weight).values())
         return cls(clfs, **kwargs)
 
     @classmethod
