@@ -601,3 +601,12 @@ def test_close_unregisters_every_widget_it_created(data):
             w.wait()
             assert len(ipw._instances) > before + 100  # panes, marks, scales, controls
     assert len(ipw._instances) == before
+
+
+def test_update_with_an_unknown_trait_is_a_type_error_and_changes_nothing():
+    # Python raises TypeError for an unknown keyword argument; update() does the same.
+    a = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="A")
+    with CostWidget([a], p_pos=0.5) as w:
+        with pytest.raises(TypeError, match=r"unknown state traits \['pp_os'\]; settable"):
+            w.update(p_pos=0.2, pp_os=0.3)
+        assert w.p_pos == 0.5

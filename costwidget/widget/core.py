@@ -457,7 +457,8 @@ class CostWidget:
 
     def to_html(self, path=None, *, cdn=False):
         """A standalone HTML page of the current state (offline by default; ``cdn=True`` loads
-        the scripts from a CDN for a smaller page). Writes ``path`` when given; returns the HTML."""
+        the scripts from a CDN for a smaller page). With ``path``, writes the page there and
+        returns the path; without, returns the page's text."""
         return _export().to_html(self, path, cdn=cdn)
 
     def to_frame(self) -> dict:

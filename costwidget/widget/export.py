@@ -527,7 +527,7 @@ def snapshot_button(w):
 
 
 # ---------------------------------------------------------------------------- HTML page
-def to_html(w, path=None, *, cdn=False) -> str:
+def to_html(w, path=None, *, cdn=False):
     """A standalone HTML page of the current state: the panes rendered from the embedded widget
     state, the caption, the readout as an HTML table and the snapshot record.
 
@@ -535,7 +535,9 @@ def to_html(w, path=None, *, cdn=False) -> str:
     bqscales (from the installed bqplot, so they match the state) and the fonts are inlined.
     ``cdn=True`` loads them from jsDelivr instead (pinned versions, subresource integrity for
     the widget manager), for a much smaller page that needs the internet to render.
-    Returns the page's text; writes it to ``path`` (UTF-8) when given.
+    With ``path``, writes the page there (UTF-8) and returns the path as a ``pathlib.Path``
+    (as lonboard's ``to_html`` does: a notebook then echoes a short path, not 3.7 MB of text);
+    without, returns the page's text.
     """
     from ipywidgets.embed import dependency_state, embed_data
 
@@ -557,6 +559,8 @@ def to_html(w, path=None, *, cdn=False) -> str:
         caption=caption(w), readout=w.readout, range_table=_range_table(w), colors=dict(w.colors),
         snapshot=snap, cdn=cdn,
         generator=f"costwidget {__version__}", created=time.strftime("%Y-%m-%d %H:%M"))
-    if path is not None:
-        pathlib.Path(path).write_text(text, encoding="utf-8")
-    return text
+    if path is None:
+        return text
+    path = pathlib.Path(path)
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -133,7 +133,9 @@ class Transaction:
         """Set several traits at once, all or nothing: the first refusal raises and nothing changes."""
         unknown = sorted(set(values) - set(self.traits))
         if unknown:
-            raise ValueError(f"unknown state traits {unknown}; settable: {sorted(self.traits)}.")
+            # As Python does for an unknown keyword argument.
+            raise TypeError(f"update() got unknown state traits {unknown}; settable: "
+                            f"{sorted(self.traits)}.")
         with self.lock:
             before = self.snapshot()
             try:
