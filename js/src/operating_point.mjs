@@ -1,0 +1,959 @@
+// The operating point in the browser: everything that depends only on p(+), the two costs and
+// the constraint, computed from each classifier's hull and envelope (sent once, as binary
+// buffers) so that a control move can be drawn in the next frame, with or without a kernel.
+//
+// This module mirrors the Python model *exactly*, operation for operation, so that its answers
+// are the same IEEE doubles (tests/test_frontend_parity.py checks it on >= 1000 states):
+//
+//   probabilityCost      costwidget/model/costs.py            probability_cost (eq. 6)
+//   best                 costwidget/model/classifier.py       Classifier.best / Envelope.vertex_at
+//   operatingPoint       costwidget/model/classifier.py       Classifier.operating_point
+//   neymanPearson,       costwidget/model/classifier.py and   Classifier.neyman_pearson / workforce,
+//   workforce            costwidget/model/constraints.py      solve_linear_constraint
+//   isoPerformanceSegment, workforceSegment                   costwidget/model/geometry.py
+//   readoutRows          costwidget/model/operating.py        operating_rows
+//   readoutHtml, ...     costwidget/widget/readout.py         the readout's HTML tables
+//
+// Rules kept from the Python so that doubles agree bit for bit: the same order of operations
+// (`(1 - tpr - fpr) * pcf + fpr` is `((1 - tpr) - fpr) * pcf + fpr`), no fused multiply-add (JS
+// never fuses), and the same tie rules (first maximum, lowest load, ...). Numbers are formatted
+// as Python's format() does (`formatPy`), with exact decimal rounding, half to even.
+//
+// No runtime dependencies; no DOM. Names of state keys and of readout columns are the Python
+// trait and column names, so a widget model's state can be passed as it is.
+
+/** Names of the Float64 arrays of one classifier in the payload, in the order Python packs them. */
+export const PAYLOAD_ARRAYS = [
+  "hull_threshold", "hull_fpr", "hull_tpr",
+  "segment_lo", "segment_hi", "segment_vertex",
+  "single_threshold", "single_fpr", "single_tpr",
+  "scalars",
+];
+/** The payload format this module reads (frontend_payload.py writes the same). */
+export const PAYLOAD_FORMAT = "costwidget-operating-point";
+export const PAYLOAD_VERSION = 1;
+/** The constraints, as the widget state's `constraint` trait names them. */
+export const CONSTRAINTS = ["none", "neyman_pearson", "workforce"];
+
+// ------------------------------------------------------------------------------------ decoding
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * Bytes of one buffer as a Uint8Array, whatever the transport gave: an ArrayBuffer, a typed
+ * array or DataView (ipywidgets hands buffers over as DataViews into a larger message), or a
+ * base64 string (an exported page carries them as text).
+ * @param {ArrayBuffer|ArrayBufferView|string} buf
+ * @returns {Uint8Array}
+ */
+export function bufferBytes(buf) {
+  if (typeof buf === "string") return base64ToBytes(buf);
+  if (buf instanceof ArrayBuffer) return new Uint8Array(buf);
+  if (ArrayBuffer.isView(buf)) return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  throw new TypeError(`a payload buffer must be an ArrayBuffer, a typed array, a DataView or ` +
+    `base64 text, got ${Object.prototype.toString.call(buf)}`);
+}
+
+/**
+ * Decode base64 (standard alphabet, padding optional) without atob, so that node and browsers
+ * run the same code.
+ * @param {string} text
+ * @returns {Uint8Array}
+ */
+export function base64ToBytes(text) {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const clean = text.replace(/[\s=]/g, "");
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let value = 0;
+  let j = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const v = alphabet.indexOf(clean[i]);
+    if (v < 0) throw new Error(`invalid base64 character ${JSON.stringify(clean[i])}`);
+    value = (value << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[j++] = (value >> bits) & 0xff;
+    }
+  }
+  return out.subarray(0, j);
+}
+
+/**
+ * `length` little-endian float64 values from `bytes` at `offset`. A view when the bytes are
+ * aligned (no copy: a 5 x 10^5-point classifier costs nothing to decode), a copy otherwise:
+ * a Float64Array may not start at a byte offset that is not a multiple of 8, and a DataView
+ * from ipywidgets' message decoding often does. Big-endian hosts read through a DataView.
+ * @param {Uint8Array} bytes
+ * @param {number} offset  byte offset in `bytes`
+ * @param {number} length  number of float64 values
+ * @returns {Float64Array}
+ */
+function float64At(bytes, offset, length) {
+  if (offset < 0 || offset + 8 * length > bytes.byteLength) {
+    throw new RangeError(`payload array of ${length} float64 at byte ${offset} overruns its ` +
+      `buffer of ${bytes.byteLength} bytes`);
+  }
+  const start = bytes.byteOffset + offset;
+  if (LITTLE_ENDIAN && start % 8 === 0) return new Float64Array(bytes.buffer, start, length);
+  const out = new Float64Array(length);
+  if (LITTLE_ENDIAN) {
+    new Uint8Array(out.buffer).set(bytes.subarray(offset, offset + 8 * length));
+  } else {
+    const view = new DataView(bytes.buffer, start, 8 * length);
+    for (let i = 0; i < length; i++) out[i] = view.getFloat64(8 * i, true);
+  }
+  return out;
+}
+
+/**
+ * Decode the payload written by `costwidget.widget.frontend_payload.pack_classifiers`: a JSON
+ * header naming each classifier's arrays (buffer index, byte offset, length) and the list of
+ * binary buffers (little-endian float64). Non-finite values (thresholds ±inf, NaN where a
+ * classifier has no threshold, unknown class totals) arrive as they are: binary, not JSON.
+ *
+ * @param {object|string} header  the header (or its JSON text)
+ * @param {Array<ArrayBuffer|ArrayBufferView|string>} buffers
+ * @returns {Array<Classifier>} one decoded classifier per header entry, in order
+ *
+ * @typedef {object} Classifier
+ * @property {string} name
+ * @property {{threshold: Float64Array, fpr: Float64Array, tpr: Float64Array}} hull
+ *   the ROC convex hull's vertices, from (0, 0) to (1, 1)
+ * @property {{lo: Float64Array, hi: Float64Array, vertex: Float64Array}} segments
+ *   the envelope's pieces of positive length: hull vertex `vertex[i]` is optimal on
+ *   [lo[i], hi[i]); the `lo` are the envelope's breakpoints
+ * @property {{threshold: Float64Array, fpr: Float64Array, tpr: Float64Array, monotone: boolean}} single
+ *   the ROC points that can be the best single threshold under a constraint (the first point of
+ *   each distinct TPR); `monotone` when FPR and TPR both rise along them (scored classifiers)
+ * @property {number} nPos  class totals of the evaluation data (NaN when unknown: from_roc)
+ * @property {number} nNeg
+ * @property {number} rangeLo  the operating range (Classifier.operating_range)
+ * @property {number} rangeHi
+ */
+export function decodePayload(header, buffers) {
+  if (typeof header === "string") header = JSON.parse(header);
+  if (!header || header.format !== PAYLOAD_FORMAT) {
+    throw new Error(`not a ${PAYLOAD_FORMAT} payload header`);
+  }
+  if (header.version !== PAYLOAD_VERSION) {
+    throw new Error(`payload version ${header.version}; this module reads ${PAYLOAD_VERSION}`);
+  }
+  if (header.dtype !== "<f8") throw new Error(`payload dtype ${header.dtype}; expected <f8`);
+  const bytes = buffers.map(bufferBytes);
+  return header.classifiers.map((entry) => {
+    const a = {};
+    for (const name of PAYLOAD_ARRAYS) {
+      const spec = entry.arrays[name];
+      if (!spec) throw new Error(`classifier ${entry.name}: payload lacks ${name}`);
+      const buf = bytes[spec.buffer];
+      if (!buf) throw new Error(`classifier ${entry.name}: ${name} names missing buffer ${spec.buffer}`);
+      a[name] = float64At(buf, spec.offset, spec.length);
+    }
+    return makeClassifier(entry.name, a);
+  });
+}
+
+/**
+ * A classifier from its arrays (what `decodePayload` returns; tests build them directly).
+ * @param {string} name
+ * @param {Object<string, ArrayLike<number>>} a  the arrays of PAYLOAD_ARRAYS
+ * @returns {Classifier}
+ */
+export function makeClassifier(name, a) {
+  const f64 = (x) => (x instanceof Float64Array ? x : Float64Array.from(x));
+  const single = { threshold: f64(a.single_threshold), fpr: f64(a.single_fpr), tpr: f64(a.single_tpr) };
+  // Monotone single candidates (every scored classifier) let the best single threshold be found
+  // by binary search: its load rises along them (float products and sums are monotone).
+  let monotone = true;
+  for (let i = 1; i < single.fpr.length && monotone; i++) {
+    monotone = single.fpr[i] >= single.fpr[i - 1] && single.tpr[i] > single.tpr[i - 1];
+  }
+  single.monotone = monotone;
+  const scalars = f64(a.scalars);
+  const segments = { lo: f64(a.segment_lo), hi: f64(a.segment_hi), vertex: f64(a.segment_vertex) };
+  if (segments.lo.length === 0) throw new Error(`classifier ${name}: no envelope segments`);
+  return {
+    name,
+    hull: { threshold: f64(a.hull_threshold), fpr: f64(a.hull_fpr), tpr: f64(a.hull_tpr) },
+    segments,
+    single,
+    nPos: scalars[0],
+    nNeg: scalars[1],
+    rangeLo: scalars[2],
+    rangeHi: scalars[3],
+  };
+}
+
+// ------------------------------------------------------------------------------------ checks
+
+function isNumber(x) {
+  return typeof x === "number" && !Number.isNaN(x);
+}
+
+function checkProbability(p, name) {
+  if (!(typeof p === "number" && p >= 0 && p <= 1)) {
+    throw new RangeError(`${name} must lie in [0, 1], got ${p}.`);
+  }
+  return p;
+}
+
+function checkCosts(fn, fp) {
+  for (const [v, name] of [[fn, "cost_fn (the cost C(-|+) of a false negative)"],
+                           [fp, "cost_fp (the cost C(+|-) of a false positive)"]]) {
+    if (!(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
+      throw new RangeError(`${name} must be a finite number >= 0, got ${v}.`);
+    }
+  }
+  if (fn === 0 && fp === 0) {
+    throw new RangeError("cost_fn and cost_fp are both 0: with no cost for either error every " +
+      "classifier is equally good and PCF(+) is undefined. Give at least one cost > 0.");
+  }
+}
+
+// ------------------------------------------------------------------------------------ cost space
+
+/**
+ * PCF(+) = p·C(−|+) / (p·C(−|+) + (1−p)·C(+|−)) (Drummond & Holte 2000, eq. 6), with the
+ * Python's edge rules: p = 0 gives 0 and p = 1 gives 1 (when the cost that matters is > 0); a
+ * zero cost_fn gives 0, a zero cost_fp gives 1; an undefined PCF (no error costs anything) and
+ * invalid inputs throw, as `probability_cost` raises.
+ * @param {number} pPos  p(+) in [0, 1]
+ * @param {number} costFn  C(−|+) >= 0, finite
+ * @param {number} costFp  C(+|−) >= 0, finite, not both 0
+ * @returns {number}
+ */
+export function probabilityCost(pPos, costFn, costFp) {
+  checkProbability(pPos, "p_pos");
+  checkCosts(costFn, costFp);
+  const wPos = pPos * costFn;
+  const wNeg = (1.0 - pPos) * costFp;
+  const total = wPos + wNeg;
+  if (total === 0) {
+    throw new RangeError("PCF(+) is undefined: p_pos is 1 with cost_fn = 0 (or p_pos is 0 with " +
+      "cost_fp = 0), so no error has any expected cost.");
+  }
+  return wPos / total;
+}
+
+/**
+ * p·C(−|+) + (1−p)·C(+|−) (eq. 4): NEC times this is the expected cost per case.
+ * @param {number} pPos @param {number} costFn @param {number} costFp
+ * @returns {number}
+ */
+export function costScale(pPos, costFn, costFp) {
+  checkProbability(pPos, "p_pos");
+  checkCosts(costFn, costFp);
+  return pPos * costFn + (1.0 - pPos) * costFp;
+}
+
+/**
+ * Slope (1 − PCF)/PCF of the ROC iso-performance lines (eq. 1); Infinity at PCF = 0.
+ * @param {number} pcf
+ * @returns {number}
+ */
+export function isoPerformanceSlope(pcf) {
+  checkProbability(pcf, "pcf");
+  return (1.0 - pcf) / pcf;
+}
+
+/**
+ * Index into `clf.segments` of the piece whose vertex is optimal at pcf: binary search over the
+ * envelope's breakpoints. At a breakpoint two vertices tie and the one optimal just to the
+ * right wins, except at pcf = 1 (just to the left), as Envelope.vertex_at does with
+ * searchsorted(crossings, pcf, "right"): the pieces here are the ones of positive length, which
+ * is where that searchsorted can land.
+ * @param {Classifier} clf
+ * @param {number} pcf  in [0, 1]
+ * @returns {number}
+ */
+export function segmentAt(clf, pcf) {
+  const lo = clf.segments.lo;
+  const n = lo.length;
+  if (pcf >= 1.0) return n - 1;
+  // The last piece with lo <= pcf; lo[0] is 0 <= pcf.
+  let a = 1;
+  let b = n;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (lo[m] <= pcf) a = m + 1;
+    else b = m;
+  }
+  return a - 1;
+}
+
+/**
+ * The optimal hull vertex at pcf (Classifier.best): its index, threshold, rates and NEC.
+ * @param {Classifier} clf
+ * @param {number} pcf
+ * @returns {{pcf: number, vertex: number, threshold: number, fpr: number, tpr: number, nec: number}}
+ */
+export function best(clf, pcf) {
+  checkProbability(pcf, "pcf");
+  const k = clf.segments.vertex[segmentAt(clf, pcf)];
+  const fpr = clf.hull.fpr[k];
+  const tpr = clf.hull.tpr[k];
+  // The vertex's cost line (eq. 8), evaluated as the Envelope does: slope * x + intercept.
+  const nec = (1.0 - tpr - fpr) * pcf + fpr;
+  return { pcf, vertex: k, threshold: clf.hull.threshold[k], fpr, tpr, nec };
+}
+
+/**
+ * The lower envelope's value at pcf (Classifier.nec).
+ * @param {Classifier} clf @param {number} pcf
+ * @returns {number}
+ */
+export function nec(clf, pcf) {
+  return best(clf, pcf).nec;
+}
+
+/**
+ * The optimal vertex for a prevalence and costs, with the expected cost per case in the costs'
+ * units (Classifier.operating_point with p_pos given).
+ * @param {Classifier} clf
+ * @param {{p_pos: number, cost_fn: number, cost_fp: number}} state
+ */
+export function operatingPoint(clf, { p_pos, cost_fn, cost_fp }) {
+  const pcf = probabilityCost(p_pos, cost_fn, cost_fp);
+  const op = best(clf, pcf);
+  return { ...op, expected_cost: op.nec * costScale(p_pos, cost_fn, cost_fp) };
+}
+
+// ------------------------------------------------------------------------------------ geometry
+
+/**
+ * Clip the line (x0 + u·dx, y0 + u·dy) to [0, 1]² (model/geometry.py clip_line_to_unit_square,
+ * one line): [xa, ya, xb, yb], NaN where it misses the square. NaN propagates through min/max
+ * as it does in numpy's minimum/maximum.
+ */
+export function clipLineToUnitSquare(x0, y0, dx, dy) {
+  let lo = -Infinity;
+  let hi = Infinity;
+  for (const [p, d] of [[x0, dx], [y0, dy]]) {
+    const a = d !== 0 ? (0.0 - p) / d : -Infinity;
+    const b = d !== 0 ? (1.0 - p) / d : Infinity;
+    // A direction with no component along this axis: the line is inside iff p is.
+    const outside = d === 0 && (p < 0 || p > 1);
+    lo = Math.max(lo, Math.min(a, b));
+    hi = Math.min(hi, Math.max(a, b));
+    if (outside) hi = -Infinity;
+  }
+  if (hi < lo) {
+    lo = NaN;
+    hi = NaN;
+  }
+  return [x0 + lo * dx, y0 + lo * dy, x0 + hi * dx, y0 + hi * dy];
+}
+
+/**
+ * The ROC iso-performance line through (fpr, tpr) at pcf, clipped to ROC space; direction
+ * (pcf, 1 − pcf) has slope (1 − pcf)/pcf without dividing by zero. [xa, ya, xb, yb].
+ */
+export function isoPerformanceSegment(fpr, tpr, pcf) {
+  checkProbability(pcf, "pcf");
+  return clipLineToUnitSquare(fpr, tpr, pcf, 1.0 - pcf);
+}
+
+/** The ROC line TPR·n_pos + FPR·n_neg = capacity (eq. 12-13), clipped: [xa, ya, xb, yb]. */
+export function workforceSegment(capacity, nPos, nNeg) {
+  if (!(nPos > 0)) throw new RangeError(`n_pos must be > 0, got ${nPos}.`);
+  return clipLineToUnitSquare(0.0, capacity / nPos, nPos, -nNeg);
+}
+
+// ------------------------------------------------------------------------------------ constraints
+
+/** First index of the maximum (numpy argmax). */
+function argmax(arr) {
+  let k = 0;
+  for (let i = 1; i < arr.length; i++) if (arr[i] > arr[k]) k = i;
+  return k;
+}
+
+/** numpy searchsorted(sorted, value, side="right"): how many entries are <= value. */
+function upperBound(sorted, value) {
+  let a = 0;
+  let b = sorted.length;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (sorted[m] <= value) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+function where(threshold, fpr, tpr) {
+  if (Number.isNaN(threshold)) {
+    return `the ROC point (FPR ${formatPy(fpr, ".4g")}, TPR ${formatPy(tpr, ".4g")})`;
+  }
+  return `threshold ${formatPy(threshold, ".6g")}`;
+}
+
+/**
+ * The best single (non-randomized) ROC point within the limit: the largest TPR, among equal
+ * TPRs the lowest load, among equal loads the first (constraints.py _best_single). The
+ * candidates are the first ROC point of each distinct TPR, which holds every possible answer for
+ * any n_pos > 0, n_neg >= 0 (another point of the same TPR has no lower FPR, so no lower load).
+ */
+function bestSingle(single, loadOf, limit) {
+  const { fpr, tpr, threshold } = single;
+  let j;
+  if (single.monotone) {
+    // Loads rise along the candidates and TPR strictly: the answer is the last one within.
+    let a = 0;
+    let b = fpr.length;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      if (loadOf(tpr[m], fpr[m]) <= limit) a = m + 1;
+      else b = m;
+    }
+    j = a - 1;
+  } else {
+    let bestTpr = -Infinity;
+    for (let i = 0; i < fpr.length; i++) {
+      if (loadOf(tpr[i], fpr[i]) <= limit && tpr[i] > bestTpr) bestTpr = tpr[i];
+    }
+    let bestLoad = Infinity;
+    for (let i = 0; i < fpr.length; i++) {
+      const load = loadOf(tpr[i], fpr[i]);
+      if (load <= limit && tpr[i] === bestTpr && (j === undefined || load < bestLoad)) {
+        j = i;
+        bestLoad = load;
+      }
+    }
+  }
+  // (0, 0) is always a candidate and within any limit >= 0.
+  return [threshold[j], fpr[j], tpr[j]];
+}
+
+/**
+ * Maximize TPR subject to load <= limit over the hull, load non-decreasing along it
+ * (constraints.py solve_linear_constraint): a vertex, or a randomized mix of the two vertices
+ * of the edge the constraint line crosses.
+ * @returns {ConstrainedPoint}
+ *
+ * @typedef {object} ConstrainedPoint
+ * @property {string} kind  "neyman_pearson" or "workforce"
+ * @property {number} fpr @property {number} tpr  the (possibly randomized) optimum
+ * @property {boolean} binding @property {boolean} randomized
+ * @property {number} threshold_low  the higher-FPR vertex's threshold, used with prob_low
+ * @property {number} threshold_high
+ * @property {number} prob_low
+ * @property {number} single_threshold @property {number} single_fpr @property {number} single_tpr
+ * @property {number} slope @property {number} intercept  its cost line (eq. 8)
+ * @property {string} message  one sentence, as the Python's
+ */
+function solveLinearConstraint(kind, clf, loadOf, limit, describe) {
+  const { fpr: hf, tpr: ht, threshold: hth } = clf.hull;
+  const n = hf.length;
+  const loadHull = new Float64Array(n);
+  for (let i = 0; i < n; i++) loadHull[i] = loadOf(ht[i], hf[i]);
+  const single = bestSingle(clf.single, loadOf, limit);
+  const atVertex = (k, binding, message) => finish({
+    kind, fpr: hf[k], tpr: ht[k], binding, randomized: false, threshold_low: hth[k],
+    threshold_high: hth[k], prob_low: 0.0, single, message,
+  });
+  // The first vertex reaching the top TPR is the unconstrained best; beyond it TPR cannot grow.
+  const top = argmax(ht);
+  if (loadHull[top] <= limit) {
+    return atVertex(top, false, `The ${describe} does not bind: the classifier at ` +
+      `${where(hth[top], hf[top], ht[top])} already reaches TPR = 1 within it.`);
+  }
+  let k = upperBound(loadHull, limit) - 1; // the last vertex within the limit (k < top)
+  if (loadHull[k] === limit) {
+    return atVertex(k, true, `The ${describe} is met exactly by the hull vertex at ` +
+      `${where(hth[k], hf[k], ht[k])}.`);
+  }
+  const q = (limit - loadHull[k]) / (loadHull[k + 1] - loadHull[k]); // weight on vertex k + 1
+  if (!(0.0 < q && q < 1.0)) { // the mix rounds to a vertex: no coin to toss
+    k = q <= 0.0 ? k : k + 1;
+    return atVertex(k, true, `The ${describe} is met by the hull vertex at ` +
+      `${where(hth[k], hf[k], ht[k])}.`);
+  }
+  let fpr = (1 - q) * hf[k] + q * hf[k + 1];
+  const tpr = (1 - q) * ht[k] + q * ht[k + 1];
+  if (kind === "neyman_pearson") fpr = limit; // exact: the formula may round 1 ulp over it
+  return finish({
+    kind, fpr, tpr, binding: true, randomized: true, threshold_low: hth[k + 1],
+    threshold_high: hth[k], prob_low: q, single,
+    message: `The ${describe} falls between two hull vertices: use ` +
+      `${where(hth[k + 1], hf[k + 1], ht[k + 1])} with probability ${formatPy(q, ".4g")} and ` +
+      `${where(hth[k], hf[k], ht[k])} otherwise (TPR ${formatPy(tpr, ".4g")}). The best single ` +
+      `choice is ${where(...single)} (TPR ${formatPy(single[2], ".4g")}).`,
+  });
+}
+
+function finish({ single, ...cp }) {
+  return {
+    ...cp,
+    single_threshold: single[0],
+    single_fpr: single[1],
+    single_tpr: single[2],
+    slope: 1.0 - cp.tpr - cp.fpr,
+    intercept: cp.fpr,
+  };
+}
+
+/**
+ * Largest TPR with FPR <= maxFpr (Classifier.neyman_pearson; Drummond & Holte 2000, 2.2.2).
+ * @param {Classifier} clf
+ * @param {number} maxFpr  in [0, 1]
+ * @returns {ConstrainedPoint}
+ */
+export function neymanPearson(clf, maxFpr) {
+  if (!(typeof maxFpr === "number" && Number.isFinite(maxFpr))) {
+    throw new RangeError(`max_fpr must be a finite number, got ${maxFpr}.`);
+  }
+  if (!(maxFpr >= 0 && maxFpr <= 1)) throw new RangeError(`max_fpr must lie in [0, 1], got ${maxFpr}.`);
+  return solveLinearConstraint("neyman_pearson", clf, (_tpr, fpr) => fpr, maxFpr,
+    `limit FPR <= ${formatPy(maxFpr, ".4g")}`);
+}
+
+/**
+ * Largest TPR with TPR·n_pos + FPR·n_neg <= capacity (Classifier.workforce; eq. 12-13). The
+ * population defaults to the classifier's class totals.
+ * @param {Classifier} clf
+ * @param {number} capacity  cases, >= 0 (Infinity allowed)
+ * @param {number} [nPos] @param {number} [nNeg]
+ * @returns {ConstrainedPoint}
+ */
+export function workforce(clf, capacity, nPos, nNeg) {
+  if (!isNumber(capacity)) throw new RangeError(`capacity must be a number, got ${capacity}.`);
+  if (capacity < 0) throw new RangeError(`capacity must be >= 0 (a number of cases), got ${capacity}.`);
+  const P = nPos ?? clf.nPos;
+  const N = nNeg ?? clf.nNeg;
+  if (!isNumber(P) || !isNumber(N)) {
+    throw new RangeError("n_pos and n_neg are required: this classifier was built from rates only.");
+  }
+  if (!Number.isFinite(P) || !Number.isFinite(N)) {
+    throw new RangeError(`n_pos and n_neg must be finite numbers, got ${P}, ${N}.`);
+  }
+  if (!(P > 0) || !(N >= 0)) {
+    throw new RangeError(`n_pos must be > 0 and n_neg >= 0, got n_pos=${P}, n_neg=${N}.`);
+  }
+  return solveLinearConstraint("workforce", clf, (tpr, fpr) => tpr * P + fpr * N, capacity,
+    `capacity of ${formatPy(capacity, ".6g")} cases`);
+}
+
+/**
+ * The constrained rule of each classifier under the state's constraint (null for none).
+ * @param {Array<Classifier>} classifiers
+ * @param {object} state  constraint, max_fpr, capacity, n_pos, n_neg
+ * @returns {Array<ConstrainedPoint|null>}
+ */
+export function constrainedPoints(classifiers, state) {
+  if (!CONSTRAINTS.includes(state.constraint)) {
+    throw new RangeError(`constraint must be one of ${CONSTRAINTS.join(", ")}, got ${state.constraint}.`);
+  }
+  return classifiers.map((clf) => {
+    if (state.constraint === "neyman_pearson") return neymanPearson(clf, state.max_fpr);
+    if (state.constraint === "workforce") return workforce(clf, state.capacity, state.n_pos, state.n_neg);
+    return null;
+  });
+}
+
+// ------------------------------------------------------------------------------------ the view
+
+function visibleMask(classifiers, visible) {
+  if (visible == null) return classifiers.map(() => true);
+  const shown = new Set(visible);
+  return classifiers.map((c) => shown.has(c.name));
+}
+
+/**
+ * Everything the operating-point tool draws (widget/operating_point.py sync), as typed arrays
+ * ready for bqplot marks. Every classifier keeps its point in every mark (hidden ones at
+ * opacity 0), so the marks' point counts never change.
+ *
+ * Two-column marks (the iso-performance lines) are flat row-major arrays with `shape: [n, 2]`.
+ * @param {Array<Classifier>} classifiers
+ * @param {object} state  p_pos, cost_fn, cost_fp, visible (names; all when absent)
+ */
+export function operatingMarks(classifiers, state) {
+  const pcf = probabilityCost(state.p_pos, state.cost_fn, state.cost_fp);
+  const n = classifiers.length;
+  const ops = classifiers.map((c) => best(c, pcf));
+  const opacities = visibleMask(classifiers, state.visible).map((v) => (v ? 1.0 : 0.0));
+  const isoX = new Float64Array(2 * n);
+  const isoY = new Float64Array(2 * n);
+  const fpr = new Float64Array(n);
+  const tpr = new Float64Array(n);
+  const necs = new Float64Array(n);
+  ops.forEach((op, i) => {
+    const [xa, ya, xb, yb] = isoPerformanceSegment(op.fpr, op.tpr, pcf);
+    isoX[2 * i] = xa;
+    isoX[2 * i + 1] = xb;
+    isoY[2 * i] = ya;
+    isoY[2 * i + 1] = yb;
+    fpr[i] = op.fpr;
+    tpr[i] = op.tpr;
+    necs[i] = op.nec;
+  });
+  return {
+    pcf,
+    slope: isoPerformanceSlope(pcf),
+    best: ops,
+    isoLines: { x: isoX, y: isoY, shape: [n, 2], opacities },
+    chosen: { x: fpr, y: tpr, opacities },
+    operatingLine: { x: Float64Array.of(pcf, pcf), y: Float64Array.of(0.0, 1.0) },
+    necPoints: { x: new Float64Array(n).fill(pcf), y: necs, opacities },
+    handle: { x: Float64Array.of(pcf) },
+  };
+}
+
+/**
+ * What the constraint tool draws (widget/constraint.py sync): the constraint's line in ROC
+ * space, the constrained points and their cost lines, and the message of how each rule is
+ * made. Only visible classifiers are constrained; the others keep a zero point at opacity 0.
+ * @param {Array<Classifier>} classifiers
+ * @param {object} state  constraint, max_fpr, capacity, n_pos, n_neg, visible
+ */
+export function constraintMarks(classifiers, state) {
+  const shown = visibleMask(classifiers, state.visible);
+  const n = classifiers.length;
+  const all = constrainedPoints(classifiers.filter((_, i) => shown[i]), state);
+  const constrained = [];
+  let j = 0;
+  for (let i = 0; i < n; i++) constrained.push(shown[i] ? all[j++] : null);
+  const fpr = new Float64Array(n);
+  const tpr = new Float64Array(n);
+  const costX = new Float64Array(2 * n);
+  const costY = new Float64Array(2 * n);
+  const opacities = new Array(n).fill(0.0);
+  constrained.forEach((cp, i) => {
+    costX[2 * i + 1] = 1.0;
+    if (cp) {
+      fpr[i] = cp.fpr;
+      tpr[i] = cp.tpr;
+      costY[2 * i] = cp.intercept;
+      costY[2 * i + 1] = cp.intercept + cp.slope;
+      opacities[i] = 1.0;
+    }
+  });
+  let lineX = [0.0, 0.0];
+  let lineY = [0.0, 1.0];
+  if (state.constraint === "neyman_pearson") {
+    lineX = [state.max_fpr, state.max_fpr];
+  } else if (state.constraint === "workforce") {
+    const [xa, ya, xb, yb] = workforceSegment(state.capacity, state.n_pos, state.n_neg);
+    [lineX, lineY] = Number.isNaN(xa) ? [[1.0, 1.0], [1.0, 1.0]] : [[xa, xb], [ya, yb]];
+  }
+  const on = state.constraint !== "none";
+  let message = "";
+  constrained.forEach((cp, i) => {
+    if (cp) message += `<li><b>${escapeHtml(classifiers[i].name)}</b>: ${escapeHtml(cp.message)}</li>`;
+  });
+  if (message) {
+    message = `<details><summary>how each constrained rule is made</summary><ul>${message}</ul></details>`;
+  }
+  return {
+    on,
+    constrained,
+    rocLine: { x: Float64Array.from(lineX), y: Float64Array.from(lineY), visible: on },
+    rocPoints: { x: fpr, y: tpr, opacities, visible: on },
+    costLines: { x: costX, y: costY, shape: [n, 2], opacities, visible: on },
+    messageHtml: message,
+  };
+}
+
+function mixRule(cp) {
+  if (cp.randomized) {
+    return `threshold ${formatPy(cp.threshold_low, ".6g")} with prob. ` +
+      `${formatPy(cp.prob_low, ".4g")}, else ${formatPy(cp.threshold_high, ".6g")}`;
+  }
+  return `threshold ${formatPy(cp.threshold_high, ".6g")}`;
+}
+
+/**
+ * The readout's rows (model/operating.py operating_rows): one per visible classifier, the
+ * columns of `w.readout`, and the constrained columns when a constraint is active.
+ * @param {Array<Classifier>} classifiers
+ * @param {object} state
+ * @param {{best?: Array, constrained?: Array}} [known]  look-ups already made for the marks
+ *   (index-aligned with `classifiers`), so a frame computes each once
+ * @returns {Array<[string, object]>}
+ */
+export function readoutRows(classifiers, state, known = {}) {
+  const pcf = probabilityCost(state.p_pos, state.cost_fn, state.cost_fp);
+  const p = state.p_pos;
+  const scale = p * state.cost_fn + (1.0 - p) * state.cost_fp; // NEC -> cost per case
+  const shown = visibleMask(classifiers, state.visible);
+  const rows = [];
+  classifiers.forEach((clf, i) => {
+    if (!shown[i]) return;
+    const op = known.best ? known.best[i] : best(clf, pcf);
+    const row = {
+      threshold: op.threshold, fpr: op.fpr, tpr: op.tpr, nec: op.nec,
+      expected_cost: op.nec * scale, range_lo: clf.rangeLo, range_hi: clf.rangeHi,
+    };
+    let cp = null;
+    if (known.constrained) cp = known.constrained[i];
+    else if (state.constraint && state.constraint !== "none") cp = constrainedPoints([clf], state)[0];
+    if (cp) {
+      const cnec = cp.slope * pcf + cp.intercept;
+      Object.assign(row, {
+        constrained_fpr: cp.fpr, constrained_tpr: cp.tpr, constrained_nec: cnec,
+        constrained_expected_cost: cnec * scale, constrained_rule: mixRule(cp),
+        best_single_threshold: cp.single_threshold,
+      });
+    }
+    rows.push([clf.name, row]);
+  });
+  return rows;
+}
+
+// ------------------------------------------------------------------------------------ the readout's HTML
+
+/** (header, tooltip, column) of the main table: widget/readout.py READOUT_COLUMNS. */
+export const READOUT_COLUMNS = [
+  ["threshold", "deploy: positive when score ≥ threshold", "threshold"],
+  ["false-pos. rate", "false-positive rate, FPR", "fpr"],
+  ["true-pos. rate", "true-positive rate, TPR", "tpr"],
+  ["norm. expected cost", "normalized expected cost (NEC), the cost pane's y axis", "nec"],
+  ["expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"],
+  ["operating range, PCF(+)", "where it beats both trivial classifiers", "range_lo"],
+];
+/** The same for the constraint's table: widget/readout.py CONSTRAINT_COLUMNS. */
+export const CONSTRAINT_COLUMNS = [
+  ["false-pos. rate", "false-positive rate under the constraint", "constrained_fpr"],
+  ["true-pos. rate", "true-positive rate under the constraint", "constrained_tpr"],
+  ["norm. expected cost", "normalized expected cost (NEC) under the constraint", "constrained_nec"],
+  ["expected cost per case", "in the units of C(−|+) and C(+|−)", "constrained_expected_cost"],
+  ["rule to deploy", "randomized between two thresholds when the limit falls between ROC points",
+    "constrained_rule"],
+  ["best single threshold", "the best rule without randomizing", "best_single_threshold"],
+];
+const TEXT_COLUMNS = new Set(["constrained_rule"]);
+const TEXT = " class='costwidget-text'";
+const BEST_STYLE = "background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);font-weight:bold";
+
+/** Python's html.escape(s, quote=True). */
+export function escapeHtml(s) {
+  return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+}
+
+/** A number cell's text (readout.py _number): 4 significant digits, ∞, blank for NaN/null. */
+export function numberText(value) {
+  if (value == null || Number.isNaN(value)) return "";
+  if (value === Infinity) return "∞";
+  if (value === -Infinity) return "−∞";
+  return formatPy(value, ".4g");
+}
+
+/** The operating range's text (readout.py _range). */
+export function rangeText(lo, hi) {
+  if ([lo, hi].some((v) => v == null || Number.isNaN(v)) || lo > hi) return "never";
+  return `${formatPy(lo, ".3g")}–${formatPy(hi, ".3g")}`;
+}
+
+function cell(row, column) {
+  if (column === "range_lo") return `<td>${rangeText(row.range_lo, row.range_hi)}</td>`;
+  const value = row[column];
+  if (typeof value === "string") return `<td${TEXT}>${escapeHtml(value)}</td>`;
+  return `<td>${numberText(value)}</td>`;
+}
+
+function table(rows, colors, columns, bestBy, caption, note, cssClass) {
+  const head = "<th>classifier</th>" + columns.map(([text, tip, column]) =>
+    `<th${TEXT_COLUMNS.has(column) ? TEXT : ""} title='${escapeHtml(tip)}'>${escapeHtml(text)}</th>`).join("");
+  let bestName = rows[0][0];
+  let bestValue = rows[0][1][bestBy];
+  for (const [name, row] of rows) {
+    if (row[bestBy] < bestValue) {
+      bestName = name;
+      bestValue = row[bestBy];
+    }
+  }
+  const body = rows.map(([name, row]) => {
+    const attrs = name === bestName ? ` class='costwidget-best' style='${BEST_STYLE}'` : "";
+    const color = colors && Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : "#999999";
+    const swatch = `<span style='color:${escapeHtml(color)}'>&#9632;</span> `;
+    const cells = columns.map(([, , column]) => cell(row, column)).join("");
+    return `<tr${attrs}><td>${swatch}${escapeHtml(String(name))}</td>${cells}</tr>`;
+  }).join("");
+  return `<table class='${cssClass} costwidget-table'><caption>${caption}</caption>` +
+    `<thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>` +
+    `<div class='costwidget-table-note'>${note}</div>`;
+}
+
+/**
+ * The readout table (widget/readout.py readout_html), the lowest expected cost highlighted.
+ * @param {Array<[string, object]>} rows  from readoutRows
+ * @param {Object<string, string>} colors  classifier name -> CSS colour
+ * @returns {string}
+ */
+export function readoutHtml(rows, colors) {
+  if (!rows.length) return "<i>No classifier shown.</i>";
+  return table(rows, colors, READOUT_COLUMNS, "expected_cost",
+    "<b>At the operating point</b> (each classifier at its best threshold)",
+    "Highlighted: the lowest expected cost. Expected cost per case is in the units " +
+    "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
+    "costwidget-readout");
+}
+
+/** The active constraint in words (widget/readout.py constraint_description). */
+export function constraintDescription(state) {
+  if (state.constraint === "neyman_pearson") {
+    return `Neyman-Pearson, false-positive rate ≤ ${formatPy(state.max_fpr, "g")}`;
+  }
+  if (state.constraint === "workforce") {
+    const total = state.n_pos + state.n_neg;
+    const share = total > 0
+      ? ` (${formatPy((100 * state.capacity) / total, ".3g")} % of ${formatPy(total, ",.6g")})` : "";
+    return `workforce, at most ${formatPy(state.capacity, ",.6g")} cases flagged${share}`;
+  }
+  return "";
+}
+
+/**
+ * The constraint's table (widget/readout.py constraint_html), "" when no row is constrained.
+ * @param {Array<[string, object]>} rows @param {Object<string, string>} colors
+ * @param {string} description  from constraintDescription
+ */
+export function constraintHtml(rows, colors, description) {
+  const kept = rows.filter(([, row]) => "constrained_nec" in row);
+  if (!kept.length) return "";
+  return table(kept, colors, CONSTRAINT_COLUMNS, "constrained_expected_cost",
+    `<b>Under the constraint</b>: ${escapeHtml(description)}`,
+    "Highlighted: the lowest expected cost under the constraint.",
+    "costwidget-constraint-table");
+}
+
+/** The PCF(+) label beside the p(+) slider (operating_point.py push_controls). */
+export function pcfLabel(pcf) {
+  return `PCF(+) = <b>${formatPy(pcf, ".4f")}</b>`;
+}
+
+/** C(−|+)/C(+|−) in words (operating_point.py format_ratio): "∞" when C(+|−) is 0. */
+export function formatRatio(costFn, costFp) {
+  if (costFp === 0) return "∞";
+  return formatPy(costFn / costFp, ".4g");
+}
+
+/** The capacity in both units (constraint.py capacity_text). */
+export function capacityText(cases, nPos, nNeg) {
+  const total = nPos + nNeg;
+  const share = total > 0 ? `, ${formatPy((100.0 * cases) / total, ".4g")} % of ${formatPy(total, ",.10g")}` : "";
+  return `= ${formatPy(cases, ",.10g")} cases${share}`;
+}
+
+/**
+ * One frame's worth: the operating-point marks, the constraint marks and the readout (rows and
+ * both tables), each classifier looked up once.
+ * @param {Array<Classifier>} classifiers
+ * @param {object} state  p_pos, cost_fn, cost_fp, constraint, max_fpr, capacity, n_pos, n_neg, visible
+ * @param {{colors?: Object<string, string>}} [options]
+ */
+export function computeView(classifiers, state, { colors = {} } = {}) {
+  const operating = operatingMarks(classifiers, state);
+  const constraint = constraintMarks(classifiers, state);
+  const rows = readoutRows(classifiers, state, { best: operating.best, constrained: constraint.constrained });
+  return {
+    operating,
+    constraint,
+    readout: {
+      rows,
+      html: readoutHtml(rows, colors),
+      constraintHtml: constraintHtml(rows, colors, constraintDescription(state)),
+    },
+    pcfLabel: pcfLabel(operating.pcf),
+  };
+}
+
+// ------------------------------------------------------------------------------------ Python's format()
+
+const POW5 = [1n];
+function pow5(k) {
+  while (POW5.length <= k) POW5.push(POW5[POW5.length - 1] * 5n);
+  return POW5[k];
+}
+
+/** A finite double as exactly N·10^e (N a non-negative BigInt): every double is a finite decimal. */
+function exactDecimal(x) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  const biased = Number(bits >> 52n);
+  let m = bits & ((1n << 52n) - 1n);
+  let e;
+  if (biased === 0) e = -1074;
+  else {
+    m |= 1n << 52n;
+    e = biased - 1075;
+  }
+  if (m === 0n) return { n: 0n, e: 0 };
+  while (e < 0 && (m & 1n) === 0n) {
+    m >>= 1n;
+    e += 1;
+  }
+  return e >= 0 ? { n: m << BigInt(e), e: 0 } : { n: m * pow5(-e), e };
+}
+
+/** Drop `drop` low decimal digits of n, rounding half to even on the exact value. */
+function roundOff(n, drop) {
+  if (drop <= 0) return n;
+  const p = 10n ** BigInt(drop);
+  let q = n / p;
+  const twice = 2n * (n % p);
+  if (twice > p || (twice === p && (q & 1n) === 1n)) q += 1n;
+  return q;
+}
+
+/** n·10^e as plain decimal text. */
+function plain(n, e) {
+  const s = n.toString();
+  if (e >= 0) return s + "0".repeat(e);
+  const padded = s.padStart(-e + 1, "0");
+  return `${padded.slice(0, padded.length + e)}.${padded.slice(padded.length + e)}`;
+}
+
+function group(intPart) {
+  return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/**
+ * Python's format(x, spec) for the specs the widget uses: "[,][.P](g|f)". Exact: the double's
+ * decimal value is rounded half to even, as CPython does (JS's toPrecision rounds ties up).
+ * @param {number} x
+ * @param {string} spec  e.g. ".4g", ",.6g", "g", ".4f"
+ * @returns {string}
+ */
+export function formatPy(x, spec) {
+  const m = /^(,)?(?:\.(\d+))?([gf])$/.exec(spec);
+  if (!m) throw new Error(`unsupported format spec ${spec}`);
+  const comma = Boolean(m[1]);
+  const type = m[3];
+  let prec = m[2] === undefined ? 6 : Number(m[2]);
+  if (Number.isNaN(x)) return "nan";
+  const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+  if (!Number.isFinite(x)) return `${sign}inf`;
+  const { n, e } = exactDecimal(x);
+  const withGroups = (text) => {
+    if (!comma) return text;
+    const [i, f] = text.split(".");
+    return f === undefined ? group(i) : `${group(i)}.${f}`;
+  };
+  if (type === "f") {
+    // n·10^e as a whole number of 10^-prec: exact when e >= -prec, else rounded.
+    const q = e >= -prec ? n * 10n ** BigInt(e + prec) : roundOff(n, -prec - e);
+    return sign + withGroups(plain(q, -prec));
+  }
+  // "g"
+  if (prec === 0) prec = 1;
+  if (n === 0n) return `${sign}0`;
+  const digits = n.toString().length;
+  const drop = Math.max(0, digits - prec);
+  const q = roundOff(n, drop);
+  const qe = e + drop;
+  const exp = q.toString().length - 1 + qe; // decimal exponent of the rounded value
+  if (exp >= -4 && exp < prec) {
+    let text = plain(q, qe);
+    if (text.includes(".")) text = text.replace(/0+$/, "").replace(/\.$/, "");
+    return sign + withGroups(text);
+  }
+  const s = q.toString().replace(/0+$/, "") || "0";
+  const mant = s.length > 1 ? `${s[0]}.${s.slice(1)}` : s;
+  const absExp = Math.abs(exp);
+  return `${sign}${mant}e${exp < 0 ? "-" : "+"}${absExp < 10 ? "0" : ""}${absExp}`;
+}
