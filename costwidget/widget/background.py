@@ -1,55 +1,125 @@
-"""Background work: heavy computations run on a worker thread, with a busy sign in the widget.
+"""Background work: heavy computations run off the kernel's thread, with a busy sign in the widget.
 
-numpy releases the GIL in its heavy loops, so one worker thread keeps the
-kernel free for slider moves while bands are bootstrapped. Each kind of work
-has a *slot* ("bands", "difference", ...). A newer request in a slot
-supersedes the older one: the older job stops at its next progress check, and
-its result is never drawn. Results are drawn under the shared transaction
-lock, after checking that they are still the newest request of their slot.
+Threads. Every `CostWidget` shares one small pool of worker threads
+(:data:`MAX_WORKERS`), so the number of threads stays bounded however many
+widgets are built and dropped. A widget's jobs run one after another (a
+per-widget queue served by at most one pool thread at a time). numpy
+releases the GIL in its heavy loops, so the kernel stays free for slider
+moves while bands are bootstrapped.
+
+Slots. Each kind of work has a *slot* ("bands", "difference", ...). A newer
+request in a slot supersedes the older one: the older job stops at its next
+progress check, and its result is never drawn.
+
+Where results are drawn. The worker only computes. Drawing a result (the
+marks, the busy flag, the progress bar) happens on the thread that owns the
+widget:
+
+* **Jupyter (a running asyncio loop in the creating thread).** In ipykernel a
+  cell runs inside the kernel's event loop; the widget captures that loop and
+  every result, progress update and "idle" is handed to it with
+  ``loop.call_soon_threadsafe``. Widget messages are then always sent from the
+  kernel's own thread (ipykernel 7 changed how messages from other threads
+  are sent: ipywidgets#4001, #4020). ``wait()`` called on that thread (which
+  blocks the loop) draws the pending results itself, so it never deadlocks.
+* **A plain script (no running loop).** There is no kernel to send messages
+  to; the worker draws its result itself, under the transaction lock (never
+  while user code runs: see `Transaction.held`).
+* **No threads (Pyodide/JupyterLite, or a thread that cannot start).** The work
+  runs at once in the caller's thread, with the busy sign shown first (as
+  lonboard does).
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import html
 import itertools
+import os
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import ipywidgets as widgets
 
-__all__ = ["BackgroundWork", "Superseded"]
+__all__ = ["BackgroundWork", "Superseded", "MAX_WORKERS", "threads_available", "shared_pool"]
+
+#: Worker threads shared by every widget of the process (created on demand, never more).
+MAX_WORKERS = max(1, min(4, os.cpu_count() or 1))
+
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def shared_pool() -> ThreadPoolExecutor:
+    """The process-wide pool every widget's background work runs on."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="costwidget")
+        return _POOL
+
+
+def threads_available() -> bool:
+    """False where Python has no threads (Pyodide/JupyterLite)."""
+    return sys.platform not in ("emscripten", "wasi")
+
+
+def _running_loop():
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 class Superseded(Exception):
     """Raised inside a job when a newer request of its slot arrived: stop, draw nothing."""
 
 
+class _Job:
+    __slots__ = ("slot", "ticket", "compute", "apply", "fail")
+
+    def __init__(self, slot, ticket, compute, apply, fail):
+        self.slot, self.ticket, self.compute, self.apply, self.fail = (slot, ticket, compute,
+                                                                       apply, fail)
+
+
 class BackgroundWork:
-    """One worker thread, per-slot supersession, a busy flag and a progress bar.
+    """Per-slot supersession, a busy flag and a progress bar over the shared worker pool.
 
     Parameters
     ----------
     transaction : Transaction
         Its lock guards every drawing; its error area shows failures.
     on_busy : callable(bool)
-        Called (under the lock) when the widget becomes busy or idle.
-    synchronous : bool, default False
-        Run every job at once in the caller's thread (for debugging).
+        Called (inside the transaction) when the widget becomes busy or idle.
+    synchronous : bool, optional
+        Run every job at once in the caller's thread. Default: only where there are no
+        threads (Pyodide); also taken when a worker thread cannot be started.
     """
 
-    def __init__(self, transaction, on_busy, *, synchronous: bool = False):
+    def __init__(self, transaction, on_busy, *, synchronous: bool | None = None):
         self.tx = transaction
         self.on_busy = on_busy
-        self.synchronous = synchronous
+        self.synchronous = (not threads_available()) if synchronous is None else synchronous
+        # The owner's event loop (a Jupyter kernel's), where results are drawn; None in a script.
+        self._loop = _running_loop()
+        self._loop_thread = threading.get_ident() if self._loop is not None else None
         self._counter = itertools.count(1)
         self._latest: dict[str, int] = {}
         self._labels: dict[str, str] = {}
         self._progress: dict[str, tuple[int, int]] = {}
-        self._running = 0
+        self._running = 0            # jobs submitted and not yet counted down
+        self._queue = collections.deque()   # jobs waiting for this widget's runner
+        self._inbox = collections.deque()   # (job, outcome) computed, to draw on the loop
+        self._runner_active = False
+        self._runner_thread = None
+        self._show_pending = False
+        self._closed = False
         self._idle = threading.Condition()
-        self._show_lock = threading.Lock()  # the bar is written from both threads
-        self._executor = None
+        self._show_lock = threading.Lock()  # without a loop the bar is written from both threads
         self.bar = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="",
                                          bar_style="info",
                                          layout=widgets.Layout(width="160px", visibility="hidden"))
@@ -64,6 +134,11 @@ class BackgroundWork:
         with self._idle:
             return self._running > 0
 
+    @property
+    def on_loop(self) -> bool:
+        """Whether results are drawn on an event loop (a kernel's) rather than by the worker."""
+        return self._loop is not None
+
     def cancel(self, slot: str) -> None:
         """Forget the slot's pending request: a running job stops, its result is dropped."""
         with self._idle:
@@ -74,93 +149,193 @@ class BackgroundWork:
         self._show()
 
     def submit(self, slot: str, label: str, compute, apply, fail) -> None:
-        """Run ``compute(progress)`` in the background, then ``apply(result)`` under the lock.
+        """Run ``compute(progress)`` in the background, then ``apply(result)`` in the transaction.
 
         ``progress(done, total)`` reports progress and raises :class:`Superseded`
         once a newer request of the same slot has arrived. ``fail(exc)`` runs
-        under the lock when ``compute`` or ``apply`` raised.
+        in the transaction when ``compute`` or ``apply`` raised.
         """
         with self._idle:
+            if self._closed:
+                return
             ticket = next(self._counter)
             self._latest[slot] = ticket
             self._labels[slot] = label
             self._progress[slot] = (0, 1)
             self._running += 1
             first = self._running == 1
+            job = _Job(slot, ticket, compute, apply, fail)
+            if not self.synchronous:
+                self._queue.append(job)
+                start = not self._runner_active
+                self._runner_active = True
+        # The job is queued before anyone hears "busy": an observer of `busy` may wait().
         if first:
-            with self.tx.lock:
+            with self.tx.held():
                 self.on_busy(True)
         self._show()
-        job = (slot, ticket, compute, apply, fail)
         if self.synchronous:
-            self._run(*job)
+            self._run_now(job)
             return
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="costwidget")
-        self._executor.submit(self._run, *job)
+        if start:
+            try:
+                shared_pool().submit(self._runner)
+            except RuntimeError:  # no thread can be started: run here from now on
+                self.synchronous = True
+                with self._idle:
+                    self._runner_active = False
+                    jobs = list(self._queue)
+                    self._queue.clear()
+                for queued in jobs:
+                    self._run_now(queued)
 
-    def _current(self, slot, ticket) -> bool:
+    def _current(self, job) -> bool:
         with self._idle:
-            return self._latest.get(slot) == ticket
+            return not self._closed and self._latest.get(job.slot) == job.ticket
 
-    def _run(self, slot, ticket, compute, apply, fail) -> None:
+    # ------------------------------------------------------------------ running
+    def _runner(self) -> None:
+        """Serve this widget's queue on a pool thread until it is empty."""
+        self._runner_thread = threading.current_thread()
+        try:
+            while True:
+                with self._idle:
+                    if not self._queue or self._closed:
+                        self._runner_active = False
+                        return
+                    job = self._queue.popleft()
+                self._hand_over(job, self._compute(job))
+        finally:
+            self._runner_thread = None
+
+    def _run_now(self, job) -> None:
+        self._deliver(job, self._compute(job))
+
+    def _compute(self, job):
+        """("ok", result), ("error", exc) or ("superseded", None)."""
         def progress(done, total):
-            if not self._current(slot, ticket):
-                raise Superseded(slot)
+            if not self._current(job):
+                raise Superseded(job.slot)
             with self._idle:
-                self._progress[slot] = (done, max(total, 1))
-            self._show()
+                self._progress[job.slot] = (done, max(total, 1))
+            self._request_show()
 
         try:
-            try:
-                progress(0, 1)
-                result, error = compute(progress), None
-            except Superseded:
-                return
-            except Exception as exc:  # noqa: BLE001 - shown in the widget by `fail`
-                result, error = None, exc
-            with self.tx.lock:
-                if not self._current(slot, ticket):
-                    return  # a newer request came while this one ran: never draw a stale result
-                try:
-                    if error is None:
-                        apply(result)
-                    else:
-                        fail(error)
-                except Exception as exc:  # noqa: BLE001 - a failed drawing is shown, not lost
-                    fail(exc)
-        finally:
-            self._finish(slot, ticket)
+            progress(0, 1)
+            return "ok", job.compute(progress)
+        except Superseded:
+            return "superseded", None
+        except Exception as exc:  # noqa: BLE001 - shown in the widget by `fail`
+            return "error", exc
 
-    def _finish(self, slot, ticket) -> None:
+    def _hand_over(self, job, outcome) -> None:
+        """From the worker: draw on the owner's loop, or here (under the lock) without one."""
+        if self._loop is not None:
+            with self._idle:
+                self._inbox.append((job, outcome))
+                self._idle.notify_all()  # a wait() on the loop's thread draws it
+            try:
+                self._loop.call_soon_threadsafe(self._drain)
+                return
+            except RuntimeError:  # the loop is closed (its script ended): draw here
+                self._drain()
+                return
+        self._deliver(job, outcome)
+
+    def _drain(self) -> None:
+        """On the owner's loop: draw every result that arrived, and the progress."""
+        while True:
+            with self._idle:
+                if not self._inbox:
+                    break
+                job, outcome = self._inbox.popleft()
+            self._deliver(job, outcome)
+        if self._show_pending:
+            self._show()
+
+    def _deliver(self, job, outcome) -> None:
+        kind, value = outcome
+        try:
+            with self.tx.held():
+                try:
+                    if kind != "superseded" and self._current(job):
+                        try:
+                            if kind == "ok":
+                                job.apply(value)
+                            else:
+                                job.fail(value)
+                        except Exception as exc:  # noqa: BLE001 - a failed drawing is shown
+                            job.fail(exc)
+                finally:
+                    self._count_down(job)
+        finally:
+            self._show()
+
+    def _count_down(self, job) -> None:
+        """Inside the transaction: one job less; "idle" when it was the last."""
         with self._idle:
-            if self._latest.get(slot) == ticket:
-                self._labels.pop(slot, None)
-                self._progress.pop(slot, None)
+            if self._closed:
+                return  # close() counted everything down already
+            if self._latest.get(job.slot) == job.ticket:
+                self._labels.pop(job.slot, None)
+                self._progress.pop(job.slot, None)
             self._running -= 1
             idle = self._running == 0
-        if idle:
-            with self.tx.lock:
-                if not self.busy:  # nothing new was submitted meanwhile
-                    self.on_busy(False)
-        self._show()
-        with self._idle:
             self._idle.notify_all()
+        if idle:
+            self.on_busy(False)
 
     # ------------------------------------------------------------------ waiting and display
     def wait(self, timeout=None) -> None:
-        """Block until no job is pending; raise TimeoutError after ``timeout`` seconds."""
+        """Block until no job is pending; raise TimeoutError after ``timeout`` seconds.
+
+        On the owner's loop thread the results that arrive are drawn here (the loop
+        is blocked by this very call); on this widget's worker (an observer that
+        waits) the queued jobs run here.
+        """
         deadline = None if timeout is None else time.monotonic() + timeout
-        with self._idle:
-            while self._running:
+        on_loop = self._loop is not None and threading.get_ident() == self._loop_thread
+        in_runner = threading.current_thread() is self._runner_thread
+        while True:
+            if on_loop:
+                self._drain()
+            if in_runner:
+                with self._idle:
+                    job = self._queue.popleft() if self._queue else None
+                if job is not None:
+                    self._run_now(job)
+                    continue
+            with self._idle:
+                if not self._running:
+                    return
+                if on_loop and self._inbox:
+                    continue
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     raise TimeoutError(f"background work still running after {timeout} s: "
                                        f"{', '.join(self._labels.values()) or 'finishing'}.")
                 self._idle.wait(left)
 
+    def _request_show(self) -> None:
+        """From the worker: redraw the progress bar (on the owner's loop when there is one)."""
+        if self._loop is None:
+            self._show()
+            return
+        with self._idle:
+            if self._show_pending:
+                return
+            self._show_pending = True
+        try:
+            self._loop.call_soon_threadsafe(self._show)
+        except RuntimeError:
+            pass  # the loop is closed: the bar is redrawn with the next result
+
     def _show(self) -> None:
         with self._show_lock:
+            with self._idle:
+                self._show_pending = False
+                if self._closed:
+                    return
             self._draw_progress()
 
     def _draw_progress(self) -> None:
@@ -180,9 +355,21 @@ class BackgroundWork:
                 self.label.value = ""
 
     def close(self) -> None:
+        """End all work: queued jobs are dropped, a running one stops at its next progress check
+        and draws nothing; ``busy`` is False and ``wait()`` returns at once afterwards."""
         with self._idle:
+            if self._closed:
+                return
+            self._closed = True
             for slot in self._latest:
                 self._latest[slot] = next(self._counter)
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+            self._queue.clear()
+            self._inbox.clear()
+            self._labels.clear()
+            self._progress.clear()
+            was_busy = self._running > 0
+            self._running = 0
+            self._idle.notify_all()
+        if was_busy:
+            with self.tx.held():
+                self.on_busy(False)

@@ -113,7 +113,7 @@ class ConstraintTool:
 
     def _on_unit(self) -> None:
         tx = self.ctx.tx
-        with tx.lock, tx.pushing():
+        with tx.held(), tx.pushing():
             self.push_controls()
 
     # ------------------------------------------------------------------ drawing

@@ -28,6 +28,7 @@ from .operating_point import OperatingPointTool
 from .range_of_interest import RangeOfInterest
 from .readout import Readout
 from .state import WidgetState
+from .lifecycle import reachable_widgets, widgets_held_by
 from .transaction import Transaction
 
 __all__ = ["CostWidget", "STATE_TRAITS"]
@@ -170,17 +171,15 @@ class CostWidget:
                          "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
-        # The range of interest observes its own traits (range_of_interest, visible, p_pos).
-        self.range_tool = RangeOfInterest(self.state, self.figures.cost, self.figures.cost_x,
-                                          self.classifiers, self.colors, self.errors)
+        self.range_tool = RangeOfInterest(ctx)
         self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
                             self.readout_view, self.band_layer, self.fold_spread_layer,
-                            self.difference_view]
+                            self.difference_view, self.range_tool]
         self._compose()
         self._tx.redraw = self._redraw
         self._tx.push_controls = self._push_controls
         self.state.observe(self._tx.on_state_change, names=list(STATE_TRAITS))
-        with self._tx.lock:
+        with self._tx.held():
             self._redraw()
             self._push_controls()
             self._tx.good = self._tx.snapshot()
@@ -251,6 +250,7 @@ class CostWidget:
             self.constraint_tool.push_controls()
             self.classifier_layers.push_controls()
             self.difference_view.push_controls()
+            self.range_tool.push_controls()
             s = self.state
             self.show_bands_box.value = s.show_bands
             self._display_bindings[1].push(s.band_level)
@@ -366,8 +366,14 @@ class CostWidget:
 
     # ------------------------------------------------------------------ state API
     def observe(self, handler, names=traitlets.All):
-        """Observe state traits (as ``HasTraits.observe``)."""
-        self.state.observe(handler, names=names)
+        """Observe state traits (as ``HasTraits.observe``). The handler never runs while the
+        widget holds its lock (it is called once the change is drawn), so it may call
+        ``wait()``, ``snapshot()``, ``to_figure()``, ``to_html()``..."""
+        self._tx.observe_user(handler, names)
+
+    def unobserve(self, handler, names=traitlets.All):
+        """Remove a handler added with :meth:`observe` (the same ``names``)."""
+        self._tx.unobserve_user(handler, names)
 
     def update(self, **traits):
         """Set several state traits at once, all or nothing.
@@ -412,8 +418,11 @@ class CostWidget:
         self._background.wait(timeout)
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        # The live view, plus a static PNG (and an <img>) of the state for wherever the widget
-        # cannot render: nbconvert without widget state, LaTeX/PDF, GitHub's viewer.
+        """The live view, plus a static PNG (and an <img>) for wherever the widget cannot render
+        (nbconvert without widget state, LaTeX/PDF, GitHub's viewer).
+
+        Displaying never waits for background work: the image shows what is drawn now (bands
+        still computing are left out of it, as they are from the live panes at that moment)."""
         return _export().mimebundle(self, include=include, exclude=exclude, **kwargs)
 
     # ------------------------------------------------------------------ export (export.py)
@@ -523,9 +532,9 @@ class CostWidget:
         """
         self._background.close()
         roots = [self.widget, self._background.widget]
-        for component in [*self._components, self.hover_tool, self.range_tool, self.figures]:
-            roots += _widgets_held_by(component)
-        for w in _reachable_widgets(roots):
+        for component in [*self._components, self.hover_tool, self.figures]:
+            roots += widgets_held_by(component)
+        for w in reachable_widgets(roots):
             w.close()
 
     def __enter__(self):
@@ -547,38 +556,3 @@ def _check_resamplable(clf):
 
     if clf.sample is not None:
         scored_arrays(clf, "bands")
-
-
-def _widgets_held_by(obj, depth=2):
-    """Widgets a component holds in its attributes (also in lists, dicts and helper objects:
-    a figure created on first show is not yet in the layout, but it is still ours)."""
-    found = []
-    for value in vars(obj).values():
-        values = (value if isinstance(value, (list, tuple)) else
-                  list(value.values()) if isinstance(value, dict) else [value])
-        for v in values:
-            if isinstance(v, widgets.Widget):
-                found.append(v)
-            elif depth > 0 and hasattr(v, "__dict__") and type(v).__module__.startswith(
-                    "costwidget.widget"):
-                found += _widgets_held_by(v, depth - 1)
-    return found
-
-
-def _reachable_widgets(roots):
-    """Every widget reachable from ``roots`` through widget-valued traits (children, marks, ...)."""
-    seen, stack, out = set(), list(roots), []
-    while stack:
-        w = stack.pop()
-        if id(w) in seen:
-            continue
-        seen.add(id(w))
-        out.append(w)
-        for name in w.trait_names():
-            if name in ("comm", "keys", "log"):
-                continue
-            value = getattr(w, name, None)
-            values = (value if isinstance(value, (list, tuple)) else
-                      list(value.values()) if isinstance(value, dict) else [value])
-            stack.extend(v for v in values if isinstance(v, widgets.Widget))
-    return out

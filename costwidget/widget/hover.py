@@ -39,7 +39,7 @@ class HoverTool:
 
     def _on_hover(self, d, vertex) -> None:
         tx = self.ctx.tx
-        with tx.lock:
+        with tx.held():
             try:
                 self.show(d, vertex)
             except Exception as exc:  # noqa: BLE001 - shown, never lost in the log console

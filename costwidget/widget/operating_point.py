@@ -156,7 +156,7 @@ class OperatingPointTool:
     def _on_drag_end(self, _mark, event) -> None:
         self._dragging = False
         self.ctx.tx.apply("drag in cost pane", self.set_pcf, event["point"]["x"])
-        with self.ctx.tx.lock:
+        with self.ctx.tx.held():
             self.handle.x = [self.ctx.state.pcf]  # the drop point, as the state has it
 
     # ------------------------------------------------------------------ drawing

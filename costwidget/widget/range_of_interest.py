@@ -6,7 +6,7 @@ The range lives in the state as ``range_of_interest``: ``[lo, hi]`` in PCF(+),
 or ``[]`` for none. This module owns everything drawn for it; every number
 comes from :func:`costwidget.model.ranges.range_summary` and its helpers.
 
-Brushing: a "brush range" toggle makes a bqplot ``BrushIntervalSelector`` the
+It is a component of `CostWidget` (see its :meth:`RangeOfInterest.sync`). Brushing: a "brush range" toggle makes a bqplot ``BrushIntervalSelector`` the
 cost figure's interaction (an interaction takes the mouse, so it is off unless
 asked for); the range is shaded live while brushing and, on release, snapped
 to the thesis's 0.05 grid and written to the state.
@@ -32,23 +32,19 @@ _RANGE_TEXT = re.compile(r"^\s*\[?\s*([-+0-9.eE]+)\s*(?:,|-|–|to|\s)\s*([-+0-9
 
 
 class RangeOfInterest:
-    """Range-of-interest overlay for a cost pane, with its table and the thesis view.
+    """Range-of-interest overlay for the cost pane, with its table and the thesis view.
+
+    A component like the others: it owns its controls, its marks (the shading,
+    the brush) and their observers, and draws from the whole state in
+    :meth:`sync`, which `CostWidget` calls inside its transaction. A control
+    move goes through the transaction (a refused range shows in the banner and
+    the last good state is kept); a refused range set from Python raises.
 
     Parameters
     ----------
-    state : HasTraits
-        With traits ``range_of_interest`` (list of 0 or 2 floats, PCF(+)),
-        ``visible`` (names), ``p_pos``, ``cost_fn``, ``cost_fp``, ``pcf``.
-    cost_figure : bqplot.Figure
-        The cost pane; its ``interaction`` is the brush while brushing is on.
-    cost_x_scale : bqplot.LinearScale
-        The cost pane's PCF(+) scale.
-    classifiers : list of Classifier
-        Named, in display order.
-    colors : dict or list
-        Colour per classifier (by name, or in the order of ``classifiers``).
-    errors : object
-        With ``show(exc, context=str)`` and ``clear()``.
+    ctx : Context
+        Reads ``range_of_interest``, ``visible`` and ``p_pos`` of the state; draws on the cost
+        pane (``ctx.figures.cost``, ``ctx.figures.cost_x``).
     step : float, default 0.05
         The thesis's grid step; range ends are multiples of it.
 
@@ -57,48 +53,44 @@ class RangeOfInterest:
     widget : ipywidgets.VBox
         Controls, the range table and the thesis view, to place below the panes.
     marks : list of bqplot marks
-        The shading, to add (first, under the curves) to ``cost_figure.marks``.
+        The shading, to add (first, under the curves) to the cost pane's marks.
     table : DataFrame or None
         :func:`~costwidget.model.ranges.range_summary` of the visible
         classifiers over the range (``axis="pcf"``), or None without a range.
 
     Examples
     --------
-    >>> import bqplot as bq
-    >>> import traitlets as t
     >>> import costwidget as cw
-    >>> from costwidget.widget.errors import ErrorArea
-    >>> from costwidget.widget.range_of_interest import RangeOfInterest
-    >>> class State(t.HasTraits):
-    ...     range_of_interest = t.List(t.Float())
-    ...     visible = t.List(t.Unicode())
-    ...     p_pos, cost_fn, cost_fp, pcf = t.Float(0.5), t.Float(1.0), t.Float(1.0), t.Float(0.5)
     >>> a = cw.Classifier.from_confusion(tp=9, fn=1, fp=4, tn=6, name="a")
     >>> b = cw.Classifier.from_confusion(tp=7, fn=3, fp=1, tn=9, name="b")
-    >>> state, xs, errors = State(visible=["a", "b"]), bq.LinearScale(min=0.0, max=1.0), ErrorArea()
-    >>> figure = bq.Figure(marks=[])
-    >>> roi = RangeOfInterest(state, figure, xs, [a, b], ["red", "blue"], errors)
-    >>> figure.marks = [*roi.marks, *figure.marks]
-    >>> state.range_of_interest = [0.5, 0.75]
-    >>> roi.table[["mtmcr", "cst", "cst_exact", "recommended"]].round(2)
+    >>> w = cw.CostWidget([a, b])
+    >>> w.range_of_interest = [0.5, 0.75]
+    >>> w.range_tool.table[["mtmcr", "cst", "cst_exact", "recommended"]].round(2)
                 mtmcr     cst  cst_exact  recommended
     classifier
     a           127.5  137.06      22.84         True
     b           135.0  141.75      23.62        False
-    >>> state.range_of_interest = [0.5, 0.72]   # refused: the last good range is kept
-    >>> state.range_of_interest, str(errors.last_error)
-    ([0.5, 0.75], "range of interest: 0.72 is not a multiple of 0.05 (the thesis's grid step); use [0.5, 0.7] or [0.5, 0.75].")
+    >>> try:
+    ...     w.range_of_interest = [0.5, 0.72]   # refused: raises, the last good range is kept
+    ... except ValueError as exc:
+    ...     print(exc)
+    range of interest: 0.72 is not a multiple of 0.05 (the thesis's grid step); use [0.5, 0.7] or [0.5, 0.75].
+    >>> w.range_of_interest
+    [0.5, 0.75]
+    >>> w.close()
     """
 
-    def __init__(self, state, cost_figure, cost_x_scale, classifiers, colors, errors, *,
-                 step=0.05):
-        self.state, self.figure, self.errors, self.step = state, cost_figure, errors, step
-        self.names = [c.name for c in classifiers]
-        self.classifiers = dict(zip(self.names, classifiers))
-        self.colors = dict(colors) if isinstance(colors, dict) else dict(zip(self.names, colors))
+    def __init__(self, ctx, *, step=0.05):
+        self.ctx, self.step = ctx, step
+        self.state, self.errors = ctx.state, ctx.errors
+        self.figure = ctx.figures.cost
+        self.names = list(ctx.names)
+        self.classifiers = {d.name: d.clf for d in ctx.drawings}
+        self.colors = {d.name: d.color for d in ctx.drawings}
         self._table = None
-        self._syncing = False
+        self._drawn = None
         self._other_interaction = None
+        cost_x_scale = ctx.figures.cost_x
         # Full-height shading on the pane's PCF(+) scale and a fixed 0-1 y scale of its own,
         # so that it ignores the pane's NEC axis.
         self.shade = bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0],
@@ -120,14 +112,13 @@ class RangeOfInterest:
                                                   tooltip="MTMCS and optimal-threshold charts")
         self.table_html = widgets.HTML(value="")
         self.table_html.add_class("costwidget-range-table")
-        self.thesis = ThesisView(classifiers, self.colors)
+        self.thesis = ThesisView([d.clf for d in ctx.drawings], self.colors)
         controls = widgets.HBox([widgets.HTML("<b>Range of interest</b>"), self.brush_toggle,
                                  self.range_text, self.clear_button, self.thesis_toggle],
                                 layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.widget = widgets.VBox([controls, self.table_html, self.thesis.widget])
         self.widget.add_class("costwidget-range")
         self._wire()
-        self.sync()
 
     # ------------------------------------------------------------------ API
     @property
@@ -136,90 +127,33 @@ class RangeOfInterest:
         return None if self._table is None else self._table.copy()
 
     def sync(self) -> None:
-        """Redraw everything from the state (shading, brush, text, table, thesis view)."""
-        self._apply(self._checked(self.state.range_of_interest))
+        """Draw from the state (shading, table, thesis view); skip when nothing it shows changed.
 
-    # ------------------------------------------------------------------ wiring
-    def _wire(self):
+        Raises when the range cannot be drawn: the transaction then keeps the last good state.
+        """
         s = self.state
-        s.observe(self._on_range, names=["range_of_interest"])
-        s.observe(self._guard("range table")(lambda change: self._apply(self._current())),
-                  names=["visible"])
-        s.observe(self._guard("thesis view")(lambda change: self._redraw_thesis()),
-                  names=["p_pos"])
-        self.brush.observe(self._guard("brush")(self._on_brush), names=["selected", "brushing"])
-        self.brush_toggle.observe(self._guard("brush")(self._on_brush_toggle), names=["value"])
-        self.range_text.observe(self._on_text, names=["value"])
-        self.clear_button.on_click(self._guard("range of interest")(
-            lambda _b: self._set_state([])))
-        self.thesis_toggle.observe(self._guard("thesis view")(lambda c: self._redraw_thesis()),
-                                   names=["value"])
-
-    def _guard(self, context):
-        """Run a callback; show any exception in the error area instead of raising."""
-        def wrap(func):
-            def inner(*args):
-                try:
-                    return func(*args)
-                except Exception as exc:  # noqa: BLE001 - every failure must reach the user
-                    self.errors.show(exc, context=context)
-                    return None
-            return inner
-        return wrap
-
-    def _current(self) -> list:
-        return list(self.state.range_of_interest)
-
-    def _checked(self, value) -> list:
-        return check_range(list(value), step=self.step)
-
-    def _set_state(self, value) -> None:
-        self.state.range_of_interest = list(value)
-
-    # ------------------------------------------------------------------ state -> view
-    def _on_range(self, change):
-        if self._syncing:
+        value = check_range(list(s.range_of_interest), step=self.step)
+        key = (tuple(value), tuple(s.visible), s.p_pos, self.thesis_toggle.value)
+        if key == self._drawn:
             return
-        try:
-            value = self._checked(change["new"])
-            self._apply(value)
-        except Exception as exc:  # noqa: BLE001 - refused: message, last good state kept
-            self._restore(change["old"])
-            self.errors.show(exc, context="range of interest refused")
-            return
-        if value != list(change["new"]):  # store the decimals meant (0.55, not 0.55000000000000004)
-            self._quietly(lambda: self.state.set_trait("range_of_interest", value))
-        self.errors.clear()
-
-    def _restore(self, old):
-        self._quietly(lambda: self.state.set_trait("range_of_interest", list(old)))
-        self._apply(self._checked(old))
-
-    def _quietly(self, action):
-        self._syncing = True
-        try:
-            action()
-        finally:
-            self._syncing = False
-
-    def _apply(self, value) -> None:
-        """Everything the range shows, computed first and then drawn (nothing half-updated)."""
-        shown = [n for n in self.names if n in set(self.state.visible)]
+        # Everything is computed first and then drawn (nothing half-updated).
+        shown = [n for n in self.names if n in set(s.visible)]
         table = None
         if value and shown:
             table = range_summary({n: self.classifiers[n] for n in shown}, value[0], value[1],
                                   step=self.step, axis="pcf")
         self._table = table
-        with self.shade.hold_sync():
-            if value:
-                lo, hi = value
-                self.shade.x, self.shade.y = [lo, hi, hi, lo, lo], [0.0, 0.0, 1.0, 1.0, 0.0]
-            self.shade.visible = bool(value)
-        self._quietly(lambda: self._show_in_controls(value))
+        self._draw_shade(value)
         self.table_html.value = _table_html(table, value, self.colors, no_visible=not shown)
-        self._redraw_thesis()
+        if self.thesis_toggle.value:
+            self.thesis.show(s.visible, value, s.p_pos)
+        else:
+            self.thesis.hide()
+        self._drawn = key
 
-    def _show_in_controls(self, value):
+    def push_controls(self) -> None:
+        """State -> the range field and the brush (call inside ``tx.pushing()``)."""
+        value = list(self.state.range_of_interest)
         self.range_text.value = f"{value[0]:g}, {value[1]:g}" if value else ""
         selected = None if self.brush.selected is None else list(self.brush.selected)
         if value and selected != value:
@@ -227,15 +161,29 @@ class RangeOfInterest:
         elif not value and selected:
             self.brush.selected = None
 
-    def _redraw_thesis(self):
-        if self.thesis_toggle.value:
-            self.thesis.show(self.state.visible, self._current(), self.state.p_pos)
-        else:
-            self.thesis.hide()
+    # ------------------------------------------------------------------ wiring
+    def _wire(self):
+        tx, guard = self.ctx.tx, self.errors.guard
+        self.brush.observe(self._on_brush, names=["selected", "brushing"])
+        self.brush_toggle.observe(guard("brush")(self._on_brush_toggle), names=["value"])
+        self.range_text.observe(self._on_text, names=["value"])
+        self.clear_button.on_click(lambda _b: tx.apply("range of interest", self._set, []))
+        self.thesis_toggle.observe(guard("thesis view")(self._on_thesis_toggle), names=["value"])
+
+    def _set(self, value) -> None:
+        self.state.range_of_interest = list(value)
+
+    def _draw_shade(self, value) -> None:
+        with self.shade.hold_sync():
+            if value:
+                lo, hi = value
+                self.shade.x, self.shade.y = [lo, hi, hi, lo, lo], [0.0, 0.0, 1.0, 1.0, 0.0]
+            self.shade.visible = bool(value)
 
     # ------------------------------------------------------------------ controls -> state
     def _on_brush(self, change):
-        if self._syncing:
+        tx = self.ctx.tx
+        if tx.is_pushing:
             return
         selected = self.brush.selected
         if selected is None or len(selected) != 2:
@@ -243,32 +191,35 @@ class RangeOfInterest:
         lo, hi = sorted(float(v) for v in selected)
         if self.brush.brushing:
             # Shade live while the mouse is down; the state changes once, on release.
-            with self.shade.hold_sync():
-                self.shade.x, self.shade.y = [lo, hi, hi, lo, lo], [0.0, 0.0, 1.0, 1.0, 0.0]
-                self.shade.visible = True
+            with tx.held():
+                self._draw_shade([lo, hi])
             return
-        self._set_state(snap_range(lo, hi, step=self.step))
+        tx.apply("brush", lambda: self._set(snap_range(lo, hi, step=self.step)))
+        with tx.held():  # the snapped range (or the kept one), not the brushed span
+            self._draw_shade(list(self.state.range_of_interest))
 
     def _on_brush_toggle(self, change):
-        if change["new"]:
-            if self.figure.interaction is not self.brush:
-                self._other_interaction = self.figure.interaction
-            value = self._current()
-            self._quietly(lambda: setattr(self.brush, "selected",
-                                          np.array(value, dtype=float) if value else None))
-            self.figure.interaction = self.brush
-        else:
-            self.figure.interaction = self._other_interaction
-            self._other_interaction = None
+        tx = self.ctx.tx
+        with tx.held(), tx.pushing():
+            if change["new"]:
+                if self.figure.interaction is not self.brush:
+                    self._other_interaction = self.figure.interaction
+                value = list(self.state.range_of_interest)
+                self.brush.selected = np.array(value, dtype=float) if value else None
+                self.figure.interaction = self.brush
+            else:
+                self.figure.interaction = self._other_interaction
+                self._other_interaction = None
 
     def _on_text(self, change):
-        if self._syncing:
+        tx = self.ctx.tx
+        if tx.is_pushing:
             return
-        try:
-            self._set_state(_parse_range(change["new"]))
-        except Exception as exc:  # noqa: BLE001 - refused: message, last good state kept
-            self.errors.show(exc, context="range of interest refused")
-            self._quietly(lambda: self._show_in_controls(self._current()))
+        tx.apply("range of interest", lambda: self._set(_parse_range(change["new"])))
+
+    def _on_thesis_toggle(self, change):
+        with self.ctx.tx.held():
+            self.sync()
 
 
 def _parse_range(text: str) -> list:

@@ -1,9 +1,16 @@
 """One transaction shared by every component: a lock, a guard against update loops, and rollback.
 
 A change reaches the widget in one of three ways: a control moved in the
-browser, a trait set from Python, or a background result arriving from the
-worker thread. All three run under :attr:`Transaction.lock`, so the state and
-the marks are only ever seen whole.
+browser, a trait set from Python, or a background result (drawn on the
+kernel's loop, or by the worker in a script). All three run inside
+:meth:`Transaction.held` (the lock), so the state and the marks are only ever
+seen whole.
+
+User code never runs while the lock is held: an observer registered with
+``CostWidget.observe`` that fires inside the transaction is called once the
+outermost section has released the lock. It may then call ``wait()``,
+``snapshot()``, ``to_figure()``... without deadlocking against a worker that
+needs the lock to draw a result.
 
 Components redraw from the *whole* current state (never from a single
 change), so a refused change is undone by putting the last good state back
@@ -13,6 +20,7 @@ and asking every component to draw it again.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 
 __all__ = ["Transaction"]
@@ -35,6 +43,7 @@ class Transaction:
         self.errors = errors
         self.traits = tuple(traits)
         self.lock = threading.RLock()
+        self._user = {}  # (handler, names) -> its deferring wrapper
         # Per thread: the worker thread drawing a result must not make the kernel's thread
         # take a user's control move for the widget's own write.
         self._local = threading.local()
@@ -56,6 +65,64 @@ class Transaction:
                     if getattr(self.state, name) != value:
                         self.state.set_trait(name, value)
             self.state.derive()
+
+    # ------------------------------------------------------------------ the lock, and user code
+    @contextlib.contextmanager
+    def held(self):
+        """The lock, for one section of the transaction. User observers that fire inside it
+        run after the outermost section of this thread released the lock."""
+        outer = self._count("depth") == 0
+        try:
+            with self.lock:
+                self._bump("depth", 1)
+                try:
+                    yield
+                finally:
+                    self._bump("depth", -1)
+        except BaseException:
+            if outer:
+                self._run_user_code(raising=False)
+            raise
+        if outer:
+            self._run_user_code(raising=True)
+
+    def observe_user(self, handler, names) -> None:
+        """``state.observe`` for a user's handler, deferred while this thread holds the lock."""
+        key = (handler, _hashable(names))
+        if key not in self._user:
+            self._user[key] = self.user_observer(handler)
+            self.state.observe(self._user[key], names=names)
+
+    def unobserve_user(self, handler, names) -> None:
+        self.state.unobserve(self._user.pop((handler, _hashable(names))), names=names)
+
+    def user_observer(self, handler):
+        """Wrap a user's trait observer: deferred while this thread holds the lock."""
+        @functools.wraps(handler)
+        def observer(change):
+            if self._count("depth") > 0:
+                deferred = getattr(self._local, "deferred", None)
+                if deferred is None:
+                    deferred = self._local.deferred = []
+                deferred.append((handler, change))
+            else:
+                handler(change)
+        return observer
+
+    def _run_user_code(self, *, raising) -> None:
+        """Call the deferred user observers (the lock is free). A failure is shown in the banner;
+        the first one is raised after all ran (as a trait set raises its observer's error),
+        unless an exception is already on its way."""
+        first = None
+        while getattr(self._local, "deferred", None):
+            handler, change = self._local.deferred.pop(0)
+            try:
+                handler(change)
+            except Exception as exc:  # noqa: BLE001 - shown, and raised below
+                self.errors.show(exc, context=f"observer of {change['name']} failed")
+                first = first if first is not None else exc
+        if raising and first is not None:
+            raise first
 
     # ------------------------------------------------------------------ guards
     def _count(self, name) -> int:
@@ -90,7 +157,7 @@ class Transaction:
         """
         if self.is_pushing:
             return
-        with self.lock:
+        with self.held():
             try:
                 self.redraw()
             except Exception as exc:
@@ -115,7 +182,7 @@ class Transaction:
         changes nothing. Returns True when the change was taken."""
         if self.is_pushing:
             return False
-        with self.lock:
+        with self.held():
             self._bump("from_control", 1)
             try:
                 func(*args)
@@ -136,7 +203,7 @@ class Transaction:
             # As Python does for an unknown keyword argument.
             raise TypeError(f"update() got unknown state traits {unknown}; settable: "
                             f"{sorted(self.traits)}.")
-        with self.lock:
+        with self.held():
             before = self.snapshot()
             try:
                 with self.pushing():
@@ -156,6 +223,10 @@ class Transaction:
             self.good = self.snapshot()
             self.errors.clear()
             self.push_controls()
+
+
+def _hashable(names):
+    return names if isinstance(names, str) or not hasattr(names, "__iter__") else tuple(names)
 
 
 def _copy(value):
