@@ -1,7 +1,7 @@
-"""The range-of-interest overlay and thesis view, headless, on a minimal state and cost figure.
+"""The range-of-interest overlay and thesis view: a component of CostWidget like the others.
 
-Built without CostWidget, against the interface the widget composes it with:
-``RangeOfInterest(state, cost_figure, cost_x_scale, classifiers, colors, errors)``.
+``w.range_tool`` draws from the state in ``sync()`` inside the widget's transaction: a refused
+range raises from Python and shows in the banner from a control, the last good state kept.
 Numbers are checked against brute force over every ROC point (tests/brute.py).
 """
 
@@ -16,21 +16,9 @@ import traitlets as t
 
 import brute
 import costwidget as cw
-from costwidget.widget.errors import ErrorArea
-from costwidget.widget.range_of_interest import RangeOfInterest
+from costwidget.widget import CostWidget
 
 XSS = "<img src=x onerror=alert(1)>"
-
-
-class State(t.HasTraits):
-    """The traits RangeOfInterest reads, as the widget's state will hold them."""
-
-    range_of_interest = t.List(t.Float())
-    visible = t.List(t.Unicode())
-    p_pos = t.Float(0.5)
-    cost_fn = t.Float(1.0)
-    cost_fp = t.Float(1.0)
-    pcf = t.Float(0.5)
 
 
 @pytest.fixture()
@@ -43,15 +31,22 @@ def classifiers():
             cw.Classifier.from_scores(y, weak, name=XSS)]
 
 
+_OPEN = []
+
+
 def _build(classifiers, **state):
-    names = [c.name for c in classifiers]
-    s = State(visible=names, **state)
-    xs = bq.LinearScale(min=0.0, max=1.0)
-    fig = bq.Figure(marks=[])
-    errors = ErrorArea()
-    roi = RangeOfInterest(s, fig, xs, classifiers, ["#1f77b4", "#ff7f0e"], errors)
-    fig.marks = [*roi.marks, *fig.marks]
-    return s, fig, xs, errors, roi
+    w = CostWidget(classifiers)
+    _OPEN.append(w)
+    if state:
+        w.update(**state)
+    return w.state, w.figures.cost, w.figures.cost_x, w.errors, w.range_tool
+
+
+@pytest.fixture(autouse=True)
+def _close_widgets():
+    yield
+    while _OPEN:
+        _OPEN.pop().close()
 
 
 @pytest.fixture()
@@ -97,13 +92,40 @@ def test_bad_ranges_are_refused_and_the_last_good_one_kept(parts, bad, message):
     s, fig, xs, errors, roi = parts
     s.range_of_interest = [0.3, 0.55]
     before = (roi.table.copy(), roi.table_html.value, list(roi.shade.x))
-    s.range_of_interest = bad
+    with pytest.raises((ValueError, TypeError, t.TraitError), match=message):
+        s.range_of_interest = bad  # from Python a refusal raises (the README's promise)
     assert s.range_of_interest == [0.3, 0.55]
-    assert message in html.unescape(errors.message) and "refused" in errors.message
     assert roi.table.equals(before[0]) and roi.table_html.value == before[1]
     assert list(roi.shade.x) == before[2] and roi.range_text.value == "0.3, 0.55"
+    if len(bad) == 2:  # the same range typed in the field: shown in the banner, nothing raised
+        roi.range_text.value = f"{bad[0]}, {bad[1]}"
+        assert message in html.unescape(errors.message) and "refused" in errors.message
+        assert s.range_of_interest == [0.3, 0.55] and roi.range_text.value == "0.3, 0.55"
     s.range_of_interest = [0.35, 0.55]  # a good one clears the message
     assert errors.message == ""
+
+
+def test_a_failing_range_drawing_raises_and_keeps_the_last_good_state(parts, monkeypatch):
+    # Issue 18, item 10: the range lived outside the transaction and its guard swallowed
+    # errors; now a failure in its drawing is a refusal like any other.
+    s, fig, xs, errors, roi = parts
+    s.range_of_interest = [0.3, 0.55]
+    good = roi.table.copy()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("range summary <b>failed</b>")
+
+    monkeypatch.setattr("costwidget.widget.range_of_interest.range_summary", broken)
+    with pytest.raises(RuntimeError, match="failed"):
+        s.range_of_interest = [0.4, 0.6]
+    assert s.range_of_interest == [0.3, 0.55] and roi.table.equals(good)
+    assert "refused" in errors.message and "&lt;b&gt;failed" in errors.message
+    with pytest.raises(RuntimeError, match="failed"):
+        s.visible = ["good"]  # the table follows `visible`: refused as a whole
+    assert s.visible == ["good", XSS] and roi.table.equals(good)
+    roi.range_text.value = "0.4, 0.6"  # from a control: shown, not raised, state kept
+    assert s.range_of_interest == [0.3, 0.55] and "failed" in errors.message
+    assert roi.range_text.value == "0.3, 0.55"
 
 
 def test_decimals_are_stored_as_meant(parts):
