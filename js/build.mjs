@@ -5,6 +5,9 @@
 //                                         (widget manager + renderer), trimmed (see below)
 //   costwidget/static/embed-runtime.json  what went in: versions, sizes, sha256 (read by Python)
 //   costwidget/static/THIRD-PARTY-NOTICES.txt   licenses of everything bundled
+//   costwidget/static/operating-point.js  js/src/operating_point.mjs minified, still an ES module
+//                                         (the operating point, the constraints and the readout,
+//                                         computed in the browser; no dependencies)
 //
 // bqplot's and bqscales' bundles are NOT built here: Python takes them from the installed bqplot
 // at export time, so they always match the bqplot that made the widget state.
@@ -17,7 +20,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import vm from "node:vm";
 
 import * as acorn from "acorn";
@@ -181,6 +184,35 @@ async function main() {
   console.log(`wrote ${join(out, "embed-runtime.js")}: ${manifest.bytes} bytes ` +
     `(dropped ${dropped.join(", ")}; ${stats.cssSourceMaps} CSS source maps removed; ` +
     `${Object.keys(fonts).length} woff2 fonts inlined)`);
+  await buildOperatingPoint();
+}
+
+// The front-end operating-point module: minified as an ES module (its exports keep their names,
+// which anywidget's _esm and a page's <script type="module"> both import). The result is
+// imported back and must export exactly what the source does, so a minifier change that drops
+// or renames an export fails here, not in a user's browser.
+async function buildOperatingPoint() {
+  const srcPath = join(here, "src", "operating_point.mjs");
+  const src = readFileSync(srcPath, "utf8");
+  const min = (await minify(src, {
+    module: true, ecma: 2020, compress: true, mangle: true, format: { comments: false },
+  })).code;
+  const code = `/* costwidget operating-point module, built by js/build.mjs from ` +
+    `js/src/operating_point.mjs (BSD-3-Clause). */\n${min}\n`;
+  // It may be inlined into the exported page's <script> elements.
+  if (/<\/script|<!--/i.test(code)) throw new Error("operating-point.js contains </script or <!--");
+  const file = join(out, "operating-point.js");
+  writeFileSync(file, code);
+  const [built, source] = await Promise.all([
+    import(`${pathToFileURL(file).href}?${Date.now()}`), import(pathToFileURL(srcPath).href)]);
+  const names = (m) => Object.keys(m).sort().join(",");
+  if (names(built) !== names(source)) {
+    throw new Error(`operating-point.js exports ${names(built)}, the source ${names(source)}`);
+  }
+  if (built.probabilityCost(0.1, 9, 1) !== 0.5 || built.formatPy(0.125, ".2g") !== "0.12") {
+    throw new Error("operating-point.js computes differently from its source");
+  }
+  console.log(`wrote ${file}: ${Buffer.byteLength(code)} bytes (source ${Buffer.byteLength(src)})`);
 }
 
 function sri(path) {

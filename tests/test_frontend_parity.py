@@ -1,0 +1,511 @@
+"""Parity of the front-end module (js/src/operating_point.mjs) with the Python model, in node.
+
+Random classifiers (tied scores, weights, from_confusion with whole and fractional counts,
+from_roc with and without thresholds, perfect and useless ones) are packed by
+``frontend_payload.pack_classifiers``; >= 1000 random widget states over them are answered once
+by the model (``clf.best``, ``clf.nec``, ``clf.operating_point``, ``clf.neyman_pearson``,
+``clf.workforce``, ``operating_rows``, the geometry of the marks) and once by the module, in
+one ``node js/test/parity_runner.mjs`` run. The states include p(+) at exactly 0 and 1, zero
+costs, PCF(+) exactly at envelope breakpoints, Neyman-Pearson limits on hull vertices and
+between two, workforce capacities on hull vertices, between, above the positives and above all
+cases, and states the model refuses (the module must refuse them too).
+
+Required agreement: the optimal vertex and its threshold exactly; NEC and expected cost to
+1e-12 (they agree exactly today: the module does the same IEEE operations in the same order);
+the constrained rule exactly, including its mix probability, thresholds, best single threshold
+and message; the marks, the readout rows and the readout's HTML exactly.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import costwidget as cw
+from costwidget.model.geometry import iso_performance_segment, workforce_segment
+from costwidget.model.operating import operating_rows
+from costwidget.widget.frontend_payload import (PAYLOAD_ARRAYS, classifier_arrays,
+                                                 pack_classifiers, unpack_classifiers)
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNNER = ROOT / "js" / "test" / "parity_runner.mjs"
+NODE = shutil.which("node")
+N_GROUPS = 70
+STATES_PER_GROUP = 18  # 1260 states
+TOL = 1e-12
+
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: the front-end "
+                                "module's parity runs in node (CI installs Node 20)")
+
+
+# ------------------------------------------------------------------------------ random classifiers
+def _labels(rng, n):
+    y = rng.integers(0, 2, n)
+    y[0], y[1] = 0, 1  # both classes
+    return y
+
+
+def random_classifier(rng, kind, name):
+    if kind == "tied":  # few distinct scores: ties of positives and negatives
+        n = int(rng.integers(4, 200))
+        y = _labels(rng, n)
+        k = int(rng.integers(2, 12))
+        s = rng.integers(0, k, n) / k + 0.3 * y * rng.integers(0, 2, n)
+        return cw.Classifier.from_scores(y, s, name=name)
+    if kind == "continuous":
+        n = int(rng.integers(4, 400))
+        y = _labels(rng, n)
+        s = rng.normal(size=n) + rng.uniform(0, 2) * y
+        return cw.Classifier.from_scores(y, s, name=name)
+    if kind == "weighted":
+        n = int(rng.integers(4, 150))
+        y = _labels(rng, n)
+        s = np.round(rng.normal(size=n) + y, 1)
+        w = rng.exponential(size=n) * (rng.random(n) > 0.1)
+        w[0], w[1] = 1.0, 1.0
+        return cw.Classifier.from_scores(y, s, name=name, sample_weight=w)
+    if kind == "confusion_int":
+        tp, fn, fp, tn = (int(v) for v in rng.integers(0, 30, 4))
+        return cw.Classifier.from_confusion(tp=tp, fn=fn + (tp + fn == 0), fp=fp,
+                                            tn=tn + (fp + tn == 0), name=name)
+    if kind == "confusion_float":
+        tp, fn, fp, tn = rng.exponential(size=4) * 10.0 ** rng.integers(-3, 4)
+        return cw.Classifier.from_confusion(tp=tp, fn=fn, fp=fp, tn=tn, name=name)
+    if kind == "roc":
+        m = int(rng.integers(1, 12))
+        f = np.sort(rng.random(m))
+        t = np.sort(rng.random(m))
+        if rng.random() < 0.5:
+            return cw.Classifier.from_roc(f, t, name=name)
+        return cw.Classifier.from_roc(f, t, np.sort(rng.random(m))[::-1] * 10, name=name)
+    if kind == "roc_grid":  # rates on a coarse grid: collinear and repeated points
+        m = int(rng.integers(1, 8))
+        return cw.Classifier.from_roc(rng.integers(0, 5, m) / 4, rng.integers(0, 5, m) / 4,
+                                      name=name)
+    if kind == "perfect":
+        return cw.Classifier.from_scores([0, 0, 1, 1, 1], [0.1, 0.2, 0.7, 0.8, 0.8], name=name)
+    if kind == "useless":  # one score: the diagonal only, no operating range
+        return cw.Classifier.from_scores([0, 1, 1, 0], [0.5, 0.5, 0.5, 0.5], name=name)
+    raise ValueError(kind)
+
+
+KINDS = ["tied", "continuous", "weighted", "confusion_int", "confusion_float", "roc", "roc_grid",
+         "perfect", "useless"]
+NAMES = ["a", "b", "<c & 'd'>", "e"]
+
+
+# ------------------------------------------------------------------------------ random states
+def _pcf_exactly(b):
+    """(p_pos, cost_fn, cost_fp) whose PCF(+) is exactly b, or None."""
+    for p, fn, fp in ((b, 1.0, 1.0), (0.5, b, 1.0 - b), (0.5, b / (1.0 - b), 1.0),
+                      (0.25, 3 * b / (1 - b), 1.0)):
+        try:
+            if 0 <= p <= 1 and fn >= 0 and fp >= 0 and math.isfinite(fn) and \
+                    cw.probability_cost(p, fn, fp) == b:
+                return p, fn, fp
+        except ValueError:
+            pass
+    return None
+
+
+def random_state(rng, group, counters):
+    clfs = [c for _, c in group]
+    names = [n for n, _ in group]
+    state = {"constraint": "none", "max_fpr": 0.1, "capacity": 0.0, "n_pos": 1.0, "n_neg": 1.0}
+    pick = rng.random()
+    if pick < 0.3:  # PCF(+) exactly at an envelope breakpoint of one of the classifiers
+        clf = clfs[int(rng.integers(len(clfs)))]
+        seg = clf.segments
+        inner = [float(v) for v in seg["pcf_lo"].iloc[1:]] + [float(v) for v in seg["pcf_hi"]]
+        b = inner[int(rng.integers(len(inner)))]
+        made = _pcf_exactly(b) if 0 < b < 1 else None
+        if made is None:
+            made = (0.5, 1.0, 1.0)
+        else:
+            counters["breakpoint"] += 1
+        state["p_pos"], state["cost_fn"], state["cost_fp"] = made
+    else:
+        state["p_pos"] = float(rng.choice([0.0, 1.0, rng.random(), rng.random(), 0.5, 0.001]))
+        costs = [0.0, 1.0, float(rng.exponential()), float(rng.exponential() * 1e3), 1e-9, 7.0]
+        state["cost_fn"] = float(costs[int(rng.integers(len(costs)))])
+        state["cost_fp"] = float(costs[int(rng.integers(len(costs)))])
+        if state["cost_fn"] == state["cost_fp"] == 0.0 and rng.random() < 0.7:
+            state["cost_fp"] = 1.0
+    counters["p0"] += state["p_pos"] == 0.0
+    counters["p1"] += state["p_pos"] == 1.0
+    counters["zero_cost"] += state["cost_fn"] == 0.0 or state["cost_fp"] == 0.0
+    kind = rng.choice(["none", "neyman_pearson", "workforce"])
+    state["constraint"] = str(kind)
+    clf = clfs[int(rng.integers(len(clfs)))]
+    h = clf.hull
+    k = int(rng.integers(len(h)))
+    if kind == "neyman_pearson":
+        f = h["fpr"].to_numpy()
+        choice = rng.integers(5)
+        if choice == 0 or len(f) < 2:
+            state["max_fpr"] = float(f[k])
+            counters["np_vertex"] += 1
+        elif choice == 1:
+            j = int(rng.integers(len(f) - 1))
+            state["max_fpr"] = float((f[j] + f[j + 1]) / 2)
+            counters["np_between"] += int(f[j] < state["max_fpr"] < f[j + 1])
+        elif choice == 2:
+            state["max_fpr"] = float(rng.choice(clf.roc["fpr"].to_numpy()))
+        else:
+            state["max_fpr"] = float(rng.choice([0.0, 1.0, rng.random()]))
+    elif kind == "workforce":
+        if clf.n_pos is not None and rng.random() < 0.6:
+            P, N = float(clf.n_pos), float(clf.n_neg)
+        else:
+            P = float(rng.choice([1.0, 100.0, rng.exponential() * 50 + 1e-3]))
+            N = float(rng.choice([0.0, 1.0, 300.0, rng.exponential() * 50]))
+        state["n_pos"], state["n_neg"] = P, N
+        load = h["tpr"].to_numpy() * P + h["fpr"].to_numpy() * N  # as the model computes it
+        choice = rng.integers(6)
+        if choice == 0 or len(load) < 2:
+            state["capacity"] = float(load[k])
+            counters["wf_vertex"] += 1
+        elif choice == 1:
+            j = int(rng.integers(len(load) - 1))
+            state["capacity"] = float((load[j] + load[j + 1]) / 2)
+        elif choice == 2:
+            state["capacity"] = P + float(rng.random()) * N  # above the positives
+            counters["wf_above_pos"] += 1
+        elif choice == 3:
+            state["capacity"] = float(rng.choice([P + N + 1.0, math.inf, 0.0]))
+        else:
+            state["capacity"] = float(rng.random() * (P + N))
+    r = rng.random()
+    if r < 0.7:
+        state["visible"] = list(names)
+    elif r < 0.95:
+        state["visible"] = [n for n in names if rng.random() < 0.6]
+    else:
+        state["visible"] = []
+    state["colors"] = {n: c for n, c in zip(names, ["#1f77b4", "#ff7f0e", "#2ca02c"])}
+    return state
+
+
+# ------------------------------------------------------------------------------ the model's answers
+def model_answer(group, s):
+    """What the Python model says for state s, or {"error": ...} when it refuses the state."""
+    clfs = [c for _, c in group]
+    try:
+        pcf = cw.probability_cost(s["p_pos"], s["cost_fn"], s["cost_fp"])
+    except ValueError as exc:
+        return {"error": str(exc)}
+    ops = [c.best(pcf) for c in clfs]
+    shown = set(s["visible"])
+    visible = [c for c in clfs if c.name in shown]
+    if s["constraint"] == "neyman_pearson":
+        constrained = {c.name: c.neyman_pearson(s["max_fpr"]) for c in visible}
+    elif s["constraint"] == "workforce":
+        constrained = {c.name: c.workforce(s["capacity"], n_pos=s["n_pos"], n_neg=s["n_neg"])
+                       for c in visible}
+    else:
+        constrained = {}
+    iso = [iso_performance_segment(op.fpr, op.tpr, pcf) for op in ops]
+    if s["constraint"] == "neyman_pearson":
+        line = ([s["max_fpr"]] * 2, [0.0, 1.0])
+    elif s["constraint"] == "workforce":
+        xa, ya, xb, yb = workforce_segment(s["capacity"], s["n_pos"], s["n_neg"])
+        line = ([1.0, 1.0], [1.0, 1.0]) if math.isnan(xa) else ([xa, xb], [ya, yb])
+    else:
+        line = ([0.0, 0.0], [0.0, 1.0])
+    return {
+        "pcf": pcf,
+        "ops": ops,
+        "nec": [c.nec(pcf) for c in clfs],
+        "operating": [c.operating_point(p_pos=s["p_pos"], cost_fn=s["cost_fn"],
+                                        cost_fp=s["cost_fp"]) for c in clfs],
+        "iso": iso,
+        "constrained": [constrained.get(c.name) for c in clfs],
+        "roc_line": line,
+        "rows": operating_rows(visible, p_pos=s["p_pos"], cost_fn=s["cost_fn"],
+                               cost_fp=s["cost_fp"], constrained=constrained,
+                               best={c.name: op for c, op in zip(clfs, ops)}),
+    }
+
+
+def same(a, b) -> bool:
+    """Exactly equal, NaN equal to NaN."""
+    if isinstance(a, float) or isinstance(b, float):
+        a, b = float(a), float(b)
+        return a == b or (math.isnan(a) and math.isnan(b))
+    return a == b
+
+
+CP_FIELDS = ("kind", "fpr", "tpr", "binding", "randomized", "threshold_low", "threshold_high",
+             "prob_low", "single_threshold", "single_fpr", "single_tpr", "slope", "intercept",
+             "message")
+
+
+def _encode(value):
+    """JSON for node: non-finite floats tagged (strict JSON has none)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return {"__float__": "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")}
+    if isinstance(value, dict):
+        return {k: _encode(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_encode(v) for v in value]
+    return value
+
+
+def run_node(payload: dict, module: Path | None = None) -> dict:
+    text = json.dumps(_encode(payload), allow_nan=False)
+    args = [NODE, str(RUNNER)] + ([str(module)] if module is not None else [])
+    proc = subprocess.run(args, input=text, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, f"parity runner failed:\n{proc.stderr[-4000:]}"
+    return json.loads(proc.stdout)
+
+
+def _b64(buffers):
+    return [base64.b64encode(b).decode("ascii") for b in buffers]
+
+
+# ------------------------------------------------------------------------------ the test
+@pytest.fixture(scope="module")
+def parity():
+    rng = np.random.default_rng(20240619)
+    groups, payload_groups = [], []
+    for g in range(N_GROUPS):
+        m = int(rng.integers(1, 5))
+        kinds = [KINDS[g % len(KINDS)]] + [KINDS[int(rng.integers(len(KINDS)))] for _ in range(m - 1)]
+        group = [(NAMES[i], random_classifier(rng, kind, NAMES[i])) for i, kind in enumerate(kinds)]
+        groups.append(group)
+        header, buffers = pack_classifiers(group)
+        payload_groups.append({"header": header, "buffers": _b64(buffers)})
+    counters = {k: 0 for k in ("breakpoint", "p0", "p1", "zero_cost", "np_vertex", "np_between",
+                               "wf_vertex", "wf_above_pos")}
+    states = []
+    for g, group in enumerate(groups):
+        for _ in range(STATES_PER_GROUP):
+            s = random_state(rng, group, counters)
+            s["group"] = g
+            states.append(s)
+    # Direct look-ups: every breakpoint, its neighbours in floating point, 0 and 1.
+    pcf_queries = []
+    for g, group in enumerate(groups):
+        for i, (_, clf) in enumerate(group):
+            seg = clf.segments
+            points = {0.0, 1.0, 0.5}
+            for b in np.concatenate([seg["pcf_lo"].to_numpy(), seg["pcf_hi"].to_numpy()]):
+                points.update({float(b), float(np.nextafter(b, 0.0)), float(np.nextafter(b, 1.0))})
+            pcf_queries += [{"group": g, "index": i, "pcf": p} for p in sorted(points)]
+    # Direct constraints: every hull vertex as a limit, between vertices, and the classifier's
+    # own class totals as the workforce population (n_pos/n_neg not given).
+    constraint_queries = []
+    for g, group in enumerate(groups):
+        for i, (_, clf) in enumerate(group):
+            f, t = clf.hull["fpr"].to_numpy(), clf.hull["tpr"].to_numpy()
+            for v in np.unique(np.concatenate([f, (f[1:] + f[:-1]) / 2])):
+                constraint_queries.append({"group": g, "index": i, "kind": "neyman_pearson",
+                                           "limit": float(v)})
+            if clf.n_pos is not None:
+                load = t * clf.n_pos + f * clf.n_neg
+                for v in np.unique(np.concatenate([load, (load[1:] + load[:-1]) / 2,
+                                                   [clf.n_pos + clf.n_neg / 3]])):
+                    constraint_queries.append({"group": g, "index": i, "kind": "workforce",
+                                               "limit": float(v), "n_pos": None, "n_neg": None})
+    # Python's format() on awkward doubles: ties, tiny and huge numbers, grouping.
+    xs = np.concatenate([rng.normal(size=150) * 10.0 ** rng.integers(-8, 12, 150),
+                         np.arange(-40, 41) / 16, [0.125, 2.5, 1e16, 5e-324, 1e300, 29926.0,
+                                                    99999.95, 9.9995, 0.00015, -0.0]])
+    format_queries = [[float(x), spec] for x in xs
+                      for spec in (".4g", ".6g", ",.6g", "g", ".3g", ",.10g", ".4f")]
+    payload = {"groups": payload_groups, "states": states, "pcf_queries": pcf_queries,
+               "constraint_queries": constraint_queries, "format_queries": format_queries}
+    out = run_node(payload)
+    return {"groups": groups, "states": states, "counters": counters, "out": out, "payload": payload,
+            "pcf_queries": pcf_queries, "constraint_queries": constraint_queries,
+            "format_queries": format_queries}
+
+
+@needs_node
+def test_states_cover_the_edge_cases(parity):
+    c = parity["counters"]
+    assert len(parity["states"]) >= 1000
+    for key, least in (("breakpoint", 50), ("p0", 20), ("p1", 20), ("zero_cost", 100),
+                       ("np_vertex", 20), ("np_between", 20), ("wf_vertex", 20),
+                       ("wf_above_pos", 20)):
+        assert c[key] >= least, f"only {c[key]} states of kind {key}: {c}"
+    kinds = {type(clf).__name__ for g in parity["groups"] for _, clf in g}
+    assert kinds == {"Classifier"}
+
+
+@needs_node
+def test_states_agree_with_the_model(parity):
+    groups, states, answers = parity["groups"], parity["states"], parity["out"]["states"]
+    assert len(answers) == len(states)
+    max_diff = {"nec": 0.0, "expected_cost": 0.0, "constrained_nec": 0.0}
+    refused = 0
+    for n, (s, js) in enumerate(zip(states, answers)):
+        group = groups[s["group"]]
+        py = model_answer(group, s)
+        where = f"state {n}: {s}"
+        if "error" in py:
+            refused += 1
+            assert "error" in js, f"{where}: the model refuses ({py['error']}), the module does not"
+            continue
+        assert "error" not in js, f"{where}: the module refuses: {js.get('error')}"
+        assert js["pcf"] == py["pcf"], where
+        for i, (op, jop) in enumerate(zip(py["ops"], js["best"])):
+            # The optimal vertex and its threshold: exactly.
+            assert same(jop["threshold"], op.threshold), f"{where}, classifier {i}: threshold"
+            assert (jop["fpr"], jop["tpr"]) == (op.fpr, op.tpr), f"{where}, classifier {i}: vertex"
+            d = abs(jop["nec"] - op.nec)
+            max_diff["nec"] = max(max_diff["nec"], d, abs(jop["nec"] - py["nec"][i]))
+            d = abs(js["expected_cost"][i] - py["operating"][i].expected_cost)
+            max_diff["expected_cost"] = max(max_diff["expected_cost"], d)
+            xa, ya, xb, yb = (float(v) for v in py["iso"][i])
+            got = (js["iso_x"][2 * i], js["iso_y"][2 * i], js["iso_x"][2 * i + 1],
+                   js["iso_y"][2 * i + 1])
+            assert all(same(a, b) for a, b in zip(got, (xa, ya, xb, yb))), f"{where}: iso line {i}"
+            assert (js["chosen_x"][i], js["chosen_y"][i]) == (op.fpr, op.tpr)
+            assert js["nec_x"][i] == py["pcf"] and js["nec_y"][i] == jop["nec"]
+            shown = group[i][0] in s["visible"]
+            assert js["iso_opacities"][i] == (1.0 if shown else 0.0)
+            cp, jcp = py["constrained"][i], js["constrained"][i]
+            if cp is None:
+                assert jcp is None, f"{where}: classifier {i} constrained only in the module"
+                assert js["roc_points_opacities"][i] == 0.0
+                continue
+            for field in CP_FIELDS:
+                assert same(jcp[field], getattr(cp, field)), \
+                    f"{where}, classifier {i}: constrained {field} {jcp[field]!r} != {getattr(cp, field)!r}"
+            assert (js["roc_points"][0][i], js["roc_points"][1][i]) == (cp.fpr, cp.tpr)
+            assert js["cost_lines_y"][2 * i: 2 * i + 2] == [cp.intercept, cp.intercept + cp.slope]
+        assert js["operating_line"] == [[py["pcf"]] * 2, [0.0, 1.0]]
+        assert js["constraint_on"] == (s["constraint"] != "none")
+        assert all(same(a, b) for a, b in zip(js["roc_line"][0] + js["roc_line"][1],
+                                              list(py["roc_line"][0]) + list(py["roc_line"][1]))), \
+            f"{where}: the constraint's line {js['roc_line']} != {py['roc_line']}"
+        # The readout: the same rows, columns and values (strings exactly).
+        assert [name for name, _ in js["rows"]] == [name for name, _ in py["rows"]], where
+        for (name, jrow), (_, row) in zip(js["rows"], py["rows"]):
+            assert set(jrow) == set(row), f"{where}: columns of {name}"
+            for col, value in row.items():
+                if col in ("nec", "expected_cost", "constrained_nec", "constrained_expected_cost"):
+                    key = "constrained_nec" if col.startswith("constrained") else col
+                    max_diff[key] = max(max_diff[key], abs(jrow[col] - value))
+                else:
+                    assert same(jrow[col], value), f"{where}: {name}.{col} {jrow[col]!r} != {value!r}"
+    for key, d in max_diff.items():
+        assert d <= TOL, f"max |Δ{key}| = {d:.3g} over {len(states)} states"
+    assert refused < len(states) // 10
+    print(f"\nparity: {len(states)} states ({refused} refused by both), max |Δ| {max_diff}, "
+          f"edge cases {parity['counters']}, node {parity['out']['elapsed_ms']:.1f} ms")
+
+
+@needs_node
+def test_readout_html_agrees_with_the_widget(parity):
+    """The tables the page shows are the widget's, byte for byte (same columns, same values)."""
+    readout = pytest.importorskip("costwidget.widget.readout")
+
+    class _State:
+        def __init__(self, s):
+            self.__dict__.update(s)
+
+    for n, (s, js) in enumerate(zip(parity["states"], parity["out"]["states"])):
+        if "error" in js:
+            continue
+        py = model_answer(parity["groups"][s["group"]], s)
+        assert js["readout_html"] == readout.readout_html(py["rows"], s["colors"]), f"state {n}"
+        desc = readout.constraint_description(_State(s))
+        assert js["description"] == desc, f"state {n}"
+        assert js["constraint_html"] == readout.constraint_html(py["rows"], s["colors"], desc), \
+            f"state {n}"
+        assert js["pcf_label"] == f"PCF(+) = <b>{py['pcf']:.4f}</b>"
+
+
+@needs_node
+def test_breakpoints_and_ends_agree(parity):
+    """clf.best at every envelope breakpoint, one ulp either side, and pcf 0 and 1: the tie rule."""
+    for q, js in zip(parity["pcf_queries"], parity["out"]["pcf_queries"]):
+        clf = parity["groups"][q["group"]][q["index"]][1]
+        op = clf.best(q["pcf"])
+        assert same(js["threshold"], op.threshold) and (js["fpr"], js["tpr"]) == (op.fpr, op.tpr), q
+        assert js["nec"] == op.nec, q
+    assert len(parity["pcf_queries"]) > 1000
+
+
+@needs_node
+def test_constraints_at_vertices_agree(parity):
+    """Every hull vertex and every midpoint as a limit; workforce on the classifier's own totals."""
+    for q, js in zip(parity["constraint_queries"], parity["out"]["constraint_queries"]):
+        clf = parity["groups"][q["group"]][q["index"]][1]
+        cp = (clf.neyman_pearson(q["limit"]) if q["kind"] == "neyman_pearson"
+              else clf.workforce(q["limit"]))
+        for field in CP_FIELDS:
+            assert same(js[field], getattr(cp, field)), (q, field, js[field], getattr(cp, field))
+    kinds = [q["kind"] for q in parity["constraint_queries"]]
+    assert kinds.count("neyman_pearson") > 200 and kinds.count("workforce") > 200
+
+
+@needs_node
+def test_python_format_agrees(parity):
+    for (x, spec), got in zip(parity["format_queries"], parity["out"]["format_queries"]):
+        assert got == format(x, spec), (x, spec)
+
+
+# ------------------------------------------------------------------------------ the payload
+def test_payload_is_binary_and_round_trips():
+    clf = cw.Classifier.from_roc([0.1, 0.3], [0.5, 0.8], [0.7, 0.4], name="r")
+    conf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="c")
+    header, buffers = pack_classifiers([clf, conf])
+    assert all(isinstance(b, bytes) for b in buffers)
+    assert len(buffers) == 2 * len(PAYLOAD_ARRAYS)
+    text = json.dumps(header, allow_nan=False)  # the header holds no floats
+    assert "inf" not in text.lower() and len(text) < 2000
+    (n1, a1), (n2, a2) = unpack_classifiers(json.loads(text), buffers)
+    assert (n1, n2) == ("r", "c")
+    assert a1["hull_threshold"].tolist()[0] == math.inf and a1["hull_threshold"][-1] == -math.inf
+    assert math.isnan(a2["hull_threshold"][1])
+    assert math.isnan(a1["scalars"][0]) and math.isnan(a1["scalars"][1])  # from_roc: no totals
+    for key, arr in classifier_arrays(conf).items():
+        assert np.array_equal(a2[key], arr, equal_nan=True), key
+        assert buffers[len(PAYLOAD_ARRAYS) + PAYLOAD_ARRAYS.index(key)] == arr.astype("<f8").tobytes()
+
+
+def test_single_candidates_hold_every_best_single_threshold():
+    """The reduced ROC (first point of each TPR) gives the model's best single threshold."""
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        y = _labels(rng, 60)
+        clf = cw.Classifier.from_scores(y, rng.integers(0, 8, 60) + y)
+        a = classifier_arrays(clf)
+        assert len(a["single_tpr"]) == len(np.unique(clf.roc["tpr"]))
+        for limit in np.linspace(0, 1, 11):
+            cp = clf.neyman_pearson(limit)
+            within = a["single_fpr"] <= limit
+            j = np.flatnonzero(within)[np.argmax(a["single_tpr"][within])]
+            assert (a["single_threshold"][j], a["single_fpr"][j], a["single_tpr"][j]) == \
+                (cp.single_threshold, cp.single_fpr, cp.single_tpr)
+
+
+@needs_node
+def test_built_module_answers_the_same(parity):
+    """costwidget/static/operating-point.js (minified by js/build.mjs) gives the source's answers."""
+    built = ROOT / "costwidget" / "static" / "operating-point.js"
+    if not built.exists():
+        pytest.skip("costwidget/static/operating-point.js is not built (npm run build in js/)")
+    out = run_node(parity["payload"], built)
+    for key in ("states", "pcf_queries", "constraint_queries", "format_queries"):
+        assert json.dumps(out[key]) == json.dumps(parity["out"][key]), key
+
+
+@needs_node
+def test_node_unit_tests_pass():
+    """`npm test` in js/ (node --test): the closed forms, run here too so pytest alone catches them."""
+    files = sorted(str(p) for p in (ROOT / "js" / "test").glob("*.test.mjs"))
+    assert files, "no js/test/*.test.mjs"
+    proc = subprocess.run([NODE, "--test", *files], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
