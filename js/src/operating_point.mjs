@@ -54,23 +54,31 @@ export function bufferBytes(buf) {
     `base64 text, got ${Object.prototype.toString.call(buf)}`);
 }
 
+const B64 = (() => {
+  const table = new Int16Array(128).fill(-1);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (let i = 0; i < 64; i++) table[alphabet.charCodeAt(i)] = i;
+  return table;
+})();
+
 /**
- * Decode base64 (standard alphabet, padding optional) without atob, so that node and browsers
- * run the same code.
+ * Decode base64 (standard alphabet; padding and whitespace allowed) without atob, so that node
+ * and browsers run the same code, and through a table, so that megabytes (a 5 x 10^5-case
+ * classifier in an exported page) decode in milliseconds.
  * @param {string} text
  * @returns {Uint8Array}
  */
 export function base64ToBytes(text) {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  const clean = text.replace(/[\s=]/g, "");
+  const clean = /[^A-Za-z0-9+/]/.test(text) ? text.replace(/[\s=]/g, "") : text;
   const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
   let bits = 0;
   let value = 0;
   let j = 0;
   for (let i = 0; i < clean.length; i++) {
-    const v = alphabet.indexOf(clean[i]);
+    const c = clean.charCodeAt(i);
+    const v = c < 128 ? B64[c] : -1;
     if (v < 0) throw new Error(`invalid base64 character ${JSON.stringify(clean[i])}`);
-    value = (value << 6) | v;
+    value = ((value << 6) | v) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
