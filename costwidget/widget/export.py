@@ -225,7 +225,7 @@ def caption(w) -> str:
 
 # ---------------------------------------------------------------------------- matplotlib
 def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, legend=True,
-              figsize=None):
+              figsize=None, wait=True):
     """The widget's current state drawn with matplotlib: ROC space and cost space side by side
     (and the difference view when it is on), the same marks, colours and labels, and a caption
     line with the operating point.
@@ -242,16 +242,27 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
     show_caption, legend : bool, default True
     figsize : (float, float), optional
         Size of the new figure, in inches.
+    wait : bool, default True
+        Wait for the background work (bands, fold spread, difference) first. False draws what
+        is drawn now, without waiting (the widget's display does so).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
+    if wait:
+        w.wait()
+    # Read what is drawn as one whole: a script's worker draws its results under this lock.
+    with w._tx.held():
+        return _draw_figure(w, figure=figure, roc=roc, difference=difference,
+                            show_caption=show_caption, legend=legend, figsize=figsize)
+
+
+def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     from matplotlib.figure import Figure
 
     from ..export import matplotlib_panes as mp
 
-    w.wait()
     s = w.state
     colors = dict(w.colors)
     shown = _visible(w)
@@ -340,9 +351,9 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
     return fig
 
 
-def _png(w, dpi) -> tuple[bytes, float]:
+def _png(w, dpi, *, wait=True) -> tuple[bytes, float]:
     """PNG bytes of :func:`to_figure` and the figure's width in inches."""
-    fig = to_figure(w)
+    fig = to_figure(w, wait=wait)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
     return buf.getvalue(), fig.get_figwidth()
@@ -432,12 +443,12 @@ def _plain(w) -> str:
     return f"CostWidget ({names}): {caption(w)}"
 
 
-def _image_bundle(w, dpi, *, shown_dpi=None):
+def _image_bundle(w, dpi, *, shown_dpi=None, wait=True):
     """image/png and text/html (an escaped <img>) of the current state, and PNG metadata.
 
     ``shown_dpi`` sets the displayed width (a higher ``dpi`` then only adds sharpness).
     """
-    png, width_in = _png(w, dpi)
+    png, width_in = _png(w, dpi, wait=wait)
     b64 = base64.b64encode(png).decode("ascii")
     alt = html.escape(f"Cost curves: {caption(w)}", quote=True)
     width = int(round(width_in * shown_dpi)) if shown_dpi else None
@@ -452,8 +463,11 @@ _FALLBACK_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 def _state_key(w):
     """Everything the static image depends on."""
     s = w.state
+    # What is drawn now, too: the image shows the bands on screen, never ones still computing.
+    drawn = (tuple(w.band_layer.drawn), tuple(w.fold_spread_layer.drawn),
+             w.difference_view.shown is not None)
     return (tuple(repr(getattr(s, t)) for t in _INPUTS), _cost_lines_shown(w),
-            tuple(dict(w.colors).items()))
+            tuple(dict(w.colors).items()), drawn)
 
 
 def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
@@ -461,9 +475,11 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
     ``<img>`` as HTML) of the current state for wherever the widget cannot render: nbconvert
     without saved widget state, LaTeX/PDF, GitHub's notebook viewer.
 
-    The PNG is drawn at 72 dpi to keep every display cheap, and reused while the state is
-    unchanged; without matplotlib there is none, and a failure to draw it never stops the
-    widget from displaying (a warning says why).
+    Displaying never waits for background work: the PNG shows what is drawn now (bands,
+    fold spread or a difference still computing are not in it, as they are not yet in the
+    live panes). It is drawn at 72 dpi to keep every display cheap, and reused while the
+    state and what is drawn are unchanged; without matplotlib there is none, and a failure
+    to draw it never stops the widget from displaying (a warning says why).
     """
     # The view spec is what ipywidgets' own _repr_mimebundle_ returns; that one also builds a
     # text/plain repr of every trait of every child (all the marks' arrays), ~0.2 s thrown away.
@@ -479,7 +495,7 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
             key = _state_key(w)
             cached = _FALLBACK_CACHE.get(w)
             if cached is None or cached[0] != key:
-                cached = (key, _image_bundle(w, FALLBACK_DPI)[0])
+                cached = (key, _image_bundle(w, FALLBACK_DPI, wait=False)[0])
                 _FALLBACK_CACHE[w] = cached
             data.update({k: v for k, v in cached[1].items() if k in wanted})
         except Exception as exc:  # noqa: BLE001 - the live widget must still display
@@ -505,7 +521,8 @@ def snapshot_cell(w, *, dpi=REPORT_DPI):
 def snapshot_button(w):
     """A "Snapshot" button (an ipywidgets widget to place anywhere) and, below it, the static
     image of the state at the last click. The image lives in widget state; for a record that
-    survives any export, call ``w.snapshot_cell()`` in a cell."""
+    survives any export, call ``w.snapshot_cell()`` in a cell. A click never waits for
+    background work: the image shows what is drawn at that moment."""
     import ipywidgets as widgets
 
     button = widgets.Button(description="Snapshot", icon="camera",
@@ -515,7 +532,7 @@ def snapshot_button(w):
 
     def on_click(_):
         try:
-            image.value, _ = _png(w, 100)
+            image.value, _ = _png(w, 100, wait=False)
             status.value = f"<small>{html.escape(caption(w))}</small>"
         except Exception as exc:  # noqa: BLE001 - a click must never raise into the front end
             status.value = f"<span style='color:#a40000'>{html.escape(str(exc))}</span>"
