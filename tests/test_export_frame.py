@@ -55,12 +55,25 @@ def test_tables_equal_the_model(widget):
         spread = bands[(bands["classifier"] == name) & (bands["kind"] == "fold_spread")]
         assert np.array_equal(spread["upper"], by_name[name].fold_spread()["upper"])
         assert spread["level"].isna().all()
-    pd.testing.assert_frame_equal(frames["readout"].set_index("classifier"), widget.readout)
+    # The readout against the model computed afresh (not the widget's own table again).
+    readout = frames["readout"].set_index("classifier")
+    s = widget.state
+    scale = s.p_pos * s.cost_fn + (1 - s.p_pos) * s.cost_fp
+    for name in ("a", "c"):
+        best = by_name[name].best(s.pcf)
+        row = readout.loc[name]
+        assert (row.threshold, row.fpr, row.tpr) == (best.threshold, best.fpr, best.tpr)
+        assert row.nec == pytest.approx(best.nec, abs=1e-15)
+        assert row.expected_cost == pytest.approx(best.nec * scale, rel=1e-12)
+        assert row.constrained_fpr <= 0.2 + 1e-12
     diff = frames["difference"]
     assert (diff["a"] == "a").all() and (diff["b"] == "c").all()
     band = cw.difference_band(by_name["a"], by_name["c"], 0.85, random_state=0)
     assert np.array_equal(diff["diff"], band["diff"])
-    pd.testing.assert_frame_equal(frames["range"].set_index("classifier"), widget.range_table)
+    expected = cw.range_summary({n: by_name[n] for n in ("a", "c")}, 0.3, 0.5, step=0.05,
+                                axis="pcf")
+    pd.testing.assert_frame_equal(frames["range"].set_index("classifier"), expected,
+                                  check_names=False)
     assert list(frames["range"]["classifier"]) == ["a", "c"]
 
 

@@ -438,7 +438,7 @@ def test_band_toggle_draws_model_bands(w, data):
     w.band_level = 0.8
     w.show_bands = True
     assert w.busy  # computed in the background; the kernel is free meanwhile
-    w.wait()
+    w.wait(timeout=120)
     assert not w.busy
     # Recomputed from the raw scores on fresh classifiers, which share no cache with the widget's.
     fresh = {n: cw.Classifier.from_scores(y, s) for n, s in scores.items()}
@@ -451,7 +451,7 @@ def test_band_toggle_draws_model_bands(w, data):
     lower_80, upper_80 = (np.array(v) for v in w.band_layer.marks[0].y)
     w.band_level_slider.value = 0.95
     assert w.band_level == 0.95
-    w.wait()
+    w.wait(timeout=120)
     lower_95, upper_95 = (np.array(v) for v in w.band_layer.marks[0].y)
     np.testing.assert_array_equal(upper_95, fresh["good"].band(0.95, interval="basic", random_state=0).upper)
     # Percentile bands of the same replicates nest: the 95 % band holds the 80 % one.
@@ -480,7 +480,7 @@ def test_fold_spread_band_is_min_and_max_of_the_fold_envelopes(folded):
     assert not any(m.visible for m in w.fold_spread_layer.marks)
     w.show_fold_spread_box.value = True
     assert w.show_fold_spread
-    w.wait()
+    w.wait(timeout=120)
     for (name, s), mark in zip(scores.items(), w.fold_spread_layer.marks):
         assert mark.visible
         x = np.asarray(mark.x)
@@ -510,7 +510,7 @@ def test_difference_view_draws_paired_band_and_significant_intervals(folded):
     assert row.children == () and w.difference_band is None
     w.difference_view.name_a.value, w.difference_view.name_b.value = "weak", "good"
     w.difference_view.show.value = True
-    w.wait()
+    w.wait(timeout=120)
     assert w.difference == ["weak", "good"] and row.children[0] is fig
     x = np.asarray(w.difference_view.line.x)
     # The drawn difference is NEC_weak − NEC_good, each the minimum over every ROC point's line.
@@ -537,7 +537,7 @@ def test_difference_view_draws_paired_band_and_significant_intervals(folded):
     # A lower level gives a band no wider, from the same cached replicates.
     width_90 = np.subtract(*w.difference_view.band.y[::-1])
     w.band_level = 0.6
-    w.wait()
+    w.wait(timeout=120)
     width_60 = np.subtract(*w.difference_view.band.y[::-1])
     assert (width_60 <= width_90 + 1e-15).all() and (width_60 < width_90).any()
     # The operating line follows the operating point.
@@ -550,7 +550,7 @@ def test_difference_view_draws_paired_band_and_significant_intervals(folded):
 def test_difference_view_refuses_bad_pairs_and_keeps_state(folded, data):
     w = folded[0]
     w.difference = ["good", "weak"]
-    w.wait()
+    w.wait(timeout=120)
     before = w.difference_view.line.y.copy()
     with pytest.raises(ValueError, match="two different"):
         w.difference = ["good", "good"]
@@ -574,7 +574,7 @@ def test_difference_caption_escapes_names(data):
     y, scores = data
     w = CostWidget.from_predictions(y, {XSS: scores["good"], "ok": scores["weak"]})
     w.difference = [XSS, "ok"]
-    w.wait()
+    w.wait(timeout=120)
     assert "<img" not in w.difference_view.caption.value
     assert "&lt;img src=x onerror=alert(1)&gt;" in w.difference_view.caption.value
 
@@ -598,7 +598,7 @@ def test_close_unregisters_every_widget_it_created(data):
             w.difference = ["good", "weak"]
             w.show_bands = True
             w.range_of_interest = [0.2, 0.6]
-            w.wait()
+            w.wait(timeout=120)
             assert len(ipw._instances) > before + 100  # panes, marks, scales, controls
     assert len(ipw._instances) == before
 

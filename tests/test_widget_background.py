@@ -1,13 +1,12 @@
 """Background work in the widget: the kernel stays free, newer requests win, failures show.
 
 Bands, the fold spread and the difference view run on a worker thread. These tests slow the
-model down on purpose (a band that sleeps) to make the races happen every time.
+model down on purpose (a band that waits for an event the test sets) to make the races happen every time.
 """
 
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -26,44 +25,58 @@ def w():
         yield widget
 
 
-def _slow_bands(monkeypatch, w, delays):
-    """Make every classifier's band take ``delays[level]`` seconds; record the levels computed."""
-    computed = []
+def _gated_bands(monkeypatch, w, gates):
+    """Every band at a level in ``gates`` waits for that event; record the levels computed and
+    signal ``started[level]`` when a job reaches one (the tests wait on states, never on time)."""
+    computed, started = [], {level: threading.Event() for level in gates}
     for clf in w.classifiers:
         real = clf.band
 
         def band(level, *args, _real=real, **kwargs):
-            time.sleep(delays.get(round(level, 2), 0.0))
-            computed.append(round(level, 2))
+            key = round(level, 2)
+            if key in gates:
+                started[key].set()
+                gates[key].wait(60)
+            computed.append(key)
             return _real(level, *args, **kwargs)
 
         monkeypatch.setattr(clf, "band", band)
-    return computed
+    return computed, started
 
 
-def test_state_changes_are_taken_at_once_while_bands_compute(w, monkeypatch):
-    _slow_bands(monkeypatch, w, {0.9: 0.5})
-    t0 = time.perf_counter()
-    w.show_bands = True
-    assert time.perf_counter() - t0 < 0.25 and w.busy
+@pytest.fixture()
+def gate():
+    event = threading.Event()
+    yield event
+    event.set()  # never leave a worker blocked
+
+
+@pytest.mark.timeout(120)
+def test_state_changes_are_taken_at_once_while_bands_compute(w, monkeypatch, gate):
+    _gated_bands(monkeypatch, w, {0.9: gate})
+    w.show_bands = True  # returns while the bands cannot finish: it never waits for them
+    assert w.busy
     assert w._background.bar.layout.visibility == "visible"  # the busy sign
     assert "computing bands" in w._background.label.value
     # The operating point and the readout follow at once, while the bands still compute.
     w.p_pos = 0.2
     assert w.busy and w.operating_tool.operating_line.x[0] == pytest.approx(w.pcf)
     assert w.readout.nec.tolist() == [c.nec(w.pcf) for c in w.classifiers]
+    gate.set()
     w.wait(timeout=30)
     assert not w.busy and sorted(w.drawn_bands) == ["m1", "m2"]
     assert w._background.bar.layout.visibility == "hidden"
 
 
-def test_a_newer_request_supersedes_an_older_one(w, monkeypatch):
-    # The 0.8 bands are slow, the 0.95 ones fast: the old job would finish last.
-    computed = _slow_bands(monkeypatch, w, {0.8: 0.6})
+@pytest.mark.timeout(120)
+def test_a_newer_request_supersedes_an_older_one(w, monkeypatch, gate):
+    # The 0.8 bands are held until the newer request is in: the old job would finish last.
+    computed, started = _gated_bands(monkeypatch, w, {0.8: gate})
     w.band_level = 0.8
     w.show_bands = True
-    time.sleep(0.1)
+    assert started[0.8].wait(30)  # the old job is computing its first band
     w.band_level = 0.95
+    gate.set()
     w.wait(timeout=30)
     for name, band in w.drawn_bands.items():
         assert band.attrs["level"] == 0.95, f"{name}: a stale band is drawn"
@@ -74,11 +87,13 @@ def test_a_newer_request_supersedes_an_older_one(w, monkeypatch):
     assert computed.count(0.8) <= 1 and computed.count(0.95) == len(w.classifiers)
 
 
-def test_wait_times_out_with_a_message(w, monkeypatch):
-    _slow_bands(monkeypatch, w, {0.9: 1.0})
+@pytest.mark.timeout(120)
+def test_wait_times_out_with_a_message(w, monkeypatch, gate):
+    _gated_bands(monkeypatch, w, {0.9: gate})
     w.show_bands = True
     with pytest.raises(TimeoutError, match="bands"):
         w.wait(timeout=0.05)
+    gate.set()
     w.wait(timeout=30)
 
 
