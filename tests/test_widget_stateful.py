@@ -56,14 +56,57 @@ def _state(w):
             for v in [getattr(w.state, k)]}
 
 
+def _build():
+    return CostWidget([cw.Classifier.from_scores(Y, s, name=n, folds=FOLDS)
+                       for n, s in SCORES.items()])
+
+
+# What a user's observer may call (issue 18): never deadlocks against the worker.
+USER_CALLS = {
+    "wait": lambda w: w.wait(timeout=120),
+    "snapshot": lambda w: w.snapshot(),
+    "to_frame": lambda w: w.to_frame(),
+}
+
+
 class WidgetMachine(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
-        self.w = CostWidget([cw.Classifier.from_scores(Y, s, name=n, folds=FOLDS)
-                             for n, s in SCORES.items()])
+        self.w = _build()
+        self.observed = []
 
     def teardown(self):
         self.w.close()
+
+    # ------------------------------------------------------------------ real use
+    @rule(call=st.sampled_from(sorted(USER_CALLS)),
+          names=st.sampled_from([["p_pos"], ["show_bands", "band_level"], ["busy"],
+                                 ["difference", "visible"]]))
+    def user_observer(self, call, names):
+        """A user's observer that waits, snapshots or exports whenever its traits change."""
+        w = self.w
+
+        def observer(change):
+            self.observed.append((call, change["name"], USER_CALLS[call](w) is not None))
+
+        w.observe(observer, names=names)
+
+    @rule()
+    def close_and_rebuild(self):
+        """close() at any step, work pending or not: busy ends and wait() returns at once."""
+        state = {k: v for k, v in _state(self.w).items()}
+        self.w.close()
+        assert not self.w.busy
+        self.w.wait(timeout=0)
+        self.w = _build()
+        self.w.update(**state)
+
+    @rule()
+    def display(self):
+        """A display at any step draws what is drawn now and never waits."""
+        bundle = self.w._repr_mimebundle_()
+        assert "CostWidget" in bundle["text/plain"]
+        assert "application/vnd.jupyter.widget-view+json" in bundle
 
     # ------------------------------------------------------------------ Python trait sets
     def _python_set(self, **values):
