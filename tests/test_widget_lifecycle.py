@@ -61,7 +61,7 @@ def _gated_bands(monkeypatch, w, gate, *, difference=False):
 
 
 def _threads():
-    return [t for t in threading.enumerate() if t.name.startswith("costwidget")]
+    return [t for t in threading.enumerate() if t.name.startswith("costwidget-worker")]
 
 
 # ---------------------------------------------------------------------------- item 5: display

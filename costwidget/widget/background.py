@@ -58,7 +58,8 @@ def shared_pool() -> ThreadPoolExecutor:
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="costwidget")
+            _POOL = ThreadPoolExecutor(max_workers=MAX_WORKERS,
+                                       thread_name_prefix="costwidget-worker")
         return _POOL
 
 
