@@ -195,6 +195,26 @@ def test_an_observer_failure_is_raised_and_shown(monkeypatch):
         w.p_pos = 0.4
 
 
+@pytest.mark.timeout(120)
+def test_an_observer_failing_after_a_result_never_stops_the_work():
+    with CostWidget(_classifiers()) as w:
+        def observer(change):
+            if not change["new"]:  # "idle", drawn by the worker in a script
+                raise RuntimeError("observer broke")
+
+        w.observe(observer, names=["busy"])
+        w.show_bands = True
+        w.wait(timeout=60)
+        for _ in range(1000):
+            if "observer broke" in w.errors.message:
+                break
+            time.sleep(0.01)
+        assert "observer broke" in w.errors.message
+        w.band_level = 0.8  # the worker still serves this widget
+        w.wait(timeout=60)
+        assert {b.attrs["level"] for b in w.drawn_bands.values()} == {0.8}
+
+
 # ---------------------------------------------------------------------------- item 9: threads
 def _record_writes(w):
     """Every trait change of every model of ``w`` (and of its state), with the thread."""

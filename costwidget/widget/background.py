@@ -255,6 +255,12 @@ class BackgroundWork:
             self._show()
 
     def _deliver(self, job, outcome) -> None:
+        try:
+            self._apply(job, outcome)
+        except Exception:  # noqa: BLE001 - a user observer's failure, already in the banner
+            pass
+
+    def _apply(self, job, outcome) -> None:
         kind, value = outcome
         try:
             with self.tx.held():
