@@ -135,6 +135,18 @@ def test_threads_stay_bounded_however_many_widgets_are_built_and_dropped():
     assert _models() == models
 
 
+def test_the_difference_figure_is_built_only_when_first_shown():
+    # 12 of a widget's ipywidgets models (the difference figure, its scales, axes and marks)
+    # are registered only once the view is used.
+    with CostWidget(_classifiers()) as w:
+        models = _models()
+        assert "figure" not in vars(w.difference_view)
+        w.difference = ["m1", "m2"]
+        w.wait(timeout=60)
+        assert w.difference_view.figure in w.difference_view.widget.children
+        assert _models() > models
+
+
 # ---------------------------------------------------------------------------- item 8: observers
 CALLS = {
     "wait": lambda w: w.wait(timeout=60),

@@ -68,7 +68,33 @@ class DifferenceView:
                                                                align_items="center"))
         else:
             self.show = self.name_a = self.name_b = self.controls = None
-        # ------------------------------------------------------------- figure
+        self.caption = widgets.HTML(value="")
+        self.caption.add_class("costwidget-difference-caption")
+        self.caption.add_class("costwidget-side-text")
+        # Empty until first shown: a bqplot figure drawn while hidden has no size and makes the
+        # browser log errors about negative sizes. The caption wraps under a narrow figure.
+        self.widget = widgets.HBox([], layout=widgets.Layout(align_items="center",
+                                                             flex_flow="row wrap"))
+        self._results = {}     # (a, b, level) -> (band, intervals)
+        self.shown = None      # (band, intervals) on screen, or None
+        self._drawn_key = None
+        self._pending = None
+        self._reach = 1.0
+
+
+    # ------------------------------------------------------------------ the figure, built on first use
+    # Built when the view is first shown (or first asked for): a widget whose difference view is
+    # never shown does not register its ~13 ipywidgets models (figure, scales, axes, marks).
+    _LAZY = ("figure", "y_scale", "zero", "band", "line", "significant", "operating_line")
+
+    def __getattr__(self, name):
+        if name in DifferenceView._LAZY and "ctx" in self.__dict__:
+            self._build_figure()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _build_figure(self) -> None:
+        ctx = self.ctx
         cx = ctx.figures.cost_x
         dy = bq.LinearScale(min=-0.1, max=0.1)
         self.y_scale = dy
@@ -94,18 +120,6 @@ class DifferenceView:
                           tick_format=".2f")],
             title="difference", fig_margin=FIGURE_MARGIN)
         self.figure.add_class("costwidget-difference")
-        self.caption = widgets.HTML(value="")
-        self.caption.add_class("costwidget-difference-caption")
-        self.caption.add_class("costwidget-side-text")
-        # Empty until first shown: a bqplot figure drawn while hidden has no size and makes the
-        # browser log errors about negative sizes. The caption wraps under a narrow figure.
-        self.widget = widgets.HBox([], layout=widgets.Layout(align_items="center",
-                                                             flex_flow="row wrap"))
-        self._results = {}     # (a, b, level) -> (band, intervals)
-        self.shown = None      # (band, intervals) on screen, or None
-        self._drawn_key = None
-        self._pending = None
-        self._reach = 1.0
 
     # ------------------------------------------------------------------ user input
     def _on_controls(self, _change) -> None:
