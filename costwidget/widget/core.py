@@ -400,6 +400,9 @@ class CostWidget:
     def wait(self, timeout=None):
         """Block until no background computation is pending (bands, fold spread, difference).
 
+        Called on the kernel's thread (a cell) it draws the results as they arrive, so it
+        never waits on the loop it blocks.
+
         Parameters
         ----------
         timeout : float, optional
