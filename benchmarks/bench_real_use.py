@@ -88,7 +88,8 @@ def bench_dropped(n_widgets=30, n_cases=2_000):
     refs.clear()
     gc.collect()
     closed = {"threads": threading.active_count() - threads0, "models": _models() - models0}
-    return {"widgets": n_widgets, "max_workers": getattr(background, "MAX_WORKERS", None), "dropped": dropped,
+    return {"widgets": n_widgets, "max_workers": getattr(background, "MAX_WORKERS", None),
+            "dropped": dropped,
             "models_per_widget": dropped["models"] / n_widgets, "closed": closed}
 
 

@@ -1,7 +1,8 @@
 """Background work in the widget: the kernel stays free, newer requests win, failures show.
 
 Bands, the fold spread and the difference view run on a worker thread. These tests slow the
-model down on purpose (a band that waits for an event the test sets) to make the races happen every time.
+model down on purpose (a band that waits for an event the test sets) to make the races
+happen every time.
 """
 
 from __future__ import annotations

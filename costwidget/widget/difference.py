@@ -82,7 +82,7 @@ class DifferenceView:
         self._reach = 1.0
 
 
-    # ------------------------------------------------------------------ the figure, built on first use
+    # ------------------------------------------------------------------ the figure, on first use
     # Built when the view is first shown (or first asked for): a widget whose difference view is
     # never shown does not register its ~13 ipywidgets models (figure, scales, axes, marks).
     _LAZY = ("figure", "y_scale", "zero", "band", "line", "significant", "operating_line")

@@ -6,7 +6,9 @@ The range lives in the state as ``range_of_interest``: ``[lo, hi]`` in PCF(+),
 or ``[]`` for none. This module owns everything drawn for it; every number
 comes from :func:`costwidget.model.ranges.range_summary` and its helpers.
 
-It is a component of `CostWidget` (see its :meth:`RangeOfInterest.sync`). Brushing: a "brush range" toggle makes a bqplot ``BrushIntervalSelector`` the
+It is a component of `CostWidget` (see :meth:`RangeOfInterest.sync`).
+
+Brushing: a "brush range" toggle makes a bqplot ``BrushIntervalSelector`` the
 cost figure's interaction (an interaction takes the mouse, so it is off unless
 asked for); the range is shaded live while brushing and, on release, snapped
 to the thesis's 0.05 grid and written to the state.
