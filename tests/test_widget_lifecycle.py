@@ -227,6 +227,34 @@ def test_an_observer_failing_after_a_result_never_stops_the_work():
         assert {b.attrs["level"] for b in w.drawn_bands.values()} == {0.8}
 
 
+@pytest.mark.timeout(120)
+def test_an_observer_run_by_the_worker_may_wait_for_the_jobs_queued_behind_it(monkeypatch):
+    # In a script the worker draws results, so an observer of a trait it sets (here
+    # show_bands, turned off after a failed band) runs on the worker: its wait() runs the
+    # widget's queued jobs itself instead of waiting for the thread it is on.
+    with CostWidget(_classifiers()) as w:
+        def broken(*args, **kwargs):
+            raise RuntimeError("no band")
+
+        monkeypatch.setattr(w.classifiers[1], "band", broken)
+        got = []
+
+        def observer(change):
+            if not change["new"]:
+                w.wait(timeout=30)
+                got.append((threading.current_thread().name, w.difference_band is not None))
+
+        w.observe(observer, names=["show_bands"])
+        w.update(show_bands=True, difference=["m1", "m2"])  # bands first, the difference queued
+        w.wait(timeout=60)
+        for _ in range(1000):
+            if got:
+                break
+            time.sleep(0.01)
+        assert got == [(got[0][0], True)] and got[0][0].startswith("costwidget-worker")
+        assert "bands failed" in w.errors.message
+
+
 # ---------------------------------------------------------------------------- item 9: threads
 def _record_writes(w):
     """Every trait change of every model of ``w`` (and of its state), with the thread."""
