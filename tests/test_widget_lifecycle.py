@@ -9,6 +9,7 @@ so that a regression (a hang) fails its own test.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import sys
 import threading
@@ -66,6 +67,32 @@ def _threads():
 
 # ---------------------------------------------------------------------------- item 5: display
 @pytest.mark.timeout(120)
+
+def _in_a_thread_without_a_loop(test):
+    """Run ``test`` in a new thread, which has no running asyncio loop.
+
+    These tests are about a script (no loop) or a loop of their own; in the whole suite the
+    browser tests' Playwright sync API leaves a running loop on the main thread.
+    """
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        errors = []
+
+        def body():
+            try:
+                test(*args, **kwargs)
+            except BaseException as exc:  # noqa: BLE001 - raised again in the test's thread
+                errors.append(exc)
+
+        thread = threading.Thread(target=body, name="test-script")
+        thread.start()
+        thread.join(300)
+        assert not thread.is_alive(), "the test's thread was still running after 300 s"
+        if errors:
+            raise errors[0]
+    return run
+
+
 def test_display_never_waits_and_shows_what_is_drawn_now(monkeypatch, gate):
     pytest.importorskip("matplotlib")
     with CostWidget(_classifiers()) as w:
@@ -228,6 +255,7 @@ def test_an_observer_failing_after_a_result_never_stops_the_work():
 
 
 @pytest.mark.timeout(120)
+@_in_a_thread_without_a_loop
 def test_an_observer_run_by_the_worker_may_wait_for_the_jobs_queued_behind_it(monkeypatch):
     # In a script the worker draws results, so an observer of a trait it sets (here
     # show_bands, turned off after a failed band) runs on the worker: its wait() runs the
@@ -271,6 +299,7 @@ def _record_writes(w):
 
 
 @pytest.mark.timeout(180)
+@_in_a_thread_without_a_loop
 def test_results_are_drawn_on_the_owner_loop_never_by_the_worker(monkeypatch, gate):
     """With a running asyncio loop (as in ipykernel, where a cell runs inside the kernel's loop)
     the worker only computes; marks, progress and busy are written on the loop's thread."""
@@ -317,6 +346,7 @@ def test_results_are_drawn_on_the_owner_loop_never_by_the_worker(monkeypatch, ga
     assert not off_thread, off_thread[:10]
 
 
+@_in_a_thread_without_a_loop
 def test_without_a_loop_a_script_still_gets_its_results():
     # A plain script (no running loop): the worker draws under the lock; busy ends by itself.
     with CostWidget(_classifiers()) as w:
