@@ -198,7 +198,14 @@ def test_thesis_view_draws_exact_curves_on_the_thesis_axis(parts, classifiers):
     assert not view.built  # nothing drawn while hidden
     s.range_of_interest = [0.3, 0.55]
     roi.thesis_toggle.value = True
-    assert view.built and view.shown and view.mtmcs_figure in view.widget.children[0].children
+    legend, charts, caption = view.widget.children
+    assert view.built and view.shown and view.mtmcs_figure in charts.children
+    # The legend sits above the charts, not inside one (it covered the curves); names escaped.
+    assert not any(m.display_legend for m in view.mtmcs_figure.marks)
+    assert html.escape(XSS) in legend.value and XSS not in legend.value
+    assert "range of interest" in legend.value
+    for figure in (view.mtmcs_figure, view.threshold_figure):
+        assert figure.layout.min_width == "400px"  # tick labels apart, on its own or in the widget
     axis = view.mtmcs_figure.axes[0]
     assert axis.tick_labels["0.25"] == "0.25/0.75" and axis.tick_labels["0.5"] == "0.50/0.50"
     for clf in classifiers:

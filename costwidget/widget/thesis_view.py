@@ -17,6 +17,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model.ranges import mtmcs_curve, optimal_thresholds, range_grid, threshold_segments
+from ..palette import PALETTE
 from .figures import pane_figure
 
 __all__ = ["ThesisView", "ratio_tick_labels"]
@@ -24,6 +25,11 @@ __all__ = ["ThesisView", "ratio_tick_labels"]
 X_LO, X_HI = 0.05, 0.95
 TICKS = (0.05, 0.25, 0.5, 0.75, 0.95)
 _MARGIN = dict(top=40, bottom=55, left=60, right=35)  # room for the last "0.95/0.05"
+# Each chart at least 400 px wide (below that the "0.05/0.95" tick labels touch), side by side
+# where there is room and stacked where not. Set on the figures themselves, not by the widget's
+# style sheet, so the view is the same inside the widget and shown on its own in a notebook.
+_CHART_LAYOUT = dict(flex="1 1 420px", min_width="400px", max_width="760px", height="340px")
+_RANGE_FILL = "#ffcc55"
 
 
 def _js_number(value: float) -> str:
@@ -70,15 +76,26 @@ class _Drawn:
 class ThesisView:
     """The MTMCS chart and the optimal-thresholds chart, built on first :meth:`show`.
 
+    Al-Saffar (2018)'s two charts over the thesis's x axis, for the classifiers given;
+    the widget shows it under its "thesis view" toggle, and ``cw.ThesisView`` shows it on
+    its own (display ``view.widget`` after :meth:`show`). Each chart is at least 400 px wide;
+    the two stand side by side where there is room and stack where not.
+
+    Parameters
+    ----------
+    classifiers : list of Classifier
+        Drawn in this order; their names label the legend (escaped).
+    colors : dict of str, optional
+        A colour per classifier name. Default: the package palette, in order.
+
     Figures drawn while hidden have no size in the browser (and log errors),
     so nothing is created until the view is first shown.
 
     Examples
     --------
     >>> import costwidget as cw
-    >>> from costwidget.widget.thesis_view import ThesisView
     >>> a = cw.Classifier.from_confusion(tp=9, fn=1, fp=4, tn=6, name="a")
-    >>> view = ThesisView([a], {"a": "red"})
+    >>> view = cw.ThesisView([a], colors={"a": "red"})
     >>> view.built
     False
     >>> view.show(["a"], [0.5, 0.75], p_pos=0.5)   # range in PCF(+): shaded at x = 1 - PCF
@@ -88,14 +105,22 @@ class ThesisView:
     [5.0, 14.29, 30.77, 5.0]
     """
 
-    def __init__(self, classifiers, colors):
+    def __init__(self, classifiers, colors=None):
         self.names = [c.name for c in classifiers]
         self._classifiers = dict(zip(self.names, classifiers))
-        self.colors = dict(colors)
+        self.colors = ({n: PALETTE[i % len(PALETTE)] for i, n in enumerate(self.names)}
+                       if colors is None else dict(colors))
+        missing = [n for n in self.names if n not in self.colors]
+        if missing:
+            raise ValueError(f"colors has no colour for {missing}; give one per classifier name, "
+                             "or colors=None for the package's palette.")
         self._drawn = {}
         self.built = False
         self.caption = widgets.HTML(value="")
         self.caption.add_class("costwidget-thesis-caption")
+        # The legend is HTML above the charts: a legend inside a chart covered its curves.
+        self.legend = widgets.HTML(value="")
+        self.legend.add_class("costwidget-thesis-legend")
         self.widget = widgets.VBox([])
         self.widget.add_class("costwidget-thesis")
 
@@ -108,7 +133,7 @@ class ThesisView:
         xs = bq.LinearScale(min=X_LO, max=X_HI)
         self.x_scale = xs
         shade_y = bq.LinearScale(min=0.0, max=1.0)
-        x_axis = dict(scale=xs, label="cost ratio FPcost/FNcost (FPcost + FNcost = 1)",
+        x_axis = dict(scale=xs, label="FPcost/FNcost (FPcost + FNcost = 1)",
                       side="bottom", tick_values=np.array(TICKS), tick_labels=ratio_tick_labels(),
                       grid_lines="dashed")
         # MTMCS chart
@@ -117,21 +142,18 @@ class ThesisView:
         self.mtmcs_shade = _shade(xs, shade_y)
         self.mtmcs_lines = {n: bq.Lines(x=[X_LO, X_HI], y=[0.0, 0.0], scales={"x": xs, "y": my},
                                         colors=[self.colors[n]], stroke_width=2.5, labels=[n],
-                                        display_legend=True, visible=False)
+                                        visible=False)
                             for n in self.names}
         self.mtmcs_points = {n: bq.Scatter(x=[X_LO], y=[0.0], scales={"x": xs, "y": my},
                                            colors=[self.colors[n]], default_size=20, visible=False)
                              for n in self.names}
-        # Sized by the widget's CSS (wide panes that share the width or stack), like the panes.
         self.mtmcs_figure = pane_figure(
             "costwidget-mtmcs", wide=True,
             marks=[self.mtmcs_shade, *self.mtmcs_lines.values(), *self.mtmcs_points.values()],
             axes=[bq.Axis(**x_axis),
                   bq.Axis(scale=my, label="MTMCS (%)", side="left", grid_lines="dashed",
                           tick_format=".0f")],
-            title="MTMCS chart", fig_margin=_MARGIN,
-            # Top left, in the head room above the curves ("top" ran past the plot's right edge).
-            legend_location="top-left")
+            title="MTMCS chart", fig_margin=_MARGIN)
         # Optimal-thresholds chart: one horizontal piece per optimal hull vertex.
         ty = bq.LinearScale(min=0.0, max=1.0)
         self.threshold_y = ty
@@ -152,9 +174,13 @@ class ThesisView:
                   bq.Axis(scale=ty, label="optimal score threshold", side="left",
                           grid_lines="dashed", tick_format=".2f")],
             title="Optimal classification thresholds", fig_margin=_MARGIN)
-        charts = widgets.HBox([self.mtmcs_figure, self.threshold_figure])
+        for figure in (self.mtmcs_figure, self.threshold_figure):
+            figure.layout = widgets.Layout(**_CHART_LAYOUT)
+        charts = widgets.HBox([self.mtmcs_figure, self.threshold_figure],
+                              layout=widgets.Layout(flex_flow="row wrap", width="100%",
+                                                    align_items="flex-start"))
         charts.add_class("costwidget-panes")
-        self._children = (charts, self.caption)
+        self._children = (self.legend, charts, self.caption)
         self.built = True
 
     @property
@@ -193,8 +219,7 @@ class ThesisView:
                  *self.threshold_lines.values(), *self.threshold_points.values(),
                  self.mtmcs_shade, self.threshold_shade]
         with _hold(marks):
-            # Head room above the curves for the legend.
-            self.mtmcs_y.max = float(np.ceil(peak * 1.7 / 5.0) * 5.0)
+            self.mtmcs_y.max = float(np.ceil(peak * 1.1 / 5.0) * 5.0)
             self.threshold_y.min, self.threshold_y.max = t_lo, t_hi
             for n in self.names:
                 on = n in data
@@ -218,12 +243,31 @@ class ThesisView:
                     self.threshold_points[n].visible = False
             for shade in (self.mtmcs_shade, self.threshold_shade):
                 _place_shade(shade, [1.0 - range_pcf[1], 1.0 - range_pcf[0]] if range_pcf else [])
+        self.legend.value = _legend(shown, self.colors, bool(range_pcf))
         self.caption.value = _caption(range_pcf, p_pos)
+
+
+def _legend(names, colors, with_range) -> str:
+    """One line of swatches: a line per classifier (names escaped: user text), the grid's dots
+    and, when one is set, the range of interest."""
+    def item(swatch, text):
+        return (f"<span style='display:inline-flex;align-items:center;gap:4px;"
+                f"margin-right:14px'>{swatch}{html.escape(text)}</span>")
+
+    line = ("<span style='display:inline-block;width:18px;height:0;border-top:2.5px solid "
+            "{}'></span>")
+    items = [item(line.format(html.escape(colors[n], quote=True)), n) for n in names]
+    items.append(item("<span style='display:inline-block;width:7px;height:7px;border-radius:50%;"
+                      "background:currentColor'></span>", "the thesis's grid (step 0.05)"))
+    if with_range:
+        items.append(item(f"<span style='display:inline-block;width:14px;height:10px;"
+                          f"background:{_RANGE_FILL};opacity:.6'></span>", "range of interest"))
+    return "<div style='line-height:1.6'>" + "".join(items) + "</div>"
 
 
 def _shade(xs, ys) -> bq.Lines:
     return bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales={"x": xs, "y": ys}, fill="inside",
-                    colors=["#e6a000"], fill_colors=["#ffcc55"], fill_opacities=[0.25],
+                    colors=["#e6a000"], fill_colors=[_RANGE_FILL], fill_opacities=[0.25],
                     stroke_width=0.5, visible=False)
 
 
