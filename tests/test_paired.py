@@ -21,8 +21,10 @@ def test_fixed_threshold_joint_table_matches_direct_resampling():
     rng = np.random.default_rng(1)
     a, b = correlated_pair(rng, 80, 120, shift_a=1.0, shift_b=1.4, rho=0.7)
     x = np.array([0.25, 0.5, 0.75])
+    # The pointwise band (the paper's percentile interval) is what a per-x quantile of an
+    # independent bootstrap estimates; the default, simultaneous band is wider by design.
     band = cw.difference_band(a, b, threshold_a=0.5, threshold_b=0.6, n_boot=20000, grid=x,
-                              random_state=0)
+                              random_state=0, simultaneous=False)
     is_pos, sa, _ = a._scored_data
     _, sb, _ = b._scored_data
     pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
@@ -34,9 +36,15 @@ def test_fixed_threshold_joint_table_matches_direct_resampling():
         fn_a, fn_b = np.mean(sa[p] < 0.5), np.mean(sb[p] < 0.6)
         fp_a, fp_b = np.mean(sa[yy] >= 0.5), np.mean(sb[yy] >= 0.6)
         diffs.append(x * (fn_a - fn_b) + (1 - x) * (fp_a - fp_b))
-    diffs = np.sort(diffs, axis=0)
-    np.testing.assert_allclose(band.lower, diffs[199], atol=0.012)
-    np.testing.assert_allclose(band.upper, diffs[-200], atol=0.012)
+    diffs = np.asarray(diffs)
+    # The difference takes few values (steps of 1/80 and 1/120), so two bootstraps of it can
+    # put a 5 % quantile on neighbouring atoms. The band's limits are checked as quantiles of
+    # the independent bootstrap: about 5 % of its draws below the lower limit (or at it), and
+    # about 5 % above the upper one, to Monte Carlo error.
+    for j in range(len(x)):
+        d, lo, hi = diffs[:, j], band.lower[j], band.upper[j]
+        assert np.mean(d < lo - 1e-12) <= 0.05 + 0.015 and np.mean(d <= lo + 1e-12) >= 0.05 - 0.015
+        assert np.mean(d > hi + 1e-12) <= 0.05 + 0.015 and np.mean(d >= hi - 1e-12) >= 0.05 - 0.015
     fn_a, fn_b = np.mean(sa[pos] < 0.5), np.mean(sb[pos] < 0.6)
     fp_a, fp_b = np.mean(sa[neg] >= 0.5), np.mean(sb[neg] >= 0.6)
     np.testing.assert_allclose(band["diff"], x * (fn_a - fn_b) + (1 - x) * (fp_a - fp_b))

@@ -306,6 +306,30 @@ def test_tour_leaves_the_widget_as_it_started():
         w.close()
 
 
+def test_the_tours_difference_step_says_what_the_data_say():
+    """The tour's text: no pair of the demo's models differs anywhere by the simultaneous band,
+    and at C(−|+) = 5 (PCF(+) = 0.68) the pointwise band finds random forest cheaper than naive
+    Bayes. Checked here on the bundled data, so the text cannot silently go stale."""
+    import itertools
+
+    from costwidget.datasets import load_demo_scores, positive_label
+
+    models = cw.Classifier.from_frame(load_demo_scores("german_credit"), y_true="label",
+                                      y_score="score", model="model", fold="fold",
+                                      instance="row", pos_label=positive_label("german_credit"))
+    for a, b in itertools.combinations(models, 2):
+        band = cw.difference_band(models[a], models[b], 0.9, random_state=0)
+        assert not band["significant"].any(), (a, b)
+    text = "".join(c for cell in json.loads((ROOT / "notebooks" / "tour.ipynb").read_text())["cells"]
+                   for c in cell["source"])
+    assert "no pair of the four models differs significantly anywhere" in text
+    pcf = cw.probability_cost(0.3, 5.0, 1.0)
+    point = cw.difference_band(models["naive Bayes"], models["random forest"], 0.9, grid=[pcf],
+                               random_state=0, simultaneous=False)
+    assert bool(point["significant"].iloc[0]) and point["lower"].iloc[0] > 0  # RF cheaper
+    assert "random forest is the cheaper model at that operating point" in text
+
+
 def test_uncertainty_notebook_names_an_extra_that_exists():
     import tomllib
 

@@ -22,6 +22,7 @@ the default band is simultaneous: a bootstrap sup-t band (see
 
 from __future__ import annotations
 
+import hashlib
 import math
 import threading
 import weakref
@@ -207,6 +208,19 @@ def _replicates(a, b, x, th_a, th_b, n_boot, rng, paired, perm=None):
         # Both envelopes err upwards only, so their difference errs by at most the larger bound.
         bound = max(bound, resample.coarsening_bound(tp, fp, bins.multi, p, n))
     return necs[0] - necs[1], centre[0] - centre[1], bound
+
+
+def _drawn_swapped(a, b, th_a, th_b) -> bool:
+    """Whether the pair's replicates are drawn as (b, a): a fixed order of the two by content
+    (their ROC counts and thresholds), the same whichever is passed first."""
+    def key(clf, th):
+        c = clf.counts
+        digest = hashlib.blake2b(digest_size=16)
+        for part in (c.thresholds, c.tp, c.fp, np.array([np.nan if th is None else float(th)])):
+            digest.update(np.ascontiguousarray(part, dtype=np.float64).tobytes())
+        return digest.digest()
+
+    return key(b, th_b) < key(a, th_a)
 
 
 def _original_nec(clf, x, threshold):
@@ -421,8 +435,17 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
                                       n_boot, grid_key(grid), seed, paired)
 
     def make():
-        reps, centre, bound = _replicates(a, b, x, threshold_a, threshold_b, n_boot, rng, paired,
-                                          perm)
+        # The replicates are drawn for the pair in a canonical order, so that swapping a and b
+        # negates the band exactly (with one seed, (a, b) and (b, a) drew different resamples,
+        # and significance could depend on which model was called "a").
+        if _drawn_swapped(a, b, threshold_a, threshold_b):
+            inverse = None if perm is None else np.argsort(perm)
+            reps, centre, bound = _replicates(b, a, x, threshold_b, threshold_a, n_boot, rng,
+                                              paired, inverse)
+            reps, centre = -reps, -centre
+        else:
+            reps, centre, bound = _replicates(a, b, x, threshold_a, threshold_b, n_boot, rng,
+                                              paired, perm)
         sd, max_dev = max_deviations(reps, centre)
         return {"sorted": resample.sorted_columns(reps), "sd": sd, "max_dev": max_dev,
                 "centre": centre, "bound": bound}
