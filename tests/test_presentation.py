@@ -306,6 +306,22 @@ def test_tour_leaves_the_widget_as_it_started():
         w.close()
 
 
+def test_the_range_of_interest_has_no_classifiers_colour_and_the_grey_region_is_named_right():
+    from costwidget.palette import PALETTE
+    from costwidget.widget.range_of_interest import SHADE_COLOR, SHADE_FILL
+    from costwidget.widget.theme import legend_html
+
+    def rgb(c):
+        return np.array([int(c[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
+
+    for colour in (SHADE_COLOR, SHADE_FILL):
+        nearest = min(np.linalg.norm(rgb(colour) - rgb(p)) for p in PALETTE)
+        assert nearest > 80, (colour, nearest)  # the old "#e6a000" was 1.0 from "#E69F00"
+    # The grey region is above *either* trivial line (above min(x, 1 - x)), as it is drawn.
+    text = legend_html()
+    assert "y = x or y = 1 − x" in text and "above both" not in text
+
+
 def test_the_tours_difference_step_says_what_the_data_say():
     """The tour's text: no pair of the demo's models differs anywhere by the simultaneous band,
     and at C(−|+) = 5 (PCF(+) = 0.68) the pointwise band finds random forest cheaper than naive

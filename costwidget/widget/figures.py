@@ -58,7 +58,8 @@ class Figures:
         cx, cy = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=0.5)
         self.cost_x, self.cost_y = cx, cy
         self.cost_scales = {"x": cx, "y": cy}
-        # Above both trivial lines (y = x and y = 1 - x) no classifier should ever be used.
+        # Above either trivial line (y = x or y = 1 - x, i.e. above min(x, 1 - x)) a trivial
+        # classifier costs less: no classifier should be used there.
         self.never_use = bq.Lines(x=[0.0, 0.5, 1.0, 1.0, 0.0, 0.0],
                                   y=[0.0, 0.5, 0.0, 1.0, 1.0, 0.0], scales=self.cost_scales,
                                   fill="inside", colors=[NEVER_USE], fill_colors=[NEVER_USE],

@@ -25,11 +25,12 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model.ranges import check_range, range_summary, snap_range
+from .theme import RANGE_EDGE, RANGE_FILL
 from .thesis_view import ThesisView
 
 __all__ = ["RangeOfInterest"]
 
-SHADE_COLOR, SHADE_FILL = "#e6a000", "#ffcc55"
+SHADE_COLOR, SHADE_FILL = RANGE_EDGE, RANGE_FILL
 _RANGE_TEXT = re.compile(r"^\s*\[?\s*([-+0-9.eE]+)\s*(?:,|-|–|to|\s)\s*([-+0-9.eE]+)\s*\]?\s*$")
 
 

@@ -21,16 +21,21 @@ import re
 
 import ipywidgets as widgets
 
-__all__ = ["INK", "INK_SOFT", "NEVER_USE", "NEVER_USE_OPACITY", "CSS", "style_widget",
+__all__ = ["INK", "INK_SOFT", "NEVER_USE", "NEVER_USE_OPACITY", "RANGE_EDGE", "RANGE_FILL", "CSS",
+           "style_widget",
            "swatch_class", "swatch_css", "legend_html"]
 
 #: Lines and markers that were black: the theme's strongest text colour.
 INK = "var(--cw-ink, #000)"
 #: Secondary lines (band edges): the theme's secondary text colour.
 INK_SOFT = "var(--cw-ink-soft, #666)"
-#: The region of cost space where no classifier should be used (above both trivial lines).
+#: The region of cost space where no classifier should be used: above either trivial line
+#: (above min(x, 1 − x)), where a trivial classifier costs less.
 NEVER_USE = "var(--cw-never-use, #e6e6e6)"
 NEVER_USE_OPACITY = 0.8
+#: The range of interest's outline and fill: olive, far from every classifier colour of the
+#: palette (its orange "#e6a000" was random forest's "#E69F00").
+RANGE_EDGE, RANGE_FILL = "#808000", "#e3e36b"
 
 CSS = """
 .costwidget {
@@ -246,7 +251,7 @@ def legend_html() -> str:
         (_line("#999999", "", 1.5), "trivial: all negative (y = x), all positive (y = 1 − x)"),
         ("<svg width='16' height='12' aria-hidden='true'><rect x='1' y='1' width='14' height='10' "
          f"style='fill:{NEVER_USE};stroke:#999999' stroke-width='1'/></svg>",
-         "never worth using (above both trivial lines)"),
+         "never worth using (above y = x or y = 1 − x: a trivial classifier costs less)"),
         ("<svg width='10' height='14' aria-hidden='true'><line x1='5' y1='1' x2='5' y2='13' "
          f"style='stroke:{INK}' stroke-width='1.5'/></svg>", "operating point"),
     ]

@@ -19,6 +19,7 @@ import numpy as np
 from ..model.ranges import mtmcs_curve, optimal_thresholds, range_grid, threshold_segments
 from ..palette import PALETTE
 from .figures import pane_figure
+from .theme import RANGE_EDGE, RANGE_FILL
 
 __all__ = ["ThesisView", "ratio_tick_labels"]
 
@@ -29,7 +30,6 @@ _MARGIN = dict(top=40, bottom=55, left=60, right=35)  # room for the last "0.95/
 # where there is room and stacked where not. Set on the figures themselves, not by the widget's
 # style sheet, so the view is the same inside the widget and shown on its own in a notebook.
 _CHART_LAYOUT = dict(flex="1 1 420px", min_width="400px", max_width="760px", height="340px")
-_RANGE_FILL = "#ffcc55"
 
 
 def _js_number(value: float) -> str:
@@ -261,13 +261,13 @@ def _legend(names, colors, with_range) -> str:
                       "background:currentColor'></span>", "the thesis's grid (step 0.05)"))
     if with_range:
         items.append(item(f"<span style='display:inline-block;width:14px;height:10px;"
-                          f"background:{_RANGE_FILL};opacity:.6'></span>", "range of interest"))
+                          f"background:{RANGE_FILL};opacity:.6'></span>", "range of interest"))
     return "<div style='line-height:1.6'>" + "".join(items) + "</div>"
 
 
 def _shade(xs, ys) -> bq.Lines:
     return bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales={"x": xs, "y": ys}, fill="inside",
-                    colors=["#e6a000"], fill_colors=[_RANGE_FILL], fill_opacities=[0.25],
+                    colors=[RANGE_EDGE], fill_colors=[RANGE_FILL], fill_opacities=[0.25],
                     stroke_width=0.5, visible=False)
 
 
