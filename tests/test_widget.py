@@ -556,10 +556,18 @@ def test_difference_view_refuses_bad_pairs_and_keeps_state(folded, data):
         w.difference = ["good", "good"]
     with pytest.raises(ValueError, match="unknown"):
         w.difference = ["good", "nope"]
-    w.difference_view.name_b.value = "good"  # the same model twice, from the control
-    assert "two different" in w.errors.message
-    assert w.difference == ["good", "weak"] and w.difference_view.name_b.value == "weak"
-    assert np.array_equal(w.difference_view.line.y, before)
+    # From the controls, picking the other side's model swaps the pair (issue 23): no error,
+    # and the band is the old one negated (the same draws, tests/test_difference_symmetry.py).
+    w.difference_view.name_b.value = "good"
+    assert w.errors.message == ""
+    assert w.difference == ["weak", "good"]
+    assert (w.difference_view.name_a.value, w.difference_view.name_b.value) == ("weak", "good")
+    w.wait(timeout=120)
+    np.testing.assert_allclose(w.difference_view.line.y, -before, rtol=0, atol=1e-15)
+    w.difference_view.name_a.value = "good"
+    assert w.difference == ["good", "weak"]
+    w.wait(timeout=120)
+    np.testing.assert_allclose(w.difference_view.line.y, before, rtol=0, atol=1e-15)
     # Models scored on different cases cannot be paired: the error shows, the view stays off.
     y, scores = data
     other = cw.Classifier.from_scores(y[::-1], scores["weak"], name="other")

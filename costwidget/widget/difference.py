@@ -122,10 +122,17 @@ class DifferenceView:
         self.figure.add_class("costwidget-difference")
 
     # ------------------------------------------------------------------ user input
-    def _on_controls(self, _change) -> None:
+    def _on_controls(self, change) -> None:
         tx = self.ctx.tx
         if tx.is_pushing:
             return
+        if self.name_a.value == self.name_b.value and change["owner"] in (self.name_a,
+                                                                          self.name_b):
+            # Picking the other side's model swaps the pair (a pair of one model is refused,
+            # so a swap would otherwise need a detour through a third model).
+            other = self.name_b if change["owner"] is self.name_a else self.name_a
+            with tx.pushing():
+                other.value = change["old"]
         pair = [self.name_a.value, self.name_b.value] if self.show.value else []
         tx.apply("difference", setattr, self.ctx.state, "difference", pair)
 
