@@ -31,6 +31,10 @@ _CDN = "https://cdn.jsdelivr.net/npm/"
 # create the models from the embedded state, then a view in place of each view script. A failure
 # is shown on the page, not only in the console.
 _RENDER = """
+// The interactive page's module (page-bind.js) binds its controls to the rendered models; it
+// may run before require.js has loaded the manager, so it waits on this promise.
+var resolveModels;
+window.costwidgetModels = new Promise(function (resolve) { resolveModels = resolve; });
 require(["@jupyter-widgets/html-manager"], function (hm) {
   var manager = new hm.HTMLManager({loader: hm.requireLoader});
   var read = function (el) { return JSON.parse(el.textContent); };
@@ -49,8 +53,7 @@ require(["@jupyter-widgets/html-manager"], function (hm) {
       });
     })).then(function () { return models; });
   });
-  // The interactive page's module (page-bind.js) binds its controls to these models.
-  window.costwidgetModels = rendered;
+  resolveModels(rendered);
   rendered.catch(function (err) {
     var p = document.createElement("p");
     p.className = "render-error";

@@ -41,6 +41,10 @@ def _roles(w) -> dict:
     return {role: model.model_id for role, model in models.items()}
 
 
+def _option_values(selection) -> list:
+    return [o[1] if isinstance(o, tuple) else o for o in selection.options]
+
+
 def page_spec(w) -> dict:
     """The JSON-able spec `page_bind.mjs` reads: roles, state, colours and the payload."""
     s = w.state
@@ -51,6 +55,9 @@ def page_spec(w) -> dict:
         "roles": _roles(w),
         "state": state,
         "colors": dict(w.colors),
+        # Selection widgets hold an index in the browser: their values, in order.
+        "options": {"constraint": _option_values(w.constraint_tool.constraint),
+                    "capacity_unit": _option_values(w.constraint_tool.capacity_unit)},
         "payload": {"header": header,
                     "buffers": [base64.b64encode(b).decode("ascii") for b in buffers]},
     }

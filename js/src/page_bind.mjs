@@ -19,6 +19,8 @@ export const OWNED_ROLES = ["iso_lines", "chosen", "operating_line", "nec_points
   "capacity_value", "message", "neyman_pearson_layout", "workforce_layout"];
 
 const RATIO_DECADES = 3.0;
+// constraint.py _CAPACITY_LABEL: the unit is part of what the number means.
+const CAPACITY_LABEL = { cases: "capacity (cases flagged)", "% flagged": "capacity (% of cases flagged)" };
 
 /** model/operating.py costs_for_ratio, operation for operation. */
 export function costsForRatio(ratio, costFn, costFp) {
@@ -71,6 +73,14 @@ export function bindPage(OP, spec, modelOf) {
   const state = { ...spec.state };
   let good = { ...state };
   let pushing = false; // our own writes to controls fire change events: not user moves
+  // Selection widgets (the constraint, the capacity unit) hold an index in the browser; their
+  // values are in spec.options, in order.
+  const options = spec.options || {};
+  const valueOf = (role) => (options[role] ? options[role][m[role].get("index")] : m[role].get("value"));
+  const setValue = (role, v) => {
+    if (options[role]) m[role].set("index", options[role].indexOf(v));
+    else m[role].set("value", v);
+  };
 
   const setHtml = (role, value) => {
     if (m[role] && m[role].get("value") !== value) m[role].set("value", value);
@@ -116,17 +126,17 @@ export function bindPage(OP, spec, modelOf) {
       m.log_ratio.set({ min: lo, max: hi, value: Math.min(Math.max(ratio, 10 ** lo), 10 ** hi) });
       setHtml("ratio_text", `= ${OP.formatRatio(s.cost_fn, s.cost_fp)}`);
       setHtml("pcf", OP.pcfLabel(OP.probabilityCost(s.p_pos, s.cost_fn, s.cost_fp)));
-      m.constraint.set("value", s.constraint);
+      setValue("constraint", s.constraint);
       m.neyman_pearson_layout.set("display", s.constraint === "neyman_pearson" ? null : "none");
       m.workforce_layout.set("display", s.constraint === "workforce" ? null : "none");
       m.max_fpr.set("value", s.max_fpr);
       const total = s.n_pos + s.n_neg;
-      const unit = m.capacity_unit.get("value");
+      const unit = valueOf("capacity_unit");
       const whole = Number.isInteger(total) && total >= 1;
       const range = unit === "cases"
         ? { max: Math.max(total, 1e-9), step: whole ? 1.0 : total / 1000.0 }
         : { max: 100.0, step: 0.01 };
-      m.capacity.set({ ...range, readout_format: unit === "cases" ? (whole ? ",.0f" : ".4g") : ".2f",
+      m.capacity.set({ ...range, description: CAPACITY_LABEL[unit], readout_format: unit === "cases" ? (whole ? ",.0f" : ".4g") : ".2f",
         value: capacityFromCases(s.capacity, unit, s.n_pos, s.n_neg) });
       setHtml("capacity_value", OP.capacityText(s.capacity, s.n_pos, s.n_neg));
       m.n_pos.set("value", s.n_pos);
@@ -160,10 +170,10 @@ export function bindPage(OP, spec, modelOf) {
     cost_fn: (v) => apply((s) => { OP.probabilityCost(s.p_pos, v, s.cost_fp); s.cost_fn = v; }),
     cost_fp: (v) => apply((s) => { OP.probabilityCost(s.p_pos, s.cost_fn, v); s.cost_fp = v; }),
     log_ratio: (v) => apply((s) => { [s.cost_fn, s.cost_fp] = costsForRatio(v, s.cost_fn, s.cost_fp); }),
-    constraint: (v) => apply((s) => { s.constraint = v; }),
+    constraint: () => apply((s) => { s.constraint = valueOf("constraint"); }),
     max_fpr: (v) => apply((s) => { s.max_fpr = v; }),
     capacity: (v) => apply((s) => {
-      s.capacity = capacityToCases(v, m.capacity_unit.get("value"), s.n_pos, s.n_neg);
+      s.capacity = capacityToCases(v, valueOf("capacity_unit"), s.n_pos, s.n_neg);
     }),
     capacity_unit: () => apply(() => {}),
     n_pos: (v) => apply((s) => { s.n_pos = v; }),
@@ -171,8 +181,11 @@ export function bindPage(OP, spec, modelOf) {
   };
   for (const [role, move] of Object.entries(moves)) {
     if (!m[role]) continue;
-    m[role].on("change:value", (_model, value) => {
-      if (!pushing) move(value);
+    m[role].on(options[role] ? "change:index" : "change:value", (_model, value) => {
+      // Once the control's own set() is over (a microtask: still before the next frame), so
+      // that what we set is a change of its own, which every view draws (inside the control's
+      // change event Backbone would merge it into that event, which its view skips).
+      if (!pushing) queueMicrotask(() => move(value));
     });
   }
   pushControls();
