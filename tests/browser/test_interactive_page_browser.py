@@ -191,12 +191,15 @@ def test_p_pos_by_keyboard_and_mouse(page, exported, artifacts):
     _moved(page, line)
     got = _check(page, w)
     assert got["controls"]["p_pos_value"] > 0.6
-    # The number field: typed, then Enter.
+    # The number field: typed, then Enter; p(+) at 0 and at 1 (the slider stops at 0.001 and
+    # 0.999; the field and the state do not).
     field = page.locator(".costwidget-p-pos-value input")
-    field.fill("0.125")
-    field.press("Enter")
-    assert wait_for_state(page, "async () => (await window.costwidgetPage).state.p_pos === 0.125")
-    _check(page, w)
+    for text in ("0", "1", "0.125"):
+        field.fill(text)
+        field.press("Enter")
+        assert wait_for_state(page, "async () => (await window.costwidgetPage).state.p_pos === "
+                                    + str(float(text)))
+        _check(page, w)
     page.screenshot(path=str(artifacts / "interactive_page_p_pos.png"), full_page=True)
 
 
@@ -222,19 +225,25 @@ def test_costs_and_ratio(page, exported):
     assert page.evaluate("async () => (await window.costwidgetPage).state.cost_fn") != 0 or \
         page.evaluate("async () => (await window.costwidgetPage).state.cost_fp") != 0
     _check(page, w)
-    # The ratio slider (sends on release): keyboard, then the state follows costs_for_ratio.
-    before = page.evaluate(_READ)["state"]
-    _handle(page, ".costwidget-ratio").focus()
-    page.keyboard.press("ArrowRight")
-    assert wait_for_state(page, f"async () => (await window.costwidgetPage).state.cost_fn !== "
-                                f"{before['cost_fn']!r} || (await window.costwidgetPage).state.cost_fp "
-                                f"!== {before['cost_fp']!r}")
-    got = _check(page, w)
-    ratio = got["controls"]["log_ratio"]
-    s = got["state"]
-    if before["cost_fp"] > 0:
-        assert s["cost_fp"] == before["cost_fp"] and s["cost_fn"] == ratio * before["cost_fp"]
-    del got
+    field.fill("1")
+    field.press("Enter")
+    assert wait_for_state(page, "async () => (await window.costwidgetPage).state.cost_fp === 1")
+    _check(page, w)
+    # The ratio slider (sends on release), by keyboard and by a click on its track: C(+|-) = 1
+    # stays and C(-|+) becomes the ratio (costs_for_ratio).
+    for move in ("key", "mouse"):
+        before = page.evaluate(_READ)["state"]
+        if move == "key":
+            _handle(page, ".costwidget-ratio").focus()
+            page.keyboard.press("ArrowLeft")
+        else:
+            box = page.locator(".costwidget-ratio .noUi-target").first.bounding_box()
+            page.mouse.click(box["x"] + 0.25 * box["width"], box["y"] + box["height"] / 2)
+        assert wait_for_state(page, "async () => (await window.costwidgetPage).state.cost_fn !== "
+                                    f"{before['cost_fn']!r}")
+        got = _check(page, w)
+        assert got["state"]["cost_fp"] == 1
+        assert got["state"]["cost_fn"] == got["controls"]["log_ratio"]
 
 
 def test_constraints(page, exported, artifacts):
@@ -256,8 +265,16 @@ def test_constraints(page, exported, artifacts):
     page.mouse.up()
     got = _check(page, w)
     assert got["controls"]["max_fpr"] > 0.1
-    page.get_by_role("button", name="workforce").click()
+    # The buttons by keyboard: workforce focused, then Enter.
+    page.get_by_role("button", name="workforce").focus()
+    page.keyboard.press("Enter")
     assert wait_for_state(page, "async () => (await window.costwidgetPage).state.constraint === 'workforce'")
+    _check(page, w)
+    box = page.locator(".costwidget-capacity .noUi-target").first.bounding_box()
+    page.mouse.click(box["x"] + 0.4 * box["width"], box["y"] + box["height"] / 2)
+    assert wait_for_state(page, "async () => { const s = (await window.costwidgetPage).state; "
+                                "return s.capacity > 0.3 * (s.n_pos + s.n_neg) && "
+                                "s.capacity < 0.5 * (s.n_pos + s.n_neg); }")
     _check(page, w)
     cap = _handle(page, ".costwidget-capacity")
     cap.focus()
