@@ -37,6 +37,16 @@ export function costsForRatio(ratio, costFn, costFp) {
   return Number.isFinite(fp) ? [costFn, fp] : [r * costFn, costFn];
 }
 
+/** model/operating.py costs_for_pcf: keep p(+), change one cost so that PCF(+) = pcf. */
+export function costsForPcf(pcf, pPos, costFn, costFp) {
+  if (!(pcf >= 0 && pcf <= 1)) throw new RangeError(`pcf must lie in [0, 1], got ${pcf}.`);
+  if (!(pPos > 0 && pPos < 1)) {
+    throw new RangeError(`p_pos must lie strictly between 0 and 1 to reach a given PCF(+), got ${pPos}.`);
+  }
+  const ratio = pcf === 1.0 ? Infinity : (pcf * (1.0 - pPos)) / ((1.0 - pcf) * pPos);
+  return costsForRatio(ratio, costFn, costFp);
+}
+
 /** model/operating.py capacity_to_cases / capacity_from_cases. */
 export function capacityToCases(value, unit, nPos, nNeg) {
   if (!(value >= 0)) throw new RangeError(`capacity must be a number >= 0, got ${value}.`);
@@ -95,7 +105,12 @@ export function bindPage(OP, spec, modelOf) {
     m.chosen.set({ x: op.chosen.x, y: op.chosen.y, opacities: op.chosen.opacities });
     m.operating_line.set({ x: op.operatingLine.x, y: op.operatingLine.y });
     m.nec_points.set({ x: op.necPoints.x, y: op.necPoints.y, opacities: op.necPoints.opacities });
-    m.handle.set({ x: op.handle.x });
+    pushing = true; // the handle's x is also an input (a drag ends by setting it)
+    try {
+      m.handle.set({ x: op.handle.x });
+    } finally {
+      pushing = false;
+    }
     m.roc_line.set({ x: con.rocLine.x, y: con.rocLine.y, visible: con.rocLine.visible });
     m.roc_points.set({ x: con.rocPoints.x, y: con.rocPoints.y, opacities: con.rocPoints.opacities,
       visible: con.rocPoints.visible });
@@ -178,10 +193,18 @@ export function bindPage(OP, spec, modelOf) {
     capacity_unit: () => apply(() => {}),
     n_pos: (v) => apply((s) => { s.n_pos = v; }),
     n_neg: (v) => apply((s) => { s.n_neg = v; }),
+    // The drag handle at the foot of the operating line: bqplot sets its x when a drag ends.
+    handle: (x) => apply((s) => {
+      const pcf = Math.min(Math.max(x[0], 0.0), 1.0);
+      const [fn, fp] = costsForPcf(pcf, s.p_pos, s.cost_fn, s.cost_fp);
+      OP.probabilityCost(s.p_pos, fn, fp); // refuses both costs zero, as Python does
+      [s.cost_fn, s.cost_fp] = [fn, fp];
+    }),
   };
   for (const [role, move] of Object.entries(moves)) {
     if (!m[role]) continue;
-    m[role].on(options[role] ? "change:index" : "change:value", (_model, value) => {
+    const event = options[role] ? "change:index" : role === "handle" ? "change:x" : "change:value";
+    m[role].on(event, (_model, value) => {
       // Once the control's own set() is over (a microtask: still before the next frame), so
       // that what we set is a change of its own, which every view draws (inside the control's
       // change event Backbone would merge it into that event, which its view skips).

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import * as OP from "../src/operating_point.mjs";
-import { bindPage, capacityFromCases, capacityToCases, costsForRatio, CONTROL_ROLES, OWNED_ROLES }
+import { bindPage, capacityFromCases, capacityToCases, costsForPcf, costsForRatio, CONTROL_ROLES, OWNED_ROLES }
   from "../src/page_bind.mjs";
 
 /** A Backbone-like model: get, set (object or key/value; "change:key" events), on. */
@@ -66,6 +66,15 @@ test("costs_for_ratio and the capacity units, as the Python docstrings say", () 
   assert.deepEqual(costsForRatio(0, 1, 2), [0, 2]);
   assert.equal(capacityToCases(30, "% flagged", 300, 700), 300);
   assert.equal(capacityFromCases(300, "% flagged", 300, 700), 30);
+});
+
+test("costs_for_pcf as the Python docstring says; the dropped handle sets PCF(+)", async () => {
+  assert.deepEqual(costsForPcf(0.75, 0.5, 1.0, 0.0), [1.0, 0.3333333333333333]);
+  const { page, models } = setup();
+  models.handle.set("x", new Float64Array([0.75])); // p(+) 0.5, C(+|-) 1 kept: C(-|+) = 3
+  await tick();
+  assert.deepEqual([page.state.cost_fn, page.state.cost_fp], [3, 1]);
+  assert.deepEqual(Array.from(models.operating_line.get("x")), [0.75, 0.75]);
 });
 
 test("a p(+) move redraws the operating line and the dots, and the number field follows", async () => {

@@ -200,6 +200,18 @@ def test_p_pos_by_keyboard_and_mouse(page, exported, artifacts):
         assert wait_for_state(page, "async () => (await window.costwidgetPage).state.p_pos === "
                                     + str(float(text)))
         _check(page, w)
+    # The drag handle at the foot of the operating line: dropped ~60 px to the right, PCF(+)
+    # follows (one cost changes) and everything is drawn there.
+    before = page.evaluate(_READ)["marks"]["operating_line"]["x"][0]
+    dots = page.locator(".costwidget-cost svg.svg-figure .dot")
+    bb = dots.nth(dots.count() - 1).bounding_box()  # the handle is the pane's last mark
+    page.mouse.move(bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(bb["x"] + 60, bb["y"] + bb["height"] / 2, steps=5)
+    page.mouse.up()
+    assert wait_for_state(page, "async () => (await window.costwidgetPage).state.cost_fn !== 1")
+    got = _check(page, w)
+    assert got["marks"]["operating_line"]["x"][0] > before + 0.05
     page.screenshot(path=str(artifacts / "interactive_page_p_pos.png"), full_page=True)
 
 
