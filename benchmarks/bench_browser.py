@@ -3,6 +3,7 @@
     python benchmarks/bench_browser.py                 # the demo and 5 classifiers x 10^5 cases
     python benchmarks/bench_browser.py --data demo     # one of them
     python benchmarks/bench_browser.py --json out.json
+    python benchmarks/bench_browser.py --exported      # the page w.to_html() writes, no kernel
 
 JupyterLab runs a notebook that shows the widget; Debian's chromium (Playwright, never a
 downloaded browser) then measures, with the page's own clock (``performance.now()``):
@@ -226,14 +227,52 @@ def measure(data: str) -> list[dict]:
     return results
 
 
+def measure_exported(data: str, *, interactive: bool = True) -> list[dict]:
+    """The same key and drag figures in the page ``w.to_html(path)`` writes, opened from disk
+    (no kernel; the operating point is computed in the page by operating-point.js)."""
+    from playwright.sync_api import sync_playwright
+
+    results = []
+    scope: dict = {}
+    exec(BUILD[data], scope)  # noqa: S102 - our own fixed snippets above
+    w = scope["w"]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = w.to_html(Path(tmp) / "page.html", interactive=interactive)
+        w.close()
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            page = browser.new_page(viewport={"width": 1300, "height": 1500})
+            page.goto(path.as_uri())
+            page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
+            if interactive:
+                page.wait_for_function("() => window.costwidgetPage !== undefined")
+                page.evaluate("window.costwidgetPage")
+            page.wait_for_timeout(1000)
+            page.evaluate(INSTRUMENT)
+            kind = "exported page" if interactive else "static exported page"
+            print(f"{data}, {kind}:")
+            results.append(dict(_summary("arrow key on p(+) -> operating line", _arrow_keys(page)),
+                                data=data, page=kind))
+            page.evaluate("() => { window.__bench.draws = []; }")
+            lat, n, drawn, last = _drag(page)
+            row = _summary("drag of p(+) -> operating line", lat,
+                           f" drawn values; {drawn} of {n} values drawn, last drawn: {last}")
+            row.update(data=data, page=kind, values=n, drawn=drawn, last_drawn=last)
+            results.append(row)
+            browser.close()
+    return results
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", choices=[*BUILD, "all"], default="all")
     parser.add_argument("--json", help="also write every figure to this file")
+    parser.add_argument("--exported", action="store_true",
+                        help="measure the page w.to_html() writes (no kernel), not JupyterLab")
     args = parser.parse_args(argv)
     results = []
     for data in (BUILD if args.data == "all" else [args.data]):
-        results += measure(data)
+        results += measure_exported(data) if args.exported else measure(data)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 

@@ -8,6 +8,8 @@
 //   costwidget/static/operating-point.js  js/src/operating_point.mjs minified, still an ES module
 //                                         (the operating point, the constraints and the readout,
 //                                         computed in the browser; no dependencies)
+//   costwidget/static/page-bind.js        js/src/page_bind.mjs minified: binds the controls to
+//                                         those marks and tables in an exported page
 //
 // bqplot's and bqscales' bundles are NOT built here: Python takes them from the installed bqplot
 // at export time, so they always match the bqplot that made the widget state.
@@ -185,6 +187,7 @@ async function main() {
     `(dropped ${dropped.join(", ")}; ${stats.cssSourceMaps} CSS source maps removed; ` +
     `${Object.keys(fonts).length} woff2 fonts inlined)`);
   await buildOperatingPoint();
+  await buildModule("page_bind.mjs", "page-bind.js", (m) => m.costsForRatio(4, 1, 2)[0] === 8);
 }
 
 // The front-end operating-point module: minified as an ES module (its exports keep their names,
@@ -192,26 +195,30 @@ async function main() {
 // imported back and must export exactly what the source does, so a minifier change that drops
 // or renames an export fails here, not in a user's browser.
 async function buildOperatingPoint() {
-  const srcPath = join(here, "src", "operating_point.mjs");
+  await buildModule("operating_point.mjs", "operating-point.js",
+    (m) => m.probabilityCost(0.1, 9, 1) === 0.5 && m.formatPy(0.125, ".2g") === "0.12");
+}
+
+// One ES module of js/src, minified into costwidget/static; `check` runs on the built module.
+async function buildModule(source, target, check) {
+  const srcPath = join(here, "src", source);
   const src = readFileSync(srcPath, "utf8");
   const min = (await minify(src, {
     module: true, ecma: 2020, compress: true, mangle: true, format: { comments: false },
   })).code;
-  const code = `/* costwidget operating-point module, built by js/build.mjs from ` +
-    `js/src/operating_point.mjs (BSD-3-Clause). */\n${min}\n`;
+  const code = `/* costwidget ${target}, built by js/build.mjs from ` +
+    `js/src/${source} (BSD-3-Clause). */\n${min}\n`;
   // It may be inlined into the exported page's <script> elements.
-  if (/<\/script|<!--/i.test(code)) throw new Error("operating-point.js contains </script or <!--");
-  const file = join(out, "operating-point.js");
+  if (/<\/script|<!--/i.test(code)) throw new Error(`${target} contains </script or <!--`);
+  const file = join(out, target);
   writeFileSync(file, code);
-  const [built, source] = await Promise.all([
+  const [built, original] = await Promise.all([
     import(`${pathToFileURL(file).href}?${Date.now()}`), import(pathToFileURL(srcPath).href)]);
   const names = (m) => Object.keys(m).sort().join(",");
-  if (names(built) !== names(source)) {
-    throw new Error(`operating-point.js exports ${names(built)}, the source ${names(source)}`);
+  if (names(built) !== names(original)) {
+    throw new Error(`${target} exports ${names(built)}, the source ${names(original)}`);
   }
-  if (built.probabilityCost(0.1, 9, 1) !== 0.5 || built.formatPy(0.125, ".2g") !== "0.12") {
-    throw new Error("operating-point.js computes differently from its source");
-  }
+  if (!check(built)) throw new Error(`${target} computes differently from its source`);
   console.log(`wrote ${file}: ${Buffer.byteLength(code)} bytes (source ${Buffer.byteLength(src)})`);
 }
 

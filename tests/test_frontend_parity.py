@@ -509,3 +509,65 @@ def test_node_unit_tests_pass():
     proc = subprocess.run([NODE, "--test", *files], capture_output=True, text=True, cwd=ROOT,
                           timeout=300)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+
+
+# The page glue's conversions (js/src/page_bind.mjs) against the model's, on random and edge
+# inputs: the same doubles, and the same inputs refused.
+_GLUE = r"""
+import { readFileSync } from "node:fs";
+const g = await import(new URL("js/src/page_bind.mjs", "file://" + process.cwd() + "/").href);
+const q = JSON.parse(readFileSync(0, "utf8"), (k, v) => v && v.__float__ ?
+  {inf: Infinity, "-inf": -Infinity, nan: NaN}[v.__float__] : v);
+const run = (f) => { try { return f(); } catch (e) { return "error"; } };
+const out = q.map(([kind, a, b, c, d]) => run(() => kind === "ratio" ? g.costsForRatio(a, b, c)
+  : kind === "pcf" ? g.costsForPcf(a, b, c, d)
+  : kind === "to" ? [g.capacityToCases(a, b, c, d)] : [g.capacityFromCases(a, b, c, d)]));
+process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "number" && !Number.isFinite(v)
+  ? String(v) : v));
+"""
+
+
+def _glue_model(kind, a, b, c, d):
+    from costwidget.model.operating import (capacity_from_cases, capacity_to_cases,
+                                            costs_for_pcf, costs_for_ratio)
+    try:
+        if kind == "ratio":
+            return list(costs_for_ratio(a, cost_fn=b, cost_fp=c))
+        if kind == "pcf":
+            return list(costs_for_pcf(a, p_pos=b, cost_fn=c, cost_fp=d))
+        if kind == "to":
+            return [capacity_to_cases(a, b, n_pos=c, n_neg=d)]
+        return [capacity_from_cases(a, b, n_pos=c, n_neg=d)]
+    except ValueError:
+        return "error"
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not on PATH")
+def test_page_glue_conversions_agree_with_the_model():
+    rng = np.random.default_rng(19)
+    costs = lambda: float(rng.choice([0.0, 1.0, rng.uniform(0, 5), 10 ** rng.uniform(-8, 8)]))  # noqa: E731
+    queries = []
+    for _ in range(400):
+        fn, fp = costs(), costs()
+        if fn == fp == 0.0:
+            fp = 1.0
+        ratio = float(rng.choice([0.0, math.inf, rng.uniform(0, 3), 10 ** rng.uniform(-300, 300)]))
+        queries.append(["ratio", ratio, fn, fp, 0.0])
+        pcf = float(rng.choice([0.0, 1.0, rng.random(), 0.5]))
+        p = float(rng.choice([0.0, 1.0, rng.random(), 0.001]))
+        queries.append(["pcf", pcf, p, fn, fp])
+        n_pos, n_neg = float(rng.integers(0, 1000)), float(rng.integers(0, 1000))
+        unit = str(rng.choice(["cases", "% flagged"]))
+        queries.append(["to", float(rng.uniform(0, 120)), unit, n_pos, n_neg])
+        queries.append(["from", float(rng.uniform(0, 2000)), unit, n_pos, n_neg])
+    text = json.dumps([[_encode(v) if isinstance(v, float) else v for v in q] for q in queries])
+    proc = subprocess.run([NODE, "--input-type=module", "-e", _GLUE], input=text,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout)
+    for q, js in zip(queries, got):
+        py = _glue_model(*q)
+        if py == "error" or js == "error":
+            assert py == js, (q, py, js)
+        else:
+            assert [float(v) for v in js] == py, (q, py, js)

@@ -31,11 +31,15 @@ _CDN = "https://cdn.jsdelivr.net/npm/"
 # create the models from the embedded state, then a view in place of each view script. A failure
 # is shown on the page, not only in the console.
 _RENDER = """
+// The interactive page's module (page-bind.js) binds its controls to the rendered models; it
+// may run before require.js has loaded the manager, so it waits on this promise.
+var resolveModels;
+window.costwidgetModels = new Promise(function (resolve) { resolveModels = resolve; });
 require(["@jupyter-widgets/html-manager"], function (hm) {
   var manager = new hm.HTMLManager({loader: hm.requireLoader});
   var read = function (el) { return JSON.parse(el.textContent); };
   var state = document.querySelector('script[type="application/vnd.jupyter.widget-state+json"]');
-  manager.set_state(read(state)).then(function (models) {
+  var rendered = manager.set_state(read(state)).then(function (models) {
     var views = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
     return Promise.all(Array.prototype.map.call(views, function (tag) {
       var id = read(tag).model_id;
@@ -47,8 +51,10 @@ require(["@jupyter-widgets/html-manager"], function (hm) {
       return manager.create_view(model).then(function (view) {
         return manager.display_view(view, el);
       });
-    }));
-  }).catch(function (err) {
+    })).then(function () { return models; });
+  });
+  resolveModels(rendered);
+  rendered.catch(function (err) {
     var p = document.createElement("p");
     p.className = "render-error";
     p.textContent = "The widget could not be drawn: " + err;
@@ -188,9 +194,43 @@ pre.snapshot { font-size: .75rem; background: #f6f6f6; padding: .5rem; overflow:
 """
 
 
+_NOTE_STATIC = """A static page, drawn from the widget's saved state: the controls move, but
+nothing is recomputed (there is no Python behind it)."""
+_NOTE_INTERACTIVE = """Interactive with no Python behind it: p(+), the costs, the ratio and the
+constraint recompute the operating point, its marks and the readout in the page; bands, the
+difference, the range table and the thesis view stay as exported (they need Python)."""
+
+
+def _module_url(name: str) -> str:
+    """A built ES module of the package's own static folder as a data: URL (an inlined
+    ``<script type="module">`` can import it; nothing from the page's data is evaluated)."""
+    path = STATIC / name
+    if not path.exists():
+        raise RuntimeMissing(f"{path} is missing: build it with `cd js && npm ci && npm run "
+                             "build`, or pass interactive=False for a static page.")
+    return "data:text/javascript;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def _bind_script(frontend) -> str:
+    """The spec as a JSON element, and the module that binds the controls to the marks."""
+    return f"""<script type="application/json" id="costwidget-frontend">{json_for_script(frontend)}</script>
+<script type="module">
+import * as OP from "{_module_url("operating-point.js")}";
+import {{ bindPage }} from "{_module_url("page-bind.js")}";
+const spec = JSON.parse(document.getElementById("costwidget-frontend").textContent);
+window.costwidgetPage = window.costwidgetModels.then((models) => {{
+  const byId = new Map(models.map((m) => [m.model_id, m]));
+  return bindPage(OP, spec, (id) => byId.get(id));
+}});
+window.costwidgetPage.catch((err) => console.error("costwidget:", err));
+</script>"""
+
+
 def standalone_page(*, manager_state, view_specs, title, caption, readout, colors, snapshot,
-                    range_table=None, cdn=False, generator="costwidget", created="") -> str:
-    """The page's HTML text. ``manager_state``/``view_specs`` come from ``ipywidgets.embed``."""
+                    range_table=None, cdn=False, generator="costwidget", created="",
+                    frontend=None) -> str:
+    """The page's HTML text. ``manager_state``/``view_specs`` come from ``ipywidgets.embed``;
+    ``frontend`` (`widget.page_spec`), when given, makes the operating point move in the page."""
     views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
                       f"{json_for_script(v)}</script>" for v in view_specs)
     if cdn:
@@ -219,11 +259,10 @@ def standalone_page(*, manager_state, view_specs, title, caption, readout, color
 <script type="application/vnd.jupyter.widget-state+json">{json_for_script(manager_state)}</script>
 {views}
 </section>
-<p class="note">A static page, drawn from the widget's saved state: the controls move, but
-nothing is recomputed (there is no Python behind it). Made with
+<p class="note costwidget-page-note">{_NOTE_STATIC if frontend is None else _NOTE_INTERACTIVE} Made with
 {html.escape(generator)}{when}.</p>
 <section id="costwidget-readout">
-<h2>Readout at the operating point</h2>
+<h2>Readout at the {"" if frontend is None else "exported "}operating point</h2>
 {readout_table(readout, colors)}
 </section>
 {_range_section(range_table, colors)}
@@ -239,6 +278,7 @@ the same classifiers back to it (copy the JSON below, or read the
 </section>
 </main>
 {render}
+{"" if frontend is None else _bind_script(frontend)}
 </body>
 </html>
 """

@@ -467,11 +467,12 @@ class CostWidget:
         ``.html`` (:meth:`to_html`), chosen by the suffix. Returns the path."""
         return _export().save(self, path, **kwargs)
 
-    def to_html(self, path=None, *, cdn=False):
+    def to_html(self, path=None, *, cdn=False, interactive=True):
         """A standalone HTML page of the current state (offline by default; ``cdn=True`` loads
         the scripts from a CDN for a smaller page). With ``path``, writes the page there and
-        returns the path; without, returns the page's text."""
-        return _export().to_html(self, path, cdn=cdn)
+        returns the path; without, returns the page's text. ``interactive=False``: a page
+        whose operating point is not recomputed."""
+        return _export().to_html(self, path, cdn=cdn, interactive=interactive)
 
     def to_frame(self) -> dict:
         """Tidy DataFrames of every visible classifier: envelope, hull, bands and readout."""

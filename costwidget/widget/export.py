@@ -544,7 +544,7 @@ def snapshot_button(w):
 
 
 # ---------------------------------------------------------------------------- HTML page
-def to_html(w, path=None, *, cdn=False):
+def to_html(w, path=None, *, cdn=False, interactive=True):
     """A standalone HTML page of the current state: the panes rendered from the embedded widget
     state, the caption, the readout as an HTML table and the snapshot record.
 
@@ -555,10 +555,17 @@ def to_html(w, path=None, *, cdn=False):
     With ``path``, writes the page there (UTF-8) and returns the path as a ``pathlib.Path``
     (as lonboard's ``to_html`` does: a notebook then echoes a short path, not 3.7 MB of text);
     without, returns the page's text.
+
+    ``interactive=True`` (offline pages only): with no kernel, p(+), the costs, the ratio and
+    the constraint's controls move the operating line, the dots, the constraint's marks and the
+    readout, computed in the page by ``static/operating-point.js`` (`page_spec` says which
+    models those are). ``interactive=False`` (or ``cdn=True``): the controls move, nothing is
+    recomputed.
     """
     from ipywidgets.embed import dependency_state, embed_data
 
     from ..export import page
+    from .page_spec import page_spec
 
     w.wait()
     # drop_defaults=False: with defaults dropped, a slider shows the wrong value (ipywidgets#2440).
@@ -574,7 +581,7 @@ def to_html(w, path=None, *, cdn=False):
         manager_state=data["manager_state"], view_specs=data["view_specs"],
         title="Cost curves: " + ", ".join(c.name for c in _visible(w)),
         caption=caption(w), readout=w.readout, range_table=_range_table(w), colors=dict(w.colors),
-        snapshot=snap, cdn=cdn,
+        snapshot=snap, cdn=cdn, frontend=page_spec(w) if interactive and not cdn else None,
         generator=f"costwidget {__version__}", created=time.strftime("%Y-%m-%d %H:%M"))
     if path is None:
         return text

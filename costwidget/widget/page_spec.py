@@ -1,0 +1,63 @@
+"""What an interactive exported page needs to move the operating point with no kernel.
+
+``js/src/page_bind.mjs`` binds the widget's controls to the marks and tables that depend only on
+the operating point and the constraint. It finds them by *role*: this module maps each role to
+the id of the widget model that plays it, and adds the state the controls start from, the
+classifiers' colours and the classifiers themselves as a base64 binary payload
+(`frontend_payload`). Everything here is data (numbers, names, model ids); the page never
+evaluates any of it as code.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from .frontend_payload import pack_classifiers
+
+__all__ = ["page_spec", "STATE_KEYS"]
+
+#: The state keys the front end reads (the Python traits of the same names).
+STATE_KEYS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
+              "n_neg", "visible")
+
+
+def _roles(w) -> dict:
+    op, con, rd = w.operating_tool, w.constraint_tool, w.readout_view
+    models = {
+        # controls
+        "p_pos": op.p_pos, "p_pos_value": op.p_pos_value, "cost_fn": op.cost_fn,
+        "cost_fp": op.cost_fp, "log_ratio": op.log_ratio, "constraint": con.constraint,
+        "max_fpr": con.max_fpr, "capacity": con.capacity, "capacity_unit": con.capacity_unit,
+        "n_pos": con.n_pos, "n_neg": con.n_neg,
+        # what the page draws
+        "iso_lines": op.iso_lines, "chosen": op.chosen, "operating_line": op.operating_line,
+        "nec_points": op.nec_points, "handle": op.handle, "pcf": op.pcf,
+        "ratio_text": op.ratio_text, "roc_line": con.roc_line, "roc_points": con.roc_points,
+        "cost_lines": con.cost_lines, "capacity_value": con.capacity_value,
+        "message": con.message, "neyman_pearson_layout": con.neyman_pearson_box.layout,
+        "workforce_layout": con.workforce_box.layout, "readout": rd.widget,
+        "constrained_readout": rd.constrained_widget,
+    }
+    return {role: model.model_id for role, model in models.items()}
+
+
+def _option_values(selection) -> list:
+    return [o[1] if isinstance(o, tuple) else o for o in selection.options]
+
+
+def page_spec(w) -> dict:
+    """The JSON-able spec `page_bind.mjs` reads: roles, state, colours and the payload."""
+    s = w.state
+    state = {k: getattr(s, k) for k in STATE_KEYS}
+    state["visible"] = list(state["visible"])
+    header, buffers = pack_classifiers([(c.name, c) for c in w.classifiers])
+    return {
+        "roles": _roles(w),
+        "state": state,
+        "colors": dict(w.colors),
+        # Selection widgets hold an index in the browser: their values, in order.
+        "options": {"constraint": _option_values(w.constraint_tool.constraint),
+                    "capacity_unit": _option_values(w.constraint_tool.capacity_unit)},
+        "payload": {"header": header,
+                    "buffers": [base64.b64encode(b).decode("ascii") for b in buffers]},
+    }

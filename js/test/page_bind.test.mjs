@@ -1,0 +1,135 @@
+// The page glue with stand-in widget models (node --test; `npm test` in js/). Closed forms:
+// Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7) has one ROC point (0.3, 0.7), optimal on
+// PCF(+) in [0.3, 0.7); costs_for_ratio keeps C(+|-) when it is positive.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import * as OP from "../src/operating_point.mjs";
+import { bindPage, capacityFromCases, capacityToCases, costsForPcf, costsForRatio, CONTROL_ROLES, OWNED_ROLES }
+  from "../src/page_bind.mjs";
+
+/** A Backbone-like model: get, set (object or key/value; "change:key" events), on. */
+function model(attrs = {}) {
+  const handlers = {};
+  return {
+    attrs,
+    get: (k) => attrs[k],
+    set(k, v) {
+      const changes = typeof k === "string" ? { [k]: v } : k;
+      for (const [key, value] of Object.entries(changes)) {
+        if (attrs[key] === value) continue;
+        attrs[key] = value;
+        for (const h of handlers[`change:${key}`] || []) h(this, value);
+      }
+    },
+    on(event, h) { (handlers[event] ||= []).push(h); },
+  };
+}
+
+const floats = (a) => a.map((x) => new Float64Array([x]).buffer);
+function setup() {
+  const arrays = {
+    hull_threshold: [Infinity, NaN, -Infinity], hull_fpr: [0, 0.3, 1], hull_tpr: [0, 0.7, 1],
+    segment_lo: [0, 0.3, 0.7], segment_hi: [0.3, 0.7, 1], segment_vertex: [0, 1, 2],
+    single_threshold: [Infinity, NaN, -Infinity], single_fpr: [0, 0.3, 1], single_tpr: [0, 0.7, 1],
+    scalars: [10, 10, 0.3, 0.7],
+  };
+  const buffers = OP.PAYLOAD_ARRAYS.map((k) => new Float64Array(arrays[k]));
+  const header = {
+    format: OP.PAYLOAD_FORMAT, version: OP.PAYLOAD_VERSION, dtype: "<f8",
+    classifiers: [{ name: "a", arrays: Object.fromEntries(OP.PAYLOAD_ARRAYS.map((k, i) =>
+      [k, { buffer: i, offset: 0, length: arrays[k].length }])) }],
+  };
+  const models = {};
+  const roles = {};
+  for (const role of [...CONTROL_ROLES, ...OWNED_ROLES]) {
+    models[role] = model({ value: 0, min: 0.001, max: 0.999, index: 0 });
+    roles[role] = role;
+  }
+  const spec = {
+    roles, colors: { a: "#123456" },
+    state: { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1, capacity: 10,
+      n_pos: 10, n_neg: 10, visible: ["a"] },
+    options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },
+    payload: { header, buffers },
+  };
+  const page = bindPage(OP, spec, (id) => models[id]);
+  return { page, models };
+}
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+test("costs_for_ratio and the capacity units, as the Python docstrings say", () => {
+  assert.deepEqual(costsForRatio(4, 1, 2), [8, 2]);
+  assert.deepEqual(costsForRatio(4, 3, 0), [3, 0.75]);
+  assert.deepEqual(costsForRatio(Infinity, 1, 2), [1, 0]);
+  assert.deepEqual(costsForRatio(0, 1, 2), [0, 2]);
+  assert.equal(capacityToCases(30, "% flagged", 300, 700), 300);
+  assert.equal(capacityFromCases(300, "% flagged", 300, 700), 30);
+});
+
+test("costs_for_pcf as the Python docstring says; the dropped handle sets PCF(+)", async () => {
+  assert.deepEqual(costsForPcf(0.75, 0.5, 1.0, 0.0), [1.0, 0.3333333333333333]);
+  const { page, models } = setup();
+  models.handle.set("x", new Float64Array([0.75])); // p(+) 0.5, C(+|-) 1 kept: C(-|+) = 3
+  await tick();
+  assert.deepEqual([page.state.cost_fn, page.state.cost_fp], [3, 1]);
+  assert.deepEqual(Array.from(models.operating_line.get("x")), [0.75, 0.75]);
+});
+
+test("a p(+) move redraws the operating line and the dots, and the number field follows", async () => {
+  const { page, models } = setup();
+  models.p_pos.set("value", 0.25); // PCF(+) = 0.25 with equal costs: vertex (0, 0)
+  await tick();
+  assert.equal(page.state.p_pos, 0.25);
+  assert.deepEqual(Array.from(models.operating_line.get("x")), [0.25, 0.25]);
+  assert.deepEqual(Array.from(models.chosen.get("x")), [0]);
+  assert.equal(models.p_pos_value.get("value"), 0.25);
+  models.p_pos_value.set("value", 0.5); // PCF(+) 0.5: the point (0.3, 0.7)
+  await tick();
+  assert.deepEqual(Array.from(models.chosen.get("x")), [0.3]);
+  assert.deepEqual(Array.from(models.chosen.get("y")), [0.7]);
+  assert.match(models.readout.get("value"), /costwidget-readout/);
+  assert.equal(models.pcf.get("value"), "PCF(+) = <b>0.5000</b>");
+});
+
+test("the ratio slider changes C(-|+) only; both costs zero is refused and undone", async () => {
+  const { page, models } = setup();
+  models.log_ratio.set("value", 4);
+  await tick();
+  assert.deepEqual([page.state.cost_fn, page.state.cost_fp], [4, 1]);
+  assert.equal(models.cost_fn.get("value"), 4);
+  models.cost_fp.set("value", 0);
+  await tick();
+  models.cost_fn.set("value", 0);
+  await tick();
+  assert.deepEqual([page.state.cost_fn, page.state.cost_fp], [4, 0]);
+  assert.equal(models.cost_fn.get("value"), 4); // the field shows the kept state again
+});
+
+test("constraints: Neyman-Pearson and workforce marks and tables, by index", async () => {
+  const { page, models } = setup();
+  models.constraint.set("index", 1);
+  await tick();
+  assert.equal(page.state.constraint, "neyman_pearson");
+  assert.equal(models.roc_points.get("visible"), true);
+  assert.equal(models.neyman_pearson_layout.get("display"), null);
+  assert.equal(models.workforce_layout.get("display"), "none");
+  models.max_fpr.set("value", 0.15); // half-way to (0.3, 0.7): a mix, FPR 0.15
+  await tick();
+  assert.deepEqual(Array.from(models.roc_points.get("x")), [0.15]);
+  assert.match(models.constrained_readout.get("value"), /costwidget-constraint-table/);
+  models.constraint.set("index", 2);
+  await tick();
+  models.capacity_unit.set("index", 1); // percent
+  await tick();
+  assert.equal(models.capacity.get("max"), 100);
+  assert.equal(models.capacity.get("value"), 50); // 10 of 20 cases
+  models.capacity.set("value", 25);
+  await tick();
+  assert.equal(page.state.capacity, 5);
+  models.constraint.set("index", 0);
+  await tick();
+  assert.equal(models.roc_points.get("visible"), false);
+  assert.equal(models.constrained_readout.get("value"), "");
+});
