@@ -306,6 +306,20 @@ def test_tour_leaves_the_widget_as_it_started():
         w.close()
 
 
+def test_no_visible_label_has_a_null_tooltip(w):
+    """A description label whose widget has no tooltip gets the title "null" in the browser
+    (ipywidgets sets it from the model's None): every visible label has a tooltip of its own."""
+    from ipywidgets.widgets.widget_description import DescriptionWidget
+
+    from costwidget.widget.lifecycle import reachable_widgets
+
+    labelled = [x for x in reachable_widgets([w.widget])
+                if isinstance(x, DescriptionWidget) and x.description]
+    assert labelled
+    missing = sorted({x.description for x in labelled if not isinstance(x.tooltip, str)})
+    assert not missing, f"labels without a tooltip (shown as 'null'): {missing}"
+
+
 def test_the_range_of_interest_has_no_classifiers_colour_and_the_grey_region_is_named_right():
     from costwidget.palette import PALETTE
     from costwidget.widget.range_of_interest import SHADE_COLOR, SHADE_FILL

@@ -55,6 +55,7 @@ class ClassifierLayers:
         self.picker = {}
         for d in ds:
             box = widgets.Checkbox(value=True, description=d.name, indent=False,
+                                   tooltip="show or hide this classifier",
                                    layout=widgets.Layout(width="auto"))
             if swatch_class(d.color):
                 box.add_class(swatch_class(d.color))

@@ -49,15 +49,20 @@ class ConstraintTool:
         self.constraint = widgets.ToggleButtons(
             options=[("none", "none"), ("Neyman-Pearson", "neyman_pearson"),
                      ("workforce", "workforce")], description="constraint",
+            tooltip="a limit the classifier must meet: none, on the false-positive rate, or on "
+                    "the cases flagged",
             style={**_STYLE, "button_width": "auto"},
             tooltips=["no constraint", "a limit on the false-positive rate",
                       "a limit on the number of cases flagged positive"])
         self.max_fpr = widgets.FloatSlider(description="max false-positive rate", min=0.0,
-                                           max=1.0, step=0.005, readout_format=".3f", style=_STYLE)
+                                           max=1.0, step=0.005, readout_format=".3f", style=_STYLE,
+                                           tooltip="the largest false-positive rate allowed")
         self.max_fpr.add_class("costwidget-wide-slider")
         self.capacity_unit = widgets.ToggleButtons(options=["cases", "% flagged"],
                                                    description="in", style={**_STYLE,
-                                                                            "button_width": "auto"})
+                                                                            "button_width": "auto"},
+                                                   tooltip="the capacity in cases, or in % of "
+                                                           "the population")
         top = total_cases if total_cases else 1.0
         # Sends a value when it is let go: its range and step change with the unit, and the
         # browser applies a new value under the old step first (29.93 % became 30) and, with
@@ -65,13 +70,16 @@ class ConstraintTool:
         # -> 100 -> 0 over two unit round trips).
         self.capacity = widgets.FloatSlider(description=_CAPACITY_LABEL["cases"], min=0.0, max=top,
                                             step=max(top / 1000.0, 1e-6), continuous_update=False,
-                                            style=_STYLE)
+                                            style=_STYLE,
+                                            tooltip="how many cases the workforce can handle")
         self.capacity.add_class("costwidget-wide-slider")
         self.capacity.add_class("costwidget-capacity")
         self.capacity_value = widgets.HTML()
         self.capacity_value.add_class("costwidget-capacity-value")
-        self.n_pos = widgets.FloatText(description="population positives", style=_STYLE)
-        self.n_neg = widgets.FloatText(description="negatives", style=_STYLE)
+        self.n_pos = widgets.FloatText(description="population positives", style=_STYLE,
+                                       tooltip="positives in the population the workforce serves")
+        self.n_neg = widgets.FloatText(description="negatives", style=_STYLE,
+                                       tooltip="negatives in that population")
         for field in (self.n_pos, self.n_neg):
             field.add_class("costwidget-number")
         self.message = widgets.HTML()

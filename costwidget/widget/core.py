@@ -202,7 +202,8 @@ class CostWidget:
             tooltip="pointwise bootstrap band of the best achievable cost at each PCF(+)")
         self.band_level_slider = widgets.FloatSlider(description="level", min=0.5, max=0.99,
                                                      step=0.01, readout_format=".0%",
-                                                     style={"description_width": "initial"})
+                                                     style={"description_width": "initial"},
+                                                     tooltip="confidence level of the bands")
         self.show_fold_spread_box = (widgets.Checkbox(description="fold spread (min–max)",
                                                       style={"description_width": "initial"})
                                      if any(c.folds for c in self.classifiers) else None)

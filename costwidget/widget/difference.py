@@ -56,11 +56,14 @@ class DifferenceView:
         # ------------------------------------------------------------- controls
         if len(names) >= 2:
             self.show = widgets.Checkbox(description="difference", style=_STYLE,
+                                         tooltip="NEC of one model minus another's, with a "
+                                                 "paired band",
                                          layout=widgets.Layout(width="auto"))
             self.name_a = widgets.Dropdown(options=list(names), value=names[0],
                                            layout=widgets.Layout(width="auto"))
             self.name_b = widgets.Dropdown(options=list(names), value=names[1], description="−",
-                                           style=_STYLE, layout=widgets.Layout(width="auto"))
+                                           tooltip="the model subtracted", style=_STYLE,
+                                           layout=widgets.Layout(width="auto"))
             for control in (self.show, self.name_a, self.name_b):
                 control.observe(self._on_controls, names=["value"])
             self.controls = widgets.HBox([self.show, self.name_a, self.name_b],

@@ -109,6 +109,7 @@ class RangeOfInterest:
         self.range_text = widgets.Text(
             value="", placeholder="e.g. 0.30, 0.55", description="range PCF(+)",
             continuous_update=False, style={"description_width": "initial"},  # never "range PCF…"
+            tooltip="lo, hi: PCF(+) values on the thesis's 0.05 grid",
             layout=widgets.Layout(width="250px"))
         self.clear_button = widgets.Button(description="clear", tooltip="No range of interest")
         self.thesis_toggle = widgets.ToggleButton(value=False, description="thesis view",
