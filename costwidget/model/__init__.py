@@ -23,6 +23,12 @@ from .threshold_choice import (THRESHOLD_CHOICES, brier_score, cost_curve, expec
 from .decision_curve import decision_curve, net_benefit_from_nec, pcf_from_threshold_probability
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
 
+# For the package's other layers (widget, export, sources, display), which use the model only
+# through this namespace; not part of the documented API (not in __all__).
+from .counts import counts_classifier
+from .estimator_scoring import fitted_scores
+from .validation import check_pcf, missing_columns, renamed_keyword
+
 __all__ = [
     "Classifier",
     "Comparison",

@@ -6,6 +6,7 @@ Equation numbers ("eq. 8") are those of Drummond & Holte (2000).
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -16,6 +17,8 @@ from .constraints import ConstrainedPoint, solve_linear_constraint
 from .costs import expected_cost as _expected_cost
 from .costs import probability_cost
 from .envelope import Envelope
+from .fields import ClassifierFields
+from .replicates import ReplicateCache
 from .hull import upper_hull
 from .roc import RocCounts, roc_counts
 from .sample import ScoredSample, align_instances, case_token_of, check_instance_ids
@@ -35,6 +38,8 @@ from .validation import (
 )
 
 __all__ = ["Classifier", "OperatingPoint"]
+
+_CACHE_CREATION = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -78,7 +83,7 @@ def _check_name(name) -> str | None:
     return name
 
 
-class Classifier:
+class Classifier(ClassifierFields):
     """A binary classifier as ROC points, their convex hull, and the dual lower envelope.
 
     Build one with :meth:`from_scores`, :meth:`from_confusion` or
@@ -124,7 +129,9 @@ class Classifier:
     """
 
     def __init__(self, *, counts: RocCounts, name: str | None = None, pos_label=None,
-                 rates_only: bool = False, sample: ScoredSample | None = None):
+                 rates_only: bool = False, sample: ScoredSample | None = None, folds=None,
+                 score_counts=None, envelope_error_bound: float = 0.0):
+        # Every field is set here, once; free functions read them and never set any.
         self._name = _check_name(name)
         self.pos_label = pos_label
         # Class totals in the data's units; the counts themselves may be scaled by a
@@ -140,8 +147,39 @@ class Classifier:
         self._envelope = Envelope(hull_fp / counts.n_neg, hull_tp / counts.n_pos,
                                   crossings=_crossings(hull_fp, hull_tp, counts.n_pos, counts.n_neg))
         self._sample = sample  # the scored cases, for resampling and folds (from_scores)
-        self._folds = {}  # fold label -> Classifier, set by from_scores(folds=...)
-        self._band_cache = None  # bands.ReplicateCache of bootstrap replicates, made on first band
+        self._folds = dict(folds or {})  # fold label -> Classifier (from_scores/from_counts folds=)
+        # Counts per score (counts.FoldCounts) of a from_counts classifier, for its bootstrap.
+        self._score_counts = score_counts
+        #: Largest error of the envelope (NEC) from grouping scores; 0.0 unless built by the
+        #: aggregation layer from rounded scores (costwidget.from_duckdb / from_spark).
+        self.envelope_error_bound = float(envelope_error_bound)
+        self._band_cache = None  # replicates.ReplicateCache of bootstrap replicates, made on first band
+
+    @property
+    def score_counts(self):
+        """Counts per score (``counts.FoldCounts``) of a classifier built from counts, else None."""
+        return self._score_counts
+
+    @property
+    def hull_index(self) -> np.ndarray:
+        """Indices into the ROC points (:attr:`counts`) of the upper convex hull's vertices."""
+        return self._hull_index
+
+    @property
+    def envelope_curve(self) -> Envelope:
+        """The lower envelope in cost space as an :class:`~costwidget.model.envelope.Envelope`."""
+        return self._envelope
+
+    @property
+    def band_cache(self) -> ReplicateCache:
+        """This classifier's cache of bootstrap replicates, made on first use (thread-safe)."""
+        cache = self._band_cache
+        if cache is None:
+            with _CACHE_CREATION:
+                cache = self._band_cache
+                if cache is None:
+                    cache = self._band_cache = ReplicateCache()
+        return cache
 
     # ------------------------------------------------------------------ identity and data
     @property
@@ -326,12 +364,12 @@ class Classifier:
 
         labels, codes = split_folds(folds, n, is_pos, weights)
         sample = ScoredSample(is_pos, y_score, weights, codes, instance=ids, case_token=token)
-        clf = cls(counts=counts, name=name, pos_label=pos_label, sample=sample)
+        parts = {}
         for k, label in enumerate(labels):
             part = sample.subset(codes == k)
-            clf._folds[label] = cls(counts=roc_counts(part.is_pos, part.scores, part.weights),
-                                    name=name, pos_label=pos_label, sample=part)
-        return clf
+            parts[label] = cls(counts=roc_counts(part.is_pos, part.scores, part.weights),
+                               name=name, pos_label=pos_label, sample=part)
+        return cls(counts=counts, name=name, pos_label=pos_label, sample=sample, folds=parts)
 
     @classmethod
     def from_frame(cls, frame, *, y_true="label", y_score="score", model="model", fold=None,
@@ -472,10 +510,12 @@ class Classifier:
         >>> sorted(cv.folds)
         [0, 1, 2, 3, 4]
         """
-        from .estimators import classifier_from_estimator
+        from .estimator_scoring import estimator_scores
 
-        return classifier_from_estimator(estimator, X, y, cv=cv, pos_label=pos_label, name=name,
-                                         response_method=response_method, groups=groups, cls=cls)
+        label = type(estimator).__name__ if name is None else name
+        return cls.from_scores(**estimator_scores(estimator, X, y, cv=cv, pos_label=pos_label,
+                                                  label=label, response_method=response_method,
+                                                  groups=groups), name=label)
 
     @classmethod
     def from_confusion(cls, *, tp, fn, fp, tn, name=None):

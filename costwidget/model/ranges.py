@@ -35,6 +35,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from .fields import is_classifier
 from .validation import as_1d, check_binary_labels, check_finite, check_number, check_same_length
 
 __all__ = [
@@ -131,7 +132,7 @@ class _ExactHull:
     """A classifier's hull vertices with exact (rational) TMC comparisons at a given PCF(+)."""
 
     def __init__(self, clf):
-        counts, h = clf.counts, clf._hull_index
+        counts, h = clf.counts, clf.hull_index
         self.clf = clf
         self.hull = h
         self.n_roc = len(counts.thresholds)
@@ -141,7 +142,7 @@ class _ExactHull:
         # and only a few are ever compared exactly.
         self.tp, self.fp = counts.tp[h], counts.fp[h]
         self.n_pos, self.n_neg = Fraction(counts.n_pos), Fraction(counts.n_neg)
-        self.crossings = clf._envelope.crossings
+        self.crossings = clf.envelope_curve.crossings
 
     def scaled_cost(self, k: int, c: Fraction) -> Fraction:
         """NEC of hull vertex k at PCF(+) = c, times n_pos·n_neg (exact)."""
@@ -168,7 +169,7 @@ class _ExactHull:
 
     def optimal_many(self, pcf_float: np.ndarray, pcf_exact) -> tuple[np.ndarray, np.ndarray]:
         """Vectorized :meth:`optimal`: the float envelope where it is far from a crossing."""
-        env = self.clf._envelope
+        env = self.clf.envelope_curve
         k = np.atleast_1d(env.vertex_at(pcf_float)).astype(np.intp)
         x = np.atleast_1d(pcf_float)
         cross = self.crossings
@@ -369,9 +370,7 @@ def range_grid(lo, hi, step=0.05) -> np.ndarray:
 
 
 def _as_named(classifiers) -> dict:
-    from .classifier import Classifier
-
-    if isinstance(classifiers, Classifier):
+    if is_classifier(classifiers):
         classifiers = [classifiers]
     if isinstance(classifiers, dict):
         items = [(str(k), v) for k, v in classifiers.items()]
@@ -386,7 +385,7 @@ def _as_named(classifiers) -> dict:
     if not items:
         raise ValueError("range_summary needs at least one classifier.")
     for name, clf in items:
-        if not isinstance(clf, Classifier):
+        if not is_classifier(clf):
             raise TypeError(f"{name!r} is a {type(clf).__name__}, not a costwidget Classifier; "
                             "build one with Classifier.from_scores(...).")
     names = [n for n, _ in items]

@@ -53,6 +53,7 @@ import numpy as np
 import pandas as pd
 
 from . import threshold_choice_kernels as K
+from .fields import check_classifier, is_classifier
 from .validation import check_pcf, check_scalar_or_1d
 
 __all__ = [
@@ -80,8 +81,6 @@ def _check_method(threshold_choice) -> str:
 
 
 def _check_classifier(clf, name: str = "clf"):
-    from .validation import check_classifier
-
     return check_classifier(clf, name)
 
 
@@ -529,9 +528,7 @@ COLUMNS = ("prior", "brier", "loss_fixed", "loss_score", "loss_rate", "loss_opti
 
 
 def _as_named(classifiers, where: str) -> dict:
-    from .classifier import Classifier
-
-    if isinstance(classifiers, Classifier):
+    if is_classifier(classifiers):
         classifiers = [classifiers]
     if isinstance(classifiers, dict):
         items = [(str(k), v) for k, v in classifiers.items()]
@@ -546,7 +543,7 @@ def _as_named(classifiers, where: str) -> dict:
     if not items:
         raise ValueError(f"{where} needs at least one classifier.")
     for name, clf in items:
-        if not isinstance(clf, Classifier):
+        if not is_classifier(clf):
             raise TypeError(f"{name!r} is a {type(clf).__name__}, not a costwidget Classifier; "
                             f"build one with Classifier.from_scores(...).")
     names = [n for n, _ in items]

@@ -24,7 +24,6 @@ __all__ = [
     "check_level",
     "check_scalar",
     "check_scalar_or_1d",
-    "check_classifier",
     "renamed_keyword",
     "check_number",
     "missing_columns",
@@ -290,17 +289,6 @@ def check_level(level, name: str = "level") -> float:
     if not _is_number(level) or not (0 < float(level) < 1):
         raise ValueError(f"{name} must be a number strictly between 0 and 1, got {level!r}.")
     return float(level)
-
-
-def check_classifier(obj, name: str):
-    """Refuse anything but a :class:`Classifier`, saying how to build one."""
-    from .classifier import Classifier  # here: classifier.py imports this module
-
-    if not isinstance(obj, Classifier):
-        raise TypeError(
-            f"{name} must be a Classifier, got {type(obj).__name__} {obj!r:.60}. Build one with "
-            f"Classifier.from_scores(y_true, y_score), from_frame, from_roc or from_confusion.")
-    return obj
 
 
 def renamed_keyword(where: str, old: str, old_value, new: str, new_value, default, *,
