@@ -25,9 +25,16 @@ from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
 
 # For the package's other layers (widget, export, sources, display), which use the model only
 # through this namespace; not part of the documented API (not in __all__).
+from .bands import scored_arrays
 from .counts import counts_classifier
 from .estimator_scoring import fitted_scores
-from .validation import check_pcf, missing_columns, renamed_keyword
+from .geometry import cost_line_value, iso_performance_segment, thin_indices, workforce_segment
+from .operating import (capacity_from_cases, capacity_to_cases, costs_for_pcf, costs_for_ratio,
+                        operating_rows)
+from .paired import check_pair
+from .ranges import (check_range, mtmcs_curve, optimal_thresholds, range_grid, snap_range,
+                     threshold_segments)
+from .validation import check_costs, check_pcf, check_probability, missing_columns, renamed_keyword
 
 __all__ = [
     "Classifier",
