@@ -46,14 +46,13 @@ Functions here read only a classifier's public fields (``counts``, ``hull``,
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
 
 from . import threshold_choice_kernels as K
 from .fields import check_classifier
-from .validation import check_pcf, check_scalar_or_1d
+from .validation import check_number, check_pcf, check_scalar_or_1d
 
 __all__ = [
     "THRESHOLD_CHOICES",
@@ -83,13 +82,8 @@ def _check_classifier(clf, name: str = "clf"):
 
 
 def _number(value, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                       np.floating)):
-        raise TypeError(f"{name} must be a number, got {value!r}.")
-    value = float(value)
-    if math.isnan(value):
-        raise ValueError(f"{name} must be a number, got NaN.")
-    return value
+    """A number, NaN refused, ±inf allowed (validation.check_number's rules and words)."""
+    return check_number(value, name, finite=False)
 
 
 def _prior(clf, prior, *, needed: bool = True):
