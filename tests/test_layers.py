@@ -190,3 +190,30 @@ def test_classifier_module_is_small():
 def test_no_model_module_over_600_lines():
     big = {path.name: _lines(path) for path in (ROOT / "model").glob("*.py") if _lines(path) > 600}
     assert not big, f"model modules over 600 lines: {big}"
+
+
+# Layer 1: the class and what builds it. Everything else in the model must not import these,
+# so that the class's methods may delegate to any free function (model/README.md).
+CLASS_MODULES = {f"costwidget.model.{m}" for m in
+                 ("classifier", "constructors", "tables", "measures", "estimators", "predictions")}
+# Layer 0: array kernels; they import nothing from layers 1 and 2.
+KERNELS = {f"costwidget.model.{m}" for m in
+           ("validation", "costs", "roc", "hull", "envelope", "sample", "counts", "rounding",
+            "resample", "bootstrap_counts", "exact_band", "replicates", "estimator_scoring",
+            "range_checks", "geometry", "operating", "threshold_choice_kernels", "constraints")}
+
+
+def test_free_functions_do_not_import_the_class():
+    graph = import_graph()
+    found = sorted(f"{name} imports {target}" for name, targets in graph.items()
+                   if name.startswith("costwidget.model.") and name not in CLASS_MODULES
+                   for target in targets & CLASS_MODULES)
+    assert not found, "layer 2 must take the classifier as an argument:\n" + "\n".join(found)
+
+
+def test_kernels_import_only_kernels():
+    graph = import_graph()
+    assert KERNELS <= set(graph), sorted(KERNELS - set(graph))
+    found = sorted(f"{name} imports {target}" for name in KERNELS
+                   for target in graph[name] if target not in KERNELS)
+    assert not found, "layer-0 modules reach up:\n" + "\n".join(found)

@@ -46,7 +46,6 @@ Functions here read only a classifier's public fields (``counts``, ``hull``,
 
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 
