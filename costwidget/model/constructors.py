@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .roc import RocCounts, roc_counts
-from .sample import ScoredSample, align_instances, case_token_of, check_instance_ids
+from .sample import ScoredSample, align_instances, case_token_of, check_instance_ids, split_folds
 from .validation import (as_1d, check_binary_labels, check_finite, check_same_length,
                          check_sample_weight, missing_columns, order_models, renamed_keyword)
 
@@ -88,8 +88,6 @@ class ClassifierConstructors:
             return cls(counts=counts, name=name, pos_label=pos_label,
                        sample=ScoredSample(is_pos, y_score, weights, instance=ids,
                                            case_token=token))
-        from .folds import split_folds
-
         labels, codes = split_folds(folds, n, is_pos, weights)
         sample = ScoredSample(is_pos, y_score, weights, codes, instance=ids, case_token=token)
         parts = {}
