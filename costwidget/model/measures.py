@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .constraints import ConstrainedPoint, solve_linear_constraint
 from .costs import expected_cost as _expected_cost
 from .costs import probability_cost
-from .results import OperatingPoint
-from .validation import check_number
+from .results import ConstrainedPoint, OperatingPoint
 
 __all__ = ["ClassifierMeasures"]
 
@@ -171,15 +169,9 @@ class ClassifierMeasures:
         >>> round(r.tpr, 6), r.randomized, round(r.prob_low, 6), r.single_threshold
         (0.75, True, 0.5, 0.8)
         """
-        max_fpr = check_number(max_fpr, "max_fpr")
-        if not 0.0 <= max_fpr <= 1.0:
-            raise ValueError(f"max_fpr must lie in [0, 1], got {max_fpr!r}.")
-        h = self._hull_index
-        return solve_linear_constraint(
-            kind="neyman_pearson", load_hull=self._fpr[h], hull_fpr=self._fpr[h],
-            hull_tpr=self._tpr[h], hull_thresholds=self._thresholds[h], load_roc=self._fpr,
-            roc_fpr=self._fpr, roc_tpr=self._tpr, roc_thresholds=self._thresholds,
-            limit=max_fpr, describe=f"limit FPR <= {max_fpr:.4g}")
+        from .constraints import neyman_pearson
+
+        return neyman_pearson(self, max_fpr)
 
     def workforce(self, capacity: float, *, n_pos=None, n_neg=None) -> ConstrainedPoint:
         """Largest TPR with ``TPR·n_pos + FPR·n_neg <= capacity`` (eq. 12-13).
@@ -209,22 +201,9 @@ class ClassifierMeasures:
         >>> round(r.fpr, 6), round(r.tpr, 6)
         (0.3, 0.7)
         """
-        capacity = check_number(capacity, "capacity", finite=False)
-        if capacity < 0:
-            raise ValueError(f"capacity must be >= 0 (a number of cases), got {capacity!r}.")
-        n_pos = self.n_pos if n_pos is None else check_number(n_pos, "n_pos")
-        n_neg = self.n_neg if n_neg is None else check_number(n_neg, "n_neg")
-        if n_pos is None or n_neg is None:
-            raise ValueError("n_pos and n_neg are required: this classifier was built from rates only.")
-        if n_pos <= 0 or n_neg < 0:
-            raise ValueError(f"n_pos must be > 0 and n_neg >= 0, got n_pos={n_pos!r}, n_neg={n_neg!r}.")
-        h = self._hull_index
-        load = self._tpr * n_pos + self._fpr * n_neg
-        return solve_linear_constraint(
-            kind="workforce", load_hull=load[h], hull_fpr=self._fpr[h], hull_tpr=self._tpr[h],
-            hull_thresholds=self._thresholds[h], load_roc=load, roc_fpr=self._fpr,
-            roc_tpr=self._tpr, roc_thresholds=self._thresholds, limit=capacity,
-            describe=f"capacity of {capacity:.6g} cases")
+        from .constraints import workforce
+
+        return workforce(self, capacity, n_pos=n_pos, n_neg=n_neg)
 
     # ------------------------------------------------------------------ folds and bands
     @property

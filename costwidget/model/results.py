@@ -1,6 +1,6 @@
 """The result types of a classifier's queries, all immutable: :class:`OperatingPoint` (the optimal
-hull vertex at one operating point), :class:`OperatingRange` and, re-exported from
-:mod:`.constraints`, :class:`ConstrainedPoint`. Layer 1: nothing here knows ``Classifier``.
+hull vertex at one operating point), :class:`OperatingRange` and
+:class:`ConstrainedPoint` (a Neyman-Pearson or workforce answer). Nothing here knows ``Classifier``.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .constraints import ConstrainedPoint
+import numpy as np
 
 __all__ = ["ConstrainedPoint", "OperatingPoint", "OperatingRange"]
 
@@ -83,3 +83,75 @@ class OperatingRange(tuple):
 
     def __repr__(self) -> str:
         return f"OperatingRange(lo={self[0]!r}, hi={self[1]!r})"
+
+
+@dataclass(frozen=True)
+class ConstrainedPoint:
+    """The answer to a Neyman-Pearson or workforce constraint.
+
+    Attributes
+    ----------
+    kind : str
+        ``"neyman_pearson"`` or ``"workforce"``.
+    fpr, tpr : float
+        The optimal (possibly randomized) classifier on the hull.
+    binding : bool
+        False when the constraint is slack: the best classifier (TPR = 1 at
+        the lowest FPR) already satisfies it.
+    randomized : bool
+        True when the optimum lies strictly inside a hull edge.
+    threshold_low, threshold_high : float
+        Thresholds of the two hull vertices mixed (``threshold_high`` has the
+        lower FPR). Equal when not randomized. NaN when unknown.
+    prob_low : float
+        Probability of using ``threshold_low`` (the higher-FPR vertex); use
+        ``threshold_high`` with probability ``1 - prob_low``.
+    single_threshold, single_fpr, single_tpr : float
+        The best single, non-randomized threshold that satisfies the constraint.
+    slope, intercept : float
+        The optimal classifier's cost line ``NEC = slope·PCF + intercept`` (eq. 8).
+    single_slope, single_intercept : float
+        The cost line of the single-threshold choice.
+    message : str
+        One sentence saying what happened, for display.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> cp = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7).neyman_pearson(0.15)
+    >>> cp.randomized, round(cp.fpr, 6), round(cp.tpr, 6), round(cp.prob_low, 6)
+    (True, 0.15, 0.35, 0.5)
+    """
+
+    kind: str
+    fpr: float
+    tpr: float
+    binding: bool
+    randomized: bool
+    threshold_low: float
+    threshold_high: float
+    prob_low: float
+    single_threshold: float
+    single_fpr: float
+    single_tpr: float
+    message: str
+
+    @property
+    def slope(self) -> float:
+        return 1.0 - self.tpr - self.fpr
+
+    @property
+    def intercept(self) -> float:
+        return self.fpr
+
+    @property
+    def single_slope(self) -> float:
+        return 1.0 - self.single_tpr - self.single_fpr
+
+    @property
+    def single_intercept(self) -> float:
+        return self.single_fpr
+
+    def nec(self, pcf):
+        """The optimal classifier's cost line at pcf."""
+        return self.slope * np.asarray(pcf, dtype=np.float64) + self.intercept
