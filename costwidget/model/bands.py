@@ -38,6 +38,7 @@ from .exact_band import exact_fixed_band
 from .replicates import (  # noqa: F401
     ENVELOPE_MAX_LOSS, PRE_BINS_PER_CLASS, ReplicateCache, envelope_bins, replicates_from_units)
 from .validation import check_level, check_pcf
+from .validation import check_random_state as make_rng
 
 __all__ = ["classifier_band", "percentile_rows", "check_n_boot", "pcf_grid", "make_rng",
            "ReplicateCache", "cache_of", "envelope_bins", "replicates_from_units"]
@@ -65,42 +66,6 @@ def pcf_grid(grid) -> np.ndarray:
 
 def grid_key(grid):
     return int(grid) if isinstance(grid, numbers.Integral) else tuple(pcf_grid(grid).tolist())
-
-
-def make_rng(random_state):
-    """(generator, cache seed) of a ``random_state``: only an int seed may be cached.
-
-    ``None`` means fresh randomness on every call, as in numpy and
-    scikit-learn: a new generator from OS entropy, and a seed of ``False``
-    (never cached), so that a Monte Carlo loop over bands sees independent
-    draws. An int is its own cache seed (the same int gives the same
-    replicates, read from the cache). A Generator or RandomState is used as
-    given and not cached.
-
-    Parameters
-    ----------
-    random_state : None, int, numpy Generator or RandomState
-
-    Returns
-    -------
-    rng : numpy.random.Generator
-    seed : int or False
-        The cache key part; False means do not cache.
-
-    Examples
-    --------
-    >>> make_rng(7)[1], make_rng(None)[1]
-    (7, False)
-    """
-    if random_state is None:
-        return np.random.default_rng(), False
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        return np.random.default_rng(int(random_state)), int(random_state)
-    if isinstance(random_state, np.random.Generator):
-        return random_state, False
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(2 ** 31)), False
-    raise TypeError(f"random_state must be None, an int or a numpy Generator, got {random_state!r}.")
 
 
 def percentile_rows(sorted_reps: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
