@@ -165,7 +165,7 @@ class CostCurveDisplay:
         if name is None:
             name = type(estimator).__name__
         scores, pos_label = fitted_scores(estimator, X, pos_label=pos_label, label=name,
-                                          response_method=response_method)
+                                          response_method=response_method, cv_hint=False)
         clf = Classifier.from_scores(y, scores, name=name, pos_label=pos_label,
                                      sample_weight=sample_weight)
         return cls(classifiers=[clf], pos_label=pos_label).plot(ax=ax, **kwargs)

@@ -45,14 +45,16 @@ def as_labels(y) -> np.ndarray:
     return y_arr
 
 
-def fitted_scores(estimator, X, *, pos_label, label, response_method="auto", y=None):
+def fitted_scores(estimator, X, *, pos_label, label, response_method="auto", y=None,
+                  cv_hint: bool = True):
     """(scores of the positive class, pos_label) of a fitted binary estimator on ``X``.
 
-    ``y``, when given, must hold only labels the estimator was fitted on.
+    ``y``, when given, must hold only labels the estimator was fitted on. ``cv_hint``: an
+    unfitted estimator's message suggests ``cv=5`` (where the caller takes ``cv``).
     """
     if response_method not in RESPONSE_METHODS:
         raise ValueError(f"response_method must be one of {RESPONSE_METHODS}, got {response_method!r}.")
-    classes = _fitted_classes(estimator, label)
+    classes = _fitted_classes(estimator, label, cv_hint)
     pos_label = _resolve_pos_label(classes, pos_label, label)
     if y is not None:
         _check_labels_known(y, classes, label)
@@ -61,13 +63,16 @@ def fitted_scores(estimator, X, *, pos_label, label, response_method="auto", y=N
 
 
 # ---------------------------------------------------------------------- helpers
-def _fitted_classes(estimator, label) -> np.ndarray:
+def _fitted_classes(estimator, label, cv_hint: bool = True) -> np.ndarray:
     from sklearn.exceptions import NotFittedError
     from sklearn.utils.validation import check_is_fitted
 
     try:
         check_is_fitted(estimator)
     except NotFittedError:
+        if not cv_hint:
+            raise ValueError(f"{label} is not fitted: call fit first, or use from_predictions "
+                             f"with your scores.") from None
         raise ValueError(f"{label} is not fitted. With cv=None it is scored as it is on (X, y), "
                          f"the test data, like sklearn's RocCurveDisplay.from_estimator: fit it "
                          f"first, or pass cv=5 (or a CV splitter) to cross-validate it.") from None
@@ -89,7 +94,7 @@ def _resolve_pos_label(classes: np.ndarray, pos_label, label):
         return classes[1].item() if hasattr(classes[1], "item") else classes[1]
     if not any(_same(c, pos_label) for c in classes.tolist()):
         raise ValueError(f"pos_label={pos_label!r} is not one of the labels {classes.tolist()!r} "
-                         f"({label}): it is not a class of the estimator; pass one of them.")
+                         f"({label}), so not a class to score; pass one of them.")
     return pos_label
 
 
