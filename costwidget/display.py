@@ -5,7 +5,7 @@ Model side: imports neither ipywidgets nor bqplot, and matplotlib only when a fi
 
 from __future__ import annotations
 
-from .model import Classifier, probability_cost
+from .model import Classifier, check_pcf, fitted_scores, probability_cost
 
 __all__ = ["CostCurveDisplay"]
 
@@ -162,9 +162,10 @@ class CostCurveDisplay:
         >>> disp.line_.get_label(), disp.roc_ax_.get_title()
         ('LogisticRegression', 'ROC space')
         """
-        scores, pos_label = _estimator_scores(estimator, X, response_method, pos_label)
         if name is None:
             name = type(estimator).__name__
+        scores, pos_label = fitted_scores(estimator, X, pos_label=pos_label, label=name,
+                                          response_method=response_method, cv_hint=False)
         clf = Classifier.from_scores(y, scores, name=name, pos_label=pos_label,
                                      sample_weight=sample_weight)
         return cls(classifiers=[clf], pos_label=pos_label).plot(ax=ax, **kwargs)
@@ -307,40 +308,4 @@ def _operating_pcf(pcf, p_pos, cost_fn, cost_fp):
         return float(probability_cost(p_pos, cost_fn, cost_fp))
     if pcf is None:
         return None
-    from .model.validation import check_pcf
-
     return float(check_pcf(pcf))
-
-
-def _estimator_scores(estimator, X, response_method, pos_label):
-    """Scores of the positive class, as scikit-learn's binary response values.
-
-    NOTE: a stand-in until ``costwidget.model.estimators`` (``Classifier.from_estimator``)
-    lands; then from_estimator should call it.
-    """
-    classes = getattr(estimator, "classes_", None)
-    if classes is None:
-        raise ValueError(f"{type(estimator).__name__} is not fitted (it has no classes_): "
-                         "call fit first, or use from_predictions with your scores.")
-    if len(classes) != 2:
-        raise ValueError(f"a cost curve needs a binary classifier; {type(estimator).__name__} "
-                         f"has {len(classes)} classes {list(classes)}.")
-    if pos_label is None:
-        pos_label = classes[1]
-    elif pos_label not in list(classes):
-        raise ValueError(f"pos_label={pos_label!r} is not a class of the estimator; "
-                         f"choose from {list(classes)}.")
-    methods = {"auto": ("predict_proba", "decision_function"),
-               "predict_proba": ("predict_proba",),
-               "decision_function": ("decision_function",)}
-    if response_method not in methods:
-        raise ValueError(f"response_method must be one of {sorted(methods)}, got "
-                         f"{response_method!r}.")
-    method = next((m for m in methods[response_method] if hasattr(estimator, m)), None)
-    if method is None:
-        raise ValueError(f"{type(estimator).__name__} has no {' or '.join(methods[response_method])}.")
-    out = getattr(estimator, method)(X)
-    if method == "predict_proba":
-        return out[:, list(classes).index(pos_label)], pos_label
-    # decision_function is the score of classes_[1]; negate it for the other class.
-    return (out if pos_label == classes[1] else -out), pos_label

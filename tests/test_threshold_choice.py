@@ -31,8 +31,8 @@ from costwidget.model.threshold_choice import (
     expected_loss,
     h_measure,
     nec_by_threshold_choice,
-    threshold_choice_table,
 )
+from costwidget.model.threshold_choice_table import threshold_choice_table
 
 METHODS = ("optimal", "score", "rate", "fixed")
 TOL = 1e-12

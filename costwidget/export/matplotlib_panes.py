@@ -12,9 +12,9 @@ import numpy as np
 from matplotlib.collections import LineCollection
 from matplotlib.lines import Line2D
 
-from ..model.compare import combined_envelope
-from ..model.costs import roc_point_to_cost_line
-from ..model.geometry import iso_performance_segment, thin_indices, workforce_segment
+from ..model import combined_envelope
+from ..model import roc_point_to_cost_line
+from ..model import iso_performance_segment, thin_indices, workforce_segment
 
 __all__ = [
     "PALETTE", "TRIVIAL_COLOR", "MAX_CURVE_POINTS", "text", "setup_roc", "draw_roc",

@@ -16,12 +16,27 @@ from .costs import (
 from .estimators import classifiers_from_estimators
 from .paired import difference_band, significant_intervals
 from .predictions import classifiers_from_predictions
-from .ranges import cost_sensitivity_table, range_summary, thesis_optimized_search
+from .ranges import cost_sensitivity_table, range_summary
+from .thesis_search import thesis_optimized_search
 from .sample import ScoredSample
 from .threshold_choice import (THRESHOLD_CHOICES, brier_score, cost_curve, expected_loss, h_measure,
-                               nec_by_threshold_choice, threshold_choice_table)
+                               nec_by_threshold_choice)
+from .threshold_choice_table import threshold_choice_table
 from .decision_curve import decision_curve, net_benefit_from_nec, pcf_from_threshold_probability
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
+
+# For the package's other layers (widget, export, sources, display), which use the model only
+# through this namespace; not part of the documented API (not in __all__).
+from .bands import scored_arrays
+from .counts import counts_classifier
+from .estimator_scoring import fitted_scores
+from .geometry import cost_line_value, iso_performance_segment, thin_indices, workforce_segment
+from .operating import (capacity_from_cases, capacity_to_cases, costs_for_pcf, costs_for_ratio,
+                        operating_rows)
+from .paired import check_pair
+from .range_checks import check_range, range_grid, snap_range
+from .ranges import mtmcs_curve, optimal_thresholds, threshold_segments
+from .validation import check_costs, check_pcf, check_probability, missing_columns, renamed_keyword
 
 __all__ = [
     "Classifier",

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .envelope import Envelope
 from .hull import upper_hull
-from .validation import check_classifier
+from .fields import check_classifier
 
 __all__ = ["Comparison", "compare", "combined_envelope"]
 

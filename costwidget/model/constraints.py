@@ -11,83 +11,12 @@ satisfies the constraint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-__all__ = ["ConstrainedPoint", "solve_linear_constraint"]
+from .results import ConstrainedPoint
+from .validation import check_number
 
-
-@dataclass(frozen=True)
-class ConstrainedPoint:
-    """The answer to a Neyman-Pearson or workforce constraint.
-
-    Attributes
-    ----------
-    kind : str
-        ``"neyman_pearson"`` or ``"workforce"``.
-    fpr, tpr : float
-        The optimal (possibly randomized) classifier on the hull.
-    binding : bool
-        False when the constraint is slack: the best classifier (TPR = 1 at
-        the lowest FPR) already satisfies it.
-    randomized : bool
-        True when the optimum lies strictly inside a hull edge.
-    threshold_low, threshold_high : float
-        Thresholds of the two hull vertices mixed (``threshold_high`` has the
-        lower FPR). Equal when not randomized. NaN when unknown.
-    prob_low : float
-        Probability of using ``threshold_low`` (the higher-FPR vertex); use
-        ``threshold_high`` with probability ``1 - prob_low``.
-    single_threshold, single_fpr, single_tpr : float
-        The best single, non-randomized threshold that satisfies the constraint.
-    slope, intercept : float
-        The optimal classifier's cost line ``NEC = slope·PCF + intercept`` (eq. 8).
-    single_slope, single_intercept : float
-        The cost line of the single-threshold choice.
-    message : str
-        One sentence saying what happened, for display.
-
-    Examples
-    --------
-    >>> import costwidget as cw
-    >>> cp = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7).neyman_pearson(0.15)
-    >>> cp.randomized, round(cp.fpr, 6), round(cp.tpr, 6), round(cp.prob_low, 6)
-    (True, 0.15, 0.35, 0.5)
-    """
-
-    kind: str
-    fpr: float
-    tpr: float
-    binding: bool
-    randomized: bool
-    threshold_low: float
-    threshold_high: float
-    prob_low: float
-    single_threshold: float
-    single_fpr: float
-    single_tpr: float
-    message: str
-
-    @property
-    def slope(self) -> float:
-        return 1.0 - self.tpr - self.fpr
-
-    @property
-    def intercept(self) -> float:
-        return self.fpr
-
-    @property
-    def single_slope(self) -> float:
-        return 1.0 - self.single_tpr - self.single_fpr
-
-    @property
-    def single_intercept(self) -> float:
-        return self.single_fpr
-
-    def nec(self, pcf):
-        """The optimal classifier's cost line at pcf."""
-        return self.slope * np.asarray(pcf, dtype=np.float64) + self.intercept
+__all__ = ["ConstrainedPoint", "neyman_pearson", "solve_linear_constraint", "workforce"]
 
 
 def solve_linear_constraint(
@@ -177,3 +106,40 @@ def _at_vertex(kind, k, hull_fpr, hull_tpr, hull_thresholds, load_roc, roc_fpr, 
         threshold_high=float(hull_thresholds[k]), prob_low=0.0,
         single_threshold=single[0], single_fpr=single[1], single_tpr=single[2], message=message,
     )
+
+
+def _rates(clf):
+    """(fpr, tpr, thresholds) of every ROC point of ``clf``, and its hull's indices."""
+    counts = clf.counts
+    return counts.fp / counts.n_neg, counts.tp / counts.n_pos, counts.thresholds, clf.hull_index
+
+
+def neyman_pearson(clf, max_fpr: float) -> ConstrainedPoint:
+    """Implementation of :meth:`Classifier.neyman_pearson` (see there)."""
+    max_fpr = check_number(max_fpr, "max_fpr")
+    if not 0.0 <= max_fpr <= 1.0:
+        raise ValueError(f"max_fpr must lie in [0, 1], got {max_fpr!r}.")
+    fpr, tpr, th, h = _rates(clf)
+    return solve_linear_constraint(
+        kind="neyman_pearson", load_hull=fpr[h], hull_fpr=fpr[h], hull_tpr=tpr[h],
+        hull_thresholds=th[h], load_roc=fpr, roc_fpr=fpr, roc_tpr=tpr, roc_thresholds=th,
+        limit=max_fpr, describe=f"limit FPR <= {max_fpr:.4g}")
+
+
+def workforce(clf, capacity: float, *, n_pos=None, n_neg=None) -> ConstrainedPoint:
+    """Implementation of :meth:`Classifier.workforce` (see there)."""
+    capacity = check_number(capacity, "capacity", finite=False)
+    if capacity < 0:
+        raise ValueError(f"capacity must be >= 0 (a number of cases), got {capacity!r}.")
+    n_pos = clf.n_pos if n_pos is None else check_number(n_pos, "n_pos")
+    n_neg = clf.n_neg if n_neg is None else check_number(n_neg, "n_neg")
+    if n_pos is None or n_neg is None:
+        raise ValueError("n_pos and n_neg are required: this classifier was built from rates only.")
+    if n_pos <= 0 or n_neg < 0:
+        raise ValueError(f"n_pos must be > 0 and n_neg >= 0, got n_pos={n_pos!r}, n_neg={n_neg!r}.")
+    fpr, tpr, th, h = _rates(clf)
+    load = tpr * n_pos + fpr * n_neg
+    return solve_linear_constraint(
+        kind="workforce", load_hull=load[h], hull_fpr=fpr[h], hull_tpr=tpr[h],
+        hull_thresholds=th[h], load_roc=load, roc_fpr=fpr, roc_tpr=tpr, roc_thresholds=th,
+        limit=capacity, describe=f"capacity of {capacity:.6g} cases")

@@ -187,22 +187,22 @@ def _check_both_classes(tp, fp, where: str) -> None:
                              f"needed to estimate TPR and FPR.")
 
 
-def _build(cls, key, pos, neg, low, high, *, name, pos_label, where):
+def _build(cls, key, pos, neg, low, high, *, name, pos_label, where, folds=None, strata=()):
+    """The classifier of these rows; ``folds``/``strata``: its fold classifiers and counts."""
     pos, neg, exponent = _scale(pos, neg)
     th, tp, fp, merged, group_high = _group(key, pos, neg, low, high)
     _check_both_classes(tp, fp, where)
-    clf = cls(counts=_roc(th, tp, fp, exponent), name=name, pos_label=pos_label)
     bound = 0.0
     if merged is not None and merged.any():
         per_pos, per_neg = np.diff(tp), np.diff(fp)
         bound = merge_bound(per_pos[merged], per_neg[merged], tp[-1], fp[-1])
-    clf.envelope_error_bound = bound
-    clf._score_counts = FoldCounts(group_high=group_high)
-    return clf
+    return cls(counts=_roc(th, tp, fp, exponent), name=name, pos_label=pos_label, folds=folds,
+               score_counts=FoldCounts(folds=tuple(strata), group_high=group_high),
+               envelope_error_bound=bound)
 
 
 def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, folds=None,
-                      low=None, high=None, score_name="score", weights=False):
+                      low=None, high=None, score_name="score", weights=False, fold_labels=None):
     """Implementation of :meth:`Classifier.from_counts`, and of the aggregation layer.
 
     ``score`` is the sort key of each row. The aggregation layer passes the
@@ -212,6 +212,8 @@ def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, fo
     ``weights=True`` (sums of ``sample_weight``) keeps the counts float64
     even where they are whole, so that the classifier is the one
     ``from_scores(..., sample_weight=)`` gives, and bands are refused as there.
+    ``fold_labels`` (a sequence indexed by fold value) names the folds in
+    :attr:`Classifier.folds` when ``folds`` holds codes.
     """
     key = check_finite(as_1d(score, score_name), score_name)
     n = len(key)
@@ -243,18 +245,17 @@ def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, fo
         _, tp, fp, _, _ = _group(*part)
         _check_both_classes(tp, fp, f"Fold {label!r}")
         parts.append((label, part))
-    clf = _build(cls, key, pos, neg, low, high, name=name, pos_label=pos_label, where="The table")
     pooled_keys = _distinct_keys_desc(key, pos, neg)
-    strata = []
+    fold_clfs, strata = {}, []
     for label, part in parts:
         fold_clf = _build(cls, *part, name=name, pos_label=pos_label, where=f"Fold {label!r}")
-        clf._folds[label] = fold_clf
+        fold_clfs[label if fold_labels is None else fold_labels[label]] = fold_clf
         fold_keys = _distinct_keys_desc(part[0], part[1], part[2])
         index = np.searchsorted(-pooled_keys, -fold_keys)
         fold_roc = fold_clf.counts
         strata.append((index, np.diff(fold_roc.tp), np.diff(fold_roc.fp)))
-    clf._score_counts = FoldCounts(folds=tuple(strata), group_high=clf._score_counts.group_high)
-    return clf
+    return _build(cls, key, pos, neg, low, high, name=name, pos_label=pos_label, where="The table",
+                  folds=fold_clfs, strata=strata)
 
 
 def _distinct_keys_desc(key, pos, neg) -> np.ndarray:

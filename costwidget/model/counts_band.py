@@ -5,7 +5,7 @@ multinomial count for each distinct score, with probabilities proportional to
 the counts (Drummond & Holte (2004), sec. 8). A classifier from
 :meth:`Classifier.from_counts` holds exactly those counts, so it needs no
 per-case data. The counts go through the same bins and draws as the per-case bootstrap
-(``bands.envelope_bins``, ``bands.replicates_from_units``: strata by fold,
+(``envelope_bins``, ``replicates_from_units``: strata by fold,
 negatives first; occupied bins from the highest score down), so the same
 ``random_state`` gives the same band from the counts as from the cases.
 
@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from .replicates import envelope_bins, replicates_from_units
 
 
 __all__ = ["counts_confusion", "counts_envelope_replicates"]
@@ -35,7 +37,7 @@ def counts_confusion(clf, threshold) -> tuple:
     counts = clf.counts
     # Thresholds descend from +inf: the point of t is the last one with threshold >= t.
     k = int(np.searchsorted(-counts.thresholds, -t, side="right")) - 1
-    high = clf._score_counts.group_high
+    high = clf.score_counts.group_high
     if high is not None and k + 1 < len(counts.thresholds) and t <= high[k]:
         raise ValueError(
             f"threshold={t!r} falls inside a group of rounded scores, from "
@@ -56,7 +58,7 @@ def _per_score(counts, values, what: str) -> np.ndarray:
 
 def _strata(clf, pos_per, neg_per):
     """(distinct-score index, class counts) per stratum, in the per-case bootstrap's order."""
-    folds = clf._score_counts.folds
+    folds = clf.score_counts.folds
     if not folds:
         index = np.arange(len(pos_per))
         return [(index, neg_per), (index, pos_per)]
@@ -69,13 +71,11 @@ def _strata(clf, pos_per, neg_per):
 def counts_envelope_replicates(clf, x, n_boot, rng):
     """As ``bands.envelope_replicates``: (envelope NEC, NEC at the original optimal thresholds,
     coarsening bound), each (B, len(x)), from resampled counts."""
-    from . import bands
-
     counts = clf.counts
     pos_per = _per_score(counts, counts.tp, "A bootstrap band")
     neg_per = _per_score(counts, counts.fp, "A bootstrap band")
     best = clf.best(x)
-    bins = bands.envelope_bins(counts.thresholds[1:], pos_per, neg_per,
+    bins = envelope_bins(counts.thresholds[1:], pos_per, neg_per,
                                np.unique(best["threshold"]))
     # Units: (stratum, bin) pairs with their counts, stratum by stratum and bin by bin: the
     # order of np.unique over the per-case (stratum, bin) codes in bands.envelope_replicates.
@@ -88,6 +88,6 @@ def counts_envelope_replicates(clf, x, n_boot, rng):
         unit_bin.append(occupied)
         unit_count.append(in_bins[occupied])
     unit_stratum = np.concatenate(unit_stratum)
-    return bands.replicates_from_units(bins, unit_stratum, np.concatenate(unit_bin),
+    return replicates_from_units(bins, unit_stratum, np.concatenate(unit_bin),
                                        unit_stratum % 2 == 1, np.concatenate(unit_count), best, x,
                                        int(counts.tp[-1]), int(counts.fp[-1]), n_boot, rng)

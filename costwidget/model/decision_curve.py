@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from . import threshold_choice_kernels as K
+from .fields import as_named as _as_named
 from .threshold_choice import (
-    _as_named,
     _check_method,
     _number,
     _prior,

@@ -21,19 +21,13 @@ As in scikit-learn's displays, ``pos_label`` defaults to ``classes_[1]``.
 
 from __future__ import annotations
 
-import numpy as np
+from .classifier import Classifier
+from .estimator_scoring import (RESPONSE_METHODS, as_labels, check_sklearn, cross_validated_scores,
+                                cv_splits, estimator_scores)
 
-__all__ = ["classifier_from_estimator", "classifiers_from_estimators", "estimator_names"]
-
-RESPONSE_METHODS = ("auto", "predict_proba", "decision_function")
-
-
-def _sklearn():
-    try:
-        import sklearn  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("Classifiers from estimators need scikit-learn: "
-                          "pip install 'costwidget[sklearn]'.") from exc
+# Layer 1 (constructors): builds Classifier objects; the scoring itself is in .estimator_scoring.
+__all__ = ["RESPONSE_METHODS", "classifier_from_estimator", "classifiers_from_estimators",
+           "estimator_names"]
 
 
 def classifier_from_estimator(estimator, X, y, *, cv=None, pos_label=None, name=None,
@@ -92,26 +86,11 @@ def classifier_from_estimator(estimator, X, y, *, cv=None, pos_label=None, name=
     >>> len(cv.folds), round(cv.area(), 2) < 0.25   # scores of "ham", not of "spam"
     (5, True)
     """
-    _sklearn()
-    from .classifier import Classifier
-
     cls = Classifier if cls is None else cls
-    if response_method not in RESPONSE_METHODS:
-        raise ValueError(f"response_method must be one of {RESPONSE_METHODS}, got {response_method!r}.")
-    y_arr = np.asarray(y)
-    if y_arr.ndim != 1:
-        raise ValueError(f"y must be 1-dimensional, got shape {y_arr.shape}.")
     label = type(estimator).__name__ if name is None else name
-    if cv is None:
-        classes = _fitted_classes(estimator, label)
-        pos_label = _resolve_pos_label(classes, pos_label, label)
-        _check_labels_known(y_arr, classes, label)
-        method = _method(estimator, response_method, label)
-        scores = _positive_scores(getattr(estimator, method)(X), method, classes, pos_label)
-        return cls.from_scores(y_arr, scores, name=label, pos_label=pos_label)
-    splits = _splits([estimator], X, y_arr, cv, groups)
-    return _cross_validated(cls, estimator, X, y_arr, splits, pos_label, label, response_method,
-                            groups)
+    return cls.from_scores(**estimator_scores(estimator, X, y, cv=cv, pos_label=pos_label,
+                                              label=label, response_method=response_method,
+                                              groups=groups), name=label)
 
 
 def classifiers_from_estimators(estimators, X, y, *, cv=5, pos_label=None, response_method="auto",
@@ -152,19 +131,16 @@ def classifiers_from_estimators(estimators, X, y, *, cv=5, pos_label=None, respo
     >>> len(models["LogisticRegression (2)"].folds)
     5
     """
-    _sklearn()
-    from .classifier import Classifier
-
+    check_sklearn()
     named = estimator_names(estimators)
-    y_arr = np.asarray(y)
-    if y_arr.ndim != 1:
-        raise ValueError(f"y must be 1-dimensional, got shape {y_arr.shape}.")
+    y_arr = as_labels(y)
     if cv is None:
         return {n: classifier_from_estimator(e, X, y_arr, pos_label=pos_label, name=n,
                                              response_method=response_method)
                 for n, e in named}
-    splits = _splits([e for _, e in named], X, y_arr, cv, groups)
-    return {n: _cross_validated(Classifier, e, X, y_arr, splits, pos_label, n, response_method, groups)
+    splits = cv_splits([e for _, e in named], X, y_arr, cv, groups)
+    return {n: Classifier.from_scores(**cross_validated_scores(e, X, y_arr, splits, pos_label, n,
+                                                               response_method, groups), name=n)
             for n, e in named}
 
 
@@ -228,111 +204,5 @@ def estimator_names(estimators) -> list:
     return out
 
 
-# ---------------------------------------------------------------------- helpers
 def _is_pair(item) -> bool:
     return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
-
-
-def _fitted_classes(estimator, label) -> np.ndarray:
-    from sklearn.exceptions import NotFittedError
-    from sklearn.utils.validation import check_is_fitted
-
-    try:
-        check_is_fitted(estimator)
-    except NotFittedError:
-        raise ValueError(f"{label} is not fitted. With cv=None it is scored as it is on (X, y), "
-                         f"the test data, like sklearn's RocCurveDisplay.from_estimator: fit it "
-                         f"first, or pass cv=5 (or a CV splitter) to cross-validate it.") from None
-    classes = getattr(estimator, "classes_", None)
-    if classes is None:
-        raise ValueError(f"{label} has no classes_: a binary classifier is needed.")
-    return _binary(np.asarray(classes), label)
-
-
-def _binary(classes: np.ndarray, label) -> np.ndarray:
-    if len(classes) != 2:
-        raise ValueError(f"{label} has {len(classes)} classes {classes.tolist()!r}; a binary "
-                         f"classifier (exactly two classes) is needed.")
-    return classes
-
-
-def _resolve_pos_label(classes: np.ndarray, pos_label, label):
-    if pos_label is None:
-        return classes[1].item() if hasattr(classes[1], "item") else classes[1]
-    if not any(_same(c, pos_label) for c in classes.tolist()):
-        raise ValueError(f"pos_label={pos_label!r} is not one of the labels {classes.tolist()!r} "
-                         f"({label}); pass one of them.")
-    return pos_label
-
-
-def _same(a, b) -> bool:
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return False
-
-
-def _check_labels_known(y: np.ndarray, classes: np.ndarray, label):
-    known = classes.tolist()
-    unknown = [v for v in np.unique(y).tolist() if not any(_same(v, c) for c in known)]
-    if unknown:
-        raise ValueError(f"y has labels {unknown!r} that {label} was not fitted on "
-                         f"(its classes_ are {classes.tolist()!r}).")
-
-
-def _method(estimator, response_method, label) -> str:
-    wanted = ["predict_proba", "decision_function"] if response_method == "auto" else [response_method]
-    for m in wanted:
-        if hasattr(estimator, m):
-            return m
-    raise ValueError(f"{label} has no {' or '.join(wanted)} to score the samples with.")
-
-
-def _positive_scores(out, method, classes, pos_label) -> np.ndarray:
-    """The score of the positive class from predict_proba or decision_function output."""
-    out = np.asarray(out, dtype=np.float64)
-    col = 0 if _same(classes[0], pos_label) else 1
-    if out.ndim == 2:
-        if out.shape[1] == 2:
-            return out[:, col]
-        if out.shape[1] == 1:
-            out = out[:, 0]
-        else:
-            raise ValueError(f"{method} gave {out.shape[1]} columns; a binary classifier gives 1 or 2.")
-    if method == "predict_proba":
-        raise ValueError("predict_proba gave one column; a binary classifier gives two.")
-    # decision_function is the score of classes[1]: the other class's score is its negative.
-    return -out if col == 0 else out
-
-
-def _splits(estimators, X, y, cv, groups) -> list:
-    """The (train, test) splits, drawn once, checked to partition the samples."""
-    from sklearn.base import is_classifier
-    from sklearn.model_selection import check_cv
-
-    splitter = check_cv(cv, y, classifier=all(is_classifier(e) for e in estimators))
-    splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(X, y, groups)]
-    seen = np.zeros(len(y), dtype=np.int64)
-    for _, test in splits:
-        np.add.at(seen, test, 1)
-    if not (seen == 1).all():
-        raise ValueError("cv must put every sample in exactly one test fold (a partition, as "
-                         f"cross_val_predict needs); {int((seen == 0).sum())} samples are in no "
-                         f"test fold and {int((seen > 1).sum())} in several.")
-    return splits
-
-
-def _cross_validated(cls, estimator, X, y, splits, pos_label, label, response_method, groups):
-    from sklearn.model_selection import cross_val_predict
-
-    # cross_val_predict encodes the labels, so its columns (and the decision
-    # function's sign) follow the sorted labels of y.
-    classes = _binary(np.unique(y), f"y ({label})")
-    pos_label = _resolve_pos_label(classes, pos_label, label)
-    method = _method(estimator, response_method, label)
-    out = cross_val_predict(estimator, X, y, cv=splits, method=method, groups=groups)
-    scores = _positive_scores(out, method, classes, pos_label)
-    folds = np.empty(len(y), dtype=np.int64)
-    for k, (_, test) in enumerate(splits):
-        folds[test] = k
-    return cls.from_scores(y, scores, name=label, pos_label=pos_label, folds=folds)

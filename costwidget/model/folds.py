@@ -29,42 +29,11 @@ import pandas as pd
 
 from .envelope import Envelope
 from .hull import upper_hull
-from .validation import as_1d, check_same_length
+from .sample import split_folds  # noqa: F401 (re-exported: its home before layer 0)
 
-__all__ = ["split_folds", "fold_average", "fold_spread", "AVERAGES"]
+__all__ = ["split_folds", "fold_average", "fold_spread", "AVERAGES"]  # split_folds: from .sample
 
 AVERAGES = ("cost", "vertical", "threshold", "pooled")
-
-
-def split_folds(folds, n: int, is_pos: np.ndarray, weights: np.ndarray | None = None):
-    """(fold labels in order, integer code per sample); every fold must hold both classes.
-
-    With ``weights``, a class counts as present in a fold only if its total
-    weight there is > 0.
-    """
-    f = as_1d(folds, "folds")
-    check_same_length(folds=f, y_true=np.empty(n))
-    if f.dtype.kind == "f" and np.isnan(f).any():
-        first = int(np.flatnonzero(np.isnan(f))[0])
-        raise ValueError(f"folds has missing values (NaN), first at index {first}.")
-    labels, codes = np.unique(f, return_inverse=True)
-    n_pos = np.bincount(codes, weights=is_pos, minlength=len(labels))
-    size = np.bincount(codes, minlength=len(labels))
-    for k, lab in enumerate(labels.tolist()):
-        if weights is not None:
-            m = codes == k
-            w_pos, w_neg = weights[m & is_pos].sum(), weights[m & ~is_pos].sum()
-            if w_pos == 0 or w_neg == 0:
-                missing = "positive" if w_pos == 0 else "negative"
-                raise ValueError(f"Fold {lab!r}: sample_weight gives its {missing} class a total "
-                                 f"weight of 0, so it has no ROC curve. Give that class weight "
-                                 f"in every fold or merge fold {lab!r} with another.")
-        if n_pos[k] == 0 or n_pos[k] == size[k]:
-            has = "positive" if n_pos[k] == size[k] else "negative"
-            raise ValueError(f"Fold {lab!r} has only {has} samples ({size[k]} of them): every fold "
-                             f"needs both classes to have an ROC curve. Use stratified folds "
-                             f"(e.g. sklearn's StratifiedKFold) or merge that fold.")
-    return labels.tolist(), codes.astype(np.int64)
 
 
 def _envelope_of_points(fpr: np.ndarray, tpr: np.ndarray) -> Envelope:

@@ -33,6 +33,7 @@ import pandas as pd
 from . import bootstrap_counts, resample
 from .bands import (PRE_BINS_PER_CLASS, cache_of, check_n_boot, grid_key, make_rng, pcf_grid,
                     percentile_rows, scored_arrays)
+from .fields import is_classifier
 from .sample import align_instances
 from .validation import check_level
 
@@ -80,12 +81,10 @@ def _check_pair(a, b, paired: bool):
     Returns None (paired in order, or unpaired) or ``perm``: b's case ``perm[i]`` is a's
     case ``i`` (matched by instance id).
     """
-    from .classifier import Classifier
-
     for clf, label in ((a, "a"), (b, "b")):
-        if not isinstance(clf, Classifier):
+        if not is_classifier(clf):
             raise TypeError(f"{label} must be a Classifier, got {type(clf).__name__}.")
-        if clf.sample is None and getattr(clf, "_score_counts", None) is not None:
+        if clf.sample is None and clf.score_counts is not None:
             raise ValueError(f"{label} was built from counts per score (from_counts, from_duckdb "
                              f"or from_spark): a difference band resamples the cases, and counts "
                              f"do not say which case is which, so they cannot be paired. Build "

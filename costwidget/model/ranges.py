@@ -29,13 +29,17 @@ arithmetic on the ROC counts.
 from __future__ import annotations
 
 import math
-from collections import namedtuple
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
-from .validation import as_1d, check_binary_labels, check_finite, check_number, check_same_length
+from .fields import as_named
+# Re-exported here, their documented home before the split (costwidget.model.ranges.range_grid, ...).
+from .range_checks import (  # noqa: F401
+    _check_unit, _decimal, _plain, _scalar_or, check_range, range_grid, snap_range)
+from .thesis_search import (  # noqa: F401
+    ThesisSearch, _search_curve, _search_one, thesis_optimized_search)
 
 __all__ = [
     "ThesisSearch",
@@ -54,36 +58,6 @@ __all__ = [
 #: Float pcf values closer than this to an envelope crossing get the exact rational check.
 _NEAR_CROSSING = 1e-9
 _AXES = ("fp_cost", "pcf")
-
-
-# ---------------------------------------------------------------------------- inputs
-def _decimal(value: float) -> Fraction:
-    """The decimal a float was typed as: ``0.35`` -> 7/20 (its shortest repr, read exactly)."""
-    return Fraction(repr(float(value)))
-
-
-def _check_unit(values, name: str) -> np.ndarray:
-    """Float array of values in [0, 1], refusing NaN, other types and out-of-range values."""
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number or an array of numbers in [0, 1], "
-                        f"got {values!r}.") from None
-    bad = ~((arr >= 0.0) & (arr <= 1.0))
-    if bad.any():
-        first = float(arr.ravel()[np.flatnonzero(bad.ravel())[0]])
-        raise ValueError(f"{name} must lie in [0, 1] (the costs are normalized so that "
-                         f"FPcost + FNcost = 1), got {first}.")
-    return arr
-
-
-def _plain(value):
-    """A numpy scalar as the Python value it holds (for messages: 0.5, not np.float64(0.5))."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _scalar_or(x, out):
-    return float(out) if np.ndim(x) == 0 else out
 
 
 # ---------------------------------------------------------------------------- MTMCS
@@ -131,7 +105,7 @@ class _ExactHull:
     """A classifier's hull vertices with exact (rational) TMC comparisons at a given PCF(+)."""
 
     def __init__(self, clf):
-        counts, h = clf.counts, clf._hull_index
+        counts, h = clf.counts, clf.hull_index
         self.clf = clf
         self.hull = h
         self.n_roc = len(counts.thresholds)
@@ -141,7 +115,7 @@ class _ExactHull:
         # and only a few are ever compared exactly.
         self.tp, self.fp = counts.tp[h], counts.fp[h]
         self.n_pos, self.n_neg = Fraction(counts.n_pos), Fraction(counts.n_neg)
-        self.crossings = clf._envelope.crossings
+        self.crossings = clf.envelope_curve.crossings
 
     def scaled_cost(self, k: int, c: Fraction) -> Fraction:
         """NEC of hull vertex k at PCF(+) = c, times n_pos·n_neg (exact)."""
@@ -168,7 +142,7 @@ class _ExactHull:
 
     def optimal_many(self, pcf_float: np.ndarray, pcf_exact) -> tuple[np.ndarray, np.ndarray]:
         """Vectorized :meth:`optimal`: the float envelope where it is far from a crossing."""
-        env = self.clf._envelope
+        env = self.clf.envelope_curve
         k = np.atleast_1d(env.vertex_at(pcf_float)).astype(np.intp)
         x = np.atleast_1d(pcf_float)
         cross = self.crossings
@@ -337,65 +311,6 @@ def cost_sensitivity_table(mtmcs) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------- range summary
-def range_grid(lo, hi, step=0.05) -> np.ndarray:
-    """The thesis's grid ``lo, lo + step, ..., hi`` (both ends included), as the decimals meant.
-
-    ``hi - lo`` must be a whole number of steps. Points are the floats nearest
-    to the decimals (``0.35``, not ``0.35000000000000003``).
-
-    Examples
-    --------
-    >>> from costwidget.model.ranges import range_grid
-    >>> range_grid(0.35, 0.55).tolist()
-    [0.35, 0.4, 0.45, 0.5, 0.55]
-    >>> range_grid(0.5, 0.5).tolist()
-    [0.5]
-    """
-    lo, hi = check_number(lo, "lo"), check_number(hi, "hi")
-    step = check_number(step, "step")
-    if step <= 0:
-        raise ValueError(f"step must be > 0, got {step!r}.")
-    if hi < lo:
-        raise ValueError(f"the range needs lo <= hi, got lo={lo!r}, hi={hi!r}.")
-    steps = (hi - lo) / step
-    n = round(steps)
-    if abs(steps - n) > 1e-9 * max(1.0, steps):
-        below, above = lo + math.floor(steps) * step, lo + math.ceil(steps) * step
-        raise ValueError(f"hi - lo = {hi - lo:.6g} is not a whole number of steps of {step:g}: "
-                         f"the thesis's grid includes both ends. Use hi = {below:.6g} or "
-                         f"{above:.6g}, or a step that divides the range.")
-    start, d = _decimal(lo), _decimal(step)
-    return np.array([float(start + k * d) for k in range(n + 1)])
-
-
-def _as_named(classifiers) -> dict:
-    from .classifier import Classifier
-
-    if isinstance(classifiers, Classifier):
-        classifiers = [classifiers]
-    if isinstance(classifiers, dict):
-        items = [(str(k), v) for k, v in classifiers.items()]
-    else:
-        try:
-            seq = list(classifiers)
-        except TypeError:
-            raise TypeError("classifiers must be a Classifier, a list of them or a dict "
-                            f"{{name: Classifier}}, got {type(classifiers).__name__}.") from None
-        items = [(c.name if getattr(c, "name", None) is not None else f"classifier {i}", c)
-                 for i, c in enumerate(seq)]
-    if not items:
-        raise ValueError("range_summary needs at least one classifier.")
-    for name, clf in items:
-        if not isinstance(clf, Classifier):
-            raise TypeError(f"{name!r} is a {type(clf).__name__}, not a costwidget Classifier; "
-                            "build one with Classifier.from_scores(...).")
-    names = [n for n, _ in items]
-    if len(set(names)) != len(names):
-        raise ValueError(f"classifier names must be distinct, got {names}; pass a dict "
-                         "{name: classifier} to name them.")
-    return dict(items)
-
-
 def _exact_measures(clf, c_lo: float, c_hi: float) -> tuple[float, float]:
     """(mean, max - min) of 100·NEC over PCF(+) in [c_lo, c_hi], from the envelope's pieces."""
     if c_hi <= c_lo:
@@ -503,7 +418,7 @@ def range_summary(classifiers, lo, hi, *, step=0.05, axis="fp_cost") -> pd.DataF
     if axis not in _AXES:
         raise ValueError(f"axis must be 'fp_cost' (the thesis's FPcost axis) or 'pcf' (PCF(+)), "
                          f"got {axis!r}.")
-    named = _as_named(classifiers)
+    named = as_named(classifiers, "range_summary")
     lo_, hi_ = (float(_check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
     grid = range_grid(lo_, hi_, step)
     if axis == "fp_cost":
@@ -588,205 +503,3 @@ def threshold_segments(clf, lo=0.05, hi=0.95) -> pd.DataFrame:
     out = pd.DataFrame({"fp_cost_lo": x_lo[keep], "fp_cost_hi": x_hi[keep],
                         "threshold": seg["threshold"].to_numpy()[keep]})
     return out.iloc[::-1].reset_index(drop=True)
-
-
-def _on_step(value: float, step: float) -> bool:
-    k = value / step
-    return abs(k - round(k)) <= 1e-9 * max(1.0, abs(k))
-
-
-def check_range(value, *, step=0.05) -> list:
-    """A range of interest ``[lo, hi]`` (or ``[]``/None for none), checked: 0 <= lo < hi <= 1, on the grid.
-
-    Both ends must be multiples of ``step`` (the thesis's grid, so that
-    MTMCR's grid includes them). Returns ``[lo, hi]`` as the decimals meant,
-    or ``[]``.
-
-    Examples
-    --------
-    >>> from costwidget.model.ranges import check_range
-    >>> check_range([0.35, 0.1 + 0.2 + 0.25])
-    [0.35, 0.55]
-    >>> check_range(None)
-    []
-    >>> check_range([0.31, 0.4])
-    Traceback (most recent call last):
-    ...
-    ValueError: range of interest: 0.31 is not a multiple of 0.05 (the thesis's grid step); use [0.3, 0.4] or [0.35, 0.4].
-    """
-    if value is None or (hasattr(value, "__len__") and len(value) == 0):
-        return []
-    try:
-        pair = [float(v) for v in value]
-    except (TypeError, ValueError):
-        raise TypeError(f"range of interest must be [lo, hi] (two numbers) or [] for none, "
-                        f"got {value!r}.") from None
-    if len(pair) != 2:
-        raise ValueError(f"range of interest must be [lo, hi] (two numbers) or [] for none, "
-                         f"got {len(pair)} values.")
-    lo, hi = pair
-    if not (0.0 <= lo < hi <= 1.0):
-        raise ValueError(f"range of interest must satisfy 0 <= lo < hi <= 1, got [{lo:g}, {hi:g}].")
-    for end in (lo, hi):
-        if not _on_step(end, step):
-            below, above = math.floor(end / step) * step, math.ceil(end / step) * step
-            fix = ([_round_decimal(below, step), hi], [_round_decimal(above, step), hi]) \
-                if end == lo else ([lo, _round_decimal(below, step)], [lo, _round_decimal(above, step)])
-            fix = [f for f in fix if f[0] < f[1]]
-            hint = " or ".join(f"[{a:g}, {b:g}]" for a, b in fix)
-            raise ValueError(f"range of interest: {end:g} is not a multiple of {step:g} (the "
-                             f"thesis's grid step); use {hint}.")
-    return [_round_decimal(lo, step), _round_decimal(hi, step)]
-
-
-def _round_decimal(value: float, step: float) -> float:
-    """The multiple of ``step`` nearest to ``value``, as the decimal it stands for."""
-    return float(round(value / step) * _decimal(step))
-
-
-def snap_range(lo, hi, *, step=0.05) -> list:
-    """A brushed interval snapped to the grid: ``[lo, hi]`` of multiples of ``step``, or ``[]``.
-
-    Each end goes to the nearest multiple; a non-empty interval narrower than
-    one step becomes the grid interval around its middle; an empty one
-    (a click) gives ``[]``.
-
-    Examples
-    --------
-    >>> from costwidget.model.ranges import snap_range
-    >>> snap_range(0.312, 0.561)
-    [0.3, 0.55]
-    >>> snap_range(0.41, 0.43)
-    [0.4, 0.45]
-    >>> snap_range(0.4, 0.4)
-    []
-    """
-    lo, hi = sorted((float(lo), float(hi)))
-    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
-        return []
-    lo, hi = max(lo, 0.0), min(hi, 1.0)
-    a, b = _round_decimal(lo, step), _round_decimal(hi, step)
-    if b <= a:
-        k = math.floor((lo + hi) / 2 / step)
-        a, b = _round_decimal(k * step, step), _round_decimal((k + 1) * step, step)
-        if b > 1.0:
-            a, b = _round_decimal(1.0 - step, step), 1.0
-    return [max(a, 0.0), min(b, 1.0)]
-
-
-# ---------------------------------------------------------------------------- the thesis's heuristic
-ThesisSearch = namedtuple("ThesisSearch", ["fp_cost", "threshold", "tmc"])
-ThesisSearch.__doc__ = """Result of :func:`thesis_optimized_search` at one FP cost.
-
-``threshold`` is on P(negative | x), with the thesis's rules; ``tmc`` is in percent."""
-
-# Scores and thresholds are compared after rounding to this many decimals, so that a
-# decimal tie on paper (P(negative) 0.7 against threshold 0.7) is a tie here too.
-_SEARCH_DECIMALS = 12
-
-
-def thesis_optimized_search(y_true, y_score, fp_cost, *, step=1e-5, pos_label=None):
-    """The thesis's "optimized search" for the optimal threshold (a heuristic), as a reference.
-
-    Faithful to Al-Saffar (2018), secs. 4.3.2 and 4.5. With FNcost = 1 - x and
-    FPcost = x, the search starts at the cutoff ``FNcost / (FNcost + FPcost)``
-    on the posterior of the *negative* class, P(negative | x) = 1 - y_score,
-    and scans **one side only**, in steps of ``step``:
-
-    * FNcost >= 0.5: thresholds t = cutoff, cutoff + step, ..., 1; an instance
-      is negative iff P(negative | x) >= t, else positive;
-    * FNcost < 0.5: thresholds t = cutoff, cutoff - step, ..., 0; an instance
-      is positive iff P(negative | x) <= t, else negative.
-
-    At each t it computes ``TMC = FNrate·FNcost + FPrate·FPcost`` and keeps
-    the smallest (the first one met on a tie). Every classification it tries
-    is an ROC point, so its TMC is never below the exact MTMCS
-    (:func:`mtmcs`); it is above it when the optimal threshold lies on the
-    side it does not search, or between two of its steps.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-    y_score : array-like of shape (n_samples,)
-        Probability of the positive class, in [0, 1].
-    fp_cost : float or array-like
-        Normalized FP cost(s) x in [0, 1].
-    step : float, default 1e-5
-        The thesis's step (sec. 4.3.2).
-    pos_label : label, optional
-        As in scikit-learn.
-
-    Returns
-    -------
-    ThesisSearch or DataFrame
-        For a scalar ``fp_cost`` a ``ThesisSearch(fp_cost, threshold, tmc)``
-        (``threshold`` on P(negative | x), ``tmc`` in percent); for an array a
-        DataFrame with those columns.
-
-    Examples
-    --------
-    These scores separate the classes perfectly (MTMCS is 0 everywhere), but
-    every one is below 0.5. At x = 0.4 the search goes up from the cutoff
-    0.6 on P(negative) and finds the separating rule; at x = 0.6 it goes down
-    from 0.4, only ever flags scores >= 0.6, and misses it:
-
-    >>> import costwidget as cw
-    >>> y, s = [0, 0, 1, 1], [0.1, 0.2, 0.3, 0.4]
-    >>> cw.thesis_optimized_search(y, s, 0.4, step=0.01)
-    ThesisSearch(fp_cost=0.4, threshold=0.71, tmc=0.0)
-    >>> cw.thesis_optimized_search(y, s, 0.6, step=0.01)
-    ThesisSearch(fp_cost=0.6, threshold=0.4, tmc=40.0)
-    >>> cw.Classifier.from_scores(y, s).mtmcs(0.6)
-    0.0
-    """
-    scores = check_finite(as_1d(y_score, "y_score"), "y_score")
-    y_arr = as_1d(y_true, "y_true")
-    check_same_length(y_true=y_arr, y_score=scores)
-    if np.any((scores < 0) | (scores > 1)):
-        bad = float(scores[np.flatnonzero((scores < 0) | (scores > 1))[0]])
-        raise ValueError(f"y_score must be probabilities of the positive class in [0, 1] (the "
-                         f"thesis's search scans thresholds on P(negative) = 1 - y_score), "
-                         f"got {bad}.")
-    step = check_number(step, "step")
-    if not 0 < step <= 1:
-        raise ValueError(f"step must lie in (0, 1], got {step!r}.")
-    x = _check_unit(fp_cost, "fp_cost")
-    is_pos, _, _ = check_binary_labels(y_arr, pos_label)
-    p_neg = np.round(1.0 - scores, _SEARCH_DECIMALS)
-    pos_sorted, neg_sorted = np.sort(p_neg[is_pos]), np.sort(p_neg[~is_pos])
-    results = [_search_one(float(v), step, pos_sorted, neg_sorted) for v in np.atleast_1d(x).ravel()]
-    if np.ndim(x) == 0:
-        return results[0]
-    return pd.DataFrame(results, columns=list(ThesisSearch._fields))
-
-
-def _search_one(fp_cost: float, step: float, pos_sorted, neg_sorted) -> ThesisSearch:
-    t, tmc = _search_curve(fp_cost, step, pos_sorted, neg_sorted)
-    i = int(np.argmin(tmc))  # the first minimum met, as a scan keeping the smallest would
-    return ThesisSearch(fp_cost=fp_cost, threshold=float(t[i]), tmc=float(tmc[i]))
-
-
-def _search_curve(fp_cost: float, step: float, pos_sorted, neg_sorted):
-    """(thresholds on P(negative), TMC in percent) in the order the thesis's search visits them.
-
-    ``pos_sorted``/``neg_sorted``: sorted P(negative | x) of the positives and negatives.
-    """
-    fn_cost = 1.0 - fp_cost
-    cutoff = fn_cost / (fn_cost + fp_cost)
-    n_pos, n_neg = len(pos_sorted), len(neg_sorted)
-    upward = fn_cost >= 0.5
-    room = (1.0 - cutoff) if upward else cutoff
-    n_steps = max(0, math.ceil(room / step - 1e-9))
-    k = np.arange(n_steps + 1)
-    t = cutoff + k * step if upward else cutoff - k * step
-    # The last threshold is the end of the range itself ("repeat until threshold = 1" / "= 0").
-    t = np.round(np.clip(t, 0.0, 1.0), _SEARCH_DECIMALS)
-    if upward:
-        # Negative iff P(neg) >= t: FN are positives with P(neg) >= t, FP negatives below t.
-        fn = n_pos - np.searchsorted(pos_sorted, t, side="left")
-        fp = np.searchsorted(neg_sorted, t, side="left")
-    else:
-        # Positive iff P(neg) <= t: FN are positives above t, FP negatives at or below t.
-        fn = n_pos - np.searchsorted(pos_sorted, t, side="right")
-        fp = np.searchsorted(neg_sorted, t, side="right")
-    return t, 100.0 * (fn / n_pos * fn_cost + fp / n_neg * fp_cost)

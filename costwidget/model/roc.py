@@ -275,3 +275,12 @@ def _run_end_mask(sorted_values: np.ndarray) -> np.ndarray:
 def _run_ends(sorted_values: np.ndarray) -> np.ndarray:
     """Index of the last element of each run of equal values in a sorted array."""
     return np.flatnonzero(_run_end_mask(sorted_values))
+
+
+def in_units(counts, exponent: int):
+    """Counts scaled by ``2**exponent`` (exact; inf if the true value overflows a float)."""
+    if exponent == 0:
+        return counts
+    with np.errstate(over="ignore"):
+        out = np.ldexp(counts, exponent)
+    return float(out) if np.ndim(out) == 0 else out

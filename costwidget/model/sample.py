@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ScoredSample", "case_token_of", "check_instance_ids", "align_instances"]
+from .validation import as_1d, check_same_length
+
+__all__ = ["ScoredSample", "case_token_of", "check_instance_ids", "align_instances", "split_folds"]
 
 
 # id(base array) -> (weak reference to it, {(address, shape, strides, dtype): token}). The
@@ -190,8 +192,6 @@ def check_instance_ids(instance, n: int, what: str = "instance") -> np.ndarray:
     """
     import pandas as pd
 
-    from .validation import as_1d
-
     ids = as_1d(instance, what)
     if len(ids) != n:
         raise ValueError(f"{what} has {len(ids)} entries but there are {n} samples.")
@@ -255,3 +255,34 @@ def align_instances(ids_a: np.ndarray, ids_b: np.ndarray, name_a: str = "a",
                          f"{'; '.join(parts)}. A paired comparison needs every case scored by "
                          f"both; keep the rows of the instances both scored.")
     return perm.astype(np.int64)
+
+
+def split_folds(folds, n: int, is_pos: np.ndarray, weights: np.ndarray | None = None):
+    """(fold labels in order, integer code per sample); every fold must hold both classes.
+
+    With ``weights``, a class counts as present in a fold only if its total
+    weight there is > 0.
+    """
+    f = as_1d(folds, "folds")
+    check_same_length(folds=f, y_true=np.empty(n))
+    if f.dtype.kind == "f" and np.isnan(f).any():
+        first = int(np.flatnonzero(np.isnan(f))[0])
+        raise ValueError(f"folds has missing values (NaN), first at index {first}.")
+    labels, codes = np.unique(f, return_inverse=True)
+    n_pos = np.bincount(codes, weights=is_pos, minlength=len(labels))
+    size = np.bincount(codes, minlength=len(labels))
+    for k, lab in enumerate(labels.tolist()):
+        if weights is not None:
+            m = codes == k
+            w_pos, w_neg = weights[m & is_pos].sum(), weights[m & ~is_pos].sum()
+            if w_pos == 0 or w_neg == 0:
+                missing = "positive" if w_pos == 0 else "negative"
+                raise ValueError(f"Fold {lab!r}: sample_weight gives its {missing} class a total "
+                                 f"weight of 0, so it has no ROC curve. Give that class weight "
+                                 f"in every fold or merge fold {lab!r} with another.")
+        if n_pos[k] == 0 or n_pos[k] == size[k]:
+            has = "positive" if n_pos[k] == size[k] else "negative"
+            raise ValueError(f"Fold {lab!r} has only {has} samples ({size[k]} of them): every fold "
+                             f"needs both classes to have an ROC curve. Use stratified folds "
+                             f"(e.g. sklearn's StratifiedKFold) or merge that fold.")
+    return labels.tolist(), codes.astype(np.int64)

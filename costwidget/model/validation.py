@@ -24,9 +24,9 @@ __all__ = [
     "check_level",
     "check_scalar",
     "check_scalar_or_1d",
-    "check_classifier",
     "renamed_keyword",
     "check_number",
+    "check_random_state",
     "missing_columns",
     "order_models",
 ]
@@ -292,17 +292,6 @@ def check_level(level, name: str = "level") -> float:
     return float(level)
 
 
-def check_classifier(obj, name: str):
-    """Refuse anything but a :class:`Classifier`, saying how to build one."""
-    from .classifier import Classifier  # here: classifier.py imports this module
-
-    if not isinstance(obj, Classifier):
-        raise TypeError(
-            f"{name} must be a Classifier, got {type(obj).__name__} {obj!r:.60}. Build one with "
-            f"Classifier.from_scores(y_true, y_score), from_frame, from_roc or from_confusion.")
-    return obj
-
-
 def renamed_keyword(where: str, old: str, old_value, new: str, new_value, default, *,
                     stacklevel: int = 3):
     """The column named by ``new``; ``old`` (its deprecated spelling) still works, with a warning.
@@ -365,6 +354,44 @@ def check_number(value, name: str, *, finite: bool = True) -> float:
     if finite and not np.isfinite(value):
         raise ValueError(f"{name} must be a finite number, got {value!r}.")
     return value
+
+
+def check_random_state(random_state):
+    """(generator, cache seed) of a ``random_state``: only an int seed may be cached.
+
+    The one ``random_state`` check of the model (bands, paired bands).
+
+    ``None`` means fresh randomness on every call, as in numpy and
+    scikit-learn: a new generator from OS entropy, and a seed of ``False``
+    (never cached), so that a Monte Carlo loop over bands sees independent
+    draws. An int is its own cache seed (the same int gives the same
+    replicates, read from the cache). A Generator or RandomState is used as
+    given and not cached.
+
+    Parameters
+    ----------
+    random_state : None, int, numpy Generator or RandomState
+
+    Returns
+    -------
+    rng : numpy.random.Generator
+    seed : int or False
+        The cache key part; False means do not cache.
+
+    Examples
+    --------
+    >>> check_random_state(7)[1], check_random_state(None)[1]
+    (7, False)
+    """
+    if random_state is None:
+        return np.random.default_rng(), False
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return np.random.default_rng(int(random_state)), int(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state, False
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(2 ** 31)), False
+    raise TypeError(f"random_state must be None, an int or a numpy Generator, got {random_state!r}.")
 
 
 def missing_columns(source: str, roles, available) -> None:

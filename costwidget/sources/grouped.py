@@ -19,9 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.classifier import Classifier
-from ..model.counts import counts_classifier
-from ..model.validation import missing_columns, renamed_keyword
+from ..model import Classifier, counts_classifier, missing_columns, renamed_keyword
 
 __all__ = ["Columns", "columns_from_keywords", "check_columns", "check_decimals",
            "classifiers_from_groups", "require", "NUMERIC_TYPES"]
@@ -300,9 +298,7 @@ def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bo
         clf = counts_classifier(Classifier, take(key), take(pos), take(neg), name=str(models[m]),
                                 pos_label=pos_label, folds=take(fold_codes), low=take(low),
                                 high=take(high), score_name=cols.score,
-                                weights=cols.weight is not None)
-        if folds is not None:  # fold codes -> the fold column's values, same (sorted) order
-            clf._folds = {folds[c]: part for c, part in clf._folds.items()}
+                                weights=cols.weight is not None, fold_labels=folds)
         out[models[m]] = clf
     return out
 

@@ -10,8 +10,8 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
-from ..model.geometry import workforce_segment
-from ..model.operating import capacity_from_cases, capacity_to_cases
+from ..model import workforce_segment
+from ..model import capacity_from_cases, capacity_to_cases
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK

@@ -359,7 +359,7 @@ class CostWidget:
         >>> list(w.readout.index)
         ['LogisticRegression', 'LogisticRegression (2)']
         """
-        from ..model.estimators import classifiers_from_estimators
+        from ..model import classifiers_from_estimators
 
         clfs = classifiers_from_estimators(estimators, X, y, cv=cv, pos_label=pos_label,
                                            response_method=response_method)
@@ -557,7 +557,7 @@ def _export():
 
 def _check_resamplable(clf):
     """Bands resample the cases: refuse at once what cannot be resampled (weights, rates only)."""
-    from ..model.bands import scored_arrays
+    from ..model import scored_arrays
 
     if clf.sample is not None:
         scored_arrays(clf, "bands")

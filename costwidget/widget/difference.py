@@ -164,7 +164,7 @@ class DifferenceView:
 
     def _check_pair(self, a, b) -> None:
         """The model's quick checks of a pair, at once (a refused pair is refused synchronously)."""
-        from ..model.paired import check_pair
+        from ..model import check_pair
 
         check_pair(self.ctx.drawing(a).clf, self.ctx.drawing(b).clf)
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.costs import roc_point_to_cost_line
-from ..model.geometry import thin_indices
+from ..model import roc_point_to_cost_line
+from ..model import thin_indices
 
 __all__ = ["ClassifierDrawing", "MAX_CURVE_POINTS", "PALETTE"]
 

@@ -8,7 +8,7 @@ import html
 import bqplot as bq
 import ipywidgets as widgets
 
-from ..model.geometry import cost_line_value
+from ..model import cost_line_value
 from .marks import hold
 from .theme import INK
 

@@ -9,8 +9,8 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
-from ..model.geometry import iso_performance_segment
-from ..model.operating import costs_for_pcf, costs_for_ratio
+from ..model import iso_performance_segment
+from ..model import costs_for_pcf, costs_for_ratio
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK

@@ -24,7 +24,7 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
-from ..model.ranges import check_range, range_summary, snap_range
+from ..model import check_range, range_summary, snap_range
 from .theme import RANGE_EDGE, RANGE_FILL
 from .thesis_view import ThesisView
 

@@ -14,7 +14,7 @@ import math
 import ipywidgets as widgets
 import pandas as pd
 
-from ..model.operating import operating_rows
+from ..model import operating_rows
 
 __all__ = ["Readout", "readout_html", "constraint_html", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS"]
 

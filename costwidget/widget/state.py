@@ -10,7 +10,7 @@ from __future__ import annotations
 import traitlets as t
 
 from ..model import probability_cost
-from ..model.validation import check_costs, check_probability
+from ..model import check_costs, check_probability
 
 __all__ = ["WidgetState", "CONSTRAINTS"]
 
@@ -58,7 +58,7 @@ class WidgetState(t.HasTraits):
 
     @t.validate("range_of_interest")
     def _check_range_of_interest(self, proposal):
-        from ..model.ranges import check_range
+        from ..model import check_range
 
         return list(check_range(proposal["value"]))
 

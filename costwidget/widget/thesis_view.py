@@ -16,7 +16,7 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
-from ..model.ranges import mtmcs_curve, optimal_thresholds, range_grid, threshold_segments
+from ..model import mtmcs_curve, optimal_thresholds, range_grid, threshold_segments
 from ..palette import PALETTE
 from .figures import pane_figure
 from .theme import RANGE_EDGE, RANGE_FILL
