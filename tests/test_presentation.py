@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import re
 from pathlib import Path
 
@@ -304,6 +305,19 @@ def test_tour_leaves_the_widget_as_it_started():
             ("none", 1.0, False, False, [])
     finally:
         w.close()
+
+
+@pytest.mark.parametrize("cost_fn, cost_fp", [(1.7976931348623157e308, 1.0),
+                                               (1.0, 1.7976931348623157e308),
+                                               (5e-324, 1.0), (1.0, 5e-324)])
+def test_extreme_cost_ratios_are_taken_and_the_ratio_slider_stays_finite(w, cost_fn, cost_fp):
+    # A typed cost of 1.8e308 made the slider compute 10 ** 309 (OverflowError, found by the
+    # stateful test): the slider stops at the decades a float holds, the text keeps the ratio.
+    w.update(cost_fn=cost_fn, cost_fp=cost_fp)
+    slider = w.operating_tool.log_ratio
+    assert (w.cost_fn, w.cost_fp) == (cost_fn, cost_fp)
+    assert -308 <= slider.min < slider.max <= 308
+    assert math.isfinite(10.0 ** slider.max) and slider.min <= math.log10(slider.value) <= slider.max
 
 
 def test_no_visible_label_has_a_null_tooltip(w):

@@ -22,6 +22,9 @@ _STYLE = {"description_width": "initial"}
 CLICK_STEPS = 500
 #: The cost-ratio slider spans 10^-3 .. 10^3, and grows to hold any finite ratio the costs make.
 RATIO_DECADES = 3.0
+#: The widest the ratio slider grows, in decades either way (10 ** 308 is the largest power of
+#: ten a float holds).
+_MAX_DECADE = 308
 
 
 def format_ratio(cost_fn: float, cost_fp: float) -> str:
@@ -199,7 +202,11 @@ class OperatingPointTool:
         lo, hi = -RATIO_DECADES, RATIO_DECADES
         if 0.0 < ratio < math.inf:  # the slider grows to hold any finite ratio
             exponent = math.log10(ratio)
-            lo, hi = min(lo, math.floor(exponent)), max(hi, math.ceil(exponent))
+            # ... up to the decades a float holds: the slider computes 10 ** max, and 10 ** 309
+            # overflows (a typed cost of 1.8e308 ended in OverflowError). The text beside the
+            # slider still shows the exact ratio.
+            lo = max(min(lo, math.floor(exponent)), -_MAX_DECADE)
+            hi = min(max(hi, math.ceil(exponent)), _MAX_DECADE)
         # Range and value in one message: the browser never sees a value outside the range or
         # off the grid (it would clamp or snap it and send that back as a move).
         with self.log_ratio.hold_sync():
