@@ -189,7 +189,8 @@ pre.snapshot { font-size: .75rem; background: #f6f6f6; padding: .5rem; overflow:
 
 
 def standalone_page(*, manager_state, view_specs, title, caption, readout, colors, snapshot,
-                    range_table=None, cdn=False, generator="costwidget", created="") -> str:
+                    range_table=None, cdn=False, generator="costwidget", created="",
+                    decision_rule=None) -> str:
     """The page's HTML text. ``manager_state``/``view_specs`` come from ``ipywidgets.embed``."""
     views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
                       f"{json_for_script(v)}</script>" for v in view_specs)
@@ -227,6 +228,7 @@ nothing is recomputed (there is no Python behind it). Made with
 {readout_table(readout, colors)}
 </section>
 {_range_section(range_table, colors)}
+{_decision_rule_section(decision_rule)}
 <section id="costwidget-snapshot-record">
 <h2>Snapshot</h2>
 <p class="note">The record of this analysis; <code>w.restore(snapshot)</code> brings a widget over
@@ -242,6 +244,18 @@ the same classifiers back to it (copy the JSON below, or read the
 </body>
 </html>
 """
+
+
+def _decision_rule_section(rule) -> str:
+    """The rule to deploy (a ``DecisionRule.to_dict()``) as a two-column table, every text escaped."""
+    if not rule:
+        return ""
+    rows = "".join(f"<tr><th scope=row>{html.escape(str(k))}</th><td>{_cell(v)}</td></tr>"
+                   for k, v in rule.items())
+    return ("<section id='costwidget-decision-rule'>\n<h2>Rule to deploy</h2>\n"
+            "<p class='note'>Predict positive when score &ge; threshold (a randomized rule mixes "
+            "two thresholds); <code>w.decision_rule()</code>, <code>w.to_estimator()</code>.</p>\n"
+            f"<table class='readout'><tbody>{rows}</tbody></table>\n</section>")
 
 
 def _range_section(table, colors) -> str:

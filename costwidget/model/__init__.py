@@ -20,6 +20,7 @@ from .ranges import cost_sensitivity_table, range_summary, thesis_optimized_sear
 from .sample import ScoredSample
 from .threshold_choice import (THRESHOLD_CHOICES, brier_score, cost_curve, expected_loss, h_measure,
                                nec_by_threshold_choice, threshold_choice_table)
+from .deploy import DecisionRule, EstimatorSource, decision_rule, to_estimator
 from .decision_curve import decision_curve, net_benefit_from_nec, pcf_from_threshold_probability
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
 
@@ -60,4 +61,8 @@ __all__ = [
     "net_benefit_from_nec",
     "pcf_from_threshold_probability",
     "threshold_choice_table",
+    "DecisionRule",
+    "EstimatorSource",
+    "decision_rule",
+    "to_estimator",
 ]

@@ -108,7 +108,8 @@ def classifier_from_estimator(estimator, X, y, *, cv=None, pos_label=None, name=
         _check_labels_known(y_arr, classes, label)
         method = _method(estimator, response_method, label)
         scores = _positive_scores(getattr(estimator, method)(X), method, classes, pos_label)
-        return cls.from_scores(y_arr, scores, name=label, pos_label=pos_label)
+        clf = cls.from_scores(y_arr, scores, name=label, pos_label=pos_label)
+        return _record_source(clf, estimator, method, pos_label, cross_validated=False)
     splits = _splits([estimator], X, y_arr, cv, groups)
     return _cross_validated(cls, estimator, X, y_arr, splits, pos_label, label, response_method,
                             groups)
@@ -335,4 +336,14 @@ def _cross_validated(cls, estimator, X, y, splits, pos_label, label, response_me
     folds = np.empty(len(y), dtype=np.int64)
     for k, (_, test) in enumerate(splits):
         folds[test] = k
-    return cls.from_scores(y, scores, name=label, pos_label=pos_label, folds=folds)
+    clf = cls.from_scores(y, scores, name=label, pos_label=pos_label, folds=folds)
+    return _record_source(clf, estimator, method, pos_label, cross_validated=True, X=X, y=y)
+
+
+def _record_source(clf, estimator, method, pos_label, *, cross_validated, X=None, y=None):
+    """Keep how the scores were made (``clf.estimator_source``), so the chosen threshold can
+    be deployed on the same response (`costwidget.model.deploy.to_estimator`)."""
+    from .deploy import EstimatorSource
+
+    clf.estimator_source = EstimatorSource(estimator, method, pos_label, cross_validated, X, y)
+    return clf

@@ -495,6 +495,22 @@ class CostWidget:
         no range is set (see :func:`costwidget.range_summary`)."""
         return self.range_tool.table
 
+    # --- decision rule to deploy (issue 21; see decision_rule.py) ---
+    def decision_rule(self, name=None):
+        """The rule to deploy for classifier ``name`` (default: the lowest expected cost shown,
+        under the active constraint): a frozen `costwidget.model.DecisionRule` whose
+        ``to_dict()`` is JSON. See :func:`costwidget.model.decision_rule`."""
+        from .decision_rule import widget_decision_rule
+        return widget_decision_rule(self, name)
+
+    def to_estimator(self, name=None):
+        """That rule as a ``sklearn.model_selection.FixedThresholdClassifier`` (classifiers made
+        from estimators; cross-validated ones are refit on all the data, the threshold having
+        been chosen on out-of-fold scores). See :func:`costwidget.model.to_estimator`."""
+        from .decision_rule import widget_to_estimator
+        return widget_to_estimator(self, name)
+    # --- end decision rule ---
+
     @property
     def constrained(self):
         """``{name: ConstrainedPoint}`` of the active constraint (empty when none)."""

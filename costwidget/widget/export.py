@@ -93,7 +93,13 @@ def snapshot(w) -> dict:
         _range_table(w).reset_index().to_dict("records"),
         "readout": readout.reset_index().to_dict("records"),
     }
+    snap["decision_rule"] = _decision_rule_record(w)  # issue 21: the rule to deploy
     return fmt.jsonable(snap)
+
+
+def _decision_rule_record(w):
+    """The rule to deploy (``w.decision_rule().to_dict()``), None when nothing is shown."""
+    return w.decision_rule().to_dict() if len(w.readout) else None
 
 
 def _is_number(v):
@@ -574,7 +580,7 @@ def to_html(w, path=None, *, cdn=False):
         manager_state=data["manager_state"], view_specs=data["view_specs"],
         title="Cost curves: " + ", ".join(c.name for c in _visible(w)),
         caption=caption(w), readout=w.readout, range_table=_range_table(w), colors=dict(w.colors),
-        snapshot=snap, cdn=cdn,
+        snapshot=snap, cdn=cdn, decision_rule=snap["decision_rule"],
         generator=f"costwidget {__version__}", created=time.strftime("%Y-%m-%d %H:%M"))
     if path is None:
         return text
