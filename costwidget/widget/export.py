@@ -94,6 +94,10 @@ def snapshot(w) -> dict:
         "readout": readout.reset_index().to_dict("records"),
     }
     snap["decision_rule"] = _decision_rule_record(w)  # issue 21: the rule to deploy
+    snap["threshold_choice"] = {"method": s.threshold_choice,  # issue 21
+                                "show_decision_curve": s.show_decision_curve,
+                                "at_operating_point":
+                                    w.threshold_choice_view.choices.to_dict("records")}
     return fmt.jsonable(snap)
 
 
@@ -202,9 +206,21 @@ def restore(w, snap) -> None:
     if problems:
         raise SnapshotError("this snapshot is for other classifiers, nothing was changed: "
                             + "; ".join(problems) + ".")
+    traits.update(_threshold_choice_inputs(snap))  # issue 21 (optional: older snapshots lack it)
     _check_on_scratch_state(w, traits)
     w.update(**traits)  # all or nothing, like the scratch check
     w.wait()
+
+
+def _threshold_choice_inputs(snap) -> dict:
+    """``threshold_choice`` and ``show_decision_curve`` from a snapshot's optional record."""
+    rec = snap.get("threshold_choice")
+    if rec is None:
+        return {}
+    if not isinstance(rec, dict):
+        raise SnapshotError("malformed snapshot: 'threshold_choice' must be a dict.")
+    return {"threshold_choice": rec.get("method", "none"),
+            "show_decision_curve": rec.get("show_decision_curve", False)}
 
 
 # ---------------------------------------------------------------------------- captions
@@ -409,6 +425,10 @@ def to_frame(w) -> dict:
       ``a`` and ``b`` naming the pair (empty when the view is off);
     * ``"range"``: the range table over the range of interest (``w.range_table`` as columns;
       empty when no range is set).
+    * ``"decision_curve"``: ``threshold_choice``, ``threshold_probability``, ``net_benefit`` of
+      the decision-curve pane, with "treat all" and "treat none" (empty when it is off);
+    * ``"threshold_choice"``: each threshold choice method's ``threshold``, ``nec``,
+      ``expected_cost`` and ``gap`` to the envelope at the operating point (empty when off).
     """
     w.wait()
     shown = _visible(w)
@@ -440,6 +460,9 @@ def to_frame(w) -> dict:
         "difference": difference.reset_index(drop=True),
         "range": (pd.DataFrame(columns=["classifier"]) if _range_table(w) is None
                   else _range_table(w).reset_index()),
+        # issue 21: the decision curve drawn, and each threshold choice at the operating point
+        "decision_curve": w.decision_curve_view.frame.reset_index(drop=True),
+        "threshold_choice": w.threshold_choice_view.choices.reset_index(drop=True),
     }
 
 
