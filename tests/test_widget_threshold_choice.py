@@ -177,3 +177,17 @@ def test_snapshot_without_the_record_still_restores(widget):
     with pytest.raises(ValueError, match="nothing was changed"):
         w.restore(snap)
     assert w.threshold_choice == "score"
+
+
+def test_figure_draws_what_is_shown(widget, tmp_path):
+    w = widget
+    plain = w.to_figure()
+    n_lines = len(plain.axes[1].lines)
+    w.update(threshold_choice="score+rate", show_decision_curve=True)
+    fig = w.to_figure()
+    assert len(fig.axes) == 3 and fig.axes[2].get_title() == "Decision curve"
+    # risk: score + rate curves; margin: the rate curve only.
+    assert len(fig.axes[1].lines) == n_lines + 3
+    assert len(fig.axes[1].collections) >= 2  # the shaded gaps
+    path = w.save(tmp_path / "fig.png")
+    assert path.stat().st_size > 1000

@@ -193,3 +193,22 @@ class DecisionCurveView:
             f"<span class='costwidget-table-note'>Operating point: pt = C(+|−)/(C(+|−)+C(−|+)) "
             f"= {pt:.4g}. Net benefit = π₁ − (π₁(1−pt) + π₀·pt)/(1−pt) · NEC: the cost pane "
             f"in other units (solid: best threshold; dashed: treat iff score ≥ pt).</span>")
+
+
+def draw_on_matplotlib(ax, view, colors: dict) -> None:
+    """Draw the decision-curve pane as shown (``view.frame`` and the operating pt) with matplotlib."""
+    f = view.frame
+    ax.set_title("Decision curve")
+    ax.set_xlabel("threshold probability pt")
+    ax.set_ylabel("net benefit")
+    for (name, method), part in f.groupby(["classifier", "threshold_choice"], sort=False):
+        if name in ("treat all", "treat none"):
+            ax.plot(part.threshold_probability, part.net_benefit, color=TRIVIAL_COLOR,
+                    linestyle="-" if name == "treat all" else ":", label=name)
+        else:
+            ax.plot(part.threshold_probability, part.net_benefit, color=colors.get(name, "#999999"),
+                    linestyle="-" if method == "optimal" else "--", linewidth=1.5)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(view.scales["y"].min, view.scales["y"].max)
+    if not math.isnan(view.operating_pt):
+        ax.axvline(view.operating_pt, color="black", linestyle=":", linewidth=1)

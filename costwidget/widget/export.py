@@ -294,6 +294,7 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     elif difference and diff_band is None:
         raise ValueError("the difference view is off: set w.difference = [a, b] first.")
     ncols = int(roc) + 1 + int(difference)
+    ncols += int(s.show_decision_curve)  # issue 21: the decision-curve pane, last
     text_caption = mp.text(caption(w)) if show_caption else ""
     n_entries = len(shown) + 1 if legend and shown else 0
     legend_cols = min(n_entries, 5)
@@ -339,6 +340,8 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         if cost_lines:
             mp.draw_cost_lines(cost_ax, c, colors[c.name], alpha=0.25, linewidth=0.75)
         mp.draw_envelope(cost_ax, c, colors[c.name])
+    from .threshold_choice_view import draw_on_matplotlib as draw_threshold_choice  # issue 21
+    draw_threshold_choice(cost_ax, w.threshold_choice_view, [c.name for c in shown])
     if constrained:
         mp.draw_constrained_lines(cost_ax, [(cp.slope, cp.intercept, colors[n])
                                             for n, cp in constrained.items()])
@@ -358,6 +361,9 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
 
         mp.draw_difference(axes[0], diff_band, diff_intervals, color_a=colors[a],
                            color_b=colors[b], pcf=pcf, strip_room=STRIP_ROOM)
+    if s.show_decision_curve:  # issue 21
+        from .decision_curve_view import draw_on_matplotlib as draw_decision_curve
+        draw_decision_curve(axes[-1], w.decision_curve_view, colors)
     if n_entries:
         entries = [(c.name, colors[c.name], "-") for c in shown] + [("best of all", "black", "--")]
         handles, labels = mp.legend_handles(entries)

@@ -138,7 +138,7 @@ class ThresholdChoiceView:
     marks : list of bqplot marks
         Per classifier: the shaded gap (below) and the curve(s); first under the envelopes.
     widget : ipywidgets.VBox
-        The control and the tables, to place under the readout.
+        The tables, to place under the readout (the control goes in the "draw:" row).
     choices : DataFrame
         :func:`operating_choices` at the operating point (empty when off).
     table : DataFrame
@@ -187,8 +187,8 @@ class ThresholdChoiceView:
             "trusting <code>predict_proba</code> costs.</span>")
         self.choices_html = widgets.HTML("")
         self.table_html = widgets.HTML("")
-        self.widget = widgets.VBox([widgets.HBox([self.control]), self.choices_html,
-                                    self.table_html])
+        # The control sits in the widget's "draw:" row; the tables go under the readout.
+        self.widget = widgets.VBox([self.choices_html, self.table_html])
         self.widget.add_class("costwidget-threshold-choice")
         self.choices = operating_choices([], pcf=0.5, p_pos=0.5, cost_fn=1.0, cost_fp=1.0,
                                          methods=[])
@@ -282,3 +282,17 @@ class ThresholdChoiceView:
             table, "<b>Threshold-choice table</b>: expected losses over cost proportion c "
                    "uniform (calibration loss = Brier − loss of the envelope); H measure "
                    "(Hand 2009); empty where the scores are not probabilities")
+
+
+def draw_on_matplotlib(ax, view, names) -> None:
+    """Draw what the cost pane shows of ``view`` (curves, shaded gaps) on a matplotlib axis."""
+    for name in names:
+        shade, curve = view.gaps[name], view.curves[name]
+        color = curve.colors[0]
+        if shade.visible:
+            x, y = np.asarray(shade.x, float), np.asarray(shade.y, float)
+            ax.fill_between(x, y[0], y[1], color=color, alpha=0.18, linewidth=0)
+        if curve.visible:
+            xs, ys = np.atleast_2d(np.asarray(curve.x, float)), np.atleast_2d(np.asarray(curve.y, float))
+            for x, y in zip(xs, ys):
+                ax.plot(x, y, color=color, linestyle="-.", linewidth=1.2)
