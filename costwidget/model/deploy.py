@@ -278,9 +278,12 @@ def to_estimator(clf, rule: DecisionRule):
     >>> model = LogisticRegression().fit(X[:100], y[:100])
     >>> clf = cw.Classifier.from_estimator(model, X[100:], y[100:], name="lr")
     >>> rule = decision_rule(clf, p_pos=0.5, cost_fn=4.0, cost_fp=1.0)
-    >>> deployed = to_estimator(clf, rule)
+    >>> try:
+    ...     deployed = to_estimator(clf, rule)
+    ... except ImportError:           # scikit-learn < 1.5: no FixedThresholdClassifier
+    ...     deployed = None
     >>> score = model.predict_proba(X[100:])[:, 1]
-    >>> bool((deployed.predict(X[100:]) == (score >= rule.threshold)).all())
+    >>> deployed is None or bool((deployed.predict(X[100:]) == (score >= rule.threshold)).all())
     True
     """
     source = getattr(clf, "estimator_source", None)
@@ -309,4 +312,12 @@ def to_estimator(clf, rule: DecisionRule):
                                    response_method=source.response_method)
     if source.cross_validated:
         out.fit(source.X, source.y)
+    else:
+        import sklearn
+
+        major, minor = (int(v) for v in sklearn.__version__.split(".")[:2])
+        if (major, minor) < (1, 6):
+            # scikit-learn 1.5 predicts with ``estimator_`` only (1.6 uses a fitted ``estimator``
+            # as is): give it the already fitted estimator, so that no refit changes the scores.
+            out.estimator_ = source.estimator
     return out
