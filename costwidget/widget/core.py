@@ -240,12 +240,12 @@ class CostWidget:
             rows.append(self.difference_view.controls)
         # The panes share the width, or stack when it is narrow (theme.CSS). The legend row is
         # above them; the readout comes right under the constraint that shapes it.
-        panes = widgets.HBox([self.figures.roc, self.figures.cost,
-                              self.decision_curve_view.widget])  # issue 21: decision curve
+        panes = widgets.HBox([self.figures.roc, self.figures.cost])
         panes.add_class("costwidget-panes")
         self.widget = widgets.VBox([
             style_widget(), self.errors.widget, self._background.widget,
             self.operating_tool.widget, self.classifier_layers.picker_row, panes,
+            self.decision_curve_view.widget,  # issue 21: the decision-curve pane, under the panes
             widgets.VBox(rows), self.constraint_tool.widget, self.readout_view.widget,
             self.readout_view.constrained_widget, self.threshold_choice_view.widget,
             self.difference_view.widget,
