@@ -13,7 +13,8 @@ sklearn = pytest.importorskip("sklearn")
 from sklearn.utils.fixes import parse_version  # noqa: E402
 
 HAS_FIXED = parse_version(sklearn.__version__) >= parse_version("1.5")
-needs_fixed = pytest.mark.skipif(not HAS_FIXED, reason="FixedThresholdClassifier needs sklearn >= 1.5")
+needs_fixed = pytest.mark.skipif(not HAS_FIXED,
+                                 reason="FixedThresholdClassifier needs sklearn >= 1.5")
 
 
 def _data(seed, n=60, ties=True):

@@ -221,7 +221,8 @@ def _constrained(clf, pcf, costs, cp) -> DecisionRule:
     nec = float(cp.nec(pcf))
     cost = float(expected_cost(nec, costs["p_pos"], costs["cost_fn"], costs["cost_fp"]))
     single = cp.single_threshold if cp.randomized else cp.threshold_high
-    return DecisionRule(classifier=clf.name, threshold=float(single), randomized=bool(cp.randomized),
+    return DecisionRule(classifier=clf.name, threshold=float(single),
+                        randomized=bool(cp.randomized),
                         threshold_low=float(cp.threshold_low),
                         threshold_high=float(cp.threshold_high),
                         prob_low=float(cp.prob_low) if cp.randomized else 0.0,

@@ -196,7 +196,7 @@ class DecisionCurveView:
 
 
 def draw_on_matplotlib(ax, view, colors: dict) -> None:
-    """Draw the decision-curve pane as shown (``view.frame`` and the operating pt) with matplotlib."""
+    """Draw the decision-curve pane as shown (``view.frame``, the operating pt) with matplotlib."""
     f = view.frame
     ax.set_title("Decision curve")
     ax.set_xlabel("threshold probability pt")

@@ -20,7 +20,8 @@ def _chosen_name(w, name):
     table = w.readout
     if table.empty:
         raise ValueError("No classifier is shown: make one visible, or pass name=.")
-    column = "constrained_expected_cost" if "constrained_expected_cost" in table else "expected_cost"
+    column = ("constrained_expected_cost" if "constrained_expected_cost" in table
+              else "expected_cost")
     # The highlighted row of the readout: the lowest expected cost (first on ties).
     return str(table[column].astype(float).idxmin())
 

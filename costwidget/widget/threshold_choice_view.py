@@ -293,6 +293,7 @@ def draw_on_matplotlib(ax, view, names) -> None:
             x, y = np.asarray(shade.x, float), np.asarray(shade.y, float)
             ax.fill_between(x, y[0], y[1], color=color, alpha=0.18, linewidth=0)
         if curve.visible:
-            xs, ys = np.atleast_2d(np.asarray(curve.x, float)), np.atleast_2d(np.asarray(curve.y, float))
+            xs = np.atleast_2d(np.asarray(curve.x, float))
+            ys = np.atleast_2d(np.asarray(curve.y, float))
             for x, y in zip(xs, ys):
                 ax.plot(x, y, color=color, linestyle="-.", linewidth=1.2)
