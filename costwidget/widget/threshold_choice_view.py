@@ -76,24 +76,29 @@ def curve_points(clf, method: str):
 
 
 def operating_choices(classifiers, *, pcf: float, p_pos: float, cost_fn: float, cost_fp: float,
-                      methods) -> pd.DataFrame:
+                      methods, cache=None) -> pd.DataFrame:
     """Each method's threshold and cost at one operating point, one row per (classifier, method).
 
     Columns: ``classifier``, ``threshold_choice``, ``threshold`` (score-driven: the Bayes
     threshold on the score; rate-driven: the score whose tie group is split), ``nec``,
     ``expected_cost`` per case, ``gap`` (NEC above the envelope), ``note`` (why a row is empty).
+    ``cache``, a dict, keeps each (classifier, method)'s pieces between calls (slider moves).
     """
+    cache = {} if cache is None else cache
     rows = []
     for clf in classifiers:
         env = float(clf.nec(pcf))
         for method in ["optimal", *methods]:
             row = {"classifier": clf.name, "threshold_choice": method, "threshold": math.nan,
                    "nec": math.nan, "expected_cost": math.nan, "gap": math.nan, "note": ""}
-            problem = _score_problem(clf) if method == "score" else None
+            key = (id(clf), method)
+            if key not in cache:
+                problem = _score_problem(clf) if method == "score" else None
+                cache[key] = (problem, None if problem else cost_curve(clf, method))
+            problem, pieces = cache[key]
             if problem:
                 row["note"] = problem
             else:
-                pieces = cost_curve(clf, method)
                 k = int(np.searchsorted(pieces.pcf_hi.to_numpy(), pcf, side="right"))
                 k = min(k, len(pieces) - 1)
                 nec = float(nec_by_threshold_choice(clf, pcf, method))
@@ -196,6 +201,7 @@ class ThresholdChoiceView:
         self._drawn_curves = None
         self._drawn_point = None
         self._tables = {}
+        self._pieces = {}  # (id(clf), method) -> (problem, pieces): the classifiers never change
 
     def push_controls(self) -> None:
         self.binding.push(self.ctx.state.threshold_choice)
@@ -270,10 +276,14 @@ class ThresholdChoiceView:
             self.table_html.value = ""
             return
         self.choices = operating_choices([d.clf for d in shown], pcf=s.pcf, p_pos=s.p_pos,
-                                         cost_fn=s.cost_fn, cost_fp=s.cost_fp, methods=methods)
+                                         cost_fn=s.cost_fn, cost_fp=s.cost_fp, methods=methods,
+                                         cache=self._pieces)
         self.table = self._table_of(shown)
         shown_choices = self.choices.copy()
-        shown_choices["note"] = shown_choices["note"].str.slice(0, 160)
+        # The full reason is in ``choices``; the table says it in a few words.
+        shown_choices["note"] = np.where(shown_choices["note"].str.contains("[0, 1]", regex=False),
+                                         "scores are not probabilities: calibrate first",
+                                         shown_choices["note"].str.slice(0, 80))
         self.choices_html.value = (
             _html_table(shown_choices, "<b>Threshold choice at the operating point</b> "
                         "(gap: NEC above the envelope)") + self.note.value)
