@@ -30,7 +30,8 @@ def widget():
 
 def test_keys_and_classifier_column(widget):
     frames = export.to_frame(widget)
-    assert set(frames) == {"roc", "hull", "envelope", "bands", "readout", "difference", "range"}
+    assert set(frames) == {"roc", "hull", "envelope", "bands", "readout", "difference", "range",
+                           "decision_curve", "threshold_choice"}
     for key in ("roc", "hull", "envelope", "bands", "readout"):
         assert frames[key].columns[0] == "classifier", key
         assert list(pd.unique(frames[key]["classifier"])) == ["a", "c"], key

@@ -230,6 +230,40 @@ class WidgetMachine(RuleBasedStateMachine):
         self._control(v.name_b, b)
         self._control(v.show, on)
 
+    # --- issue 21: threshold choice and decision curve ---
+    @rule(choice=st.sampled_from(["none", "score", "score+rate", "bogus"]))
+    def set_threshold_choice(self, choice):
+        assert self._python_set(threshold_choice=choice) == (choice != "bogus")
+
+    @rule(choice=st.sampled_from(["none", "score", "score+rate"]), on=st.booleans())
+    def threshold_choice_controls(self, choice, on):
+        self._control(self.w.threshold_choice_view.control, choice)
+        self._control(self.w.decision_curve_view.toggle, on)
+
+    @invariant()
+    def threshold_choice_equals_brute_force(self):
+        w = self.w
+        s = w.state
+        assert w.threshold_choice_view.control.value == s.threshold_choice
+        rows = w.threshold_choice_view.choices
+        if s.threshold_choice == "none":
+            assert rows.empty
+        else:
+            for _, row in rows[rows.threshold_choice == "optimal"].iterrows():
+                assert row.nec == pytest.approx(_brute_nec(row.classifier, s.pcf), abs=1e-12)
+            # These scores are not probabilities: the score method is refused, with the reason.
+            score = rows[rows.threshold_choice == "score"]
+            assert score.nec.isna().all() and score.note.str.contains("[0, 1]", regex=False).all()
+        view = w.decision_curve_view
+        if s.show_decision_curve:
+            pt = s.cost_fp / (s.cost_fp + s.cost_fn)
+            assert view.operating_pt == pytest.approx(pt) and list(view.point_line.x) == [pt, pt]
+            refs = {"treat all", "treat none"} if s.visible else set()
+            assert set(view.frame.classifier) == set(s.visible) | refs
+        else:
+            assert view.frame.empty
+    # --- end issue 21 ---
+
     # ------------------------------------------------------------------ invariants
     @invariant()
     def drawn_equals_independent_model(self):

@@ -228,9 +228,10 @@ window.costwidgetPage.catch((err) => console.error("costwidget:", err));
 
 def standalone_page(*, manager_state, view_specs, title, caption, readout, colors, snapshot,
                     range_table=None, cdn=False, generator="costwidget", created="",
-                    frontend=None) -> str:
+                    frontend=None, decision_rule=None) -> str:
     """The page's HTML text. ``manager_state``/``view_specs`` come from ``ipywidgets.embed``;
-    ``frontend`` (`widget.page_spec`), when given, makes the operating point move in the page."""
+    ``frontend`` (`widget.page_spec`), when given, makes the operating point move in the page;
+    ``decision_rule`` (a `DecisionRule` record's dict) is shown as the rule to deploy."""
     views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
                       f"{json_for_script(v)}</script>" for v in view_specs)
     if cdn:
@@ -266,6 +267,7 @@ def standalone_page(*, manager_state, view_specs, title, caption, readout, color
 {readout_table(readout, colors)}
 </section>
 {_range_section(range_table, colors)}
+{_decision_rule_section(decision_rule)}
 <section id="costwidget-snapshot-record">
 <h2>Snapshot</h2>
 <p class="note">The record of this analysis; <code>w.restore(snapshot)</code> brings a widget over
@@ -282,6 +284,18 @@ the same classifiers back to it (copy the JSON below, or read the
 </body>
 </html>
 """
+
+
+def _decision_rule_section(rule) -> str:
+    """The rule to deploy (a ``DecisionRule.to_dict()``) as a two-column table, every text escaped."""
+    if not rule:
+        return ""
+    rows = "".join(f"<tr><th scope=row>{html.escape(str(k))}</th><td>{_cell(v)}</td></tr>"
+                   for k, v in rule.items())
+    return ("<section id='costwidget-decision-rule'>\n<h2>Rule to deploy</h2>\n"
+            "<p class='note'>Predict positive when score &ge; threshold (a randomized rule mixes "
+            "two thresholds); <code>w.decision_rule()</code>, <code>w.to_estimator()</code>.</p>\n"
+            f"<table class='readout'><tbody>{rows}</tbody></table>\n</section>")
 
 
 def _range_section(table, colors) -> str:

@@ -76,7 +76,7 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
 
     def __init__(self, *, counts: RocCounts, name: str | None = None, pos_label=None,
                  rates_only: bool = False, sample: ScoredSample | None = None, folds=None,
-                 score_counts=None, envelope_error_bound: float = 0.0):
+                 score_counts=None, envelope_error_bound: float = 0.0, estimator_source=None):
         # Every field is set here, once; free functions read them and never set any.
         self._name = _check_name(name)
         self.pos_label = pos_label
@@ -100,6 +100,9 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         #: aggregation layer from rounded scores (costwidget.from_duckdb / from_spark).
         self.envelope_error_bound = float(envelope_error_bound)
         self._band_cache = None  # replicates.ReplicateCache of bootstrap replicates, made on first band
+        #: How the scores were made from a scikit-learn estimator (``from_estimator``), else None:
+        #: what ``to_estimator`` deploys.
+        self.estimator_source = estimator_source
 
     @property
     def score_counts(self):

@@ -26,7 +26,7 @@ class ClassifierConstructors:
 
     @classmethod
     def from_scores(cls, y_true, y_score, *, name=None, pos_label=None, sample_weight=None,
-                    folds=None, instance=None):
+                    folds=None, instance=None, _estimator_source=None):
         """Evaluate a scoring classifier: one ROC point per distinct score threshold.
 
         Parameters
@@ -87,7 +87,8 @@ class ClassifierConstructors:
         if folds is None:
             return cls(counts=counts, name=name, pos_label=pos_label,
                        sample=ScoredSample(is_pos, y_score, weights, instance=ids,
-                                           case_token=token))
+                                           case_token=token),
+                       estimator_source=_estimator_source)
         labels, codes = split_folds(folds, n, is_pos, weights)
         sample = ScoredSample(is_pos, y_score, weights, codes, instance=ids, case_token=token)
         parts = {}
@@ -95,7 +96,8 @@ class ClassifierConstructors:
             part = sample.subset(codes == k)
             parts[label] = cls(counts=roc_counts(part.is_pos, part.scores, part.weights),
                                name=name, pos_label=pos_label, sample=part)
-        return cls(counts=counts, name=name, pos_label=pos_label, sample=sample, folds=parts)
+        return cls(counts=counts, name=name, pos_label=pos_label, sample=sample, folds=parts,
+                   estimator_source=_estimator_source)
 
     @classmethod
     def from_frame(cls, frame, *, y_true="label", y_score="score", model="model", fold=None,

@@ -7,9 +7,44 @@ scikit-learn is imported only when these functions run (extra ``sklearn``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 RESPONSE_METHODS = ("auto", "predict_proba", "decision_function")
+
+
+@dataclass(frozen=True)
+class EstimatorSource:
+    """How a classifier's scores were made from a scikit-learn estimator.
+
+    Recorded by ``Classifier.from_estimator`` / ``classifiers_from_estimators``
+    as ``clf.estimator_source`` (a field given to the constructor), so that the
+    chosen threshold can be deployed on the same response.
+
+    Attributes
+    ----------
+    estimator : estimator
+        The fitted estimator (``cross_validated=False``) or the unfitted
+        template that was cloned in every fold.
+    response_method : {"predict_proba", "decision_function"}
+        The method that produced the scores.
+    pos_label : label
+        The positive class; the score is that class's.
+    cross_validated : bool
+        True when the scores are out-of-fold (``cv=`` was given).
+    X, y : array-like or None
+        The data the scores were made on (references, not copies), kept only
+        for cross-validated classifiers, which are refit on all of it.
+    """
+
+    estimator: object
+    response_method: str
+    pos_label: object
+    cross_validated: bool
+    X: object = None
+    y: object = None
+
 
 
 def check_sklearn():
@@ -32,7 +67,9 @@ def estimator_scores(estimator, X, y, *, cv, pos_label, label, response_method, 
     if cv is None:
         scores, pos_label = fitted_scores(estimator, X, pos_label=pos_label, label=label,
                                           response_method=response_method, y=y_arr)
-        return dict(y_true=y_arr, y_score=scores, pos_label=pos_label, folds=None)
+        method = _method(estimator, response_method, label)
+        return dict(y_true=y_arr, y_score=scores, pos_label=pos_label, folds=None,
+                    _estimator_source=EstimatorSource(estimator, method, pos_label, False))
     splits = cv_splits([estimator], X, y_arr, cv, groups)
     return cross_validated_scores(estimator, X, y_arr, splits, pos_label, label, response_method,
                                   groups)
@@ -169,4 +206,5 @@ def cross_validated_scores(estimator, X, y, splits, pos_label, label, response_m
     folds = np.empty(len(y), dtype=np.int64)
     for k, (_, test) in enumerate(splits):
         folds[test] = k
-    return dict(y_true=y, y_score=scores, pos_label=pos_label, folds=folds)
+    return dict(y_true=y, y_score=scores, pos_label=pos_label, folds=folds,
+                _estimator_source=EstimatorSource(estimator, method, pos_label, True, X, y))

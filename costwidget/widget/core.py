@@ -37,6 +37,7 @@ __all__ = ["CostWidget", "STATE_TRAITS"]
 STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
                 "n_neg", "show_cost_lines", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
                 "range_of_interest")
+STATE_TRAITS += ("threshold_choice", "show_decision_curve")  # issue 21
 
 
 class _StateTrait:
@@ -125,6 +126,8 @@ class CostWidget:
     difference = _StateTrait()
     visible = _StateTrait()
     range_of_interest = _StateTrait()
+    threshold_choice = _StateTrait()  # issue 21
+    show_decision_curve = _StateTrait()  # issue 21
     busy = _StateTrait()  # read-only: setting raises TraitError
 
     def __init__(self, classifiers, *, p_pos=None, cost_fn=1.0, cost_fp=1.0):
@@ -175,6 +178,12 @@ class CostWidget:
         self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
                             self.readout_view, self.band_layer, self.fold_spread_layer,
                             self.difference_view, self.range_tool]
+        # issue 21: threshold choice (cost-pane curves, tables) and the decision-curve pane
+        from .decision_curve_view import DecisionCurveView
+        from .threshold_choice_view import ThresholdChoiceView
+        self.threshold_choice_view = ThresholdChoiceView(ctx)
+        self.decision_curve_view = DecisionCurveView(ctx)
+        self._components += [self.threshold_choice_view, self.decision_curve_view]
         self._compose()
         self._tx.redraw = self._redraw
         self._tx.push_controls = self._push_controls
@@ -193,7 +202,8 @@ class CostWidget:
         self.figures.compose(
             roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
                        *layers.hull_vertices, con.roc_points, op.chosen, hov.roc_highlight],
-            cost_marks=[*self.range_tool.marks, *self.fold_spread_layer.marks, *self.band_layer.marks, *layers.cost_lines,
+            cost_marks=[*self.range_tool.marks, *self.fold_spread_layer.marks, *self.band_layer.marks,
+                        *self.threshold_choice_view.marks, *layers.cost_lines,
                         con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
                         op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,
                         hov.cost_highlight, op.handle])
@@ -225,6 +235,7 @@ class CostWidget:
                 self.show_bands_box, self.band_level_slider]
         if self.show_fold_spread_box is not None:
             draw.append(self.show_fold_spread_box)
+        draw += [self.threshold_choice_view.control, self.decision_curve_view.toggle]  # issue 21
         rows = [widgets.HBox(draw, layout=wrap)]
         if self.difference_view.controls is not None:
             rows.append(self.difference_view.controls)
@@ -235,8 +246,10 @@ class CostWidget:
         self.widget = widgets.VBox([
             style_widget(), self.errors.widget, self._background.widget,
             self.operating_tool.widget, self.classifier_layers.picker_row, panes,
+            self.decision_curve_view.widget,  # issue 21: the decision-curve pane, under the panes
             widgets.VBox(rows), self.constraint_tool.widget, self.readout_view.widget,
-            self.readout_view.constrained_widget, self.difference_view.widget,
+            self.readout_view.constrained_widget, self.threshold_choice_view.widget,
+            self.difference_view.widget,
             self.range_tool.widget, self.hover_tool.info,
         ])
         self.widget.add_class("costwidget")
@@ -252,6 +265,8 @@ class CostWidget:
             self.classifier_layers.push_controls()
             self.difference_view.push_controls()
             self.range_tool.push_controls()
+            self.threshold_choice_view.push_controls()  # issue 21
+            self.decision_curve_view.push_controls()
             s = self.state
             self.show_bands_box.value = s.show_bands
             self._display_bindings[1].push(s.band_level)
@@ -496,6 +511,22 @@ class CostWidget:
         CST (grid and exact), the recommended one and the span of optimal thresholds; None when
         no range is set (see :func:`costwidget.range_summary`)."""
         return self.range_tool.table
+
+    # --- decision rule to deploy (issue 21; see decision_rule.py) ---
+    def decision_rule(self, name=None):
+        """The rule to deploy for classifier ``name`` (default: the lowest expected cost shown,
+        under the active constraint): a frozen `costwidget.model.DecisionRule` whose
+        ``to_dict()`` is JSON. See :func:`costwidget.model.decision_rule`."""
+        from .decision_rule import widget_decision_rule
+        return widget_decision_rule(self, name)
+
+    def to_estimator(self, name=None):
+        """That rule as a ``sklearn.model_selection.FixedThresholdClassifier`` (classifiers made
+        from estimators; cross-validated ones are refit on all the data, the threshold having
+        been chosen on out-of-fold scores). See :func:`costwidget.model.to_estimator`."""
+        from .decision_rule import widget_to_estimator
+        return widget_to_estimator(self, name)
+    # --- end decision rule ---
 
     @property
     def constrained(self):

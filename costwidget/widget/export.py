@@ -93,7 +93,17 @@ def snapshot(w) -> dict:
         _range_table(w).reset_index().to_dict("records"),
         "readout": readout.reset_index().to_dict("records"),
     }
+    snap["decision_rule"] = _decision_rule_record(w)  # issue 21: the rule to deploy
+    snap["threshold_choice"] = {"method": s.threshold_choice,  # issue 21
+                                "show_decision_curve": s.show_decision_curve,
+                                "at_operating_point":
+                                    w.threshold_choice_view.choices.to_dict("records")}
     return fmt.jsonable(snap)
+
+
+def _decision_rule_record(w):
+    """The rule to deploy (``w.decision_rule().to_dict()``), None when nothing is shown."""
+    return w.decision_rule().to_dict() if len(w.readout) else None
 
 
 def _is_number(v):
@@ -196,9 +206,21 @@ def restore(w, snap) -> None:
     if problems:
         raise SnapshotError("this snapshot is for other classifiers, nothing was changed: "
                             + "; ".join(problems) + ".")
+    traits.update(_threshold_choice_inputs(snap))  # issue 21 (optional: older snapshots lack it)
     _check_on_scratch_state(w, traits)
     w.update(**traits)  # all or nothing, like the scratch check
     w.wait()
+
+
+def _threshold_choice_inputs(snap) -> dict:
+    """``threshold_choice`` and ``show_decision_curve`` from a snapshot's optional record."""
+    rec = snap.get("threshold_choice")
+    if rec is None:
+        return {}
+    if not isinstance(rec, dict):
+        raise SnapshotError("malformed snapshot: 'threshold_choice' must be a dict.")
+    return {"threshold_choice": rec.get("method", "none"),
+            "show_decision_curve": rec.get("show_decision_curve", False)}
 
 
 # ---------------------------------------------------------------------------- captions
@@ -272,6 +294,7 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     elif difference and diff_band is None:
         raise ValueError("the difference view is off: set w.difference = [a, b] first.")
     ncols = int(roc) + 1 + int(difference)
+    ncols += int(s.show_decision_curve)  # issue 21: the decision-curve pane, last
     text_caption = mp.text(caption(w)) if show_caption else ""
     n_entries = len(shown) + 1 if legend and shown else 0
     legend_cols = min(n_entries, 5)
@@ -317,6 +340,8 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         if cost_lines:
             mp.draw_cost_lines(cost_ax, c, colors[c.name], alpha=0.25, linewidth=0.75)
         mp.draw_envelope(cost_ax, c, colors[c.name])
+    from .threshold_choice_view import draw_on_matplotlib as draw_threshold_choice  # issue 21
+    draw_threshold_choice(cost_ax, w.threshold_choice_view, [c.name for c in shown])
     if constrained:
         mp.draw_constrained_lines(cost_ax, [(cp.slope, cp.intercept, colors[n])
                                             for n, cp in constrained.items()])
@@ -336,6 +361,9 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
 
         mp.draw_difference(axes[0], diff_band, diff_intervals, color_a=colors[a],
                            color_b=colors[b], pcf=pcf, strip_room=STRIP_ROOM)
+    if s.show_decision_curve:  # issue 21
+        from .decision_curve_view import draw_on_matplotlib as draw_decision_curve
+        draw_decision_curve(axes[-1], w.decision_curve_view, colors)
     if n_entries:
         entries = [(c.name, colors[c.name], "-") for c in shown] + [("best of all", "black", "--")]
         handles, labels = mp.legend_handles(entries)
@@ -403,6 +431,10 @@ def to_frame(w) -> dict:
       ``a`` and ``b`` naming the pair (empty when the view is off);
     * ``"range"``: the range table over the range of interest (``w.range_table`` as columns;
       empty when no range is set).
+    * ``"decision_curve"``: ``threshold_choice``, ``threshold_probability``, ``net_benefit`` of
+      the decision-curve pane, with "treat all" and "treat none" (empty when it is off);
+    * ``"threshold_choice"``: each threshold choice method's ``threshold``, ``nec``,
+      ``expected_cost`` and ``gap`` to the envelope at the operating point (empty when off).
     """
     w.wait()
     shown = _visible(w)
@@ -434,6 +466,9 @@ def to_frame(w) -> dict:
         "difference": difference.reset_index(drop=True),
         "range": (pd.DataFrame(columns=["classifier"]) if _range_table(w) is None
                   else _range_table(w).reset_index()),
+        # issue 21: the decision curve drawn, and each threshold choice at the operating point
+        "decision_curve": w.decision_curve_view.frame.reset_index(drop=True),
+        "threshold_choice": w.threshold_choice_view.choices.reset_index(drop=True),
     }
 
 
@@ -582,6 +617,7 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
         title="Cost curves: " + ", ".join(c.name for c in _visible(w)),
         caption=caption(w), readout=w.readout, range_table=_range_table(w), colors=dict(w.colors),
         snapshot=snap, cdn=cdn, frontend=page_spec(w) if interactive and not cdn else None,
+        decision_rule=snap["decision_rule"],
         generator=f"costwidget {__version__}", created=time.strftime("%Y-%m-%d %H:%M"))
     if path is None:
         return text

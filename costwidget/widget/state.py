@@ -39,6 +39,12 @@ class WidgetState(t.HasTraits):
     visible = t.List(t.Unicode(), help="names of the classifiers shown")
     range_of_interest = t.List(t.Float(), help="[lo, hi]: a range of PCF(+) to choose over "
                                               "(Al-Saffar (2018), ch. 5), on the 0.05 grid; [] for none")
+    # issue 21: how the threshold will really be chosen (threshold_choice_view, decision_curve_view)
+    threshold_choice = t.Enum(("none", "score", "score+rate"), default_value="none",
+                              help="draw the score-driven (and rate-driven) cost curves beside "
+                                   "the envelopes, with the gap shaded")
+    show_decision_curve = t.Bool(False, help="the decision-curve pane: net benefit against "
+                                             "threshold probability")
     names = t.List(t.Unicode(), read_only=True, help="all classifier names, in order")
     busy = t.Bool(False, read_only=True, help="True while bands, fold spread or the difference "
                                               "view are computed in the background")
