@@ -52,6 +52,15 @@ def _import_nodes(tree: ast.AST):
         stack.extend(ast.iter_child_nodes(node))
 
 
+def _bound_in_init(package: str, known: set[str]) -> set[str]:
+    """Names a package's ``__init__`` binds with ``from ... import name`` (empty for a module)."""
+    path = modules().get(package)
+    if path is None or not is_package(path):
+        return set()
+    return {alias.asname or alias.name for node in _import_nodes(ast.parse(path.read_text("utf-8")))
+            if isinstance(node, ast.ImportFrom) for alias in node.names}
+
+
 def imported_names(name: str, path: Path, known: set[str]) -> set[str]:
     """The costwidget modules ``name`` imports (resolving relative imports and ``from p import m``)."""
     package = name if is_package(path) else name.rpartition(".")[0]
@@ -67,7 +76,11 @@ def imported_names(name: str, path: Path, known: set[str]) -> set[str]:
             else:
                 stem = node.module or ""
             # ``from pkg import mod`` imports the module ``pkg.mod``; ``from mod import f`` imports mod.
-            targets = [f"{stem}.{alias.name}" if f"{stem}.{alias.name}" in known else stem
+            # A name the package's ``__init__`` binds itself (``from .decision_curve import
+            # decision_curve``) is that object, not the submodule of the same name.
+            bound = _bound_in_init(stem, known)
+            targets = [f"{stem}.{alias.name}"
+                       if f"{stem}.{alias.name}" in known and alias.name not in bound else stem
                        for alias in node.names]
         for target in targets:
             while target and target not in known:

@@ -251,7 +251,7 @@ def legend_html() -> str:
         (_line("#999999", "", 1.5), "trivial: all negative (y = x), all positive (y = 1 − x)"),
         ("<svg width='16' height='12' aria-hidden='true'><rect x='1' y='1' width='14' height='10' "
          f"style='fill:{NEVER_USE};stroke:#999999' stroke-width='1'/></svg>",
-         "never worth using (above y = x or y = 1 − x: a trivial classifier costs less)"),
+         "never worth using (above y = x or y = 1 − x)"),
         ("<svg width='10' height='14' aria-hidden='true'><line x1='5' y1='1' x2='5' y2='13' "
          f"style='stroke:{INK}' stroke-width='1.5'/></svg>", "operating point"),
     ]

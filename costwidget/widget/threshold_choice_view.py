@@ -181,6 +181,10 @@ class ThresholdChoiceView:
         self.marks = [*self.gaps.values(), *self.curves.values()]
         self.control = widgets.Dropdown(options=THRESHOLD_CHOICE_OPTIONS, value="none",
                                         description="threshold choice",
+                                        tooltip="how the threshold will be chosen: the envelope "
+                                                "tunes it on this data; score- and rate-driven "
+                                                "curves show what predict_proba or a fixed share "
+                                                "of flagged cases would cost",
                                         style={"description_width": "initial"})
         self.binding = SliderBinding(self.control, ctx.tx,
                                      lambda v: setattr(ctx.state, "threshold_choice", v),
