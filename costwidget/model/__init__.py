@@ -33,7 +33,7 @@ from .bands import scored_arrays
 from .counts import counts_classifier
 from .estimator_scoring import fitted_scores
 from .geometry import cost_line_value, iso_performance_segment, thin_indices, workforce_segment
-from .operating import (capacity_from_cases, capacity_to_cases, costs_for_pcf, costs_for_ratio,
+from .operating import (capacity_from_cases, capacity_to_cases, costs_for_pcf, move_to_pcf, costs_for_ratio,
                         operating_rows)
 from .paired import check_pair
 from .range_checks import check_range, range_grid, snap_range

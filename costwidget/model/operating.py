@@ -16,8 +16,8 @@ import pandas as pd
 from .costs import probability_cost
 from .validation import check_costs, check_probability
 
-__all__ = ["costs_for_pcf", "costs_for_ratio", "capacity_to_cases", "capacity_from_cases",
-           "operating_table", "operating_rows", "CAPACITY_UNITS"]
+__all__ = ["move_to_pcf", "costs_for_pcf", "costs_for_ratio", "capacity_to_cases",
+           "capacity_from_cases", "operating_table", "operating_rows", "CAPACITY_UNITS"]
 
 #: Units of a workforce capacity: a number of cases, or a percentage of all cases flagged.
 CAPACITY_UNITS = ("cases", "% flagged")
@@ -110,6 +110,34 @@ def costs_for_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float) -> tuple
     fn, fp = costs_for_ratio(ratio, cost_fn=cost_fn, cost_fp=cost_fp)
     probability_cost(p, fn, fp)  # refuses an undefined PCF(+) (both costs zero)
     return fn, fp
+
+
+def move_to_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float) -> tuple[float, float, float]:
+    """``(p_pos, cost_fn, cost_fp)`` giving ``PCF(+) = pcf`` exactly, changing as little as it can.
+
+    Inside (0, 1) the prevalence stays and one cost changes (:func:`costs_for_pcf`). At
+    p(+) = 0 or 1 every cost gives PCF(+) = 0 or 1, so the prevalence must move: with both
+    costs positive it moves alone (eq. 6 solved for p), ``p = x·C(+|−) / (x·C(+|−) + (1−x)·C(−|+))``;
+    with a cost of 0 it goes to 0.5 and one cost changes as above.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model import move_to_pcf
+    >>> p, fn, fp = move_to_pcf(0.36, p_pos=0.0, cost_fn=5.0, cost_fp=1.0)
+    >>> (fn, fp), round(cw.probability_cost(p, fn, fp), 12)
+    ((5.0, 1.0), 0.36)
+    >>> move_to_pcf(0.5, p_pos=0.0, cost_fn=0.0, cost_fp=1.0)
+    (0.5, 1.0, 1.0)
+    """
+    x = float(check_probability(pcf, "pcf"))
+    p = float(check_probability(p_pos, "p_pos"))
+    if 0.0 < p < 1.0:
+        return (p, *costs_for_pcf(x, p_pos=p, cost_fn=cost_fn, cost_fp=cost_fp))
+    fn, fp = float(cost_fn), float(cost_fp)
+    if fn > 0.0 and fp > 0.0 and math.isfinite(fn) and math.isfinite(fp):
+        return x * fp / (x * fp + (1.0 - x) * fn), fn, fp
+    return (0.5, *costs_for_pcf(x, p_pos=0.5, cost_fn=cost_fn, cost_fp=cost_fp))
 
 
 def _check_unit(unit):

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model import iso_performance_segment
-from ..model import costs_for_pcf, costs_for_ratio
+from ..model import costs_for_ratio, move_to_pcf
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK
@@ -136,10 +136,15 @@ class OperatingPointTool:
 
     # ------------------------------------------------------------------ user input
     def set_pcf(self, x) -> None:
-        """Keep p(+), change one cost so that PCF(+) = x (a click or a drag in the cost pane)."""
+        """PCF(+) = x for a click or a drag in the cost pane: keep p(+) and change one cost, or
+        at p(+) = 0 or 1 (where no cost moves PCF(+)) move p(+) (`move_to_pcf`)."""
         s = self.ctx.state
         x = float(np.clip(float(x), 0.0, 1.0))
-        s.set_costs(*costs_for_pcf(x, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp))
+        p, fn, fp = move_to_pcf(x, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp)
+        with s.hold_trait_notifications():
+            if p != s.p_pos:
+                s.p_pos = p
+            s.set_costs(fn, fp)
 
     def set_ratio(self, ratio) -> None:
         s = self.ctx.state
