@@ -91,8 +91,9 @@ class DecisionCurveView:
                                      lambda v: setattr(ctx.state, "show_decision_curve", v),
                                      "decision curve")
         self.caption = widgets.HTML("")
-        self.widget = widgets.VBox([self.figure, self.caption])
-        self.widget.layout.display = "none"
+        # Attached when shown, not hidden with display: none: a bqplot figure drawn in a hidden
+        # container has no size and the browser logs negative <rect> sizes.
+        self.widget = widgets.VBox([])
         self.frame = pd.DataFrame(columns=["classifier", "threshold_choice",
                                            "threshold_probability", "net_benefit"])
         self.operating_pt = math.nan
@@ -125,7 +126,8 @@ class DecisionCurveView:
     def sync(self) -> None:
         s = self.ctx.state
         if not s.show_decision_curve:
-            self.widget.layout.display = "none"
+            if self.widget.children:
+                self.widget.children = ()
             self.frame = self.frame.iloc[:0]
             self._drawn_curves = None
             self.operating_pt = math.nan
@@ -142,7 +144,8 @@ class DecisionCurveView:
         if point != self._drawn_point:
             self._draw_point(shown)
             self._drawn_point = point
-        self.widget.layout.display = None
+        if not self.widget.children:
+            self.widget.children = (self.figure, self.caption)
 
     def _rows(self, name, method):
         f = self.frame
