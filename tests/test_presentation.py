@@ -389,3 +389,16 @@ def test_browser_test_frontends_are_in_the_test_extra():
     test = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
     assert {re.split(r"[<>=]", d)[0] for d in test} >= {"notebook", "voila", "jupyterlab",
                                                         "matplotlib"}
+
+
+def test_the_readme_shows_a_picture_of_the_widget():
+    """A PNG at least 800 px wide, in the repository, made by docs/make_readme_picture.py."""
+    import struct
+
+    text = (ROOT / "README.md").read_text()
+    assert "](docs/widget.png)" in text
+    png = (ROOT / "docs" / "widget.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    assert width >= 800 and height >= 600, (width, height)
+
