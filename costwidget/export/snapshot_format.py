@@ -15,6 +15,8 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from ..model import jsonable  # noqa: F401 - the snapshot's values, shared with DecisionRule
+
 __all__ = ["FORMAT", "VERSION", "SnapshotError", "fingerprint", "jsonable", "from_json_number",
            "compare_fingerprints"]
 
@@ -24,31 +26,6 @@ VERSION = 1
 
 class SnapshotError(ValueError):
     """A snapshot that cannot be restored: malformed, of another version, or of other classifiers."""
-
-
-def jsonable(value):
-    """``value`` as JSON values only: numpy scalars and arrays to Python, NaN to None, ±inf to
-    ``"inf"``/``"-inf"``, tuples to lists, dict keys to str."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if value is pd.NA:
-        return None
-    if isinstance(value, np.bool_):
-        return bool(value)
-    if isinstance(value, numbers.Integral):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        x = float(value)
-        if math.isnan(x):
-            return None
-        if math.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return x
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [jsonable(v) for v in value]
-    raise TypeError(f"cannot put a {type(value).__name__} into a snapshot: {value!r}")
 
 
 def from_json_number(value) -> float:

@@ -31,10 +31,11 @@ from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
 # through this namespace; not part of the documented API (not in __all__).
 from .bands import scored_arrays
 from .counts import counts_classifier
+from .json_values import jsonable
 from .estimator_scoring import fitted_scores
 from .geometry import cost_line_value, iso_performance_segment, thin_indices, workforce_segment
-from .operating import (capacity_from_cases, capacity_to_cases, costs_for_pcf, move_to_pcf, costs_for_ratio,
-                        operating_rows)
+from .operating import (capacity_from_cases, capacity_to_cases, costs_for_pcf, costs_for_ratio,
+                        move_to_pcf, operating_rows)
 from .paired import check_pair
 from .range_checks import check_range, range_grid, snap_range
 from .ranges import mtmcs_curve, optimal_thresholds, threshold_segments

@@ -19,6 +19,7 @@ import numpy as np
 
 from .costs import expected_cost, probability_cost
 from .estimator_scoring import EstimatorSource
+from .json_values import jsonable
 
 __all__ = ["DecisionRule", "EstimatorSource", "decision_rule", "to_estimator"]
 
@@ -86,20 +87,7 @@ class DecisionRule:
         >>> d["threshold"], d["fpr"], d["tpr"], d["pcf_lo"], d["pcf_hi"]
         (0.9, 0.0, 0.5, 0.0, 0.5)
         """
-        return {k: _json_value(v) for k, v in asdict(self).items()}
-
-
-def _json_value(v):
-    if isinstance(v, (bool, str)) or v is None:
-        return v
-    if isinstance(v, (float, np.floating, int, np.integer)):
-        v = float(v)
-        if math.isnan(v):
-            return None
-        if math.isinf(v):
-            return "inf" if v > 0 else "-inf"
-        return v
-    return v
+        return {k: jsonable(v) for k, v in asdict(self).items()}
 
 
 def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None) -> DecisionRule:
