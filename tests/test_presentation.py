@@ -402,3 +402,20 @@ def test_the_readme_shows_a_picture_of_the_widget():
     width, height = struct.unpack(">II", png[16:24])
     assert width >= 800 and height >= 600, (width, height)
 
+
+def test_no_empty_space_above_the_controls_when_all_is_well(w):
+    """The error banner and the busy sign leave the layout while there is nothing to show (each
+    took a 28 px line above the controls), and come back when there is."""
+    errors, busy = w.errors.widget, w._background.widget
+    w.wait(timeout=120)
+    assert errors.layout.display == "none" and busy.layout.display == "none"
+    w.operating_tool.cost_fn.value = -1.0  # typed into the field: refused in the banner
+    assert errors.layout.display is None and "cost" in w.errors.message
+    w.operating_tool.cost_fn.value = 2.0  # a good change clears the banner
+    assert errors.layout.display == "none" and w.errors.message == ""
+    w.show_bands = True
+    if w.busy:  # the bands are computing: the busy sign is in the layout
+        assert busy.layout.display is None
+    w.wait(timeout=300)
+    assert busy.layout.display == "none"
+

@@ -126,8 +126,9 @@ class BackgroundWork:
                                          layout=widgets.Layout(width="160px", visibility="hidden"))
         self.label = widgets.HTML(value="")
         self.label.add_class("costwidget-busy")
+        # Out of the layout while idle: no empty line above the controls.
         self.widget = widgets.HBox([self.bar, self.label],
-                                   layout=widgets.Layout(align_items="center", min_height="1.6em"))
+                                   layout=widgets.Layout(align_items="center", display="none"))
 
     # ------------------------------------------------------------------ requests
     @property
@@ -353,10 +354,12 @@ class BackgroundWork:
             done = sum(d / t for d, t in parts) / len(parts)
             self.bar.value = min(max(done, 0.0), 1.0)
             self.bar.layout.visibility = "visible"
+            self.widget.layout.display = None
             # Labels name classifiers ("difference a − b"): escaped, they are user text.
             self.label.value = f"<i>computing {html.escape(', '.join(labels))}…</i>"
         else:
             self.bar.layout.visibility = "hidden"
+            self.widget.layout.display = "none"
             self.bar.value = 0.0
             if self.label.value:
                 self.label.value = ""

@@ -11,10 +11,11 @@ __all__ = ["ErrorArea"]
 
 
 class ErrorArea:
-    """An HTML banner: empty when all is well, the escaped message of the last error otherwise."""
+    """An HTML banner: the escaped message of the last error; out of the layout (no empty line
+    above the controls) while all is well."""
 
     def __init__(self):
-        self.widget = widgets.HTML(value="", layout=widgets.Layout(min_height="1.6em"))
+        self.widget = widgets.HTML(value="", layout=widgets.Layout(display="none"))
         self.widget.add_class("costwidget-errors")
         self.last_error: BaseException | None = None
 
@@ -30,11 +31,13 @@ class ErrorArea:
             '<div role="alert" class="costwidget-error-banner" style="color:var(--cw-error-fg,'
             '#000);background:var(--cw-error-bg,#fdd);border-left:4px solid '
             f'var(--cw-error-edge,#d32f2f);padding:2px 6px">{html.escape(text)}</div>')
+        self.widget.layout.display = None
 
     def clear(self) -> None:
         self.last_error = None
         if self.widget.value:
             self.widget.value = ""
+            self.widget.layout.display = "none"
 
     def guard(self, context: str):
         """Decorator: run a callback; on any exception show it here instead of raising."""
