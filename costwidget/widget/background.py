@@ -32,47 +32,16 @@ widget:
 
 from __future__ import annotations
 
-import asyncio
 import collections
-import html
 import itertools
-import os
-import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
-import ipywidgets as widgets
+from .busy_sign import BusySign
+# shared_pool is looked up here at each start, so a test can stand in for it.
+from .worker_pool import MAX_WORKERS, running_loop, shared_pool, threads_available
 
 __all__ = ["BackgroundWork", "Superseded", "MAX_WORKERS", "threads_available", "shared_pool"]
-
-#: Worker threads shared by every widget of the process (created on demand, never more).
-MAX_WORKERS = max(1, min(4, os.cpu_count() or 1))
-
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def shared_pool() -> ThreadPoolExecutor:
-    """The process-wide pool every widget's background work runs on."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=MAX_WORKERS,
-                                       thread_name_prefix="costwidget-worker")
-        return _POOL
-
-
-def threads_available() -> bool:
-    """False where Python has no threads (Pyodide/JupyterLite)."""
-    return sys.platform not in ("emscripten", "wasi")
-
-
-def _running_loop():
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 class Superseded(Exception):
@@ -106,7 +75,7 @@ class BackgroundWork:
         self.on_busy = on_busy
         self.synchronous = (not threads_available()) if synchronous is None else synchronous
         # The owner's event loop (a Jupyter kernel's), where results are drawn; None in a script.
-        self._loop = _running_loop()
+        self._loop = running_loop()
         self._loop_thread = threading.get_ident() if self._loop is not None else None
         self._counter = itertools.count(1)
         self._latest: dict[str, int] = {}
@@ -121,14 +90,8 @@ class BackgroundWork:
         self._closed = False
         self._idle = threading.Condition()
         self._show_lock = threading.Lock()  # without a loop the bar is written from both threads
-        self.bar = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="",
-                                         bar_style="info",
-                                         layout=widgets.Layout(width="160px", visibility="hidden"))
-        self.label = widgets.HTML(value="")
-        self.label.add_class("costwidget-busy")
-        # Out of the layout while idle: no empty line above the controls.
-        self.widget = widgets.HBox([self.bar, self.label],
-                                   layout=widgets.Layout(align_items="center", display="none"))
+        self.sign = BusySign()
+        self.bar, self.label, self.widget = self.sign.bar, self.sign.label, self.sign.widget
 
     # ------------------------------------------------------------------ requests
     @property
@@ -350,19 +313,7 @@ class BackgroundWork:
         with self._idle:
             labels = list(self._labels.values())
             parts = list(self._progress.values())
-        if labels:
-            done = sum(d / t for d, t in parts) / len(parts)
-            self.bar.value = min(max(done, 0.0), 1.0)
-            self.bar.layout.visibility = "visible"
-            self.widget.layout.display = None
-            # Labels name classifiers ("difference a − b"): escaped, they are user text.
-            self.label.value = f"<i>computing {html.escape(', '.join(labels))}…</i>"
-        else:
-            self.bar.layout.visibility = "hidden"
-            self.widget.layout.display = "none"
-            self.bar.value = 0.0
-            if self.label.value:
-                self.label.value = ""
+        self.sign.draw(labels, parts)
 
     def close(self) -> None:
         """End all work: queued jobs are dropped, a running one stops at its next progress check
