@@ -230,3 +230,34 @@ def test_kernels_import_only_kernels():
     found = sorted(f"{name} imports {target}" for name in KERNELS
                    for target in graph[name] if target not in KERNELS)
     assert not found, "layer-0 modules reach up:\n" + "\n".join(found)
+
+
+# The widget layer stays in small modules named for what they hold (issue 19): the core only
+# composes, so it is held tighter than the rest.
+WIDGET_MODULE_LIMIT = 350
+CORE_LIMIT = 300
+
+
+def _oversized(paths, limit):
+    return {path.name: _lines(path) for path in paths if _lines(path) > limit}
+
+
+def test_oversized_finds_a_planted_long_module(tmp_path):
+    # The size check itself must be able to fail.
+    long, short = tmp_path / "long.py", tmp_path / "short.py"
+    long.write_text("x = 1\n" * (WIDGET_MODULE_LIMIT + 1))
+    short.write_text("x = 1\n" * WIDGET_MODULE_LIMIT)
+    assert _oversized([long, short], WIDGET_MODULE_LIMIT) == {"long.py": WIDGET_MODULE_LIMIT + 1}
+
+
+def test_no_widget_module_over_350_lines():
+    paths = [*(ROOT / "widget").glob("*.py"), ROOT / "display.py"]
+    big = _oversized(paths, WIDGET_MODULE_LIMIT)
+    assert not big, f"widget modules over {WIDGET_MODULE_LIMIT} lines (split by what they hold): {big}"
+
+
+def test_widget_core_is_at_most_300_lines():
+    core = ROOT / "widget" / "core.py"
+    assert _lines(core) <= CORE_LIMIT, (
+        f"widget/core.py has {_lines(core)} lines (limit {CORE_LIMIT}): move what it holds into "
+        "a component, `layout`, or a mixin module")

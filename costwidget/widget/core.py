@@ -4,79 +4,43 @@ Each component owns its controls, its marks, its observers and its ``sync()``
 (draw from the whole state; skip when nothing it depends on changed). The
 widget wires them to one `WidgetState`, one error area, one `Transaction`
 (lock, loop guard, rollback) and one `BackgroundWork` (the worker thread and
-the busy sign), and decides the z-order of the marks in each pane.
+the busy sign); `layout` decides the z-order of the marks in each pane and where
+each component's boxes go. The public methods that only read or export the state
+come from small mixins: `state_traits`, `constructors`, `shown_results`,
+`export_methods`.
 """
 
 from __future__ import annotations
 
-
-import ipywidgets as widgets
 import traitlets
 
-from ..model import Classifier, classifiers_from_predictions
 from .background import BackgroundWork
+from .band_layers import bootstrap_band_layer, fold_spread_layer
 from .classifier_layers import ClassifierLayers
 from .constraint import ConstraintTool
+from .constructors import Constructors, named_classifiers
 from .context import Context
 from .difference import DifferenceView
+from .draw_controls import DrawControls
 from .drawing import PALETTE, ClassifierDrawing
 from .errors import ErrorArea
+from .export_methods import ExportMethods
 from .figures import Figures
-from .fill_layer import FillBetweenLayer
 from .hover import HoverTool
+from .layout import build_widget, compose_marks
+from .lifecycle import reachable_widgets, widgets_held_by
 from .operating_point import OperatingPointTool
 from .range_of_interest import RangeOfInterest
 from .readout import Readout
+from .shown_results import ShownResults
 from .state import WidgetState
-from .lifecycle import reachable_widgets, widgets_held_by
+from .state_traits import STATE_TRAITS, StateTraits
 from .transaction import Transaction
 
 __all__ = ["CostWidget", "STATE_TRAITS"]
 
-#: The settable state traits: the analysis a snapshot records and a rollback restores.
-STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
-                "n_neg", "show_cost_lines", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
-                "range_of_interest")
-STATE_TRAITS += ("threshold_choice", "show_decision_curve")  # issue 21
 
-
-class _StateTrait:
-    """``w.p_pos`` etc.: read and set a trait of ``w.state`` (read-only traits raise TraitError)."""
-
-    def __set_name__(self, owner, name):
-        self.name = name
-        self.__doc__ = f"State trait ``{name}`` (see `WidgetState`)."
-
-    def __get__(self, obj, owner=None):
-        return self if obj is None else getattr(obj.state, self.name)
-
-    def __set__(self, obj, value):
-        setattr(obj.state, self.name, value)
-
-
-def _named(classifiers):
-    """The classifiers with distinct names; unnamed ones get "classifier i" on a *copy*, so the
-    user's objects are never changed."""
-    classifiers = list(classifiers)
-    if not classifiers:
-        raise ValueError("CostWidget needs at least one classifier.")
-    out = []
-    for i, clf in enumerate(classifiers):
-        if not isinstance(clf, Classifier):
-            raise TypeError(f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
-                            "Classifier; build one with Classifier.from_scores(...).")
-        if clf.name is None:
-            clf = clf.renamed(f"classifier {i}")
-        out.append(clf)
-    names = [c.name for c in out]
-    if len(set(names)) != len(names):
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        raise ValueError(f"Classifier names must be distinct, got {names} ({dupes} repeated); "
-                         "give each a name= when you build it.")
-    return out
-
-
-class CostWidget:
+class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
     """Synchronized ROC and cost-curve panes for choosing a classifier and its threshold.
 
     Parameters
@@ -110,28 +74,8 @@ class CostWidget:
     >>> w.close()
     """
 
-    p_pos = _StateTrait()
-    cost_fn = _StateTrait()
-    cost_fp = _StateTrait()
-    pcf = _StateTrait()  # read-only: setting raises TraitError
-    constraint = _StateTrait()
-    max_fpr = _StateTrait()
-    capacity = _StateTrait()
-    n_pos = _StateTrait()
-    n_neg = _StateTrait()
-    show_cost_lines = _StateTrait()
-    show_bands = _StateTrait()
-    band_level = _StateTrait()
-    show_fold_spread = _StateTrait()
-    difference = _StateTrait()
-    visible = _StateTrait()
-    range_of_interest = _StateTrait()
-    threshold_choice = _StateTrait()  # issue 21
-    show_decision_curve = _StateTrait()  # issue 21
-    busy = _StateTrait()  # read-only: setting raises TraitError
-
     def __init__(self, classifiers, *, p_pos=None, cost_fn=1.0, cost_fp=1.0):
-        self.classifiers = _named(classifiers)
+        self.classifiers = named_classifiers(classifiers)
         names = [c.name for c in self.classifiers]
         first = self.classifiers[0]
         total = None if first.n_pos is None else first.n_pos + first.n_neg
@@ -157,21 +101,8 @@ class CostWidget:
         self.hover_tool.connect(self.classifier_layers)
         self.operating_tool = OperatingPointTool(ctx)
         self.constraint_tool = ConstraintTool(ctx, total_cases=total)
-        self.band_layer = FillBetweenLayer(
-            ctx, slot="bands", label="bands", enabled="show_bands",
-            request=lambda s: s.band_level,
-            # The envelope band (threshold re-optimized in every replicate, Drummond & Holte
-            # (2004), sec. 8) as a basic bootstrap interval: the percentile one covers the best
-            # achievable cost too rarely, the minimum being biased low (see Classifier.band).
-            compute=lambda clf, level: clf.band(level, interval="basic", random_state=0),
-            check=_check_resamplable)
-        self.fold_spread_layer = FillBetweenLayer(
-            ctx, slot="fold spread", label="fold spread", enabled="show_fold_spread",
-            request=lambda s: "min-max", compute=lambda clf, _req: clf.fold_spread(),
-            applies=lambda clf: bool(clf.folds), opacity=0.10, line_style="dotted",
-            stroke_width=1,
-            none_message="no visible classifier has folds: build them with folds= (or "
-                         "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
+        self.band_layer = bootstrap_band_layer(ctx)
+        self.fold_spread_layer = fold_spread_layer(ctx)
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
         self.range_tool = RangeOfInterest(ctx)
@@ -195,64 +126,12 @@ class CostWidget:
 
     # ------------------------------------------------------------------ composition
     def _compose(self):
-        layers, op, con, hov = (self.classifier_layers, self.operating_tool, self.constraint_tool,
-                                self.hover_tool)
-        # Later marks are drawn on top. In the cost pane the click bars lie above the filled
-        # areas (which would take the click) and below the hover dots and the drag handle.
-        self.figures.compose(
-            roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
-                       *layers.hull_vertices, con.roc_points, op.chosen, hov.roc_highlight],
-            cost_marks=[*self.range_tool.marks, *self.fold_spread_layer.marks, *self.band_layer.marks,
-                        *self.threshold_choice_view.marks, *layers.cost_lines,
-                        con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
-                        op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,
-                        hov.cost_highlight, op.handle])
-        self.show_bands_box = widgets.Checkbox(
-            description="bands", style={"description_width": "initial"},
-            tooltip="pointwise bootstrap band of the best achievable cost at each PCF(+)")
-        self.band_level_slider = widgets.FloatSlider(description="level", min=0.5, max=0.99,
-                                                     step=0.01, readout_format=".0%",
-                                                     style={"description_width": "initial"},
-                                                     tooltip="confidence level of the bands")
-        self.show_fold_spread_box = (widgets.Checkbox(description="fold spread (min–max)",
-                                                      style={"description_width": "initial"})
-                                     if any(c.folds for c in self.classifiers) else None)
-        from .sliders import SliderBinding
-        s, tx = self.state, self._tx
-        self._display_bindings = [
-            SliderBinding(self.show_bands_box, tx, lambda v: setattr(s, "show_bands", v), "bands"),
-            SliderBinding(self.band_level_slider, tx, lambda v: setattr(s, "band_level", v),
-                          "band level"),
-        ]
-        if self.show_fold_spread_box is not None:
-            self._display_bindings.append(SliderBinding(
-                self.show_fold_spread_box, tx, lambda v: setattr(s, "show_fold_spread", v),
-                "fold spread"))
-        from .theme import style_widget
-
-        wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
-        draw = [widgets.HTML("<b>draw:</b>"), self.classifier_layers.show_cost_lines,
-                self.show_bands_box, self.band_level_slider]
-        if self.show_fold_spread_box is not None:
-            draw.append(self.show_fold_spread_box)
-        draw += [self.threshold_choice_view.control, self.decision_curve_view.toggle]  # issue 21
-        rows = [widgets.HBox(draw, layout=wrap)]
-        if self.difference_view.controls is not None:
-            rows.append(self.difference_view.controls)
-        # The panes share the width, or stack when it is narrow (theme.CSS). The legend row is
-        # above them; the readout comes right under the constraint that shapes it.
-        panes = widgets.HBox([self.figures.roc, self.figures.cost])
-        panes.add_class("costwidget-panes")
-        self.widget = widgets.VBox([
-            style_widget(), self.errors.widget, self._background.widget,
-            self.operating_tool.widget, self.classifier_layers.picker_row, panes,
-            self.decision_curve_view.widget,  # issue 21: the decision-curve pane, under the panes
-            widgets.VBox(rows), self.constraint_tool.widget, self.readout_view.widget,
-            self.readout_view.constrained_widget, self.threshold_choice_view.widget,
-            self.difference_view.widget,
-            self.range_tool.widget, self.hover_tool.info,
-        ])
-        self.widget.add_class("costwidget")
+        compose_marks(self)
+        self.draw_controls = DrawControls(self._ctx, folds=any(c.folds for c in self.classifiers))
+        self.show_bands_box = self.draw_controls.show_bands_box
+        self.band_level_slider = self.draw_controls.band_level_slider
+        self.show_fold_spread_box = self.draw_controls.show_fold_spread_box
+        self.widget = build_widget(self)
 
     def _redraw(self):
         for component in self._components:
@@ -267,118 +146,10 @@ class CostWidget:
             self.range_tool.push_controls()
             self.threshold_choice_view.push_controls()  # issue 21
             self.decision_curve_view.push_controls()
-            s = self.state
-            self.show_bands_box.value = s.show_bands
-            self._display_bindings[1].push(s.band_level)
-            if self.show_fold_spread_box is not None:
-                self.show_fold_spread_box.value = s.show_fold_spread
+            self.draw_controls.push_controls()
 
     def _set_busy(self, busy: bool):
         self.state.set_trait("busy", bool(busy))
-
-    # ------------------------------------------------------------------ constructors
-    @classmethod
-    def from_predictions(cls, y_true, scores, *, pos_label=None, sample_weight=None, **kwargs):
-        """One classifier per entry of ``scores`` (``{"name": y_score}``) on the same ``y_true``.
-
-        Parameters
-        ----------
-        y_true : array-like of shape (n_samples,)
-            True labels.
-        scores : dict
-            ``{name: y_score}``, each an array-like of shape (n_samples,).
-        pos_label : int, float, bool or str, optional
-            The positive class (as in ``sklearn.metrics.roc_curve``).
-        sample_weight : array-like of shape (n_samples,), optional
-        **kwargs
-            ``p_pos``, ``cost_fn``, ``cost_fp`` of :class:`CostWidget`.
-
-        Returns
-        -------
-        CostWidget
-
-        Examples
-        --------
-        >>> import costwidget as cw
-        >>> w = cw.CostWidget.from_predictions([0, 1, 1, 0], {"m": [0.1, 0.8, 0.6, 0.3]})
-        >>> float(w.readout.loc["m", "tpr"])
-        1.0
-        """
-        if not isinstance(scores, dict) or not scores:
-            raise TypeError("scores must be a non-empty dict {name: y_score}.")
-        # One reading of the labels: the classifiers are known to score the same cases, so
-        # the difference view can pair them (even when y_true is a list).
-        clfs = list(classifiers_from_predictions(
-            y_true, {str(n): s for n, s in scores.items()}, pos_label=pos_label,
-            sample_weight=sample_weight).values())
-        return cls(clfs, **kwargs)
-
-    @classmethod
-    def from_frame(cls, df, *, y_true="label", y_score="score", model="model", fold=None,
-                   instance=None, pos_label=None, **kwargs):
-        """Long-format scores: one row per (model, case) with a label and a score column.
-
-        Delegates to :meth:`Classifier.from_frame`: with ``fold=`` (a column name)
-        each classifier keeps its folds; ``instance=`` checks that every model
-        scores the same cases. Other keywords go to :class:`CostWidget`.
-
-        Examples
-        --------
-        >>> import pandas as pd, costwidget as cw
-        >>> df = pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "label": [0, 1, 1, 0] * 2,
-        ...                    "score": [.1, .8, .6, .3, .5, .4, .9, .2]})
-        >>> w = cw.CostWidget.from_frame(df)
-        >>> list(w.readout.index)
-        ['a', 'b']
-        """
-        clfs = Classifier.from_frame(df, y_true=y_true, y_score=y_score, model=model, fold=fold,
-                                     instance=instance, pos_label=pos_label)
-        return cls(list(clfs.values()), **kwargs)
-
-    @classmethod
-    def from_estimators(cls, estimators, X, y, *, cv=5, pos_label=None, response_method="auto",
-                        **kwargs):
-        """Cross-validated scores of scikit-learn estimators, one classifier each (extra ``sklearn``).
-
-        Delegates to :func:`costwidget.model.estimators.classifiers_from_estimators`: the
-        splits are drawn once, so every estimator is scored on the same folds (the difference
-        view can pair them); ``decision_function`` scores follow ``pos_label``.
-
-        Parameters
-        ----------
-        estimators : dict or list
-            ``{"name": estimator}``, or a list of estimators (named by class; a repeated
-            class name gets " (2)", " (3)", ...) or ``(name, estimator)`` pairs.
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        cv : int, CV splitter, iterable or None, default=5
-            None scores already fitted estimators on ``(X, y)``.
-        pos_label : optional
-            The positive class; default the larger label.
-        response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
-        **kwargs
-            ``p_pos``, ``cost_fn``, ``cost_fp`` of :class:`CostWidget`.
-
-        Returns
-        -------
-        CostWidget
-
-        Examples
-        --------
-        >>> import numpy as np, costwidget as cw
-        >>> from sklearn.linear_model import LogisticRegression
-        >>> rng = np.random.default_rng(0)
-        >>> X = rng.normal(size=(200, 3))
-        >>> y = (X[:, 0] + rng.normal(size=200) > 0).astype(int)
-        >>> w = cw.CostWidget.from_estimators([LogisticRegression(), LogisticRegression(C=0.01)], X, y)
-        >>> list(w.readout.index)
-        ['LogisticRegression', 'LogisticRegression (2)']
-        """
-        from ..model import classifiers_from_estimators
-
-        clfs = classifiers_from_estimators(estimators, X, y, cv=cv, pos_label=pos_label,
-                                           response_method=response_method)
-        return cls(list(clfs.values()), **kwargs)
 
     # ------------------------------------------------------------------ state API
     def observe(self, handler, names=traitlets.All):
@@ -436,126 +207,6 @@ class CostWidget:
         """
         self._background.wait(timeout)
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        """The live view, plus a static PNG (and an <img>) for wherever the widget cannot render
-        (nbconvert without widget state, LaTeX/PDF, GitHub's viewer).
-
-        Displaying never waits for background work: the image shows what is drawn now (bands
-        still computing are left out of it, as they are from the live panes at that moment)."""
-        return _export().mimebundle(self, include=include, exclude=exclude, **kwargs)
-
-    # ------------------------------------------------------------------ export (export.py)
-    def snapshot(self) -> dict:
-        """The current analysis as a plain, JSON-serialisable dict (see :meth:`restore`).
-
-        It holds the operating point (p(+), both costs, PCF(+)), the constraint and its
-        result, the visible classifiers, the band settings, the difference pair, the range of
-        interest and the readout rows, with a fingerprint of every classifier.
-
-        Examples
-        --------
-        >>> import json, costwidget as cw
-        >>> w = cw.demo()
-        >>> w.cost_fn = 5.0
-        >>> snap = json.loads(json.dumps(w.snapshot()))
-        >>> w.cost_fn = 1.0
-        >>> w.restore(snap)
-        >>> w.cost_fn
-        5.0
-        """
-        return _export().snapshot(self)
-
-    def restore(self, snapshot) -> None:
-        """Bring this widget back to a :meth:`snapshot` of a widget over the same classifiers.
-
-        A snapshot of other classifiers, or a malformed one, is refused with a message saying
-        what is wrong; nothing changes then.
-        """
-        _export().restore(self, snapshot)
-
-    def to_figure(self, **kwargs):
-        """The current state drawn with matplotlib: both panes side by side, the same marks,
-        colours and labels, and a caption with the operating point. Returns the Figure."""
-        return _export().to_figure(self, **kwargs)
-
-    def save(self, path, **kwargs):
-        """Write the current state to ``path``: ``.png``, ``.svg``, ``.pdf`` (vector) or
-        ``.html`` (:meth:`to_html`), chosen by the suffix. Returns the path."""
-        return _export().save(self, path, **kwargs)
-
-    def to_html(self, path=None, *, cdn=False, interactive=True):
-        """A standalone HTML page of the current state (offline by default; ``cdn=True`` loads
-        the scripts from a CDN for a smaller page). With ``path``, writes the page there and
-        returns the path; without, returns the page's text. ``interactive=False``: a page
-        whose operating point is not recomputed."""
-        return _export().to_html(self, path, cdn=cdn, interactive=interactive)
-
-    def to_frame(self) -> dict:
-        """Tidy DataFrames of every visible classifier: envelope, hull, bands and readout."""
-        return _export().to_frame(self)
-
-    def snapshot_cell(self, **kwargs) -> None:
-        """Display a static image of the current state as a normal cell output (it survives
-        nbconvert and GitHub's viewer, where the live widget does not)."""
-        _export().snapshot_cell(self, **kwargs)
-
-    # ------------------------------------------------------------------ what is shown
-    @property
-    def readout(self):
-        """DataFrame indexed by classifier name at the current operating point (visible ones)."""
-        return self.readout_view.table()
-
-    @property
-    def range_table(self):
-        """Per visible classifier over the range of interest: the thesis's MTMCR, sensitivity and
-        CST (grid and exact), the recommended one and the span of optimal thresholds; None when
-        no range is set (see :func:`costwidget.range_summary`)."""
-        return self.range_tool.table
-
-    # --- decision rule to deploy (issue 21; see decision_rule.py) ---
-    def decision_rule(self, name=None):
-        """The rule to deploy for classifier ``name`` (default: the lowest expected cost shown,
-        under the active constraint): a frozen `costwidget.model.DecisionRule` whose
-        ``to_dict()`` is JSON. See :func:`costwidget.model.decision_rule`."""
-        from .decision_rule import widget_decision_rule
-        return widget_decision_rule(self, name)
-
-    def to_estimator(self, name=None):
-        """That rule as a ``sklearn.model_selection.FixedThresholdClassifier`` (classifiers made
-        from estimators; cross-validated ones are refit on all the data, the threshold having
-        been chosen on out-of-fold scores). See :func:`costwidget.model.to_estimator`."""
-        from .decision_rule import widget_to_estimator
-        return widget_to_estimator(self, name)
-    # --- end decision rule ---
-
-    @property
-    def constrained(self):
-        """``{name: ConstrainedPoint}`` of the active constraint (empty when none)."""
-        return dict(self.constraint_tool.constrained)
-
-    @property
-    def drawn_bands(self):
-        """``{name: band DataFrame}`` of the bootstrap bands on screen (empty when off)."""
-        return {k: v.copy() for k, v in self.band_layer.drawn.items()}
-
-    @property
-    def drawn_fold_spreads(self):
-        """``{name: DataFrame}`` of the fold-spread bands on screen (empty when off)."""
-        return {k: v.copy() for k, v in self.fold_spread_layer.drawn.items()}
-
-    @property
-    def difference_band(self):
-        """The difference view's band (see :func:`costwidget.difference_band`), or None when off."""
-        shown = self.difference_view.shown
-        return None if shown is None else shown[0].copy()
-
-    @property
-    def difference_intervals(self):
-        """pcf intervals where the shown difference is significant (``pcf_lo``, ``pcf_hi``,
-        ``sign``: +1 where ``difference[0]`` costs more), or None when the view is off."""
-        shown = self.difference_view.shown
-        return None if shown is None else shown[1].copy()
-
     # ------------------------------------------------------------------ lifecycle
     def close(self):
         """Close every widget this `CostWidget` created (and stop its background work).
@@ -578,17 +229,3 @@ class CostWidget:
 
     def __exit__(self, *exc):
         self.close()
-
-
-def _export():
-    from . import export
-
-    return export
-
-
-def _check_resamplable(clf):
-    """Bands resample the cases: refuse at once what cannot be resampled (weights, rates only)."""
-    from ..model import scored_arrays
-
-    if clf.sample is not None:
-        scored_arrays(clf, "bands")

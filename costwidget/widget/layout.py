@@ -1,0 +1,52 @@
+"""Where a `CostWidget`'s components go: the z-order of the marks in each pane, and the boxes of
+the widget (controls, panes, tables) from top to bottom."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+__all__ = ["compose_marks", "build_widget"]
+
+
+def compose_marks(w) -> None:
+    """Set both panes' marks from the components, bottom first."""
+    layers, op, con, hov = (w.classifier_layers, w.operating_tool, w.constraint_tool,
+                            w.hover_tool)
+    # Later marks are drawn on top. In the cost pane the click bars lie above the filled
+    # areas (which would take the click) and below the hover dots and the drag handle.
+    w.figures.compose(
+        roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
+                   *layers.hull_vertices, con.roc_points, op.chosen, hov.roc_highlight],
+        cost_marks=[*w.range_tool.marks, *w.fold_spread_layer.marks, *w.band_layer.marks,
+                    *w.threshold_choice_view.marks, *layers.cost_lines,
+                    con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
+                    op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,
+                    hov.cost_highlight, op.handle])
+
+
+def build_widget(w) -> widgets.VBox:
+    """The whole widget: every component's boxes in their places."""
+    from .theme import style_widget
+
+    wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
+    draw = [widgets.HTML("<b>draw:</b>"), w.classifier_layers.show_cost_lines,
+            *w.draw_controls.controls]
+    draw += [w.threshold_choice_view.control, w.decision_curve_view.toggle]  # issue 21
+    rows = [widgets.HBox(draw, layout=wrap)]
+    if w.difference_view.controls is not None:
+        rows.append(w.difference_view.controls)
+    # The panes share the width, or stack when it is narrow (theme.CSS). The legend row is
+    # above them; the readout comes right under the constraint that shapes it.
+    panes = widgets.HBox([w.figures.roc, w.figures.cost])
+    panes.add_class("costwidget-panes")
+    widget = widgets.VBox([
+        style_widget(), w.errors.widget, w._background.widget,
+        w.operating_tool.widget, w.classifier_layers.picker_row, panes,
+        w.decision_curve_view.widget,  # issue 21: the decision-curve pane, under the panes
+        widgets.VBox(rows), w.constraint_tool.widget, w.readout_view.widget,
+        w.readout_view.constrained_widget, w.threshold_choice_view.widget,
+        w.difference_view.widget,
+        w.range_tool.widget, w.hover_tool.info,
+    ])
+    widget.add_class("costwidget")
+    return widget

@@ -1,0 +1,50 @@
+"""The state traits a `CostWidget` reads and sets through ``w.p_pos`` etc., and which of them
+are the analysis (`STATE_TRAITS`: what a snapshot records and a rollback restores)."""
+
+from __future__ import annotations
+
+__all__ = ["STATE_TRAITS", "StateTraits"]
+
+#: The settable state traits: the analysis a snapshot records and a rollback restores.
+STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
+                "n_neg", "show_cost_lines", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
+                "range_of_interest")
+STATE_TRAITS += ("threshold_choice", "show_decision_curve")  # issue 21
+
+
+class _StateTrait:
+    """``w.p_pos`` etc.: read and set a trait of ``w.state`` (read-only traits raise TraitError)."""
+
+    def __set_name__(self, owner, name):
+        self.name = name
+        self.__doc__ = f"State trait ``{name}`` (see `WidgetState`)."
+
+    def __get__(self, obj, owner=None):
+        return self if obj is None else getattr(obj.state, self.name)
+
+    def __set__(self, obj, value):
+        setattr(obj.state, self.name, value)
+
+
+class StateTraits:
+    """``w.p_pos``, ``w.cost_fn``, ...: each a trait of ``w.state`` (`WidgetState`)."""
+
+    p_pos = _StateTrait()
+    cost_fn = _StateTrait()
+    cost_fp = _StateTrait()
+    pcf = _StateTrait()  # read-only: setting raises TraitError
+    constraint = _StateTrait()
+    max_fpr = _StateTrait()
+    capacity = _StateTrait()
+    n_pos = _StateTrait()
+    n_neg = _StateTrait()
+    show_cost_lines = _StateTrait()
+    show_bands = _StateTrait()
+    band_level = _StateTrait()
+    show_fold_spread = _StateTrait()
+    difference = _StateTrait()
+    visible = _StateTrait()
+    range_of_interest = _StateTrait()
+    threshold_choice = _StateTrait()  # issue 21
+    show_decision_curve = _StateTrait()  # issue 21
+    busy = _StateTrait()  # read-only: setting raises TraitError
