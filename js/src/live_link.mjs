@@ -40,7 +40,7 @@ function sameState(a, b) {
  * Bind a link model: the spec comes from its traits, the role models from `getModel(id)`.
  * @param {object} model  the link's model (get, set, on, save_changes)
  * @param {function(string): Promise<object>} getModel  model id -> widget model
- * @returns {Promise<{page: object, sent: function(): number}>}
+ * @returns {Promise<{page: object, models: Map, roles: object, sent: function(): number}>}
  */
 export async function bindLive(model, getModel) {
   const roles = model.get("roles");
@@ -71,7 +71,7 @@ export async function bindLive(model, getModel) {
   onKernel(); // a state set from Python before this front end was bound
   model.set("attached", true);
   model.save_changes();
-  return { page, sent: () => seq };
+  return { page, models: byId, roles, sent: () => seq };
 }
 
 // ------------------------------------------------------------------------------ arrow keys
@@ -134,7 +134,7 @@ function roleOf(box) {
 export default {
   async initialize({ model }) {
     const manager = model.widget_manager;
-    let bound;
+    let bound; // {page, models, roles, sent}
     try {
       bound = await bindLive(model, (id) => manager.get_model(id));
     } catch (err) {
@@ -146,7 +146,9 @@ export default {
     const sliders = {};
     for (const [role] of SLIDERS) sliders[role] = await manager.get_model(roles[role]);
     const remove = installArrowKeys(window, model.get("root_class"), sliders);
-    return () => { remove(); void bound; };
+    // For tests and benchmarks (as the exported page's window.costwidgetPage): read only.
+    (window.costwidgetLive ||= []).push({ rootClass: model.get("root_class"), ...bound });
+    return () => { remove(); };
   },
   render() {},
 };
