@@ -187,3 +187,72 @@ def test_drag_is_monotone_and_ends_equal_in_kernel(live_page):
     page.wait_for_timeout(500)
     assert _kernel_state(page)["p_pos"] == got["state"]["p_pos"]
     _check(page, clfs, colors)
+
+
+# ---------------------------------------------------------------------------- Notebook 7, Voila
+
+def _arrow_keys_move_the_line(page):
+    """Focus the p(+) slider's handle; each ArrowRight moves p(+) one step and the line with it."""
+    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=120_000), \
+        "the live link never bound"
+    page.evaluate(_WATCH_LINE)
+    start = page.evaluate("() => window.costwidgetLive[0].page.state.p_pos")
+    page.locator(".costwidget .costwidget-p-pos .noUi-handle").first.focus()
+    for i in range(1, 4):
+        page.keyboard.press("ArrowRight")
+        assert wait_for_state(page, "([p]) => Math.abs(window.costwidgetLive[0].page.state.p_pos "
+                                    "- p) < 1e-9", [start + 0.001 * i]), f"press {i}"
+    xs = page.evaluate("() => window.__lineXs")
+    assert len(set(xs)) >= 3 and xs == sorted(xs), xs
+    # The slider shows it too (aria-valuetext: aria-valuenow is rounded to one decimal).
+    shown = page.locator(".costwidget .costwidget-p-pos .noUi-handle").first.get_attribute(
+        "aria-valuetext")
+    assert float(shown) == pytest.approx(start + 0.003, abs=1e-9)
+
+
+def _write_notebook(folder):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(BUILD)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, folder / "live.ipynb")
+
+
+def test_arrow_keys_on_the_slider_in_notebook7(browser, sync_api, tmp_path):
+    import secrets
+
+    from lab_server import ROOT_FLAGS, run_all_open_cells, running_server
+
+    _write_notebook(tmp_path)
+    token = secrets.token_hex(16)
+    cmd = ["jupyter", "notebook", "--no-browser", "--ip=127.0.0.1",
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", *ROOT_FLAGS]
+    with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
+        page = browser.new_page(viewport={"width": 1300, "height": 1600})
+        try:
+            page.goto(f"{url}/notebooks/live.ipynb?token={token}")
+            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+            page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first \
+                .wait_for(timeout=120_000)
+            run_all_open_cells(page, sync_api)
+            page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
+            _arrow_keys_move_the_line(page)
+        finally:
+            page.close()
+
+
+def test_arrow_keys_on_the_slider_in_voila(browser, tmp_path):
+    import secrets
+
+    from lab_server import running_server
+
+    _write_notebook(tmp_path)
+    token = secrets.token_hex(16)
+    cmd = ["voila", "live.ipynb", "--no-browser", "--Voila.ip=127.0.0.1", f"--token={token}"]
+    with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
+        page = browser.new_page(viewport={"width": 1300, "height": 1600})
+        try:
+            page.goto(f"{url}/?token={token}", timeout=300_000)
+            page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=300_000)
+            _arrow_keys_move_the_line(page)
+        finally:
+            page.close()
