@@ -64,10 +64,10 @@ def test_attached_kernel_writes_no_owned_mark_table_or_control(w):
     link = w.frontend_link
     link.model.attached = True
     changes = _record(_owned(w))
-    link.model.frontend_state = {"state": _state(w, p_pos=0.6, cost_fn=2.0), "seq": 1}
+    link.model.frontend_state = {"state": _state(w, p_pos=0.6, cost_fn=2.0), "session": "s1", "seq": 1}
     w.p_pos = 0.25
     w.update(constraint="neyman_pearson", max_fpr=0.2)
-    link.model.frontend_state = {"state": _state(w, constraint="workforce", capacity=3.0), "seq": 2}
+    link.model.frontend_state = {"state": _state(w, constraint="workforce", capacity=3.0), "session": "s1", "seq": 2}
     assert changes == []
     # ... while the Python state, the readout and the constrained points follow.
     assert (w.constraint, w.capacity, w.p_pos, w.cost_fn) == ("workforce", 3.0, 0.25, 2.0)
@@ -86,7 +86,7 @@ def test_not_attached_the_kernel_draws_as_before(w):
 def test_front_end_state_is_applied_and_acknowledged(w):
     link = w.frontend_link
     link.model.attached = True
-    link.model.frontend_state = {"state": _state(w, p_pos=0.7, cost_fp=3.0), "seq": 5}
+    link.model.frontend_state = {"state": _state(w, p_pos=0.7, cost_fp=3.0), "session": "s1", "seq": 5}
     assert (w.p_pos, w.cost_fp) == (0.7, 3.0)
     reply = link.model.kernel_state
     assert reply["ack"] == 5 and reply["refused"] is False
@@ -96,8 +96,8 @@ def test_front_end_state_is_applied_and_acknowledged(w):
 def test_stale_seq_is_ignored(w):
     link = w.frontend_link
     link.model.attached = True
-    link.model.frontend_state = {"state": _state(w, p_pos=0.7), "seq": 5}
-    link.model.frontend_state = {"state": _state(w, p_pos=0.2), "seq": 4}  # older, arrived late
+    link.model.frontend_state = {"state": _state(w, p_pos=0.7), "session": "s1", "seq": 5}
+    link.model.frontend_state = {"state": _state(w, p_pos=0.2), "session": "s1", "seq": 4}  # older, arrived late
     assert w.p_pos == 0.7
     assert link.model.kernel_state["ack"] == 5
 
@@ -105,22 +105,22 @@ def test_stale_seq_is_ignored(w):
 def test_invalid_state_is_refused_and_last_good_state_replied(w):
     link = w.frontend_link
     link.model.attached = True
-    link.model.frontend_state = {"state": _state(w, p_pos=0.4), "seq": 1}
-    link.model.frontend_state = {"state": _state(w, p_pos=0.9, cost_fn=0.0, cost_fp=0.0), "seq": 2}
+    link.model.frontend_state = {"state": _state(w, p_pos=0.4), "session": "s1", "seq": 1}
+    link.model.frontend_state = {"state": _state(w, p_pos=0.9, cost_fn=0.0, cost_fp=0.0), "session": "s1", "seq": 2}
     reply = link.model.kernel_state
     assert reply["refused"] is True and reply["ack"] == 2
     assert (reply["state"]["p_pos"], reply["state"]["cost_fn"], reply["state"]["cost_fp"]) == (0.4, 1.0, 1.0)
     assert (w.p_pos, w.cost_fn, w.cost_fp) == (0.4, 1.0, 1.0)
     assert "cost_fn and cost_fp are both 0" in w.errors.message
     # The next good state clears the banner.
-    link.model.frontend_state = {"state": _state(w, p_pos=0.5), "seq": 3}
+    link.model.frontend_state = {"state": _state(w, p_pos=0.5), "session": "s1", "seq": 3}
     assert w.errors.message == "" and w.p_pos == 0.5
 
 
 def test_python_set_trait_sends_kernel_state_with_last_ack(w):
     link = w.frontend_link
     link.model.attached = True
-    link.model.frontend_state = {"state": _state(w, p_pos=0.45), "seq": 7}
+    link.model.frontend_state = {"state": _state(w, p_pos=0.45), "session": "s1", "seq": 7}
     sent = []
     link.model.observe(lambda ch: sent.append(ch["new"]), names=["kernel_state"])
     w.p_pos = 0.3
@@ -168,3 +168,13 @@ def test_export_of_attached_widget_has_python_marks_and_no_link(w):
     from costwidget.model.operating import operating_rows
     rows = operating_rows(w.classifiers, p_pos=0.62, cost_fn=1.0, cost_fp=1.0)
     assert readout == readout_html(rows, dict(w.colors))
+
+
+def test_a_new_front_end_session_counts_its_seq_from_one(w):
+    link = w.frontend_link
+    link.model.attached = True
+    link.model.frontend_state = {"state": _state(w, p_pos=0.7), "session": "s1", "seq": 40}
+    # The page is reloaded: a new front end, whose first move is seq 1.
+    link.model.frontend_state = {"state": _state(w, p_pos=0.2), "session": "s2", "seq": 1}
+    assert w.p_pos == 0.2
+    assert (link.model.kernel_state["session"], link.model.kernel_state["ack"]) == ("s2", 1)

@@ -8,9 +8,10 @@ protocol (one writer per mark; the README's "How it works"):
 * the front end sets ``attached``; from then on the kernel writes none of the marks, tables and
   control links the front end owns (`frontend_owns` guards those writes in the components), and
   ignores the owned controls' own observers (their values still reach the kernel's copies);
-* every user move arrives whole as ``frontend_state = {"state", "seq"}``: applied in one
-  transaction (a refusal goes to the banner) and answered with
-  ``kernel_state = {"state", "ack", "refused"}``, the kernel's state after it;
+* every user move arrives whole as ``frontend_state = {"state", "seq", "session"}``: applied in
+  one transaction (a refusal goes to the banner) and answered with
+  ``kernel_state = {"state", "ack", "session", "refused"}``, the kernel's state after it (seq
+  counts from 1 in each front end, ``session`` names it: a reloaded page starts again);
 * a state change made in the kernel (a trait set from Python, a click in the cost pane) is sent
   as ``kernel_state`` with ``ack`` = the last seq received: the front end draws it unless the
   user has moved since.
@@ -71,6 +72,7 @@ class FrontendLink:
         self.w = w
         self.attached = False
         self.last_seq = 0  # the last front-end move received
+        self.session = None  # ... from this front end (each counts its seq from 1)
         self._applying = False
         spec = live_spec(w)
         self.model = LinkModel(
@@ -103,6 +105,8 @@ class FrontendLink:
     def _on_frontend_state(self, change) -> None:
         message = change["new"] or {}
         seq = message.get("seq")
+        if message.get("session") != self.session:  # a new front end (a reloaded page)
+            self.session, self.last_seq = message.get("session"), 0
         if not isinstance(seq, int) or seq <= self.last_seq:
             return  # not newer than what was taken
         self.last_seq = seq
@@ -122,7 +126,7 @@ class FrontendLink:
 
     def _send(self, *, refused: bool = False) -> None:
         self.model.kernel_state = {"state": state_values(self.w.state), "ack": self.last_seq,
-                                   "refused": refused}
+                                   "session": self.session, "refused": refused}
 
     # ------------------------------------------------------------------ export
     def owned_values(self) -> dict:

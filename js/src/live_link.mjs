@@ -48,23 +48,30 @@ export async function bindLive(model, getModel) {
   await Promise.all(Object.values(roles).map(async (id) => byId.set(id, await getModel(id))));
   const spec = {
     roles,
-    state: model.get("initial_state"),
+    // The kernel's latest state when it has sent one (a page reloaded while the kernel ran on).
+    state: (model.get("kernel_state") || {}).state || model.get("initial_state"),
     colors: model.get("colors"),
     options: model.get("options"),
     payload: { header: model.get("payload_header"), buffers: model.get("payload_buffers") },
   };
   let seq = 0;
+  // Sequence numbers count from 0 in each front end (a reloaded page is a new one): the kernel
+  // tells them apart by this session.
+  const session = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   const live = {
     changed(state) {
       seq += 1;
-      model.set("frontend_state", { state: pick(state), seq });
+      model.set("frontend_state", { state: pick(state), seq, session });
       model.save_changes();
     },
   };
   const page = bindPage(OP, spec, (id) => byId.get(id), { live });
   const onKernel = () => {
     const reply = model.get("kernel_state");
-    if (!reply || !reply.state || reply.ack !== seq) return; // the user moved since: ours wins
+    if (!reply || !reply.state) return;
+    // Ours only when it answers our latest move (or we have sent none): else the user moved
+    // since, and that newer state, on its way to the kernel, wins.
+    if (reply.session === session ? reply.ack !== seq : seq !== 0) return;
     if (!sameState(reply.state, page.state)) page.fromKernel(pick(reply.state));
   };
   model.on("change:kernel_state", onKernel);

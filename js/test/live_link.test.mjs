@@ -37,7 +37,7 @@ function model(attrs = {}) {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-async function setup() {
+async function setup(kernelState = {}) {
   const arrays = {
     hull_threshold: [Infinity, NaN, -Infinity], hull_fpr: [0, 0.3, 1], hull_tpr: [0, 0.7, 1],
     segment_lo: [0, 0.3, 0.7], segment_hi: [0.3, 0.7, 1], segment_vertex: [0, 1, 2],
@@ -70,7 +70,7 @@ async function setup() {
     initial_state: { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1,
       capacity: 10, n_pos: 10, n_neg: 10, visible: ["a"] },
     options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },
-    payload_header: header, payload_buffers: buffers, kernel_state: {},
+    payload_header: header, payload_buffers: buffers, kernel_state: kernelState,
   });
   const bound = await bindLive(link, async (id) => models[id.slice(3)]);
   return { bound, models, link };
@@ -112,10 +112,13 @@ test("a kernel state is drawn only when it acknowledges the latest seq", async (
   models.p_pos.set("value", 0.6); // seq 2
   await tick();
   const state = { ...bound.page.state, p_pos: 0.4 };
-  link.set("kernel_state", { state, ack: 1 }); // late: the user moved since
+  const session = link.get("frontend_state").session;
+  link.set("kernel_state", { state, ack: 1, session }); // late: the user moved since
   assert.equal(bound.page.state.p_pos, 0.6);
   assert.deepEqual(Array.from(models.operating_line.get("x")), [0.6, 0.6]);
-  link.set("kernel_state", { state, ack: 2 }); // w.p_pos = 0.4 from Python, after seq 2
+  link.set("kernel_state", { state, ack: 2, session: "another page" }); // not ours
+  assert.equal(bound.page.state.p_pos, 0.6);
+  link.set("kernel_state", { state, ack: 2, session }); // w.p_pos = 0.4 from Python, after seq 2
   assert.equal(bound.page.state.p_pos, 0.4);
   assert.deepEqual(Array.from(models.operating_line.get("x")), [0.4, 0.4]);
   assert.equal(models.p_pos_value.get("value"), 0.4);
@@ -159,4 +162,13 @@ test("the window-level key handler steps only this widget's sliders and stops th
   listeners[0].h(event("a", element(true)));
   assert.equal(slider.get("value"), 0.301);
   assert.equal(stopped, 1);
+});
+
+test("a reloaded page starts from the kernel's latest state, and takes a state sent before its first move", async () => {
+  const before = { p_pos: 0.2, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1,
+    capacity: 10, n_pos: 10, n_neg: 10, visible: ["a"] };
+  const { link, bound } = await setup({ state: before, ack: 9, session: "the page before" });
+  assert.equal(bound.page.state.p_pos, 0.2);
+  link.set("kernel_state", { state: { ...before, p_pos: 0.35 }, ack: 9, session: "the page before" });
+  assert.equal(bound.page.state.p_pos, 0.35); // no move of its own yet: the kernel's state
 });
