@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import types
 
 import nbformat
 import numpy as np
@@ -24,7 +25,7 @@ from lab_server import console_errors, wait_for_state
 
 from costwidget.model import Classifier, probability_cost
 from costwidget.model.operating import operating_rows
-from costwidget.widget.readout import readout_html
+from costwidget.widget.readout import constraint_description, constraint_html, readout_html
 
 BUILD = """\
 import numpy as np
@@ -54,11 +55,12 @@ _READ = r"""() => {
   const m = (role) => live.models.get(live.roles[role]);
   const arr = (v) => Array.isArray(v) ? v.map((r) => Array.from(r)) : Array.from(v);
   const marks = {};
-  for (const r of ['operating_line', 'chosen', 'nec_points'])
-    marks[r] = {x: arr(m(r).get('x')), y: arr(m(r).get('y'))};
+  for (const r of ['operating_line', 'chosen', 'nec_points', 'roc_points', 'roc_line'])
+    marks[r] = {x: arr(m(r).get('x')), y: arr(m(r).get('y')), visible: m(r).get('visible')};
   return {state: live.page.state, sent: live.sent(), marks,
           p_pos: m('p_pos').get('value'), p_pos_value: m('p_pos_value').get('value'),
-          readout: m('readout').get('value')};
+          max_fpr: m('max_fpr').get('value'), readout: m('readout').get('value'),
+          constrained_readout: m('constrained_readout').get('value')};
 }"""
 
 # Records the cost pane's operating line (the vertical path at the page's p(+)) on every change.
@@ -105,8 +107,20 @@ def _check(page, clfs, colors) -> dict:
     assert marks["chosen"]["x"] == [op.fpr for op in ops]
     assert marks["chosen"]["y"] == [op.tpr for op in ops]
     np.testing.assert_allclose(marks["nec_points"]["y"], [op.nec for op in ops], rtol=0, atol=1e-12)
-    rows = operating_rows(clfs, p_pos=s["p_pos"], cost_fn=s["cost_fn"], cost_fp=s["cost_fp"])
+    constrained = {}
+    if s["constraint"] == "neyman_pearson":
+        constrained = {c.name: c.neyman_pearson(s["max_fpr"]) for c in clfs}
+    assert marks["roc_points"]["visible"] is (s["constraint"] != "none")
+    if constrained:
+        assert marks["roc_line"]["x"] == [s["max_fpr"], s["max_fpr"]]
+        assert marks["roc_points"]["x"] == [constrained[c.name].fpr for c in clfs]
+        assert marks["roc_points"]["y"] == [constrained[c.name].tpr for c in clfs]
+    rows = operating_rows(clfs, p_pos=s["p_pos"], cost_fn=s["cost_fn"], cost_fp=s["cost_fp"],
+                          constrained=constrained)
     assert got["readout"] == readout_html(rows, colors)
+    types_ = types.SimpleNamespace(constraint=s["constraint"], max_fpr=s["max_fpr"])
+    assert got["constrained_readout"] == constraint_html(rows, colors,
+                                                         constraint_description(types_))
     return got
 
 
@@ -154,6 +168,24 @@ def test_attached_and_keys_drawn_by_the_front_end(live_page):
     assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.cost_fn === 3")
     _check(page, clfs, colors)
     assert not errors, errors
+
+
+def test_neyman_pearson_by_button_and_keys(live_page):
+    page, clfs, colors, _errors = live_page
+    page.locator(".costwidget-constraint .widget-toggle-button", has_text="Neyman-Pearson") \
+        .first.click()
+    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.constraint "
+                                "=== 'neyman_pearson'")
+    _check(page, clfs, colors)
+    slider = page.locator(".costwidget-constraint .widget-slider .noUi-handle").first
+    slider.focus()
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+        _check(page, clfs, colors)
+    assert page.evaluate(_READ)["state"]["max_fpr"] == pytest.approx(0.13, abs=1e-12)
+    page.locator(".costwidget-constraint .widget-toggle-button", has_text="none").first.click()
+    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.constraint === 'none'")
+    _check(page, clfs, colors)
 
 
 def test_python_set_trait_is_drawn(live_page):
