@@ -178,3 +178,19 @@ def test_a_new_front_end_session_counts_its_seq_from_one(w):
     link.model.frontend_state = {"state": _state(w, p_pos=0.2), "session": "s2", "seq": 1}
     assert w.p_pos == 0.2
     assert (link.model.kernel_state["session"], link.model.kernel_state["ack"]) == ("s2", 1)
+
+
+def test_export_of_attached_widget_shows_a_python_set_state_in_its_controls(w):
+    link = w.frontend_link
+    link.model.attached = True
+    w.update(p_pos=0.62, cost_fn=3.0, constraint="neyman_pearson", max_fpr=0.25)
+    # No front end echoed it: the kernel's copies of the controls are the old ones.
+    assert w.operating_tool.p_pos_value.value == 0.3
+    state, _ = _embedded(w.to_html(interactive=False), w.operating_tool.p_pos.model_id)
+    value = lambda widget, key="value": state[widget.model_id]["state"][key]  # noqa: E731
+    op, con = w.operating_tool, w.constraint_tool
+    assert (value(op.p_pos), value(op.p_pos_value), value(op.cost_fn)) == (0.62, 0.62, 3.0)
+    assert value(op.pcf) == f"PCF(+) = <b>{probability_cost(0.62, 3.0, 1.0):.4f}</b>"
+    assert value(con.constraint, "index") == 1 and value(con.max_fpr) == 0.25
+    assert value(con.neyman_pearson_box.layout, "display") is None
+    assert value(con.workforce_box.layout, "display") == "none"

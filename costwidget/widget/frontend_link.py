@@ -138,7 +138,34 @@ class FrontendLink:
         w.constraint_tool.sync()
         values.update(w.constraint_tool.values)
         values.update(w.readout_view.html_values())
+        values.update(self._control_values())
         return values
+
+    def _control_values(self) -> dict:
+        """The owned controls as the front end links them for the kernel's state (a trait set
+        from Python reaches the kernel's copies only through the front end's echo). The ratio
+        and capacity sliders, whose ranges move too, are left as they are."""
+        from .constraint import capacity_text
+        from .operating_point import format_ratio
+
+        s, op, con = self.w.state, self.w.operating_tool, self.w.constraint_tool
+        p_pos, _fn, _fp, _ratio, _field = op.bindings
+        _constraint, max_fpr, _capacity, _n_pos, _n_neg = con.bindings
+        index = [o[1] if isinstance(o, tuple) else o for o in con.constraint.options]
+        return {
+            op.p_pos: {"value": p_pos.shown(min(max(s.p_pos, op.p_pos.min), op.p_pos.max))},
+            op.p_pos_value: {"value": s.p_pos}, op.cost_fn: {"value": s.cost_fn},
+            op.cost_fp: {"value": s.cost_fp},
+            op.ratio_text: {"value": f"= {format_ratio(s.cost_fn, s.cost_fp)}"},
+            op.pcf: {"value": f"PCF(+) = <b>{s.pcf:.4f}</b>"},
+            con.constraint: {"index": index.index(s.constraint)},
+            con.neyman_pearson_box.layout: {
+                "display": None if s.constraint == "neyman_pearson" else "none"},
+            con.workforce_box.layout: {"display": None if s.constraint == "workforce" else "none"},
+            con.max_fpr: {"value": max_fpr.shown(s.max_fpr)},
+            con.capacity_value: {"value": capacity_text(s.capacity, s.n_pos, s.n_neg)},
+            con.n_pos: {"value": s.n_pos}, con.n_neg: {"value": s.n_neg},
+        }
 
     def patch_export_state(self, state: dict) -> None:
         """Make an embedded widget state (``ipywidgets.embed.dependency_state``) show the
@@ -173,5 +200,5 @@ class FrontendLink:
 def _to_json(widget, name, value):
     """``value`` of trait ``name`` as ipywidgets would send it (validated first: bqplot turns
     lists into arrays there)."""
-    value = widget.traits()[name].validate(widget, value)
+    value = widget.traits()[name]._validate(widget, value)  # None where allowed
     return widget.trait_metadata(name, "to_json", widget._trait_to_json)(value, widget)
