@@ -188,6 +188,38 @@ def test_neyman_pearson_by_button_and_keys(live_page):
     _check(page, clfs, colors)
 
 
+def test_drag_of_the_handle_moves_the_line_with_it(live_page):
+    page, clfs, colors, _errors = live_page
+    _run_python(page, "w.update(p_pos=0.3, cost_fn=1.0, cost_fp=1.0, constraint='none')")
+    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.p_pos === 0.3 && "
+                                "window.costwidgetLive[0].page.state.cost_fn === 1")
+    page.evaluate(_WATCH_LINE)
+    # The handle: the cost pane's last mark (a triangle at the operating line's foot).
+    dot = page.evaluate("""() => {
+      const svg = document.querySelector('.costwidget-cost svg.svg-figure');
+      const marks = svg.querySelector('.plotarea_events').nextElementSibling;
+      const groups = Array.from(marks.children).filter(g => g.tagName === 'g'
+                                                       && !g.classList.contains('g_legend'));
+      const b = groups[groups.length - 1].querySelector('.dot').getBoundingClientRect();
+      return {x: b.x + b.width / 2, y: b.y + b.height / 2}; }""")
+    page.mouse.move(dot["x"], dot["y"])
+    page.mouse.down()
+    for i in range(1, 21):
+        page.mouse.move(dot["x"] + 5 * i, dot["y"])
+        page.wait_for_timeout(16)
+        if i == 10:  # mid-drag: the line already follows the pointer
+            mid = page.evaluate(_READ)
+            assert mid["state"]["cost_fn"] > 1.0, mid["state"]
+    page.mouse.up()
+    got = _check(page, clfs, colors)
+    assert got["state"]["p_pos"] == 0.3 and got["state"]["cost_fn"] > 1.0
+    xs = page.evaluate("() => window.__lineXs")
+    assert len(set(xs)) >= 5 and all(b >= a for a, b in zip(xs, xs[1:])), xs
+    page.wait_for_timeout(500)
+    kernel = _kernel_state(page)
+    assert (kernel["cost_fn"], kernel["cost_fp"]) == (got["state"]["cost_fn"], got["state"]["cost_fp"])
+
+
 def test_python_set_trait_is_drawn(live_page):
     page, clfs, colors, _errors = live_page
     _run_python(page, "w.p_pos = 0.4321")
