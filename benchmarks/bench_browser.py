@@ -67,9 +67,11 @@ INSTRUMENT = r"""
       }
     }
   }).observe(svg, {attributes: true, attributeFilter: ['d'], subtree: true});
+  // On the window, capturing: the live link's key handler (also there, registered first) stops
+  // the key's propagation, not the other listeners of the window.
   for (const type of ['keydown', 'pointermove'])
-    document.addEventListener(type, () => window.__bench.inputs.push({t: performance.now(), type}),
-                              true);
+    window.addEventListener(type, () => window.__bench.inputs.push({t: performance.now(), type}),
+                            true);
 }
 """
 
@@ -91,6 +93,11 @@ AXIS = r"""
 """
 
 
+# Whether the widget's busy sign (background work under way) is shown.
+BUSY = r"""() => { const b = document.querySelector('.costwidget-busy');
+  return !!b && getComputedStyle(b).display !== 'none' && b.offsetParent !== null; }"""
+
+
 def _p95(values):
     values = sorted(values)
     return values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
@@ -107,9 +114,11 @@ def _summary(name, lat_ms, extra=""):
 
 
 def _arrow_keys(page, n=30):
+    """Latencies of arrow-key presses: from just before the press is sent (Playwright's round
+    trip to the page included, as in the earlier figures) and from the keydown event itself."""
     handle = page.locator(".costwidget-p-pos .noUi-handle").first
     handle.focus()
-    lat, missed = [], 0
+    lat, from_keydown, missed = [], [], 0
     for i in range(n):
         key = "ArrowRight" if (i // 5) % 2 == 0 else "ArrowLeft"
         before = page.evaluate("() => window.__bench.draws.length")
@@ -122,10 +131,14 @@ def _arrow_keys(page, n=30):
             continue
         t1 = page.evaluate(f"() => window.__bench.draws[{before}].t")
         lat.append(t1 - t0)
+        down = page.evaluate(f"() => (window.__bench.inputs.find(e => e.type === 'keydown' "
+                             f"&& e.t >= {t0}) || {{}}).t")
+        if down is not None:
+            from_keydown.append(t1 - down)
         page.wait_for_timeout(50)
     if missed:
         print(f"  ({missed} of {n} key presses drew nothing within 10 s)")
-    return lat
+    return lat, from_keydown
 
 
 # Records the p(+) slider's value each time its readout changes under the pointer (three
@@ -204,19 +217,30 @@ def measure(data: str) -> list[dict]:
             page.wait_for_timeout(1000)
             page.evaluate(INSTRUMENT)
             print(f"{data}:")
-            results.append(dict(_summary("arrow key on p(+) -> operating line", _arrow_keys(page)),
+            lat, from_keydown = _arrow_keys(page)
+            results.append(dict(_summary("arrow key on p(+) -> operating line", lat), data=data))
+            results.append(dict(_summary("  the same from the keydown event", from_keydown),
                                 data=data))
             for bands in (False, True):
                 if bands:
                     page.locator(".costwidget .widget-checkbox", has_text="bands").first \
                         .locator("input").check()
                     page.wait_for_timeout(50)
+                    # Keys first (15 presses, about a second), then the drag: both while the
+                    # bands are still computing (the busy sign tells; printed below).
+                    lat, from_keydown = _arrow_keys(page, n=15)
+                    results.append(dict(_summary("arrow key (bands computing)", lat), data=data))
+                    results.append(dict(_summary("  the same from the keydown event",
+                                                 from_keydown), data=data))
                 page.evaluate("() => { window.__bench.draws = []; }")
                 lat, n, drawn, last = _drag(page)
                 what = "drag of p(+) -> operating line" + (" (bands computing)" if bands else "")
                 row = _summary(what, lat, f" drawn values; {drawn} of {n} values drawn, "
                                           f"last drawn: {last}")
                 row.update(data=data, values=n, drawn=drawn, last_drawn=last)
+                if bands:
+                    row["busy_after_drag"] = page.evaluate(BUSY)
+                    print(f"    bands still computing after the drag: {row['busy_after_drag']}")
                 results.append(row)
                 # Put p(+) back for the next round.
                 handle = page.locator(".costwidget-p-pos .noUi-handle").first
@@ -251,7 +275,10 @@ def measure_exported(data: str, *, interactive: bool = True) -> list[dict]:
             page.evaluate(INSTRUMENT)
             kind = "exported page" if interactive else "static exported page"
             print(f"{data}, {kind}:")
-            results.append(dict(_summary("arrow key on p(+) -> operating line", _arrow_keys(page)),
+            lat, from_keydown = _arrow_keys(page)
+            results.append(dict(_summary("arrow key on p(+) -> operating line", lat),
+                                data=data, page=kind))
+            results.append(dict(_summary("  the same from the keydown event", from_keydown),
                                 data=data, page=kind))
             page.evaluate("() => { window.__bench.draws = []; }")
             lat, n, drawn, last = _drag(page)

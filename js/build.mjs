@@ -10,6 +10,8 @@
 //                                         computed in the browser; no dependencies)
 //   costwidget/static/page-bind.js        js/src/page_bind.mjs minified: binds the controls to
 //                                         those marks and tables in an exported page
+//   costwidget/static/live-link.js        js/src/live_link.mjs with the two above inlined: the
+//                                         anywidget `_esm` of the live link (frontend_link.py)
 //
 // bqplot's and bqscales' bundles are NOT built here: Python takes them from the installed bqplot
 // at export time, so they always match the bqplot that made the widget state.
@@ -188,6 +190,59 @@ async function main() {
     `${Object.keys(fonts).length} woff2 fonts inlined)`);
   await buildOperatingPoint();
   await buildModule("page_bind.mjs", "page-bind.js", (m) => m.costsForRatio(4, 1, 2)[0] === 8);
+  await buildModule("live_link.mjs", "live-link.js",
+    (m) => typeof m.default.initialize === "function" && m.steppedValue(
+      { get: (k) => ({ min: 0.001, max: 0.999, step: 0.001, value: 0.3 })[k] }, 1) === 0.301,
+    inlineImports);
+}
+
+// anywidget loads `_esm` as one module from a blob URL, where relative imports do not resolve:
+// live-link.js carries operating_point.mjs and page_bind.mjs inside it. Each import of a local
+// module becomes `const` bindings to an object of that module's exports, made by wrapping the
+// module (its `export` keywords removed, found with a real parser) in a function.
+function inlineImports(src) {
+  const ast = acorn.parse(src, { ecmaVersion: "latest", sourceType: "module" });
+  const edits = [];
+  const modules = [];
+  for (const node of ast.body) {
+    if (node.type !== "ImportDeclaration") continue;
+    const file = node.source.value;
+    if (!file.startsWith("./")) throw new Error(`live_link.mjs imports ${file}: only ./ modules inline`);
+    const ns = `__cw_${modules.length}`;
+    modules.push(`const ${ns} = ${wrapModule(readFileSync(join(here, "src", file), "utf8"), file)};`);
+    const binds = node.specifiers.map((s) => (s.type === "ImportNamespaceSpecifier"
+      ? `const ${s.local.name} = ${ns};`
+      : s.type === "ImportSpecifier" ? `const ${s.local.name} = ${ns}.${s.imported.name};`
+        : `const ${s.local.name} = ${ns}.default;`));
+    edits.push([node.start, node.end, binds.join("\n")]);
+  }
+  edits.sort((a, b) => b[0] - a[0]);
+  for (const [start, end, text] of edits) src = src.slice(0, start) + text + src.slice(end);
+  return `${modules.join("\n")}\n${src}`;
+}
+
+function wrapModule(src, file) {
+  const ast = acorn.parse(src, { ecmaVersion: "latest", sourceType: "module" });
+  const names = [];
+  const edits = [];
+  for (const node of ast.body) {
+    if (node.type === "ImportDeclaration") throw new Error(`${file} imports: not inlinable`);
+    if (node.type === "ExportDefaultDeclaration" || node.type === "ExportAllDeclaration" ||
+        (node.type === "ExportNamedDeclaration" && !node.declaration)) {
+      throw new Error(`${file}: only \`export function/const/class\` can be inlined`);
+    }
+    if (node.type !== "ExportNamedDeclaration") continue;
+    const decl = node.declaration;
+    if (decl.type === "VariableDeclaration") {
+      for (const d of decl.declarations) names.push(d.id.name);
+    } else {
+      names.push(decl.id.name);
+    }
+    edits.push([node.start, decl.start]);
+  }
+  edits.sort((a, b) => b[0] - a[0]);
+  for (const [start, end] of edits) src = src.slice(0, start) + src.slice(end);
+  return `(() => {\n${src}\nreturn Object.freeze({ ${names.join(", ")} });\n})()`;
 }
 
 // The front-end operating-point module: minified as an ES module (its exports keep their names,
@@ -200,9 +255,9 @@ async function buildOperatingPoint() {
 }
 
 // One ES module of js/src, minified into costwidget/static; `check` runs on the built module.
-async function buildModule(source, target, check) {
+async function buildModule(source, target, check, transform = (text) => text) {
   const srcPath = join(here, "src", source);
-  const src = readFileSync(srcPath, "utf8");
+  const src = transform(readFileSync(srcPath, "utf8"));
   const min = (await minify(src, {
     module: true, ecma: 2020, compress: true, mangle: true, format: { comments: false },
   })).code;

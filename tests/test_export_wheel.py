@@ -11,7 +11,7 @@ import zipfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 STATIC = ["costwidget/static/embed-runtime.js", "costwidget/static/embed-runtime.json",
           "costwidget/static/THIRD-PARTY-NOTICES.txt", "costwidget/static/operating-point.js",
-          "costwidget/static/page-bind.js"]
+          "costwidget/static/page-bind.js", "costwidget/static/live-link.js"]
 
 
 def test_wheel_contains_the_runtime(tmp_path):

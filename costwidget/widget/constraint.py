@@ -12,6 +12,7 @@ import numpy as np
 
 from ..model import workforce_segment
 from ..model import capacity_from_cases, capacity_to_cases
+from .frontend_link import frontend_owns
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK
@@ -113,6 +114,7 @@ class ConstraintTool:
         self.cost_lines = bq.Lines(x=np.zeros((n, 2)), y=np.zeros((n, 2)), scales=cs, colors=colors,
                                    line_style="dashed", stroke_width=2, visible=False)
         self.constrained = {}
+        self.values = {}  # {mark: {trait: value}} of the drawn state (sync)
         self._drawn = None
 
     def _set_capacity(self, value) -> None:
@@ -120,6 +122,8 @@ class ConstraintTool:
         s.capacity = capacity_to_cases(value, self.capacity_unit.value, n_pos=s.n_pos, n_neg=s.n_neg)
 
     def _on_unit(self) -> None:
+        if frontend_owns(self.ctx):  # the front end converts the capacity's unit itself
+            return
         tx = self.ctx.tx
         with tx.held(), tx.pushing():
             self.push_controls()
@@ -162,21 +166,26 @@ class ConstraintTool:
         if message:
             message = (f"<details><summary>how each constrained rule is made</summary>"
                        f"<ul>{message}</ul></details>")
-        with hold(self.roc_line, self.roc_points, self.cost_lines):
-            self.roc_line.x, self.roc_line.y = line_x, line_y
-            self.roc_line.visible = on
-            self.roc_points.x, self.roc_points.y = fpr, tpr
-            self.roc_points.opacities = list(opacity)
-            self.roc_points.visible = on
-            self.cost_lines.x = np.tile([0.0, 1.0], (n, 1))
-            self.cost_lines.y = np.column_stack([intercept, intercept + slope])
-            self.cost_lines.opacities = list(opacity)
-            self.cost_lines.visible = on
+        self.values = {
+            self.roc_line: {"x": line_x, "y": line_y, "visible": on},
+            self.roc_points: {"x": fpr, "y": tpr, "opacities": list(opacity), "visible": on},
+            self.cost_lines: {"x": np.tile([0.0, 1.0], (n, 1)),
+                              "y": np.column_stack([intercept, intercept + slope]),
+                              "opacities": list(opacity), "visible": on},
+            self.message: {"value": message},
+        }
+        # While a front end is attached it alone draws these (one writer per mark).
+        if not frontend_owns(self.ctx):
+            with hold(self.roc_line, self.roc_points, self.cost_lines):
+                for mark, traits in self.values.items():
+                    for name, value in traits.items():
+                        setattr(mark, name, value)
         self.constrained = constrained
-        self.message.value = message
         self._drawn = key
 
     def push_controls(self) -> None:
+        if frontend_owns(self.ctx):  # the front end links them (and saves them to the kernel)
+            return
         s = self.ctx.state
         constraint, max_fpr, capacity, n_pos, n_neg = self.bindings
         self.constraint.value = s.constraint

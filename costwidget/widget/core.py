@@ -119,6 +119,8 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self._tx.redraw = self._redraw
         self._tx.push_controls = self._push_controls
         self.state.observe(self._tx.on_state_change, names=list(STATE_TRAITS))
+        from .frontend_link import link_widget  # issue 19: the front end draws the operating point
+        self.frontend_link = link_widget(self)
         with self._tx.held():
             self._redraw()
             self._push_controls()

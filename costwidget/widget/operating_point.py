@@ -11,6 +11,7 @@ import numpy as np
 
 from ..model import iso_performance_segment
 from ..model import costs_for_ratio, move_to_pcf
+from .frontend_link import frontend_owns
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK
@@ -158,11 +159,15 @@ class OperatingPointTool:
         self._dragging = True
 
     def _on_drag(self, _mark, event) -> None:
+        if frontend_owns(self.ctx):  # the front end draws the drag and sends the state
+            return
         self._dragging = True
         self.ctx.tx.apply("drag in cost pane", self.set_pcf, event["point"]["x"])
 
     def _on_drag_end(self, _mark, event) -> None:
         self._dragging = False
+        if frontend_owns(self.ctx):
+            return
         self.ctx.tx.apply("drag in cost pane", self.set_pcf, event["point"]["x"])
         with self.ctx.tx.held():
             self.handle.x = [self.ctx.state.pcf]  # the drop point, as the state has it
@@ -173,6 +178,22 @@ class OperatingPointTool:
         key = (s.pcf, tuple(s.visible))
         if key == self._drawn:
             return
+        values, ops = self.mark_values()
+        # While a front end is attached it alone draws these marks (one writer per mark).
+        if not frontend_owns(self.ctx):
+            with hold(*values):
+                for mark, traits in values.items():
+                    if mark is self.handle and self._dragging:
+                        continue
+                    for name, value in traits.items():
+                        setattr(mark, name, value)
+        self.best = {d.name: op for d, op in zip(self.ctx.drawings, ops)}
+        self._drawn = key
+
+    def mark_values(self):
+        """``({mark: {trait: value}}, best vertices)`` at the state's operating point, in the
+        order the marks are sent."""
+        s = self.ctx.state
         pcf = s.pcf
         ops = [d.clf.best(pcf) for d in self.ctx.drawings]
         fpr = np.array([op.fpr for op in ops])
@@ -181,22 +202,20 @@ class OperatingPointTool:
         xa, ya, xb, yb = iso_performance_segment(fpr, tpr, pcf)
         shown = set(s.visible)
         opacity = [1.0 if d.name in shown else 0.0 for d in self.ctx.drawings]
-        with hold(self.iso_lines, self.chosen, self.operating_line, self.nec_points, self.handle):
-            self.iso_lines.x = np.column_stack([xa, xb])
-            self.iso_lines.y = np.column_stack([ya, yb])
-            self.iso_lines.opacities = opacity
-            self.chosen.x, self.chosen.y = fpr, tpr
-            self.chosen.opacities = opacity
-            self.operating_line.x = [pcf, pcf]
-            self.nec_points.x, self.nec_points.y = np.full(len(nec), pcf), nec
-            self.nec_points.opacities = opacity
-            if not self._dragging:
-                self.handle.x = [pcf]
-        self.best = {d.name: op for d, op in zip(self.ctx.drawings, ops)}
-        self._drawn = key
+        values = {
+            self.iso_lines: {"x": np.column_stack([xa, xb]), "y": np.column_stack([ya, yb]),
+                             "opacities": opacity},
+            self.chosen: {"x": fpr, "y": tpr, "opacities": opacity},
+            self.operating_line: {"x": [pcf, pcf]},
+            self.nec_points: {"x": np.full(len(nec), pcf), "y": nec, "opacities": opacity},
+            self.handle: {"x": [pcf]},
+        }
+        return values, ops
 
     def push_controls(self) -> None:
         """State -> controls (inside ``tx.pushing()``)."""
+        if frontend_owns(self.ctx):  # the front end links them (and saves them to the kernel)
+            return
         s = self.ctx.state
         p_pos, cost_fn, cost_fp, log_ratio, p_pos_value = self.bindings
         p_pos.push(min(max(s.p_pos, self.p_pos.min), self.p_pos.max))

@@ -14,7 +14,7 @@ import base64
 
 from .frontend_payload import pack_classifiers
 
-__all__ = ["page_spec", "STATE_KEYS"]
+__all__ = ["page_spec", "live_spec", "STATE_KEYS", "state_values"]
 
 #: The state keys the front end reads (the Python traits of the same names).
 STATE_KEYS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
@@ -45,19 +45,33 @@ def _option_values(selection) -> list:
     return [o[1] if isinstance(o, tuple) else o for o in selection.options]
 
 
-def page_spec(w) -> dict:
-    """The JSON-able spec `page_bind.mjs` reads: roles, state, colours and the payload."""
-    s = w.state
-    state = {k: getattr(s, k) for k in STATE_KEYS}
-    state["visible"] = list(state["visible"])
+def state_values(state) -> dict:
+    """The front end's state keys of a `WidgetState`, as JSON-able values."""
+    values = {k: getattr(state, k) for k in STATE_KEYS}
+    values["visible"] = list(values["visible"])
+    return values
+
+
+def live_spec(w) -> dict:
+    """What the live link (`frontend_link`) sends once: the spec with the classifiers as raw
+    ``bytes`` buffers (ipywidgets carries them as binary, not JSON)."""
     header, buffers = pack_classifiers([(c.name, c) for c in w.classifiers])
     return {
         "roles": _roles(w),
-        "state": state,
+        "state": state_values(w.state),
         "colors": dict(w.colors),
         # Selection widgets hold an index in the browser: their values, in order.
         "options": {"constraint": _option_values(w.constraint_tool.constraint),
                     "capacity_unit": _option_values(w.constraint_tool.capacity_unit)},
-        "payload": {"header": header,
-                    "buffers": [base64.b64encode(b).decode("ascii") for b in buffers]},
+        "header": header,
+        "buffers": buffers,
     }
+
+
+def page_spec(w) -> dict:
+    """The JSON-able spec `page_bind.mjs` reads: roles, state, colours and the payload."""
+    spec = live_spec(w)
+    header, buffers = spec.pop("header"), spec.pop("buffers")
+    spec["payload"] = {"header": header,
+                       "buffers": [base64.b64encode(b).decode("ascii") for b in buffers]}
+    return spec

@@ -146,11 +146,22 @@ class Readout:
         return pd.DataFrame([row for _, row in rows],
                             index=pd.Index([name for name, _ in rows], name="classifier"))
 
-    def sync(self) -> None:
+    def html_values(self) -> dict:
+        """``{widget: {"value": html}}`` of both tables at the current state."""
         rows = self._rows()
         colors = {d.name: d.color for d in self.ctx.drawings}
-        value = readout_html(rows, colors)
-        constrained = constraint_html(rows, colors, constraint_description(self.ctx.state))
+        return {self.widget: {"value": readout_html(rows, colors)},
+                self.constrained_widget: {"value": constraint_html(
+                    rows, colors, constraint_description(self.ctx.state))}}
+
+    def sync(self) -> None:
+        from .frontend_link import frontend_owns
+
+        if frontend_owns(self.ctx):  # the front end writes both tables while attached
+            return
+        values = self.html_values()
+        value = values[self.widget]["value"]
+        constrained = values[self.constrained_widget]["value"]
         if value != self.widget.value:
             self.widget.value = value
         if constrained != self.constrained_widget.value:

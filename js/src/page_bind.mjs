@@ -4,7 +4,9 @@
 //
 // It only talks to widget *models* through the Backbone API that every Jupyter widget manager
 // gives them (get, set, on), so it needs no DOM and runs in node tests with stand-in models.
-// It never calls save_changes(): with no kernel there is nobody to send to.
+// It never calls save_changes() in a page: with no kernel there is nobody to send to. Live (a
+// kernel attached, js/src/live_link.mjs passes `live`), it saves the controls it sets, so the
+// kernel's copies stay right, and hands every user move to `live.changed(state)`.
 //
 // The operating-point module is passed in (`OP`), not imported: the page inlines each module as a
 // data: URL, where a relative import would not resolve. Nothing here evaluates text from the
@@ -68,14 +70,22 @@ function rows2(flat, n) {
   return out;
 }
 
+/** Roles the glue writes that are not marks or tables: saved to the kernel when live. */
+const SAVED_OUTPUT_ROLES = ["pcf", "ratio_text", "capacity_value", "neyman_pearson_layout",
+  "workforce_layout"];
+
 /**
  * Bind the controls to the marks and tables.
  * @param {object} OP  the operating-point module (operating_point.mjs)
  * @param {object} spec  {roles: {role: model id}, state, colors, payload: {header, buffers}}
  * @param {function(string): object} modelOf  model id -> widget model
- * @returns {{state: object, draw: function, set: function}}  for tests and benchmarks
+ * @param {{live?: {changed: function(object)}}} [bindOptions]  `live`: a kernel is attached;
+ *   the controls the glue sets are saved (save_changes), and each user move that is taken is
+ *   passed to `live.changed(state)` after it is drawn
+ * @returns {{state: object, draw: function, set: function, fromKernel: function}}
  */
-export function bindPage(OP, spec, modelOf) {
+export function bindPage(OP, spec, modelOf, bindOptions = {}) {
+  const live = bindOptions.live || null;
   const classifiers = OP.decodePayload(spec.payload.header, spec.payload.buffers);
   const n = classifiers.length;
   const m = {};
@@ -91,6 +101,19 @@ export function bindPage(OP, spec, modelOf) {
     if (options[role]) m[role].set("index", options[role].indexOf(v));
     else m[role].set("value", v);
   };
+
+  // Live: the controls (and their texts) our own writes changed, saved once the move is drawn.
+  const dirty = new Set();
+  if (live) {
+    for (const role of [...CONTROL_ROLES, ...SAVED_OUTPUT_ROLES]) {
+      const model = m[role];
+      if (model) model.on("change", () => { if (pushing) dirty.add(model); });
+    }
+  }
+  function saveDirty() {
+    for (const model of dirty) model.save_changes();
+    dirty.clear();
+  }
 
   const setHtml = (role, value) => {
     if (m[role] && m[role].get("value") !== value) m[role].set("value", value);
@@ -161,20 +184,26 @@ export function bindPage(OP, spec, modelOf) {
     }
   }
 
-  /** Apply a change to the state; on an error keep the last good state (nothing half-drawn). */
-  function apply(change) {
+  /** Apply a change to the state; on an error keep the last good state (nothing half-drawn).
+   * A user's move (`fromUser`) that is taken goes to the kernel when live. */
+  function apply(change, fromUser = true) {
     const before = { ...state };
     try {
       change(state);
       const view = draw();
       good = { ...state };
       pushControls();
+      if (live) {
+        saveDirty();
+        if (fromUser) live.changed({ ...state });
+      }
       return view;
     } catch (err) {
       console.error("costwidget:", err);
       Object.assign(state, before, good);
       draw();
       pushControls();
+      if (live) saveDirty();
       return null;
     }
   }
@@ -211,12 +240,24 @@ export function bindPage(OP, spec, modelOf) {
       if (!pushing) queueMicrotask(() => move(value));
     });
   }
+  if (live && m.handle) {
+    // A drag of the handle: bqplot's view reports each pointer move to the kernel through the
+    // model's send(); drawn here at once (the kernel ignores these events while attached).
+    const send = m.handle.send.bind(m.handle);
+    m.handle.send = (content, ...rest) => {
+      if (content && content.event === "drag" && content.point) moves.handle([content.point.x]);
+      return send(content, ...rest);
+    };
+  }
   pushControls();
   draw();
+  if (live) saveDirty();
   return {
     state,
     draw,
     /** Set state keys as a control would (tests, benchmarks). */
     set: (changes) => apply((s) => Object.assign(s, changes)),
+    /** Take a state the kernel sent (a trait set from Python): drawn, not sent back. */
+    fromKernel: (changes) => apply((s) => Object.assign(s, changes), false),
   };
 }

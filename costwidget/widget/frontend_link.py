@@ -1,0 +1,204 @@
+"""The live link: while a front end is attached it draws the operating point, not the kernel.
+
+`FrontendLink` puts a zero-size anywidget (`LinkModel`) in the widget's layout. Its ``_esm`` is
+``costwidget/static/live-link.js`` (``js/src/live_link.mjs``), whose ``initialize`` binds the
+widget's own control, mark and table models with the exported page's ``bindPage``. The
+protocol (one writer per mark; the README's "How it works"):
+
+* the front end sets ``attached``; from then on the kernel writes none of the marks, tables and
+  control links the front end owns (`frontend_owns` guards those writes in the components), and
+  ignores the owned controls' own observers (their values still reach the kernel's copies);
+* every user move arrives whole as ``frontend_state = {"state", "seq", "session"}``: applied in
+  one transaction (a refusal goes to the banner) and answered with
+  ``kernel_state = {"state", "ack", "session", "refused"}``, the kernel's state after it (seq
+  counts from 1 in each front end, ``session`` names it: a reloaded page starts again);
+* a state change made in the kernel (a trait set from Python, a click in the cost pane) is sent
+  as ``kernel_state`` with ``ack`` = the last seq received: the front end draws it unless the
+  user has moved since.
+
+With no front end (scripts, tests, nbconvert) nothing is attached and the kernel draws all.
+"""
+
+from __future__ import annotations
+
+import base64
+import pathlib
+
+import anywidget
+import ipywidgets as widgets
+import traitlets as t
+
+from .page_spec import STATE_KEYS, live_spec, state_values
+
+__all__ = ["FrontendLink", "LinkModel", "frontend_owns", "link_widget", "BUNDLE"]
+
+#: The front end's module (built by js/build.mjs, shipped in the wheel).
+BUNDLE = pathlib.Path(__file__).resolve().parents[1] / "static" / "live-link.js"
+
+
+def frontend_owns(ctx) -> bool:
+    """True while a front end draws the operating point (the kernel must not write its marks)."""
+    link = getattr(ctx, "frontend_link", None)
+    return link is not None and link.attached
+
+
+def link_widget(w):
+    """The `FrontendLink` of a composed `CostWidget`, or None when the front-end module was not
+    built (a source checkout without ``npm run build``: the kernel then draws everything)."""
+    return FrontendLink(w) if BUNDLE.exists() else None
+
+
+class LinkModel(anywidget.AnyWidget):
+    """The link's model: the spec (sent once), the two state messages and ``attached``."""
+
+    _esm = t.Unicode("").tag(sync=True)
+    roles = t.Dict().tag(sync=True)
+    options = t.Dict().tag(sync=True)
+    colors = t.Dict().tag(sync=True)
+    initial_state = t.Dict().tag(sync=True)
+    payload_header = t.Dict().tag(sync=True)
+    # Binary: ipywidgets sends bytes as message buffers, never as JSON lists.
+    payload_buffers = t.List(t.Bytes()).tag(sync=True)
+    root_class = t.Unicode().tag(sync=True)
+    attached = t.Bool(False).tag(sync=True)
+    frontend_state = t.Dict().tag(sync=True)
+    kernel_state = t.Dict().tag(sync=True)
+
+
+class FrontendLink:
+    """Creates the link for a composed `CostWidget` ``w`` and speaks the kernel's side."""
+
+    def __init__(self, w):
+        self.w = w
+        self.attached = False
+        self.last_seq = 0  # the last front-end move received
+        self.session = None  # ... from this front end (each counts its seq from 1)
+        self._applying = False
+        spec = live_spec(w)
+        self.model = LinkModel(
+            _esm=BUNDLE.read_text(encoding="utf-8"), roles=spec["roles"],
+            options=spec["options"], colors=spec["colors"], initial_state=spec["state"],
+            payload_header=spec["header"], payload_buffers=spec["buffers"],
+            root_class=f"costwidget-link-{w.widget.model_id}",
+            layout=widgets.Layout(width="0px", height="0px", margin="0px", overflow="hidden"))
+        w._ctx.frontend_link = self
+        w.widget.add_class(self.model.root_class)
+        w.widget.children = (*w.widget.children, self.model)
+        self.model.observe(self._on_attached, names=["attached"])
+        self.model.observe(self._on_frontend_state, names=["frontend_state"])
+        w.state.observe(self._on_state, names=list(STATE_KEYS))
+
+    # ------------------------------------------------------------------ the protocol
+    def _owned_bindings(self):
+        return [*self.w.operating_tool.bindings, *self.w.constraint_tool.bindings]
+
+    def _on_attached(self, change) -> None:
+        if not change["new"] or self.attached:
+            return
+        self.attached = True
+        # The front end links these controls now; their moves reach the kernel as
+        # frontend_state, so their own observers would apply each move a second time, late.
+        for binding in self._owned_bindings():
+            binding.control.unobserve(binding._on_value, names=["value"])
+        self._send()
+
+    def _on_frontend_state(self, change) -> None:
+        message = change["new"] or {}
+        seq = message.get("seq")
+        if message.get("session") != self.session:  # a new front end (a reloaded page)
+            self.session, self.last_seq = message.get("session"), 0
+        if not isinstance(seq, int) or seq <= self.last_seq:
+            return  # not newer than what was taken
+        self.last_seq = seq
+        refused = False
+        self._applying = True
+        try:
+            self.w._tx.update(**{k: message["state"][k] for k in STATE_KEYS})
+        except Exception:  # noqa: BLE001 - shown in the banner by update(); the reply says so
+            refused = True
+        finally:
+            self._applying = False
+        self._send(refused=refused)
+
+    def _on_state(self, _change) -> None:
+        if not self._applying:
+            self._send()
+
+    def _send(self, *, refused: bool = False) -> None:
+        self.model.kernel_state = {"state": state_values(self.w.state), "ack": self.last_seq,
+                                   "session": self.session, "refused": refused}
+
+    # ------------------------------------------------------------------ export
+    def owned_values(self) -> dict:
+        """``{widget: {trait: value}}`` of every mark and table the front end owns, computed
+        from the Python model at the current state (what the kernel would have drawn)."""
+        w = self.w
+        values = dict(w.operating_tool.mark_values()[0])
+        w.constraint_tool._drawn = None  # recompute: its last sync may have been skipped
+        w.constraint_tool.sync()
+        values.update(w.constraint_tool.values)
+        values.update(w.readout_view.html_values())
+        values.update(self._control_values())
+        return values
+
+    def _control_values(self) -> dict:
+        """The owned controls as the front end links them for the kernel's state (a trait set
+        from Python reaches the kernel's copies only through the front end's echo). The ratio
+        and capacity sliders, whose ranges move too, are left as they are."""
+        from .constraint import capacity_text
+        from .operating_point import format_ratio
+
+        s, op, con = self.w.state, self.w.operating_tool, self.w.constraint_tool
+        p_pos, _fn, _fp, _ratio, _field = op.bindings
+        _constraint, max_fpr, _capacity, _n_pos, _n_neg = con.bindings
+        index = [o[1] if isinstance(o, tuple) else o for o in con.constraint.options]
+        return {
+            op.p_pos: {"value": p_pos.shown(min(max(s.p_pos, op.p_pos.min), op.p_pos.max))},
+            op.p_pos_value: {"value": s.p_pos}, op.cost_fn: {"value": s.cost_fn},
+            op.cost_fp: {"value": s.cost_fp},
+            op.ratio_text: {"value": f"= {format_ratio(s.cost_fn, s.cost_fp)}"},
+            op.pcf: {"value": f"PCF(+) = <b>{s.pcf:.4f}</b>"},
+            con.constraint: {"index": index.index(s.constraint)},
+            con.neyman_pearson_box.layout: {
+                "display": None if s.constraint == "neyman_pearson" else "none"},
+            con.workforce_box.layout: {"display": None if s.constraint == "workforce" else "none"},
+            con.max_fpr: {"value": max_fpr.shown(s.max_fpr)},
+            con.capacity_value: {"value": capacity_text(s.capacity, s.n_pos, s.n_neg)},
+            con.n_pos: {"value": s.n_pos}, con.n_neg: {"value": s.n_neg},
+        }
+
+    def patch_export_state(self, state: dict) -> None:
+        """Make an embedded widget state (``ipywidgets.embed.dependency_state``) show the
+        current state without the link: the owned marks and tables as Python computes them
+        (the kernel's copies are not written while attached), and no link model (a page has
+        no anywidget; its own module binds the page)."""
+        from ipywidgets.widgets.widget import _remove_buffers
+
+        link_ref = f"IPY_MODEL_{self.model.model_id}"
+        state.pop(self.model.model_id, None)
+        root = state.get(self.w.widget.model_id)
+        if root is not None:
+            root["state"]["children"] = [c for c in root["state"]["children"] if c != link_ref]
+        if not self.attached:
+            return
+        for widget, traits in self.owned_values().items():
+            entry = state.get(widget.model_id)
+            if entry is None:
+                continue
+            raw = {name: _to_json(widget, name, value) for name, value in traits.items()}
+            plain, paths, buffers = _remove_buffers(raw)
+            entry["state"].update(plain)
+            kept = [b for b in entry.get("buffers", []) if b["path"][0] not in traits]
+            kept += [{"encoding": "base64", "path": p, "data": base64.b64encode(d).decode("ascii")}
+                     for p, d in zip(paths, buffers)]
+            if kept:
+                entry["buffers"] = kept
+            else:
+                entry.pop("buffers", None)
+
+
+def _to_json(widget, name, value):
+    """``value`` of trait ``name`` as ipywidgets would send it (validated first: bqplot turns
+    lists into arrays there)."""
+    value = widget.traits()[name]._validate(widget, value)  # None where allowed
+    return widget.trait_metadata(name, "to_json", widget._trait_to_json)(value, widget)

@@ -1,0 +1,161 @@
+// The live link: the operating point drawn by the front end while a kernel is attached.
+//
+// costwidget/widget/frontend_link.py puts a zero-size anywidget in the widget's layout whose
+// `_esm` is this module (built with operating_point.mjs and page_bind.mjs inlined into
+// costwidget/static/live-link.js). anywidget calls `initialize({model})` once per model in each
+// front end, before any view: it resolves the widget's models by id and binds them with the
+// same `bindPage` as an exported page, in live mode. The protocol (one writer per mark):
+//
+// * bound, the front end sets `attached`; from then on it alone writes the operating point's
+//   and the constraint's marks, the readout tables and the controls' linking;
+// * each user move is drawn at once, then sent whole as `frontend_state = {state, seq}`;
+// * the kernel answers `kernel_state = {state, ack}` (ack = the last seq it received). A state
+//   from the kernel (its reply to a refused move, or a trait set from Python) is drawn only when
+//   `ack` is the latest seq sent: otherwise the user moved since, and that newer state, already
+//   on its way to the kernel, wins.
+//
+// Notebook 7 takes the arrow keys at document level before a focused slider sees them; a
+// window-level capture listener (which runs first) steps the widget's own sliders itself.
+
+import * as OP from "./operating_point.mjs";
+import { bindPage } from "./page_bind.mjs";
+
+/** The state keys exchanged with the kernel (page_spec.py STATE_KEYS). */
+export const STATE_KEYS = ["p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity",
+  "n_pos", "n_neg", "visible"];
+
+function pick(state) {
+  const out = {};
+  for (const key of STATE_KEYS) out[key] = key === "visible" ? [...state[key]] : state[key];
+  return out;
+}
+
+function sameState(a, b) {
+  return STATE_KEYS.every((k) => (k === "visible"
+    ? a[k].length === b[k].length && a[k].every((v, i) => v === b[k][i])
+    : Object.is(a[k], b[k])));
+}
+
+/**
+ * Bind a link model: the spec comes from its traits, the role models from `getModel(id)`.
+ * @param {object} model  the link's model (get, set, on, save_changes)
+ * @param {function(string): Promise<object>} getModel  model id -> widget model
+ * @returns {Promise<{page: object, models: Map, roles: object, sent: function(): number}>}
+ */
+export async function bindLive(model, getModel) {
+  const roles = model.get("roles");
+  const byId = new Map();
+  await Promise.all(Object.values(roles).map(async (id) => byId.set(id, await getModel(id))));
+  const spec = {
+    roles,
+    // The kernel's latest state when it has sent one (a page reloaded while the kernel ran on).
+    state: (model.get("kernel_state") || {}).state || model.get("initial_state"),
+    colors: model.get("colors"),
+    options: model.get("options"),
+    payload: { header: model.get("payload_header"), buffers: model.get("payload_buffers") },
+  };
+  let seq = 0;
+  // Sequence numbers count from 0 in each front end (a reloaded page is a new one): the kernel
+  // tells them apart by this session.
+  const session = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const live = {
+    changed(state) {
+      seq += 1;
+      model.set("frontend_state", { state: pick(state), seq, session });
+      model.save_changes();
+    },
+  };
+  const page = bindPage(OP, spec, (id) => byId.get(id), { live });
+  const onKernel = () => {
+    const reply = model.get("kernel_state");
+    if (!reply || !reply.state) return;
+    // Ours only when it answers our latest move (or we have sent none): else the user moved
+    // since, and that newer state, on its way to the kernel, wins.
+    if (reply.session === session ? reply.ack !== seq : seq !== 0) return;
+    if (!sameState(reply.state, page.state)) page.fromKernel(pick(reply.state));
+  };
+  model.on("change:kernel_state", onKernel);
+  onKernel(); // a state set from Python before this front end was bound
+  model.set("attached", true);
+  model.save_changes();
+  return { page, models: byId, roles, sent: () => seq };
+}
+
+// ------------------------------------------------------------------------------ arrow keys
+
+const KEY_STEP = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 };
+/** Slider roles, by the class (or label) that marks them in the page. */
+const SLIDERS = [["p_pos", ".costwidget-p-pos"], ["log_ratio", ".costwidget-ratio"],
+  ["capacity", ".costwidget-capacity"], ["max_fpr", null]];
+
+/** One step of a slider model from the arrow keys (FloatSlider, or FloatLogSlider's exponent). */
+export function steppedValue(slider, direction) {
+  const { min, max, step } = { min: slider.get("min"), max: slider.get("max"), step: slider.get("step") };
+  const base = slider.get("base");
+  const value = slider.get("value");
+  if (base) { // a log slider: min, max and step are exponents
+    const moved = Math.log(value) / Math.log(base) + direction * step;
+    const exponent = Math.min(Math.max(min + Math.round((moved - min) / step) * step, min), max);
+    return base ** Number(exponent.toFixed(12));
+  }
+  const snapped = min + Math.round((value + direction * step - min) / step) * step;
+  return Number(Math.min(Math.max(snapped, min), max).toPrecision(12));
+}
+
+/**
+ * Install the window-level arrow-key handler for one widget (its root has class `rootClass`).
+ * @param {object} win  the window
+ * @param {string} rootClass
+ * @param {Object<string, object>} sliders  role -> slider model
+ * @returns {function} removes the listener
+ */
+export function installArrowKeys(win, rootClass, sliders) {
+  const onKey = (event) => {
+    const direction = KEY_STEP[event.key];
+    const target = event.target;
+    if (!direction || !target || !target.closest || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!target.closest(`.${rootClass}`)) return;
+    const box = target.closest(".widget-slider");
+    if (!box) return;
+    const role = roleOf(box);
+    if (!role || !sliders[role]) return;
+    event.stopPropagation();
+    event.preventDefault();
+    const slider = sliders[role];
+    slider.set("value", steppedValue(slider, direction));
+    slider.save_changes();
+  };
+  win.addEventListener("keydown", onKey, true);
+  return () => win.removeEventListener("keydown", onKey, true);
+}
+
+function roleOf(box) {
+  for (const [role, selector] of SLIDERS) {
+    if (selector && (box.matches(selector) || box.closest(selector))) return role;
+  }
+  const label = box.querySelector(".widget-label");
+  return label && label.textContent.trim().startsWith("max false-positive rate") ? "max_fpr" : null;
+}
+
+/** anywidget's entry points. */
+export default {
+  async initialize({ model }) {
+    const manager = model.widget_manager;
+    let bound; // {page, models, roles, sent}
+    try {
+      bound = await bindLive(model, (id) => manager.get_model(id));
+    } catch (err) {
+      console.error("costwidget: the live link could not bind; the kernel keeps drawing", err);
+      return undefined;
+    }
+    if (typeof window === "undefined") return undefined;
+    const roles = model.get("roles");
+    const sliders = {};
+    for (const [role] of SLIDERS) sliders[role] = await manager.get_model(roles[role]);
+    const remove = installArrowKeys(window, model.get("root_class"), sliders);
+    // For tests and benchmarks (as the exported page's window.costwidgetPage): read only.
+    (window.costwidgetLive ||= []).push({ rootClass: model.get("root_class"), ...bound });
+    return () => { remove(); };
+  },
+  render() {},
+};

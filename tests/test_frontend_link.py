@@ -1,0 +1,196 @@
+"""The kernel's side of the live link (issue 19), with the front end's messages simulated.
+
+The front end sets ``attached`` and sends ``frontend_state = {state, seq}``; the kernel answers
+``kernel_state = {state, ack, refused}``. Checked here: while attached the kernel writes none of
+the marks, tables and control values the front end owns (every trait change of them is
+recorded), a refused state goes to the banner and the last good state is sent back, an old
+seq is ignored, a trait set from Python produces a ``kernel_state`` with the last seq as ack,
+and an export of an attached widget carries the marks the Python model computes (not the
+kernel's stale copies) and no link model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+import costwidget as cw
+from costwidget.model import probability_cost
+from costwidget.widget.frontend_link import BUNDLE
+
+pytestmark = pytest.mark.skipif(not BUNDLE.exists(), reason="js not built (npm run build in js/)")
+
+
+@pytest.fixture
+def w():
+    a = cw.Classifier.from_scores([0, 0, 1, 1, 0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.9, 0.6],
+                                  name="a")
+    b = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="b")
+    widget = cw.CostWidget([a, b], p_pos=0.3)
+    yield widget
+    widget.close()
+
+
+def _owned(w):
+    op, con, rd = w.operating_tool, w.constraint_tool, w.readout_view
+    return [op.iso_lines, op.chosen, op.operating_line, op.nec_points, op.handle, op.pcf,
+            op.ratio_text, op.p_pos, op.p_pos_value, op.cost_fn, op.cost_fp, op.log_ratio,
+            con.roc_line, con.roc_points, con.cost_lines, con.message, con.max_fpr, con.capacity,
+            con.capacity_value, con.constraint, con.n_pos, con.n_neg, rd.widget,
+            rd.constrained_widget]
+
+
+def _record(widgets_):
+    changes = []
+    for widget in widgets_:
+        widget.observe(lambda ch, widget=widget: changes.append((type(widget).__name__, ch["name"])),
+                       names=[n for n in widget.keys if not n.startswith("_")])
+    return changes
+
+
+def _state(w, **changes):
+    state = dict(w.frontend_link.model.kernel_state.get("state") or {})
+    if not state:
+        from costwidget.widget.page_spec import state_values
+        state = state_values(w.state)
+    state.update(changes)
+    return state
+
+
+def test_attached_kernel_writes_no_owned_mark_table_or_control(w):
+    link = w.frontend_link
+    link.model.attached = True
+    changes = _record(_owned(w))
+    link.model.frontend_state = {"state": _state(w, p_pos=0.6, cost_fn=2.0), "session": "s1", "seq": 1}
+    w.p_pos = 0.25
+    w.update(constraint="neyman_pearson", max_fpr=0.2)
+    link.model.frontend_state = {"state": _state(w, constraint="workforce", capacity=3.0), "session": "s1", "seq": 2}
+    assert changes == []
+    # ... while the Python state, the readout and the constrained points follow.
+    assert (w.constraint, w.capacity, w.p_pos, w.cost_fn) == ("workforce", 3.0, 0.25, 2.0)
+    pcf = probability_cost(0.25, 2.0, 1.0)
+    assert w.readout.loc["b", "nec"] == pytest.approx(w.classifiers[1].best(pcf).nec, abs=1e-15)
+    assert set(w.constrained) == {"a", "b"}
+
+
+def test_not_attached_the_kernel_draws_as_before(w):
+    changes = _record([w.operating_tool.operating_line])
+    w.p_pos = 0.6
+    assert ("Lines", "x") in changes
+    assert list(w.operating_tool.operating_line.x) == [w.pcf, w.pcf]
+
+
+def test_front_end_state_is_applied_and_acknowledged(w):
+    link = w.frontend_link
+    link.model.attached = True
+    link.model.frontend_state = {"state": _state(w, p_pos=0.7, cost_fp=3.0), "session": "s1", "seq": 5}
+    assert (w.p_pos, w.cost_fp) == (0.7, 3.0)
+    reply = link.model.kernel_state
+    assert reply["ack"] == 5 and reply["refused"] is False
+    assert reply["state"]["p_pos"] == 0.7 and reply["state"]["cost_fp"] == 3.0
+
+
+def test_stale_seq_is_ignored(w):
+    link = w.frontend_link
+    link.model.attached = True
+    link.model.frontend_state = {"state": _state(w, p_pos=0.7), "session": "s1", "seq": 5}
+    link.model.frontend_state = {"state": _state(w, p_pos=0.2), "session": "s1", "seq": 4}  # older, arrived late
+    assert w.p_pos == 0.7
+    assert link.model.kernel_state["ack"] == 5
+
+
+def test_invalid_state_is_refused_and_last_good_state_replied(w):
+    link = w.frontend_link
+    link.model.attached = True
+    link.model.frontend_state = {"state": _state(w, p_pos=0.4), "session": "s1", "seq": 1}
+    link.model.frontend_state = {"state": _state(w, p_pos=0.9, cost_fn=0.0, cost_fp=0.0), "session": "s1", "seq": 2}
+    reply = link.model.kernel_state
+    assert reply["refused"] is True and reply["ack"] == 2
+    assert (reply["state"]["p_pos"], reply["state"]["cost_fn"], reply["state"]["cost_fp"]) == (0.4, 1.0, 1.0)
+    assert (w.p_pos, w.cost_fn, w.cost_fp) == (0.4, 1.0, 1.0)
+    assert "cost_fn and cost_fp are both 0" in w.errors.message
+    # The next good state clears the banner.
+    link.model.frontend_state = {"state": _state(w, p_pos=0.5), "session": "s1", "seq": 3}
+    assert w.errors.message == "" and w.p_pos == 0.5
+
+
+def test_python_set_trait_sends_kernel_state_with_last_ack(w):
+    link = w.frontend_link
+    link.model.attached = True
+    link.model.frontend_state = {"state": _state(w, p_pos=0.45), "session": "s1", "seq": 7}
+    sent = []
+    link.model.observe(lambda ch: sent.append(ch["new"]), names=["kernel_state"])
+    w.p_pos = 0.3
+    assert sent and sent[-1]["ack"] == 7 and sent[-1]["state"]["p_pos"] == 0.3
+    # A refused set from Python raises and the kernel_state sent last is the good state again.
+    with pytest.raises(Exception):
+        w.cost_fn = -1.0
+    assert link.model.kernel_state["state"]["cost_fn"] == 1.0
+
+
+def test_owned_control_observers_ignored_while_attached(w):
+    link = w.frontend_link
+    link.model.attached = True
+    # The front end saves its own control values: the kernel's copies change, the state does not.
+    w.operating_tool.p_pos.value = 0.8
+    w.constraint_tool.max_fpr.value = 0.5
+    assert w.p_pos == 0.3 and w.max_fpr == 0.1
+    # Unowned controls still work.
+    w.show_bands_box.value = False
+
+
+def _embedded(html_text, model_id):
+    m = re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
+                  html_text, re.S)
+    state = json.loads(m.group(1))["state"]
+    return state, state.get(model_id)
+
+
+def test_export_of_attached_widget_has_python_marks_and_no_link(w):
+    link = w.frontend_link
+    link.model.attached = True
+    w.p_pos = 0.62  # the kernel's mark copies stay at 0.3's operating point
+    assert list(w.operating_tool.operating_line.x) != [w.pcf, w.pcf]
+    text = w.to_html(interactive=False)
+    state, line = _embedded(text, w.operating_tool.operating_line.model_id)
+    assert link.model.model_id not in state
+    root = state[w.widget.model_id]["state"]
+    assert f"IPY_MODEL_{link.model.model_id}" not in root["children"]
+    import base64
+    buf = next(b for b in line["buffers"] if b["path"][0] == "x")
+    x = np.frombuffer(base64.b64decode(buf["data"]), dtype=line["state"]["x"]["dtype"])
+    assert list(x) == [w.pcf, w.pcf]
+    readout = state[w.readout_view.widget.model_id]["state"]["value"]
+    from costwidget.widget.readout import readout_html
+    from costwidget.model.operating import operating_rows
+    rows = operating_rows(w.classifiers, p_pos=0.62, cost_fn=1.0, cost_fp=1.0)
+    assert readout == readout_html(rows, dict(w.colors))
+
+
+def test_a_new_front_end_session_counts_its_seq_from_one(w):
+    link = w.frontend_link
+    link.model.attached = True
+    link.model.frontend_state = {"state": _state(w, p_pos=0.7), "session": "s1", "seq": 40}
+    # The page is reloaded: a new front end, whose first move is seq 1.
+    link.model.frontend_state = {"state": _state(w, p_pos=0.2), "session": "s2", "seq": 1}
+    assert w.p_pos == 0.2
+    assert (link.model.kernel_state["session"], link.model.kernel_state["ack"]) == ("s2", 1)
+
+
+def test_export_of_attached_widget_shows_a_python_set_state_in_its_controls(w):
+    link = w.frontend_link
+    link.model.attached = True
+    w.update(p_pos=0.62, cost_fn=3.0, constraint="neyman_pearson", max_fpr=0.25)
+    # No front end echoed it: the kernel's copies of the controls are the old ones.
+    assert w.operating_tool.p_pos_value.value == 0.3
+    state, _ = _embedded(w.to_html(interactive=False), w.operating_tool.p_pos.model_id)
+    value = lambda widget, key="value": state[widget.model_id]["state"][key]  # noqa: E731
+    op, con = w.operating_tool, w.constraint_tool
+    assert (value(op.p_pos), value(op.p_pos_value), value(op.cost_fn)) == (0.62, 0.62, 3.0)
+    assert value(op.pcf) == f"PCF(+) = <b>{probability_cost(0.62, 3.0, 1.0):.4f}</b>"
+    assert value(con.constraint, "index") == 1 and value(con.max_fpr) == 0.25
+    assert value(con.neyman_pearson_box.layout, "display") is None
+    assert value(con.workforce_box.layout, "display") == "none"
