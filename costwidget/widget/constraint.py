@@ -12,7 +12,6 @@ import numpy as np
 
 from ..model import workforce_segment
 from ..model import capacity_from_cases, capacity_to_cases
-from .frontend_link import frontend_owns
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK
@@ -122,7 +121,7 @@ class ConstraintTool:
         s.capacity = capacity_to_cases(value, self.capacity_unit.value, n_pos=s.n_pos, n_neg=s.n_neg)
 
     def _on_unit(self) -> None:
-        if frontend_owns(self.ctx):  # the front end converts the capacity's unit itself
+        if self.ctx.frontend_draws:  # the front end converts the capacity's unit itself
             return
         tx = self.ctx.tx
         with tx.held(), tx.pushing():
@@ -175,7 +174,7 @@ class ConstraintTool:
             self.message: {"value": message},
         }
         # While a front end is attached it alone draws these (one writer per mark).
-        if not frontend_owns(self.ctx):
+        if not self.ctx.frontend_draws:
             with hold(self.roc_line, self.roc_points, self.cost_lines):
                 for mark, traits in self.values.items():
                     for name, value in traits.items():
@@ -184,7 +183,7 @@ class ConstraintTool:
         self._drawn = key
 
     def push_controls(self) -> None:
-        if frontend_owns(self.ctx):  # the front end links them (and saves them to the kernel)
+        if self.ctx.frontend_draws:  # the front end links them (and saves them to the kernel)
             return
         s = self.ctx.state
         constraint, max_fpr, capacity, n_pos, n_neg = self.bindings

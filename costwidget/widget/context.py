@@ -21,6 +21,14 @@ class Context:
     figures: object
     drawings: list
     background: object
+    #: The `FrontendLink` (issue 19), set once the widget is composed; None without the front end.
+    frontend_link: object = None
+
+    @property
+    def frontend_draws(self) -> bool:
+        """True while a front end draws the operating point: the kernel must not write the marks,
+        tables and control links it owns (one writer per mark)."""
+        return self.frontend_link is not None and self.frontend_link.attached
 
     @property
     def names(self) -> list[str]:

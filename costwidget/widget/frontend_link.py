@@ -6,7 +6,7 @@ widget's own control, mark and table models with the exported page's ``bindPage`
 protocol (one writer per mark; the README's "How it works"):
 
 * the front end sets ``attached``; from then on the kernel writes none of the marks, tables and
-  control links the front end owns (`frontend_owns` guards those writes in the components), and
+  control links the front end owns (`Context.frontend_draws` guards those writes in the components), and
   ignores the owned controls' own observers (their values still reach the kernel's copies);
 * every user move arrives whole as ``frontend_state = {"state", "seq", "session"}``: applied in
   one transaction (a refusal goes to the banner) and answered with
@@ -30,16 +30,10 @@ import traitlets as t
 
 from .page_spec import STATE_KEYS, live_spec, state_values
 
-__all__ = ["FrontendLink", "LinkModel", "frontend_owns", "link_widget", "BUNDLE"]
+__all__ = ["FrontendLink", "LinkModel", "link_widget", "BUNDLE"]
 
 #: The front end's module (built by js/build.mjs, shipped in the wheel).
 BUNDLE = pathlib.Path(__file__).resolve().parents[1] / "static" / "live-link.js"
-
-
-def frontend_owns(ctx) -> bool:
-    """True while a front end draws the operating point (the kernel must not write its marks)."""
-    link = getattr(ctx, "frontend_link", None)
-    return link is not None and link.attached
 
 
 def link_widget(w):

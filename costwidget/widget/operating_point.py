@@ -11,7 +11,6 @@ import numpy as np
 
 from ..model import iso_performance_segment
 from ..model import costs_for_ratio, move_to_pcf
-from .frontend_link import frontend_owns
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK
@@ -159,14 +158,14 @@ class OperatingPointTool:
         self._dragging = True
 
     def _on_drag(self, _mark, event) -> None:
-        if frontend_owns(self.ctx):  # the front end draws the drag and sends the state
+        if self.ctx.frontend_draws:  # the front end draws the drag and sends the state
             return
         self._dragging = True
         self.ctx.tx.apply("drag in cost pane", self.set_pcf, event["point"]["x"])
 
     def _on_drag_end(self, _mark, event) -> None:
         self._dragging = False
-        if frontend_owns(self.ctx):
+        if self.ctx.frontend_draws:
             return
         self.ctx.tx.apply("drag in cost pane", self.set_pcf, event["point"]["x"])
         with self.ctx.tx.held():
@@ -180,7 +179,7 @@ class OperatingPointTool:
             return
         values, ops = self.mark_values()
         # While a front end is attached it alone draws these marks (one writer per mark).
-        if not frontend_owns(self.ctx):
+        if not self.ctx.frontend_draws:
             with hold(*values):
                 for mark, traits in values.items():
                     if mark is self.handle and self._dragging:
@@ -214,7 +213,7 @@ class OperatingPointTool:
 
     def push_controls(self) -> None:
         """State -> controls (inside ``tx.pushing()``)."""
-        if frontend_owns(self.ctx):  # the front end links them (and saves them to the kernel)
+        if self.ctx.frontend_draws:  # the front end links them (and saves them to the kernel)
             return
         s = self.ctx.state
         p_pos, cost_fn, cost_fp, log_ratio, p_pos_value = self.bindings

@@ -155,9 +155,8 @@ class Readout:
                     rows, colors, constraint_description(self.ctx.state))}}
 
     def sync(self) -> None:
-        from .frontend_link import frontend_owns
-
-        if frontend_owns(self.ctx):  # the front end writes both tables while attached
+        
+        if self.ctx.frontend_draws:  # the front end writes both tables while attached
             return
         values = self.html_values()
         value = values[self.widget]["value"]
