@@ -177,7 +177,8 @@ class CostWidget:
         self.range_tool = RangeOfInterest(ctx)
         self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
                             self.readout_view, self.band_layer, self.fold_spread_layer,
-                            self.difference_view, self.range_tool]
+                            self.difference_view, self.range_tool,
+                            self.hover_tool]  # issue 23: a hover is cleared when the point moves
         # issue 21: threshold choice (cost-pane curves, tables) and the decision-curve pane
         from .decision_curve_view import DecisionCurveView
         from .threshold_choice_view import ThresholdChoiceView
