@@ -202,7 +202,8 @@ class CostWidget:
         # areas (which would take the click) and below the hover dots and the drag handle.
         self.figures.compose(
             roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
-                       *layers.hull_vertices, con.roc_points, op.chosen, hov.roc_highlight],
+                       *layers.hull_vertices, layers.half_points,  # issue 23: score >= 0.5
+                       con.roc_points, op.chosen, hov.roc_highlight],
             cost_marks=[*self.range_tool.marks, *self.fold_spread_layer.marks, *self.band_layer.marks,
                         *self.threshold_choice_view.marks, *layers.cost_lines,
                         con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,

@@ -19,7 +19,7 @@ import numpy as np
 from ..model import mtmcs_curve, optimal_thresholds, range_grid, threshold_segments
 from ..palette import PALETTE
 from .figures import pane_figure
-from .theme import RANGE_EDGE, RANGE_FILL
+from .theme import RANGE_EDGE, RANGE_FILL, line_swatch, marker_swatch, rect_swatch
 
 __all__ = ["ThesisView", "ratio_tick_labels"]
 
@@ -254,14 +254,12 @@ def _legend(names, colors, with_range) -> str:
         return (f"<span style='display:inline-flex;align-items:center;gap:4px;"
                 f"margin-right:14px'>{swatch}{html.escape(text)}</span>")
 
-    line = ("<span style='display:inline-block;width:18px;height:0;border-top:2.5px solid "
-            "{}'></span>")
-    items = [item(line.format(html.escape(colors[n], quote=True)), n) for n in names]
-    items.append(item("<span style='display:inline-block;width:7px;height:7px;border-radius:50%;"
-                      "background:currentColor'></span>", "the thesis's grid (step 0.05)"))
+    # The swatches of the widget's legend (theme), so one place knows how a mark looks.
+    items = [item(line_swatch(html.escape(colors[n], quote=True), "", 2.5), n) for n in names]
+    items.append(item(marker_swatch("circle", "currentColor", "currentColor"),
+                      "the thesis's grid (step 0.05)"))
     if with_range:
-        items.append(item(f"<span style='display:inline-block;width:14px;height:10px;"
-                          f"background:{RANGE_FILL};opacity:.6'></span>", "range of interest"))
+        items.append(item(rect_swatch(RANGE_FILL, RANGE_EDGE, opacity=0.5), "range of interest"))
     return "<div style='line-height:1.6'>" + "".join(items) + "</div>"
 
 
