@@ -31,6 +31,7 @@ from .roc_summary import roc_auc, roc_point_at_threshold, scores_are_probabiliti
 # For the package's other layers (widget, export, sources, display), which use the model only
 # through this namespace; not part of the documented API (not in __all__).
 from .bands import scored_arrays
+from .band_limits import band_limits_at
 from .counts import counts_classifier
 from .json_values import jsonable
 from .estimator_scoring import fitted_scores

@@ -15,6 +15,7 @@ import traitlets
 
 from ..model import Classifier, classifiers_from_predictions
 from .background import BackgroundWork
+from .band_readout import BandReadout
 from .classifier_layers import ClassifierLayers
 from .constraint import ConstraintTool
 from .context import Context
@@ -172,13 +173,15 @@ class CostWidget:
             stroke_width=1,
             none_message="no visible classifier has folds: build them with folds= (or "
                          "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
+        self.band_readout = BandReadout(ctx, self.band_layer)  # issue 23: band limits at PCF(+)
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
         self.range_tool = RangeOfInterest(ctx)
         self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
                             self.readout_view, self.band_layer, self.fold_spread_layer,
                             self.difference_view, self.range_tool,
-                            self.hover_tool]  # issue 23: a hover is cleared when the point moves
+                            self.hover_tool,  # issue 23: a hover is cleared when the point moves
+                            self.band_readout]  # issue 23
         # issue 21: threshold choice (cost-pane curves, tables) and the decision-curve pane
         from .decision_curve_view import DecisionCurveView
         from .threshold_choice_view import ThresholdChoiceView
@@ -250,6 +253,7 @@ class CostWidget:
             self.operating_tool.widget, self.classifier_layers.picker_row, panes,
             self.decision_curve_view.widget,  # issue 21: the decision-curve pane, under the panes
             widgets.VBox(rows), self.constraint_tool.widget, self.readout_view.widget,
+            self.band_readout.widget,  # issue 23: the bands' limits, under the readout
             self.readout_view.constrained_widget, self.threshold_choice_view.widget,
             self.difference_view.widget,
             self.range_tool.widget, self.hover_tool.info,
@@ -505,7 +509,8 @@ class CostWidget:
     @property
     def readout(self):
         """DataFrame indexed by classifier name at the current operating point (visible ones)."""
-        return self.readout_view.table()
+        # issue 23: with bands on, each model's band limits at PCF(+) (NaN while not drawn)
+        return self.readout_view.table().join(self.band_readout.table())
 
     @property
     def range_table(self):
