@@ -162,6 +162,7 @@ CSS = """
 }
 /* A readout in a narrow widget (a window of ~900 px with the file browser open): smaller. */
 .costwidget .widget-html.costwidget-readout,
+.costwidget .widget-html.costwidget-band-readout,
 .costwidget .widget-html.costwidget-constraint-readout {
   container-type: inline-size;
 }
@@ -197,6 +198,7 @@ CSS = """
 .costwidget .widget-html-content { max-width: 100%; }
 /* Text blocks read as text: ipywidgets gives HTML the line height of a control row (28 px). */
 .costwidget .costwidget-readout .widget-html-content,
+.costwidget .costwidget-band-readout .widget-html-content,
 .costwidget .costwidget-constraint-readout .widget-html-content,
 .costwidget .costwidget-constraint-message .widget-html-content,
 .costwidget .costwidget-difference-caption .widget-html-content,
