@@ -132,14 +132,15 @@ class ThesisView:
     def _build(self):
         xs = bq.LinearScale(min=X_LO, max=X_HI)
         self.x_scale = xs
-        shade_y = bq.LinearScale(min=0.0, max=1.0)
         x_axis = dict(scale=xs, label="FPcost/FNcost (FPcost + FNcost = 1)",
                       side="bottom", tick_values=np.array(TICKS), tick_labels=ratio_tick_labels(),
                       grid_lines="dashed")
         # MTMCS chart
         my = bq.LinearScale(min=0.0, max=50.0)
         self.mtmcs_y = my
-        self.mtmcs_shade = _shade(xs, shade_y)
+        # The range shade is on the chart's own scales (on a 0-1 y scale of its own bqplot laid
+        # it out past the x axis), spanning the y axis as it is when placed.
+        self.mtmcs_shade = _shade(xs, my)
         self.mtmcs_lines = {n: bq.Lines(x=[X_LO, X_HI], y=[0.0, 0.0], scales={"x": xs, "y": my},
                                         colors=[self.colors[n]], stroke_width=2.5, labels=[n],
                                         visible=False)
@@ -157,7 +158,7 @@ class ThesisView:
         # Optimal-thresholds chart: one horizontal piece per optimal hull vertex.
         ty = bq.LinearScale(min=0.0, max=1.0)
         self.threshold_y = ty
-        self.threshold_shade = _shade(xs, shade_y)
+        self.threshold_shade = _shade(xs, ty)
         self.threshold_lines = {n: bq.Lines(x=[[X_LO, X_HI]], y=[[0.0, 0.0]],
                                             scales={"x": xs, "y": ty}, colors=[self.colors[n]],
                                             stroke_width=2.5, visible=False)
@@ -273,7 +274,9 @@ def _place_shade(mark, interval) -> None:
     """A full-height rectangle over ``interval`` ([lo, hi] on the mark's x scale), hidden if []."""
     if interval:
         lo, hi = interval
-        mark.x, mark.y = [lo, hi, hi, lo, lo], [0.0, 0.0, 1.0, 1.0, 0.0]
+        y = mark.scales["y"]
+        bottom, top = float(y.min), float(y.max)
+        mark.x, mark.y = [lo, hi, hi, lo, lo], [bottom, bottom, top, top, bottom]
     mark.visible = bool(interval)
 
 
