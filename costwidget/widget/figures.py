@@ -62,12 +62,13 @@ class Figures:
         self.cost_scales = {"x": cx, "y": cy}
         # Above either trivial line (y = x or y = 1 - x, i.e. above min(x, 1 - x)) a trivial
         # classifier costs less: no classifier should be used there.
-        # Drawn only up to the axis top (NEC 0.5), so no mark's data leaves the plot area.
+        # Drawn up to NEC 1: bqplot clips every mark to the plot area (its clip path), so the
+        # region fills the plot to its top edge, above the axis's last tick (the scale is padded).
         self.never_use = bq.Lines(x=[0.0, 0.5, 1.0, 1.0, 0.0, 0.0],
-                                  y=[0.0, 0.5, 0.0, 0.5, 0.5, 0.0], scales=self.cost_scales,
+                                  y=[0.0, 0.5, 0.0, 1.0, 1.0, 0.0], scales=self.cost_scales,
                                   fill="inside", colors=[NEVER_USE], fill_colors=[NEVER_USE],
                                   fill_opacities=[NEVER_USE_OPACITY], stroke_width=0)
-        self.trivial = bq.Lines(x=[[0.0, 0.5], [0.5, 1.0]], y=[[0.0, 0.5], [0.5, 0.0]],
+        self.trivial = bq.Lines(x=[[0.0, 1.0], [0.0, 1.0]], y=[[0.0, 1.0], [1.0, 0.0]],
                                 scales=self.cost_scales, colors=[TRIVIAL_COLOR, TRIVIAL_COLOR],
                                 labels=["all negative", "all positive"])
         self.cost = pane_figure(

@@ -94,8 +94,9 @@ class RangeOfInterest:
         self._drawn = None
         self._other_interaction = None
         cost_x_scale = ctx.figures.cost_x
-        # Full-height shading on the pane's own scales, from the x axis to the axis top. (On a
-        # 0-1 y scale of its own bqplot laid it out ~7 px below the x axis and short of the top.)
+        # Shading on the pane's own scales, from NEC 0 (where the envelopes start) up past the
+        # plot's top edge, where the clip path cuts it. (On a 0-1 y scale of its own, bqplot
+        # laid it out with another padding, ~7 px below NEC 0 and short of the top.)
         self.shade = bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales=ctx.figures.cost_scales,
                               fill="inside", colors=[SHADE_COLOR], fill_colors=[SHADE_FILL],
                               fill_opacities=[0.25], stroke_width=0.5, visible=False)
@@ -180,8 +181,7 @@ class RangeOfInterest:
         with self.shade.hold_sync():
             if value:
                 lo, hi = value
-                top = self.ctx.figures.cost_y.max
-                self.shade.x, self.shade.y = [lo, hi, hi, lo, lo], [0.0, 0.0, top, top, 0.0]
+                self.shade.x, self.shade.y = [lo, hi, hi, lo, lo], [0.0, 0.0, 1.0, 1.0, 0.0]
             self.shade.visible = bool(value)
 
     # ------------------------------------------------------------------ controls -> state

@@ -6,10 +6,11 @@ Neyman-Pearson constraint on, exported with ``w.to_html`` and drawn by Chromium 
 and 1400 px. For the ROC, cost and difference panes, measured on the rendered SVG:
 
 * the title lies above the plot area (the trivial lines once crossed "Cost space");
-* the range-of-interest shade, the trivial lines and the never-use region lie inside the plot
-  area (the shade once ran ~7 px below the x axis);
 * every mark is clipped to a rectangle the size of the plot area (bqplot's clip path), so no
-  other mark's data can show outside it either;
+  mark shows outside it, whatever its data (the never-use region and the trivial lines go up to
+  NEC 1 to fill the plot to its top edge);
+* the range-of-interest shade starts at NEC 0, where the envelopes start, never below it (it
+  once ran ~7 px below, on a scale of its own), and lies within the plot area's width;
 * no two tick labels of an axis overlap, and every tick label and axis label lies inside its
   figure.
 """
@@ -72,8 +73,8 @@ def page_and_marks(tmp_path_factory):
                  difference=["gradient boosting", "naive Bayes"])
         path = w.to_html(tmp_path_factory.mktemp("panes") / "panes.html")
         cost = w.figures.cost.marks
-        marks = {"shade": cost.index(w.range_tool.shade), "trivial": cost.index(w.figures.trivial),
-                 "never": cost.index(w.figures.never_use)}
+        marks = {"shade": cost.index(w.range_tool.shade),
+                 "strip": cost.index(w.classifier_layers.winner_strip)}
         yield path, marks
     finally:
         w.close()
@@ -109,9 +110,14 @@ def test_panes_draw_inside_their_plot_areas(browser, page_and_marks, artifacts, 
         if f["title"]:
             assert f["title"][3] <= plot[1] + 0.5, \
                 f"{where}: the title {f['title']} reaches into the plot area {plot}"
-        for name, b in f["marks"].items():
-            assert b is not None, f"{where}: {name} not drawn"
-            assert _inside(b, plot, slack=1.5), f"{where}: {name} {b} leaves the plot area {plot}"
+        if f["marks"]:
+            shade, strip = f["marks"]["shade"], f["marks"]["strip"]
+            assert shade is not None and strip is not None, f"{where}: {f['marks']}"
+            # The strip is drawn at NEC 0 (a 10 px line): the shade ends on its centre line.
+            assert abs(shade[3] - (strip[1] + strip[3]) / 2) < 1.0, \
+                f"{where}: the shade's bottom {shade[3]} is not at NEC 0 {strip}"
+            assert shade[3] <= plot[3] and plot[0] - 1 <= shade[0] and shade[2] <= plot[2] + 1, \
+                f"{where}: the shade {shade} leaves the plot area {plot}"
         assert f["axes"], f"{where}: no axes"
         for axis in f["axes"]:
             ticks = axis["ticks"]
