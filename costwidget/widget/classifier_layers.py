@@ -10,6 +10,7 @@ import numpy as np
 
 from ..model import combined_envelope
 from .figures import TRIVIAL_COLOR
+from .fill_layer import OUTLINE_ABOVE
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import ALWAYS, HALF_POINT_MARKER, INK, legend_html, swatch_class, swatch_css
@@ -129,8 +130,10 @@ class ClassifierLayers:
         key = (tuple(kinds), tuple(colors), s.band_level)
         if key == self._legend_drawn:
             return
+        # Bands apply to every visible classifier: more than two are drawn as outlines.
         self.legend.value = self._swatch_css + legend_html(kinds, colors=colors,
-                                                            band_level=s.band_level)
+                                                            band_level=s.band_level,
+                                                            bands_outlined=len(colors) > OUTLINE_ABOVE)
         self._legend_drawn = key
 
     def _sync_marks(self) -> None:

@@ -14,7 +14,10 @@ import numpy as np
 
 from .marks import hold
 
-__all__ = ["FillBetweenLayer", "band_xy"]
+__all__ = ["FillBetweenLayer", "band_xy", "OUTLINE_ABOVE"]
+
+#: With more bands than this on screen, each is drawn as its outline (see `FillBetweenLayer`).
+OUTLINE_ABOVE = 2
 
 
 def band_xy(band):
@@ -56,7 +59,7 @@ class FillBetweenLayer:
 
     def __init__(self, ctx, *, slot, label, enabled, request, compute, check=None, applies=None,
                  none_message=None, opacity=0.18, line_style="solid", stroke_width=0.5,
-                 outline_above=2):
+                 outline_above=OUTLINE_ABOVE):
         self.ctx = ctx
         self.slot, self.label, self.enabled = slot, label, enabled
         self.request, self.compute = request, compute

@@ -284,12 +284,13 @@ ALWAYS = ("best", "strip", "trivial", "never", "operating", "iso")
 HALF_POINT_MARKER = "square"
 
 
-def legend_html(kinds=ALWAYS, *, colors=(), band_level=None) -> str:
+def legend_html(kinds=ALWAYS, *, colors=(), band_level=None, bands_outlined=False) -> str:
     """Legend entries of the marks that are the same for every classifier (the classifiers'
     own colours are on their checkboxes), one per kind of mark in ``kinds`` (see
     `LEGEND_KINDS`): the caller passes the kinds shown now, so an entry appears only while its
     mark is on screen. ``colors``: the shown classifiers' colours (the winner strip's and the
-    bands' swatches). Fixed text: nothing from the data."""
+    bands' swatches); ``bands_outlined``: the bands are drawn as outlines (more than two on
+    screen, see `FillBetweenLayer`). Fixed text: nothing from the data."""
     colors = [c for c in colors if _HEX.match(c)] or ["#999999"]
     first = colors[0]
     entries = {
@@ -305,7 +306,7 @@ def legend_html(kinds=ALWAYS, *, colors=(), band_level=None) -> str:
         "iso": (line_swatch(first, "6 2 1 2", 1.5), "iso-performance line"),
         "half": (marker_swatch(HALF_POINT_MARKER, first), "threshold 0.5 (score ≥ 0.5)"),
         "cost_lines": (line_swatch(first, "", 0.75), "cost line of each hull point"),
-        "bands": (rect_swatch(first, first, opacity=0.18),
+        "bands": (rect_swatch(first, first, opacity=0.0 if bands_outlined else 0.18),
                   "bootstrap band" + (f" ({band_level:.0%})" if band_level else "")),
         "fold_spread": (rect_swatch(first, first, opacity=0.10, dash="1.5 1.5"),
                         "fold spread (min–max)"),
