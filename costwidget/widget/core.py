@@ -508,7 +508,10 @@ class CostWidget:
     # ------------------------------------------------------------------ what is shown
     @property
     def readout(self):
-        """DataFrame indexed by classifier name at the current operating point (visible ones)."""
+        """DataFrame indexed by classifier name at the current operating point (visible ones).
+
+        With bands on, ``nec_band_lo`` and ``nec_band_hi`` are each model's bootstrap band at
+        PCF(+), as drawn; NaN while bands are off or still computing."""
         # issue 23: with bands on, each model's band limits at PCF(+) (NaN while not drawn)
         return self.readout_view.table().join(self.band_readout.table())
 
