@@ -125,6 +125,10 @@ CSS = """
   font-size: 12px;
 }
 .costwidget .costwidget-legend-item svg { flex: none; }
+/* The constraint's entries are long: in a narrow widget they wrap rather than stick out. */
+.costwidget .costwidget-legend-item { max-width: 100%; }
+.costwidget .costwidget-legend-neyman_pearson,
+.costwidget .costwidget-legend-workforce { white-space: normal; }
 /* Tables: headers in words wrap; numbers never do; the widest is the widget. */
 .costwidget .costwidget-table {
   border-collapse: collapse;
@@ -311,11 +315,10 @@ def legend_html(kinds=ALWAYS, *, colors=(), band_level=None, bands_outlined=Fals
         "fold_spread": (rect_swatch(first, first, opacity=0.10, dash="1.5 1.5"),
                         "fold spread (min–max)"),
         "neyman_pearson": (line_swatch(INK, "5 3", 1.5) + marker_swatch("diamond", first),
-                           "Neyman-Pearson: FPR limit, constrained point; dashed in cost space: "
-                           "its cost line"),
+                           "Neyman-Pearson: FPR limit, constrained point, its cost line (dashed)"),
         "workforce": (line_swatch(INK, "5 3", 1.5) + marker_swatch("diamond", first),
-                      "workforce line (cases flagged = capacity), constrained point; dashed in "
-                      "cost space: its cost line"),
+                      "workforce line (cases flagged = capacity), constrained point, its cost "
+                      "line (dashed)"),
         "range": (rect_swatch(RANGE_FILL, RANGE_EDGE, opacity=0.5), "range of interest"),
     }
     shown = [k for k in LEGEND_KINDS if k in set(kinds)]
