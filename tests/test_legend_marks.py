@@ -104,3 +104,53 @@ def test_legend_swatches_use_the_marks_styles(demo):
     assert "fill:#0072B2" in text and "fill:#E69F00" in text and RANGE_EDGE in text
     assert demo.classifier_layers.half_points.marker == "square" and "<rect x='2.5'" in text
     assert "<script" not in legend_html(["strip"], colors=["<script>"])
+
+
+def _kind_of_each_mark(w):
+    """What legend entry each mark of the panes needs (None: the classifier checkboxes name it;
+    "exempt": a transient highlight or an invisible click target)."""
+    L, op, con, f = w.classifier_layers, w.operating_tool, w.constraint_tool, w.figures
+    kinds = {}
+    for group, kind in [
+        ((*L.roc_curves, *L.hull_lines, *L.hull_vertices, *L.envelopes, *L.segment_hover), None),
+        ((L.combined,), "best"), ((L.winner_strip,), "strip"),
+        ((f.trivial, f.roc_diagonal), "trivial"), ((f.never_use,), "never"),
+        ((op.operating_line, op.handle, op.nec_points, op.chosen), "operating"),
+        ((op.iso_lines,), "iso"), ((L.half_points,), "half"), (L.cost_lines, "cost_lines"),
+        (w.band_layer.marks, "bands"), (w.fold_spread_layer.marks, "fold_spread"),
+        (w.threshold_choice_view.marks, "threshold_choice"),
+        ((con.roc_line, con.roc_points, con.cost_lines), w.constraint),
+        (w.range_tool.marks, "range"),
+        ((w.hover_tool.roc_highlight, w.hover_tool.cost_highlight, op.click_bars), "exempt"),
+    ]:
+        for m in group:
+            kinds[m.model_id] = kind
+    return kinds
+
+
+@pytest.mark.parametrize("state", [
+    {}, dict(constraint="neyman_pearson", show_cost_lines=True),
+    dict(constraint="workforce", show_bands=True, range_of_interest=[0.3, 0.55]),
+    dict(show_fold_spread=True, threshold_choice="score"),
+])
+def test_every_visible_mark_has_its_legend_entry(state):
+    w = cw.demo()
+    try:
+        w.update(**state)
+        w.wait(timeout=300)
+        kinds = _kind_of_each_mark(w)
+        entries = _entries(w)
+        for fig in (w.figures.roc, w.figures.cost):
+            for m in fig.marks:
+                if not m.visible:
+                    continue
+                assert m.model_id in kinds, f"a {type(m).__name__} mark nobody accounts for"
+                kind = kinds[m.model_id]
+                assert kind in (None, "exempt") or kind in entries, \
+                    f"{kind} is drawn but has no legend entry ({sorted(entries)})"
+        # ... and no entry names a mark that is not drawn
+        drawn = {kinds[m.model_id] for fig in (w.figures.roc, w.figures.cost) for m in fig.marks
+                 if m.visible}
+        assert entries <= drawn, f"entries without marks: {entries - drawn}"
+    finally:
+        w.close()

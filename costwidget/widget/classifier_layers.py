@@ -117,6 +117,8 @@ class ClassifierLayers:
             kinds.append("bands")
         if s.show_fold_spread and any(d.clf.folds for d in visible):
             kinds.append("fold_spread")
+        if s.threshold_choice != "none" and visible:
+            kinds.append("threshold_choice")
         if s.constraint in ("neyman_pearson", "workforce") and visible:
             kinds.append(s.constraint)
         if len(s.range_of_interest) == 2:

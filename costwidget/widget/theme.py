@@ -128,6 +128,7 @@ CSS = """
 /* The constraint's entries are long: in a narrow widget they wrap rather than stick out. */
 .costwidget .costwidget-legend-item { max-width: 100%; }
 .costwidget .costwidget-legend-neyman_pearson,
+.costwidget .costwidget-legend-threshold_choice,
 .costwidget .costwidget-legend-workforce { white-space: normal; }
 /* Tables: headers in words wrap; numbers never do; the widest is the widget. */
 .costwidget .costwidget-table {
@@ -281,7 +282,8 @@ def strip_swatch(colors) -> str:
 
 #: Every kind of mark the legend can name, in the order it names them.
 LEGEND_KINDS = ("best", "strip", "trivial", "never", "operating", "iso", "half", "cost_lines",
-                "bands", "fold_spread", "neyman_pearson", "workforce", "range")
+                "bands", "fold_spread", "threshold_choice", "neyman_pearson", "workforce",
+                "range")
 ALWAYS = ("best", "strip", "trivial", "never", "operating", "iso")
 
 #: The 0.5 point's marker (`classifier_layers`), named here so the legend draws the same one.
@@ -314,6 +316,10 @@ def legend_html(kinds=ALWAYS, *, colors=(), band_level=None, bands_outlined=Fals
                   "bootstrap band" + (f" ({band_level:.0%})" if band_level else "")),
         "fold_spread": (rect_swatch(first, first, opacity=0.10, dash="1.5 1.5"),
                         "fold spread (min–max)"),
+        "threshold_choice": (line_swatch(first, "6 2 1 2", 1.5)
+                             + rect_swatch(first, "none", opacity=0.18),
+                             "threshold chosen from the score or by rate; shaded: its gap to the "
+                             "envelope"),
         "neyman_pearson": (line_swatch(INK, "5 3", 1.5) + marker_swatch("diamond", first),
                            "Neyman-Pearson: FPR limit, constrained point, its cost line (dashed)"),
         "workforce": (line_swatch(INK, "5 3", 1.5) + marker_swatch("diamond", first),
