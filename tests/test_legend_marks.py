@@ -87,8 +87,10 @@ def test_entries_follow_the_marks_shown(demo):
     assert "range" in _entries(w)
     w.range_of_interest = []
     w.update(show_bands=True, band_level=0.8)
+    w.wait(timeout=300)            # the entry comes with the bands, once they are drawn
     assert "bands" in _entries(w) and "bootstrap band (80%)" in w.classifier_layers.legend.value
     w.update(show_bands=False, show_fold_spread=True)
+    w.wait(timeout=300)
     assert "fold_spread" in _entries(w) and "bands" not in _entries(w)
     w.show_fold_spread = False
     assert _entries(w) == base
@@ -152,5 +154,20 @@ def test_every_visible_mark_has_its_legend_entry(state):
         drawn = {kinds[m.model_id] for fig in (w.figures.roc, w.figures.cost) for m in fig.marks
                  if m.visible}
         assert entries <= drawn, f"entries without marks: {entries - drawn}"
+    finally:
+        w.close()
+
+
+def test_band_entry_waits_for_the_bands():
+    """While bands compute nothing is drawn, and the legend names no band; once drawn it does."""
+    w = cw.demo()
+    try:
+        w.show_bands = True            # returns at once; the bands compute in the background
+        if not w.drawn_bands:
+            assert "bands" not in _entries(w)
+        w.wait(timeout=300)
+        assert w.drawn_bands and "bands" in _entries(w)
+        w.show_bands = False
+        assert "bands" not in _entries(w)
     finally:
         w.close()

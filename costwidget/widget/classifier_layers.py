@@ -86,6 +86,14 @@ class ClassifierLayers:
         self.picker_row.add_class("costwidget-legend")
         self._drawn = None
         self._legend_drawn = None
+        self._fill_layers = {}  # legend kind -> FillBetweenLayer (see follow_fill_layers)
+
+    def follow_fill_layers(self, **layers) -> None:
+        """Name the bands (``bands=``, ``fold_spread=``: `FillBetweenLayer`) in the legend while
+        they are drawn, not while they compute: the legend is redrawn whenever one draws."""
+        self._fill_layers.update(layers)
+        for layer in layers.values():
+            layer.on_drawn.append(self._sync_legend)
 
     # ------------------------------------------------------------------ user input
     def _on_pick(self, name, shown) -> None:
@@ -113,10 +121,10 @@ class ClassifierLayers:
             kinds.append("half")
         if s.show_cost_lines and visible:
             kinds.append("cost_lines")
-        if s.show_bands and visible:
-            kinds.append("bands")
-        if s.show_fold_spread and any(d.clf.folds for d in visible):
-            kinds.append("fold_spread")
+        for kind, enabled in (("bands", s.show_bands), ("fold_spread", s.show_fold_spread)):
+            layer = self._fill_layers.get(kind)
+            if (layer.drawn if layer is not None else enabled and visible):
+                kinds.append(kind)
         if s.threshold_choice != "none" and visible:
             kinds.append("threshold_choice")
         if s.constraint in ("neyman_pearson", "workforce") and visible:
@@ -129,13 +137,14 @@ class ClassifierLayers:
         s = self.ctx.state
         kinds = self.legend_kinds()
         colors = [d.color for d in self.ctx.visible()]
-        key = (tuple(kinds), tuple(colors), s.band_level)
+        bands = self._fill_layers.get("bands")
+        outlined = len(bands.drawn if bands is not None else colors) > OUTLINE_ABOVE
+        key = (tuple(kinds), tuple(colors), s.band_level, outlined)
         if key == self._legend_drawn:
             return
-        # Bands apply to every visible classifier: more than two are drawn as outlines.
         self.legend.value = self._swatch_css + legend_html(kinds, colors=colors,
                                                             band_level=s.band_level,
-                                                            bands_outlined=len(colors) > OUTLINE_ABOVE)
+                                                            bands_outlined=outlined)
         self._legend_drawn = key
 
     def _sync_marks(self) -> None:

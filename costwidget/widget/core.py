@@ -174,6 +174,8 @@ class CostWidget:
             none_message="no visible classifier has folds: build them with folds= (or "
                          "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
         self.band_readout = BandReadout(ctx, self.band_layer)  # issue 23: band limits at PCF(+)
+        self.classifier_layers.follow_fill_layers(  # issue 23: legend entries while drawn
+            bands=self.band_layer, fold_spread=self.fold_spread_layer)
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
         self.range_tool = RangeOfInterest(ctx)
