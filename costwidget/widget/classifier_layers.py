@@ -168,8 +168,8 @@ class ClassifierLayers:
         groups = (self.roc_curves, self.hull_lines, self.hull_vertices, self.envelopes,
                   self.segment_hover)
         half = [d for d in visible if d.half_point is not None]
-        marks = [m for g in groups for m in g] + [*self.cost_lines, self.combined, self.winner_strip,
-                                                  self.half_points]
+        marks = [m for g in groups for m in g] + [*self.cost_lines, self.combined,
+                                                  self.winner_strip, self.half_points]
         with hold(*marks):
             for i, d in enumerate(self.ctx.drawings):
                 on = d.name in shown
