@@ -26,10 +26,12 @@ from .deploy import DecisionRule, decision_rule, to_estimator
 from .estimator_scoring import EstimatorSource
 from .decision_curve import decision_curve, net_benefit_from_nec, pcf_from_threshold_probability
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
+from .roc_summary import roc_auc, roc_point_at_threshold, scores_are_probabilities
 
 # For the package's other layers (widget, export, sources, display), which use the model only
 # through this namespace; not part of the documented API (not in __all__).
 from .bands import scored_arrays
+from .band_limits import band_limits_at
 from .counts import counts_classifier
 from .json_values import jsonable
 from .estimator_scoring import fitted_scores
@@ -82,4 +84,7 @@ __all__ = [
     "EstimatorSource",
     "decision_rule",
     "to_estimator",
+    "roc_auc",
+    "roc_point_at_threshold",
+    "scores_are_probabilities",
 ]

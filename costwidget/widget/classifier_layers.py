@@ -10,9 +10,10 @@ import numpy as np
 
 from ..model import combined_envelope
 from .figures import TRIVIAL_COLOR
+from .fill_layer import OUTLINE_ABOVE
 from .marks import hold
 from .sliders import SliderBinding
-from .theme import INK, legend_html, swatch_class, swatch_css
+from .theme import ALWAYS, HALF_POINT_MARKER, INK, legend_html, swatch_class, swatch_css
 
 __all__ = ["ClassifierLayers"]
 
@@ -33,6 +34,11 @@ class ClassifierLayers:
                                     stroke_width=2, labels=[d.name]) for d in ds]
         self.hull_vertices = [bq.Scatter(x=d.hull_fpr, y=d.hull_tpr, scales=rs, colors=[d.color],
                                          default_size=24, tooltip=tooltip) for d in ds]
+        # The ROC point of threshold 0.5 (predicted positive when score >= 0.5, as sklearn), for
+        # the classifiers whose scores are probabilities (`model.roc_point_at_threshold`).
+        self.half_points = bq.Scatter(x=[0.0], y=[0.0], scales=rs, colors=[INK],
+                                      marker=HALF_POINT_MARKER, default_size=70, stroke=INK,
+                                      stroke_width=1.2, visible=False)
         self.cost_lines = []
         for d in ds:
             x, y = d.cost_lines()
@@ -54,7 +60,7 @@ class ClassifierLayers:
         # checkbox carries its classifier's colour (a CSS line before the name): it is the legend.
         self.picker = {}
         for d in ds:
-            box = widgets.Checkbox(value=True, description=d.name, indent=False,
+            box = widgets.Checkbox(value=True, description=d.label, indent=False,
                                    tooltip="show or hide this classifier",
                                    layout=widgets.Layout(width="auto"))
             if swatch_class(d.color):
@@ -70,7 +76,8 @@ class ClassifierLayers:
         self._cost_lines_binding = SliderBinding(
             self.show_cost_lines, ctx.tx, lambda v: setattr(ctx.state, "show_cost_lines", v),
             "cost lines")
-        self.legend = widgets.HTML(value=swatch_css(d.color for d in ds) + legend_html())
+        self._swatch_css = swatch_css(d.color for d in ds)
+        self.legend = widgets.HTML(value=self._swatch_css + legend_html())
         self.legend.add_class("costwidget-legend-fixed")
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         # Rows wrap, so many classifiers or long names never push controls off the edge.
@@ -78,6 +85,15 @@ class ClassifierLayers:
                                         self.legend], layout=wrap)
         self.picker_row.add_class("costwidget-legend")
         self._drawn = None
+        self._legend_drawn = None
+        self._fill_layers = {}  # legend kind -> FillBetweenLayer (see follow_fill_layers)
+
+    def follow_fill_layers(self, **layers) -> None:
+        """Name the bands (``bands=``, ``fold_spread=``: `FillBetweenLayer`) in the legend while
+        they are drawn, not while they compute: the legend is redrawn whenever one draws."""
+        self._fill_layers.update(layers)
+        for layer in layers.values():
+            layer.on_drawn.append(self._sync_legend)
 
     # ------------------------------------------------------------------ user input
     def _on_pick(self, name, shown) -> None:
@@ -93,6 +109,45 @@ class ClassifierLayers:
 
     # ------------------------------------------------------------------ drawing
     def sync(self) -> None:
+        self._sync_marks()
+        self._sync_legend()
+
+    def legend_kinds(self) -> list:
+        """The kinds of mark on screen now (`theme.LEGEND_KINDS`), read from the state."""
+        s = self.ctx.state
+        visible = self.ctx.visible()
+        kinds = list(ALWAYS)
+        if any(d.half_point is not None for d in visible):
+            kinds.append("half")
+        if s.show_cost_lines and visible:
+            kinds.append("cost_lines")
+        for kind, enabled in (("bands", s.show_bands), ("fold_spread", s.show_fold_spread)):
+            layer = self._fill_layers.get(kind)
+            if (layer.drawn if layer is not None else enabled and visible):
+                kinds.append(kind)
+        if s.threshold_choice != "none" and visible:
+            kinds.append("threshold_choice")
+        if s.constraint in ("neyman_pearson", "workforce") and visible:
+            kinds.append(s.constraint)
+        if len(s.range_of_interest) == 2:
+            kinds.append("range")
+        return kinds
+
+    def _sync_legend(self) -> None:
+        s = self.ctx.state
+        kinds = self.legend_kinds()
+        colors = [d.color for d in self.ctx.visible()]
+        bands = self._fill_layers.get("bands")
+        outlined = len(bands.drawn if bands is not None else colors) > OUTLINE_ABOVE
+        key = (tuple(kinds), tuple(colors), s.band_level, outlined)
+        if key == self._legend_drawn:
+            return
+        self.legend.value = self._swatch_css + legend_html(kinds, colors=colors,
+                                                            band_level=s.band_level,
+                                                            bands_outlined=outlined)
+        self._legend_drawn = key
+
+    def _sync_marks(self) -> None:
         s = self.ctx.state
         per_vertex = s.show_cost_lines
         key = (tuple(s.visible), per_vertex)
@@ -112,7 +167,9 @@ class ClassifierLayers:
             strip_x, strip_colors = np.array([[0.0, 1.0]]), [TRIVIAL_COLOR]
         groups = (self.roc_curves, self.hull_lines, self.hull_vertices, self.envelopes,
                   self.segment_hover)
-        marks = [m for g in groups for m in g] + [*self.cost_lines, self.combined, self.winner_strip]
+        half = [d for d in visible if d.half_point is not None]
+        marks = [m for g in groups for m in g] + [*self.cost_lines, self.combined,
+                                                  self.winner_strip, self.half_points]
         with hold(*marks):
             for i, d in enumerate(self.ctx.drawings):
                 on = d.name in shown
@@ -123,6 +180,11 @@ class ClassifierLayers:
             self.winner_strip.x = strip_x
             self.winner_strip.y = np.zeros_like(strip_x)
             self.winner_strip.colors = strip_colors
+            if half:
+                self.half_points.x = [d.half_point[0] for d in half]
+                self.half_points.y = [d.half_point[1] for d in half]
+                self.half_points.colors = [d.color for d in half]
+            self.half_points.visible = bool(half)
         self._drawn = key
 
     def push_controls(self) -> None:

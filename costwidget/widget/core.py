@@ -15,6 +15,7 @@ from __future__ import annotations
 import traitlets
 
 from .background import BackgroundWork
+from .band_readout import BandReadout
 from .band_layers import bootstrap_band_layer, fold_spread_layer
 from .classifier_layers import ClassifierLayers
 from .constraint import ConstraintTool
@@ -103,12 +104,17 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self.constraint_tool = ConstraintTool(ctx, total_cases=total)
         self.band_layer = bootstrap_band_layer(ctx)
         self.fold_spread_layer = fold_spread_layer(ctx)
+        self.band_readout = BandReadout(ctx, self.band_layer)  # issue 23: band limits at PCF(+)
+        self.classifier_layers.follow_fill_layers(  # issue 23: legend entries while drawn
+            bands=self.band_layer, fold_spread=self.fold_spread_layer)
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
         self.range_tool = RangeOfInterest(ctx)
         self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
                             self.readout_view, self.band_layer, self.fold_spread_layer,
-                            self.difference_view, self.range_tool]
+                            self.difference_view, self.range_tool,
+                            self.hover_tool,  # issue 23: a hover is cleared when the point moves
+                            self.band_readout]  # issue 23
         # issue 21: threshold choice (cost-pane curves, tables) and the decision-curve pane
         from .decision_curve_view import DecisionCurveView
         from .threshold_choice_view import ThresholdChoiceView

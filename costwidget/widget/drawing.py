@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model import roc_point_to_cost_line
+from ..model import roc_auc, roc_point_at_threshold, roc_point_to_cost_line
 from ..model import thin_indices
 
 __all__ = ["ClassifierDrawing", "MAX_CURVE_POINTS", "PALETTE"]
@@ -32,6 +32,8 @@ class ClassifierDrawing:
     segment_mid: np.ndarray     # pcf at the middle of each vertex's optimal interval
     segment_vertex: np.ndarray  # which hull vertex is optimal there
     operating_range: tuple
+    auc: float                  # area under the ROC curve, exact
+    half_point: tuple | None    # (fpr, tpr) at score >= 0.5 where the scores are probabilities
 
     @classmethod
     def build(cls, clf, color: str) -> "ClassifierDrawing":
@@ -53,7 +55,13 @@ class ClassifierDrawing:
             segment_mid=((seg["pcf_lo"] + seg["pcf_hi"]) / 2).to_numpy(),
             segment_vertex=vertex,
             operating_range=tuple(clf.operating_range),
+            auc=roc_auc(clf), half_point=roc_point_at_threshold(clf, 0.5),
         )
+
+    @property
+    def label(self) -> str:
+        """The name and the AUC, as scikit-learn's ``RocCurveDisplay`` labels a curve."""
+        return f"{self.name} (AUC = {self.auc:.2f})"
 
     def cost_lines(self):
         """Every hull vertex's cost line over [0, 1] (eq. 8): x and y of shape (n_vertices, 2)."""

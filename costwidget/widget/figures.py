@@ -19,8 +19,10 @@ __all__ = ["Figures", "TRIVIAL_COLOR", "FIGURE_MARGIN", "pane_figure"]
 #: The trivial classifiers' lines: a mid grey reads on light and dark backgrounds alike.
 TRIVIAL_COLOR = "#999999"
 # Top + bottom = left + right: bqplot keeps the *figure* square (min/max_aspect_ratio=1), so the
-# plot area is square too; the right margin also leaves room for the last tick label.
-FIGURE_MARGIN = dict(top=40, bottom=50, left=55, right=35)
+# plot area is square too; the right margin also leaves room for the last tick label. The top
+# holds the title whole: bqplot sets its baseline 1 em below half the top margin, and at 40 px
+# its descenders reached into the plot area, where the trivial lines meet at (0.5, 0.5).
+FIGURE_MARGIN = dict(top=52, bottom=50, left=60, right=42)
 
 
 def axes(xs, ys, xlabel, ylabel, y_format=".1f"):
@@ -60,6 +62,8 @@ class Figures:
         self.cost_scales = {"x": cx, "y": cy}
         # Above either trivial line (y = x or y = 1 - x, i.e. above min(x, 1 - x)) a trivial
         # classifier costs less: no classifier should be used there.
+        # Drawn up to NEC 1: bqplot clips every mark to the plot area (its clip path), so the
+        # region fills the plot to its top edge, above the axis's last tick (the scale is padded).
         self.never_use = bq.Lines(x=[0.0, 0.5, 1.0, 1.0, 0.0, 0.0],
                                   y=[0.0, 0.5, 0.0, 1.0, 1.0, 0.0], scales=self.cost_scales,
                                   fill="inside", colors=[NEVER_USE], fill_colors=[NEVER_USE],

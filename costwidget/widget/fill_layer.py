@@ -14,7 +14,10 @@ import numpy as np
 
 from .marks import hold
 
-__all__ = ["FillBetweenLayer", "band_xy"]
+__all__ = ["FillBetweenLayer", "band_xy", "OUTLINE_ABOVE"]
+
+#: With more bands than this on screen, each is drawn as its outline (see `FillBetweenLayer`).
+OUTLINE_ABOVE = 2
 
 
 def band_xy(band):
@@ -43,10 +46,20 @@ class FillBetweenLayer:
         Classifiers the layer draws at all (e.g. those with folds).
     none_message : str, optional
         Refuses switching the layer on when no visible classifier applies.
+    outline_above : int, default 2
+        With more bands than this on screen, each is drawn as its outline only (no fill):
+        several translucent fills over each other turn muddy and hide which edge is whose.
+
+    Attributes
+    ----------
+    on_drawn : list of callables
+        Called after each redraw of the marks (e.g. the band readout, which shows the drawn
+        bands' limits): a band arriving from the background redraws only this layer.
     """
 
     def __init__(self, ctx, *, slot, label, enabled, request, compute, check=None, applies=None,
-                 none_message=None, opacity=0.18, line_style="solid", stroke_width=0.5):
+                 none_message=None, opacity=0.18, line_style="solid", stroke_width=0.5,
+                 outline_above=OUTLINE_ABOVE):
         self.ctx = ctx
         self.slot, self.label, self.enabled = slot, label, enabled
         self.request, self.compute = request, compute
@@ -54,6 +67,8 @@ class FillBetweenLayer:
         self.applies = applies or (lambda clf: True)
         self.none_message = none_message
         cs = ctx.figures.cost_scales
+        self.opacity, self.stroke_width, self.outline_above = opacity, stroke_width, outline_above
+        self.on_drawn = []
         self.marks = [bq.Lines(x=[0.0, 1.0], y=[[0.0, 0.0], [0.0, 0.0]], scales=cs, fill="between",
                                colors=[d.color, d.color], fill_colors=[d.color],
                                fill_opacities=[opacity], stroke_width=stroke_width,
@@ -127,11 +142,17 @@ class FillBetweenLayer:
     def _draw(self, key, bands) -> None:
         if key == self._drawn_key:
             return
+        outline = len(bands) > self.outline_above
         with hold(*self.marks):
             for d, mark in zip(self.ctx.drawings, self.marks):
                 band = bands.get(d.name)
                 if band is not None:
                     mark.x, mark.y = band_xy(band)
+                    mark.fill_opacities = [0.0 if outline else self.opacity]
+                    mark.stroke_width = max(self.stroke_width, 1.25) if outline \
+                        else self.stroke_width
                 mark.visible = band is not None
         self.drawn = dict(bands)
         self._drawn_key = key
+        for callback in self.on_drawn:
+            callback()

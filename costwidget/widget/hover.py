@@ -1,5 +1,11 @@
 """The hover tool: hovering a hull vertex (ROC pane) or its envelope piece (cost pane) highlights
-that vertex in both panes and shows its numbers."""
+that vertex in both panes and shows its numbers.
+
+A hover describes the vertex at the operating point of the moment it was made ("NEC at PCF
+0.088"): once the operating point moves, or the vertex's classifier is hidden, `HoverTool.sync`
+clears the rings and the text rather than leave them naming a PCF(+) that is no longer shown.
+An export never carries a hover (`HoverTool.drop_from_state`), so a report shows the analysis,
+not where the mouse last was."""
 
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ class HoverTool:
         self.cost_highlight = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=ctx.figures.cost_scales,
                                        colors=[INK], stroke_width=3, visible=False)
         self.vertex = None  # (name, hull vertex index) shown
+        self._shown_at = None  # the PCF(+) the text was written for
 
     def connect(self, layers) -> None:
         """Listen to the hover targets of `ClassifierLayers`."""
@@ -63,3 +70,31 @@ class HoverTool:
             self.cost_highlight.visible = True
         self.info.value = text
         self.vertex = (d.name, vertex)
+        self._shown_at = s.pcf
+
+    def sync(self) -> None:
+        """Clear a hover made at another operating point, or on a classifier now hidden."""
+        if self.vertex is None:
+            return
+        s = self.ctx.state
+        if s.pcf != self._shown_at or self.vertex[0] not in set(s.visible):
+            self.clear()
+
+    def clear(self) -> None:
+        """No ring, no thick cost line, no text."""
+        with hold(self.roc_highlight, self.cost_highlight):
+            self.roc_highlight.visible = False
+            self.cost_highlight.visible = False
+        self.info.value = ""
+        self.vertex = self._shown_at = None
+
+    def drop_from_state(self, state: dict) -> dict:
+        """Remove the hover from ``state``, an embedded widget state (``{model_id: {"state":
+        ...}}``, as ``ipywidgets.embed.dependency_state`` gives): the rings hidden, the text
+        empty. The live widget keeps its hover. Returns ``state``."""
+        for mark in (self.roc_highlight, self.cost_highlight):
+            if mark.model_id in state:
+                state[mark.model_id]["state"]["visible"] = False
+        if self.info.model_id in state:
+            state[self.info.model_id]["state"]["value"] = ""
+        return state

@@ -16,7 +16,8 @@ def compose_marks(w) -> None:
     # areas (which would take the click) and below the hover dots and the drag handle.
     w.figures.compose(
         roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
-                   *layers.hull_vertices, con.roc_points, op.chosen, hov.roc_highlight],
+                   *layers.hull_vertices, layers.half_points,  # issue 23: score >= 0.5
+                   con.roc_points, op.chosen, hov.roc_highlight],
         cost_marks=[*w.range_tool.marks, *w.fold_spread_layer.marks, *w.band_layer.marks,
                     *w.threshold_choice_view.marks, *layers.cost_lines,
                     con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
@@ -44,6 +45,7 @@ def build_widget(w) -> widgets.VBox:
         w.operating_tool.widget, w.classifier_layers.picker_row, panes,
         w.decision_curve_view.widget,  # issue 21: the decision-curve pane, under the panes
         widgets.VBox(rows), w.constraint_tool.widget, w.readout_view.widget,
+        w.band_readout.widget,  # issue 23: the bands' limits, under the readout
         w.readout_view.constrained_widget, w.threshold_choice_view.widget,
         w.difference_view.widget,
         w.range_tool.widget, w.hover_tool.info,

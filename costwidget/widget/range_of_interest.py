@@ -94,10 +94,10 @@ class RangeOfInterest:
         self._drawn = None
         self._other_interaction = None
         cost_x_scale = ctx.figures.cost_x
-        # Full-height shading on the pane's PCF(+) scale and a fixed 0-1 y scale of its own,
-        # so that it ignores the pane's NEC axis.
-        self.shade = bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0],
-                              scales={"x": cost_x_scale, "y": bq.LinearScale(min=0.0, max=1.0)},
+        # Shading on the pane's own scales, from NEC 0 (where the envelopes start) up past the
+        # plot's top edge, where the clip path cuts it. (On a 0-1 y scale of its own, bqplot
+        # laid it out with another padding, ~7 px below NEC 0 and short of the top.)
+        self.shade = bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales=ctx.figures.cost_scales,
                               fill="inside", colors=[SHADE_COLOR], fill_colors=[SHADE_FILL],
                               fill_opacities=[0.25], stroke_width=0.5, visible=False)
         self.marks = [self.shade]

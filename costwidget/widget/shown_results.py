@@ -11,8 +11,11 @@ class ShownResults:
 
     @property
     def readout(self):
-        """DataFrame indexed by classifier name at the current operating point (visible ones)."""
-        return self.readout_view.table()
+        """DataFrame indexed by classifier name at the current operating point (visible ones).
+
+        With bands on, ``nec_band_lo`` and ``nec_band_hi`` are each model's bootstrap band at
+        PCF(+), as drawn; NaN while bands are off or still computing."""
+        return self.readout_view.table().join(self.band_readout.table())
 
     @property
     def range_table(self):

@@ -19,7 +19,7 @@ import numpy as np
 from ..model import mtmcs_curve, optimal_thresholds, range_grid, threshold_segments
 from ..palette import PALETTE
 from .figures import pane_figure
-from .theme import RANGE_EDGE, RANGE_FILL
+from .theme import RANGE_EDGE, RANGE_FILL, line_swatch, marker_swatch, rect_swatch
 
 __all__ = ["ThesisView", "ratio_tick_labels"]
 
@@ -132,14 +132,15 @@ class ThesisView:
     def _build(self):
         xs = bq.LinearScale(min=X_LO, max=X_HI)
         self.x_scale = xs
-        shade_y = bq.LinearScale(min=0.0, max=1.0)
         x_axis = dict(scale=xs, label="FPcost/FNcost (FPcost + FNcost = 1)",
                       side="bottom", tick_values=np.array(TICKS), tick_labels=ratio_tick_labels(),
                       grid_lines="dashed")
         # MTMCS chart
         my = bq.LinearScale(min=0.0, max=50.0)
         self.mtmcs_y = my
-        self.mtmcs_shade = _shade(xs, shade_y)
+        # The range shade is on the chart's own scales (on a 0-1 y scale of its own bqplot laid
+        # it out past the x axis), spanning the y axis as it is when placed.
+        self.mtmcs_shade = _shade(xs, my)
         self.mtmcs_lines = {n: bq.Lines(x=[X_LO, X_HI], y=[0.0, 0.0], scales={"x": xs, "y": my},
                                         colors=[self.colors[n]], stroke_width=2.5, labels=[n],
                                         visible=False)
@@ -157,7 +158,7 @@ class ThesisView:
         # Optimal-thresholds chart: one horizontal piece per optimal hull vertex.
         ty = bq.LinearScale(min=0.0, max=1.0)
         self.threshold_y = ty
-        self.threshold_shade = _shade(xs, shade_y)
+        self.threshold_shade = _shade(xs, ty)
         self.threshold_lines = {n: bq.Lines(x=[[X_LO, X_HI]], y=[[0.0, 0.0]],
                                             scales={"x": xs, "y": ty}, colors=[self.colors[n]],
                                             stroke_width=2.5, visible=False)
@@ -254,14 +255,12 @@ def _legend(names, colors, with_range) -> str:
         return (f"<span style='display:inline-flex;align-items:center;gap:4px;"
                 f"margin-right:14px'>{swatch}{html.escape(text)}</span>")
 
-    line = ("<span style='display:inline-block;width:18px;height:0;border-top:2.5px solid "
-            "{}'></span>")
-    items = [item(line.format(html.escape(colors[n], quote=True)), n) for n in names]
-    items.append(item("<span style='display:inline-block;width:7px;height:7px;border-radius:50%;"
-                      "background:currentColor'></span>", "the thesis's grid (step 0.05)"))
+    # The swatches of the widget's legend (theme), so one place knows how a mark looks.
+    items = [item(line_swatch(html.escape(colors[n], quote=True), "", 2.5), n) for n in names]
+    items.append(item(marker_swatch("circle", "currentColor", "currentColor"),
+                      "the thesis's grid (step 0.05)"))
     if with_range:
-        items.append(item(f"<span style='display:inline-block;width:14px;height:10px;"
-                          f"background:{RANGE_FILL};opacity:.6'></span>", "range of interest"))
+        items.append(item(rect_swatch(RANGE_FILL, RANGE_EDGE, opacity=0.5), "range of interest"))
     return "<div style='line-height:1.6'>" + "".join(items) + "</div>"
 
 
@@ -275,7 +274,9 @@ def _place_shade(mark, interval) -> None:
     """A full-height rectangle over ``interval`` ([lo, hi] on the mark's x scale), hidden if []."""
     if interval:
         lo, hi = interval
-        mark.x, mark.y = [lo, hi, hi, lo, lo], [0.0, 0.0, 1.0, 1.0, 0.0]
+        y = mark.scales["y"]
+        bottom, top = float(y.min), float(y.max)
+        mark.x, mark.y = [lo, hi, hi, lo, lo], [bottom, bottom, top, top, bottom]
     mark.visible = bool(interval)
 
 

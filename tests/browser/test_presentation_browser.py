@@ -32,6 +32,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from costwidget.widget.figures import FIGURE_MARGIN
 from lab_server import ROOT_FLAGS, console_errors, run_all_open_cells, running_server, wait_for_state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,7 +121,8 @@ const shown = el => {
 """
 
 # Ready: every pane laid out for the current size (bqplot keeps the figure square; the plot area
-# is that square less the margins, 90 px each way), the readout drawn, nothing computing, and,
+# is that square less the margins, figures.FIGURE_MARGIN's top + bottom = left + right), the
+# readout drawn, nothing computing, and,
 # when arg.constraint is given, the constraint table as that constraint makes it.
 _READY = r"""
   const w = W();
@@ -131,7 +133,7 @@ _READY = r"""
     const area = bg && bg.querySelector('.plotarea_background');
     if (!area) return false;
     const b = el.getBoundingClientRect();
-    const side = Math.min(b.width, b.height) - 90;
+    const side = Math.min(b.width, b.height) - __MARGINS__;
     const aw = parseFloat(area.getAttribute('width')), ah = parseFloat(area.getAttribute('height'));
     if (!(Math.abs(aw - side) < 1.5 && Math.abs(ah - side) < 1.5)) return false;
   }
@@ -148,7 +150,7 @@ _READY = r"""
                                                  ? 'Neyman-Pearson' : 'workforce'));
   }
   return true;
-"""
+""".replace("__MARGINS__", str(FIGURE_MARGIN["top"] + FIGURE_MARGIN["bottom"]))
 
 # Everything measured in one state (arg: the cost pane's mark positions).
 _MEASURE = r"""

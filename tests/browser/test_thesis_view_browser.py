@@ -37,7 +37,14 @@ _MEASURE = r"""
         .filter(t => t.textContent.trim() && t.getBoundingClientRect().width > 0).map(box),
       label: Array.from(g.querySelectorAll('text.axislabel')).map(box),
     }));
-    return {sel, fig: box(fig), svg: svg ? box(svg) : null, axes};
+    // The range shade is each chart's first mark: its drawn box, and the plot area's.
+    const plot = svg && svg.querySelector('.plotarea_events');
+    const first = plot && Array.from(plot.nextElementSibling.children).find(g => g.tagName === 'g');
+    const shadePath = first && first.querySelector('path.line');
+    const shade = shadePath && (shadePath.getAttribute('d') || '').length &&
+                  shadePath.getBoundingClientRect().width > 0 ? box(shadePath) : null;
+    return {sel, fig: box(fig), svg: svg ? box(svg) : null, axes, shade,
+            plot: plot ? box(plot) : null};
   });
   const legend = document.querySelector('.costwidget-thesis-legend');
   return {charts, legend: legend ? box(legend) : null};
@@ -74,6 +81,9 @@ def _check_fits(geometry, *, stacked):
             for tick in ticks:
                 assert _inside(tick, chart["fig"]), \
                     f"{chart['sel']}: tick label {tick} leaves its figure {chart['fig']}"
+        if chart["shade"] is not None:   # the range shade stays in the plot area
+            assert _inside(chart["shade"], chart["plot"], slack=1.5), \
+                f"{chart['sel']}: the range shade {chart['shade']} leaves {chart['plot']}"
     a, b = (c["fig"] for c in charts)
     if stacked:
         assert b[1] >= a[3] - 0.5, f"at this width the charts should stack: {a} {b}"
