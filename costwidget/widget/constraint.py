@@ -11,7 +11,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model import workforce_segment
-from ..model import capacity_from_cases, capacity_to_cases
+from ..model import capacity_from_cases, capacity_to_cases, readable, readable_value
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK
@@ -33,8 +33,8 @@ def capacity_text(cases: float, n_pos: float, n_neg: float) -> str:
     '= 29,926 cases, 29.93 % of 100,000'
     """
     total = n_pos + n_neg
-    share = f", {100.0 * cases / total:.4g} % of {total:,.10g}" if total > 0 else ""
-    return f"= {cases:,.10g} cases{share}"
+    share = f", {readable(100.0 * cases / total)} % of {readable(total)}" if total > 0 else ""
+    return f"= {readable(cases)} cases{share}"
 
 
 class ConstraintTool:
@@ -204,5 +204,5 @@ class ConstraintTool:
             self.capacity.description = _CAPACITY_LABEL[unit]
             capacity.push(capacity_from_cases(s.capacity, unit, n_pos=s.n_pos, n_neg=s.n_neg))
         self.capacity_value.value = capacity_text(s.capacity, s.n_pos, s.n_neg)
-        self.n_pos.value = s.n_pos
-        self.n_neg.value = s.n_neg
+        self.n_pos.value = readable_value(s.n_pos)
+        self.n_neg.value = readable_value(s.n_neg)

@@ -26,6 +26,7 @@ from .fill_layer import FillBetweenLayer
 from .hover import HoverTool
 from .operating_point import OperatingPointTool
 from .range_of_interest import RangeOfInterest
+from .headline import Headline
 from .readout import Readout
 from .state import WidgetState
 from .lifecycle import reachable_widgets, widgets_held_by
@@ -38,6 +39,7 @@ STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacit
                 "n_neg", "show_cost_lines", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
                 "range_of_interest")
 STATE_TRAITS += ("threshold_choice", "show_decision_curve")  # issue 21
+STATE_TRAITS += ("population_set",)  # issue 23: the workforce population follows p(+) until set
 
 
 class _StateTrait:
@@ -113,7 +115,15 @@ class CostWidget:
     p_pos = _StateTrait()
     cost_fn = _StateTrait()
     cost_fp = _StateTrait()
-    pcf = _StateTrait()  # read-only: setting raises TraitError
+    @property
+    def pcf(self):
+        """PCF(+); setting it moves p(+) and keeps the costs (`OperatingPointTool.for_pcf`)."""
+        return self.state.pcf
+
+    @pcf.setter
+    def pcf(self, value):
+        self.update(**self.operating_tool.for_pcf(value))
+
     constraint = _StateTrait()
     max_fpr = _StateTrait()
     capacity = _StateTrait()
@@ -142,6 +152,7 @@ class CostWidget:
         if total is not None:
             self.state.n_pos, self.state.n_neg = float(first.n_pos), float(first.n_neg)
             self.state.capacity = float(first.n_pos)
+            self.state.follow_population()  # issue 23: the population follows p(+) until set
         self.colors = {c.name: PALETTE[i % len(PALETTE)] for i, c in enumerate(self.classifiers)}
         self.errors = ErrorArea()
         self._tx = Transaction(self.state, self.errors, STATE_TRAITS)
@@ -174,9 +185,10 @@ class CostWidget:
                          "CostWidget.from_frame(..., fold='fold')) to see the fold spread.")
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
+        self.headline = Headline(ctx, self.readout_view)  # issue 23
         self.range_tool = RangeOfInterest(ctx)
         self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
-                            self.readout_view, self.band_layer, self.fold_spread_layer,
+                            self.readout_view, self.headline, self.band_layer, self.fold_spread_layer,
                             self.difference_view, self.range_tool]
         # issue 21: threshold choice (cost-pane curves, tables) and the decision-curve pane
         from .decision_curve_view import DecisionCurveView
@@ -245,6 +257,7 @@ class CostWidget:
         panes.add_class("costwidget-panes")
         self.widget = widgets.VBox([
             style_widget(), self.errors.widget, self._background.widget,
+            self.headline.widget,  # issue 23: the answer, above the controls and panes
             self.operating_tool.widget, self.classifier_layers.picker_row, panes,
             self.decision_curve_view.widget,  # issue 21: the decision-curve pane, under the panes
             widgets.VBox(rows), self.constraint_tool.widget, self.readout_view.widget,

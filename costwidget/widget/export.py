@@ -238,10 +238,7 @@ def caption(w) -> str:
     roi = s.range_of_interest
     if roi:
         parts.append(f"range of interest PCF(+) {roi[0]:.2f}–{roi[1]:.2f}")
-    readout = w.readout
-    if len(readout):
-        best = readout["expected_cost"].idxmin()
-        parts.append(f"cheapest: {best} ({readout.loc[best, 'expected_cost']:.4g} per case)")
+    parts.append(w.headline.text)  # issue 23: the widget's headline, ties and constraint included
     return " · ".join(parts)
 
 

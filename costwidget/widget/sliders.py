@@ -59,8 +59,12 @@ class SliderBinding:
         return value
 
     def push(self, value) -> None:
-        """State -> control (call inside ``transaction.pushing()``)."""
-        self.control.value = self.shown(value)
+        """State -> control (call inside ``transaction.pushing()``). A value the control
+        already shows (the same position) is not written: while a slider with continuous
+        updates is dragged, a write would pull it back to where the kernel last was."""
+        shown = self.shown(value)
+        if not self._same_position(self.control.value, shown):
+            self.control.value = shown
 
     def _same_position(self, old, new) -> bool:
         """True when ``new`` is ``old`` re-expressed by the browser (a log slider computes
