@@ -51,8 +51,8 @@ def test_default_prevalence_and_pcf(w, data):
     assert w.p_pos == pytest.approx(y.mean())
     w.p_pos, w.cost_fn, w.cost_fp = 0.2, 4.0, 1.0
     assert w.pcf == pytest.approx(0.2 * 4 / (0.2 * 4 + 0.8 * 1))
-    with pytest.raises(traitlets.TraitError):
-        w.pcf = 0.3  # read-only
+    w.pcf = 0.3  # issue 23: settable, moving p(+) and keeping the costs
+    assert (w.cost_fn, w.cost_fp) == (4.0, 1.0) and abs(w.pcf - 0.3) <= 1e-12
 
 
 @pytest.mark.parametrize("p_pos, cost_fn, cost_fp", [(0.3, 1, 1), (0.1, 9, 1), (0.7, 1, 5), (0.5, 0, 1)])
