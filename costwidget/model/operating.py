@@ -174,9 +174,11 @@ def move_to_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float,
 
     With two positive costs p(+) moves alone (:func:`prevalence_for_pcf`), and with ``digits``
     it is rounded to that many significant digits (a gesture's round number; PCF(+) is then
-    near, not exactly, ``pcf``), unless the rounding would reach 0 or 1. With a cost of 0,
-    p(+) cannot move PCF(+) (it is 0 or 1 at every p(+)): one cost changes instead
-    (:func:`costs_for_pcf`), and p(+) stays (or goes to 0.5 from 0 or 1). `zero_cost_note`
+    near, not exactly, ``pcf``), with more digits only where fewer would move PCF(+) by more
+    than 0.0005 or reach 0 or 1. With a cost of 0 (PCF(+) is then 0 or 1 at every p(+)), or
+    where no double p(+) lands within 1e-9 of ``pcf`` (an ulp of p(+) moves PCF(+) by about
+    ratio·1e-16, so only at cost ratios beyond ~10^7), one cost changes instead
+    (:func:`costs_for_pcf`) and p(+) stays (or goes to 0.5 from 0 or 1). `zero_cost_note`
     says so in words.
 
     Examples
@@ -196,12 +198,31 @@ def move_to_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float,
     fn, fp = (float(c) for c in check_costs(cost_fn, cost_fp))
     if fn > 0.0 and fp > 0.0:
         q = prevalence_for_pcf(x, cost_fn=fn, cost_fp=fp)
-        if digits is not None:
-            r = round_significant(q, digits)
-            q = r if 0.0 < r < 1.0 or r == q else q
-        return q, fn, fp
+        # With a cost ratio beyond ~10^15 no double p(+) reaches some PCF(+) (next to 0 or 1 an
+        # ulp of p(+) jumps past it): then a cost moves after all.
+        if abs(float(probability_cost(q, fn, fp)) - x) <= _REACHED:
+            return _round_prevalence(q, x, fn, fp, digits), fn, fp
     p = p if 0.0 < p < 1.0 else 0.5
     return (p, *costs_for_pcf(x, p_pos=p, cost_fn=fn, cost_fp=fp))
+
+
+#: How close to the asked PCF(+) the solved p(+) must land for p(+) to be the thing that moves.
+_REACHED = 1e-9
+#: A gesture's p(+) is rounded to few digits only while that keeps PCF(+) within half a step of
+#: the 0.001 grid it was snapped to.
+_GESTURE_SLACK = 5e-4
+
+
+def _round_prevalence(q, x, fn, fp, digits):
+    """``q`` to ``digits`` significant digits, or more where fewer would move PCF(+) more than
+    `_GESTURE_SLACK` from ``x`` (near p(+) = 1 the third digit is a coarse step) or reach 0 or 1."""
+    if digits is None or q in (0.0, 1.0):
+        return q
+    for d in range(int(digits), 17):
+        r = round_significant(q, d)
+        if 0.0 < r < 1.0 and abs(float(probability_cost(r, fn, fp)) - x) <= _GESTURE_SLACK:
+            return r
+    return q
 
 
 def zero_cost_note(cost_fn: float, cost_fp: float) -> str:

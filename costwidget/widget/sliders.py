@@ -37,6 +37,11 @@ class SliderBinding:
         self.tx = transaction
         self.apply = apply
         self.label = label
+        # Positions pushed before the current one, until the user moves the control: with
+        # continuous updates the browser answers each push with the value it shows (a log
+        # slider's 10**log10(v) differs from v in its last bits), and such an answer to an older
+        # push can arrive after a newer push (a late echo of 5.0118 once overwrote a cost of 1).
+        self._older = []
         control.observe(self._on_value, names=["value"])
 
     def shown(self, value):
@@ -64,7 +69,15 @@ class SliderBinding:
         updates is dragged, a write would pull it back to where the kernel last was."""
         shown = self.shown(value)
         if not self._same_position(self.control.value, shown):
+            if self._echoes():
+                self._older = [self.control.value, *self._older][:3]
             self.control.value = shown
+
+    def _echoes(self) -> bool:
+        """A slider sending while it moves answers the kernel's pushes (text fields do not)."""
+        s = self.control
+        return (isinstance(s, (widgets.FloatLogSlider, widgets.FloatSlider, widgets.IntSlider))
+                and bool(getattr(s, "continuous_update", False)))
 
     def _same_position(self, old, new) -> bool:
         """True when ``new`` is ``old`` re-expressed by the browser (a log slider computes
@@ -81,4 +94,10 @@ class SliderBinding:
     def _on_value(self, change) -> None:
         if self.tx.is_pushing or self._same_position(change["old"], change["new"]):
             return
+        if any(self._same_position(old, change["new"]) for old in self._older):
+            # A late echo of an older push: not a move. Show the current push again.
+            with self.tx.pushing():
+                self.control.value = change["old"]
+            return
+        self._older = []
         self.tx.apply(self.label, self.apply, change["new"])

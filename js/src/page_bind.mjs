@@ -101,6 +101,10 @@ export function prevalenceForPcf(pcf, costFn, costFp) {
   return best;
 }
 
+// model/operating.py _REACHED and _GESTURE_SLACK.
+const REACHED = 1e-9;
+const GESTURE_SLACK = 5e-4;
+
 /** model/operating.py snap_pcf: a gesture's PCF(+) on the 0.001 grid, in [0, 1]. */
 export function snapPcf(x) {
   const c = Math.min(Math.max(x, 0.0), 1.0);
@@ -116,12 +120,18 @@ export function moveToPcf(pcf, pPos, costFn, costFp, digits = null, roundSig = n
   checkPcfInputs(pcf, costFn, costFp);
   if (!(pPos >= 0 && pPos <= 1)) throw new RangeError(`p_pos must lie in [0, 1], got ${pPos}.`);
   if (costFn > 0 && costFp > 0) {
-    let q = prevalenceForPcf(pcf, costFn, costFp);
-    if (digits !== null) {
-      const r = roundSig(q, digits);
-      q = (r > 0 && r < 1) || r === q ? r : q;
+    const q = prevalenceForPcf(pcf, costFn, costFp);
+    // Unreachable by p(+) alone (cost ratios beyond ~10^7): a cost moves after all.
+    if (Math.abs(pcfOf(q, costFn, costFp) - pcf) <= REACHED) {
+      if (digits === null || q === 0 || q === 1) return [q, costFn, costFp];
+      for (let d = digits; d < 17; d++) {
+        const r = roundSig(q, d);
+        if (r > 0 && r < 1 && Math.abs(pcfOf(r, costFn, costFp) - pcf) <= GESTURE_SLACK) {
+          return [r, costFn, costFp];
+        }
+      }
+      return [q, costFn, costFp];
     }
-    return [q, costFn, costFp];
   }
   const p = pPos > 0 && pPos < 1 ? pPos : 0.5;
   return [p, ...costsForPcf(pcf, p, costFn, costFp)];
