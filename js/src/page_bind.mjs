@@ -179,6 +179,10 @@ export function bindPage(OP, spec, modelOf) {
   const state = { ...spec.state };
   let good = { ...state };
   let pushing = false; // our own writes to controls fire change events: not user moves
+  // Where the ratio slider was put: its view answers a set value with 10**log10(v), which can
+  // differ from v in the last bits; that answer is not a user's move (sliders.py _same_position).
+  let ratioShown = null;
+  const samePosition = (a, b) => a > 0 && b > 0 && Math.abs(Math.log10(b / a)) < 1e-6 * RATIO_STEP;
   // Selection widgets (the constraint, the capacity unit) hold an index in the browser; their
   // values are in spec.options, in order.
   const options = spec.options || {};
@@ -223,7 +227,12 @@ export function bindPage(OP, spec, modelOf) {
     pushing = true;
     try {
       const s = state;
-      m.p_pos.set("value", Math.min(Math.max(s.p_pos, m.p_pos.get("min")), m.p_pos.get("max")));
+      // On the slider's grid (sliders.py shown()): a value off the grid is snapped by the
+      // slider's view, which sends the snapped value back as if the user had moved it.
+      const [pMin, pMax, pStep] = ["min", "max", "step"].map((k) => m.p_pos.get(k));
+      const pClamped = Math.min(Math.max(s.p_pos, pMin), pMax);
+      const pGrid = pStep > 0 ? pMin + Math.round((pClamped - pMin) / pStep) * pStep : pClamped;
+      m.p_pos.set("value", Number(Math.min(Math.max(pGrid, pMin), pMax).toPrecision(12)));
       // Fields show the rounded number; the state keeps its own (these sets are pushes).
       m.p_pos_value.set("value", OP.readableValue(s.p_pos));
       m.cost_fn.set("value", OP.readableValue(s.cost_fn));
@@ -242,8 +251,9 @@ export function bindPage(OP, spec, modelOf) {
       const exp = Math.min(Math.max(lo + Math.round((at - lo) / RATIO_STEP) * RATIO_STEP, lo), hi);
       const shown = 10 ** Number(exp.toFixed(12));
       const old = m.log_ratio.get("value");
-      const same = old > 0 && Math.abs(Math.log10(shown / old)) < 1e-6 * RATIO_STEP;
+      const same = samePosition(old, shown);
       m.log_ratio.set(same ? { min: lo, max: hi } : { min: lo, max: hi, value: shown });
+      ratioShown = same ? old : shown;
       setHtml("ratio_text", `= ${OP.formatRatio(s.cost_fn, s.cost_fp)}`);
       setHtml("pcf", OP.pcfLabel(OP.probabilityCost(s.p_pos, s.cost_fn, s.cost_fp), s.cost_fn, s.cost_fp));
       setValue("constraint", s.constraint);
@@ -304,7 +314,7 @@ export function bindPage(OP, spec, modelOf) {
     p_pos_value: (v) => apply((s) => setP(s, v)),
     cost_fn: (v) => apply((s) => { OP.probabilityCost(s.p_pos, v, s.cost_fp); s.cost_fn = v; }),
     cost_fp: (v) => apply((s) => { OP.probabilityCost(s.p_pos, s.cost_fn, v); s.cost_fp = v; }),
-    log_ratio: (v) => apply((s) => {
+    log_ratio: (v) => samePosition(ratioShown, v) ? null : apply((s) => {
       [s.cost_fn, s.cost_fp] = costsForRatio(OP.roundSignificant(v, GESTURE_DIGITS), s.cost_fn, s.cost_fp);
     }),
     constraint: () => apply((s) => { s.constraint = valueOf("constraint"); }),
