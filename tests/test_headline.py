@@ -118,7 +118,7 @@ def test_a_refused_change_keeps_the_population_following(data):
     w.p_pos = 0.4
     with pytest.raises(Exception):
         w.update(p_pos=0.6, band_level=2.0)
-    assert w.p_pos == 0.4 and not w.state.population_set
+    assert w.p_pos == 0.4 and w.state.population_set is False
     w.p_pos = 0.5
     assert w.n_pos == pytest.approx(0.5 * (w.n_pos + w.n_neg))
     w.close()

@@ -39,7 +39,6 @@ STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacit
                 "n_neg", "show_cost_lines", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
                 "range_of_interest")
 STATE_TRAITS += ("threshold_choice", "show_decision_curve")  # issue 21
-STATE_TRAITS += ("population_set",)  # issue 23: the workforce population follows p(+) until set
 
 
 class _StateTrait:

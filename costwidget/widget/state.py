@@ -29,8 +29,6 @@ class WidgetState(t.HasTraits):
     capacity = t.Float(0.0, help="workforce capacity, in cases")
     n_pos = t.Float(1.0, help="positives in the population the workforce draws from")
     n_neg = t.Float(1.0, help="negatives in the population the workforce draws from")
-    population_set = t.Bool(False, help="True once n_pos or n_neg is set: until then the "
-                                        "workforce population follows p(+) at a fixed total")
     show_cost_lines = t.Bool(False, help="every hull vertex's full cost line (eq. 8) in the cost "
                                          "pane, faint and clipped at the axis top")
     show_bands = t.Bool(False, help="bootstrap confidence bands around the visible envelopes")
@@ -55,6 +53,10 @@ class WidgetState(t.HasTraits):
         super().__init__()
         self._following = False  # n_pos/n_neg written by the population following p(+)
         self._restoring = False  # traits written back by a rollback, not by a user
+        # True once n_pos or n_neg is set: until then the workforce population follows p(+) at
+        # a fixed total. A plain attribute (not a trait: a snapshot records n_pos and n_neg,
+        # and restoring them sets it).
+        self.population_set = False
         self.set_trait("names", list(names))
         for key, value in kwargs.items():
             setattr(self, key, value)
@@ -131,7 +133,7 @@ class WidgetState(t.HasTraits):
     def set_trait(self, name, value):
         # Transaction._put_back restores traits with set_trait, then calls derive(): a restored
         # n_pos is not a user's setting, and a restored p_pos must not move the population.
-        if name in ("p_pos", "n_pos", "n_neg", "population_set"):
+        if name in ("p_pos", "n_pos", "n_neg"):
             self._restoring = True
         super().set_trait(name, value)
 
