@@ -5,8 +5,26 @@ from __future__ import annotations
 import math
 
 import ipywidgets as widgets
+from traitlets.utils.bunch import Bunch
 
-__all__ = ["SliderBinding"]
+__all__ = ["SliderBinding", "NumberField"]
+
+
+class NumberField(widgets.FloatText):
+    """A number field that reports every number typed into it, even the one it shows.
+
+    A field shows the state rounded (0.3 for p(+) = 0.29995937); typing 0.3 there must set
+    0.3, but the browser then sends the value the field already holds, and traitlets reports
+    no change. The browser's message is reported anyway (old == new); the binding takes it
+    as a user's value (a text field has no echo to guard against).
+    """
+
+    def set_state(self, sync_data):
+        before = self.value
+        super().set_state(sync_data)
+        if "value" in sync_data and self.value == before:
+            self.notify_change(Bunch(name="value", old=before, new=self.value, owner=self,
+                                     type="change"))
 
 
 class SliderBinding:
@@ -84,6 +102,8 @@ class SliderBinding:
         ``base ** exponent`` itself and may differ in the last bits), not a move: a user's move
         is at least one step away."""
         s = self.control
+        if not isinstance(s, (widgets.FloatLogSlider, widgets.FloatSlider, widgets.IntSlider)):
+            return False  # only a slider re-expresses what it was given; a field shows it
         tiny = 1e-6 * (s.step or 0.0) if hasattr(s, "step") and s.step else 0.0
         if not isinstance(old, float) or not isinstance(new, float) or tiny == 0.0:
             return False
