@@ -430,11 +430,12 @@ def test_readout_html_agrees_with_the_widget(parity):
         assert js["constraint_html"] == readout.constraint_html(py["rows"], s["colors"], desc), \
             f"state {n}"
         from costwidget.model import headline_text, readable
+        from costwidget.widget.headline import headline_html
 
         assert js["pcf_label"].startswith(f"PCF(+) = <b>{readable(py['pcf'])}</b>")
         text = headline_text(py["rows"], constrained=s["constraint"] != "none")
         assert js["headline"] == text, f"state {n}"
-        assert js["headline_html"] == html.escape(text)
+        assert js["headline_html"] == headline_html(text)
 
 
 @needs_node

@@ -17,9 +17,20 @@ from ..model import headline_text
 __all__ = ["Headline", "headline_html"]
 
 
+#: The headline reads first: a little larger than the controls' labels, semi-bold.
+_STYLE = "font-size:1.15em;font-weight:600;line-height:1.4"
+
+
 def headline_html(text: str) -> str:
-    """The headline's HTML: the text, escaped (js/src/operating_point.mjs headlineHtml)."""
-    return html.escape(text)
+    """The headline's HTML: the text, escaped (js/src/operating_point.mjs headlineHtml).
+
+    Examples
+    --------
+    >>> from costwidget.widget.headline import headline_html
+    >>> headline_html("Deploy <b>")
+    "<span style='font-size:1.15em;font-weight:600;line-height:1.4'>Deploy &lt;b&gt;</span>"
+    """
+    return f"<span style='{_STYLE}'>{html.escape(text)}</span>"
 
 
 class Headline:

@@ -934,7 +934,7 @@ export function headlineText(rows, constrained = false) {
 
 /** widget/headline.py headline_html: the text, escaped (names are user text). */
 export function headlineHtml(text) {
-  return escapeHtml(text);
+  return `<span style='font-size:1.15em;font-weight:600;line-height:1.4'>${escapeHtml(text)}</span>`;
 }
 
 /**

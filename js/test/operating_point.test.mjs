@@ -193,5 +193,6 @@ test("the headline: the docstring examples of model/headline.py", () => {
     "Deploy gb at score ≥ 0.4881: 0.229 per case (FPR 11.2 %, TPR 50 %); next best rf, +0.004");
   assert.equal(op.headlineText(rows.map(([n, r]) => [n, { ...r, expected_cost: 0 }])),
     "Tie: 2 classifiers share the lowest cost, 0 per case; none is the best here");
-  assert.equal(op.headlineHtml("a <b>"), "a &lt;b&gt;");
+  assert.equal(op.headlineHtml("a <b>"),
+    "<span style='font-size:1.15em;font-weight:600;line-height:1.4'>a &lt;b&gt;</span>");
 });

@@ -125,6 +125,8 @@ def test_headline_on_the_first_screen_and_a_click(browser, tmp_path, artifacts):
         name, threshold, cost = _expected_headline_parts(w, got["state"])
         assert got["headline"].startswith(f"Deploy {name} at score ≥ {threshold}: {cost} per case")
         assert got["headline"] == w.headline.text  # the widget said the same in Python
+        assert wait_for_state(page, "() => document.querySelectorAll("
+                                    "'.costwidget-cost svg.svg-figure path.line').length > 3")
         page.screenshot(path=str(artifacts / "first_screen_1400x900.png"))
         # A click at PCF(+) ≈ 0.7: p(+) moves to a round number, the typed costs stay.
         page.locator(".costwidget .costwidget-cost").scroll_into_view_if_needed()
