@@ -170,3 +170,12 @@ def test_typing_the_number_a_field_shows_sets_it():
     op.p_pos_value.set_state({"value": 0.3})  # the same again: nothing moves, nothing refused
     assert w.p_pos == 0.3 and w.errors.message == ""
     w.close()
+
+
+def test_an_invalid_pcf_is_refused_in_the_banner_and_raised():
+    w = _widget()
+    before = (w.p_pos, w.cost_fn, w.cost_fp)
+    with pytest.raises(ValueError, match="pcf must lie in"):
+        w.pcf = 1.5
+    assert "pcf refused" in w.errors.message and (w.p_pos, w.cost_fn, w.cost_fp) == before
+    w.close()

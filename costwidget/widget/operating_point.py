@@ -168,6 +168,15 @@ class OperatingPointTool:
                                 digits=digits)
         return {"p_pos": p, "cost_fn": fn, "cost_fp": fp}
 
+    def set_pcf_exactly(self, x) -> None:
+        """``w.pcf = x``: all or nothing; a refusal is shown in the banner and raised."""
+        try:
+            new = self.for_pcf(x)
+        except Exception as exc:
+            self.ctx.errors.show(exc, context="pcf refused")
+            raise
+        self.ctx.tx.update(**new)
+
     def set_pcf(self, x) -> None:
         """A click or a drag in the cost pane at x: PCF(+) on the 0.001 grid, then p(+) to 3
         significant digits, the costs kept as typed (so PCF(+) lands near x, not exactly on it:

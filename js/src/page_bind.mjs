@@ -330,7 +330,8 @@ export function bindPage(OP, spec, modelOf) {
   };
   // A click in the cost pane: bqplot's bars send "element_click" to the kernel; with no kernel
   // the page takes it here (the bar's x is its PCF(+)).
-  if (m.click_bars && typeof m.click_bars.send === "function") {
+  // (spec.take_clicks === false leaves clicks to a kernel, for a page bound beside one.)
+  if (spec.take_clicks !== false && m.click_bars && typeof m.click_bars.send === "function") {
     const send = m.click_bars.send.bind(m.click_bars);
     m.click_bars.send = (content, ...rest) => {
       if (content && content.event === "element_click" && content.data) {
