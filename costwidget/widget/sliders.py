@@ -92,10 +92,11 @@ class SliderBinding:
             self.control.value = shown
 
     def _echoes(self) -> bool:
-        """A slider sending while it moves answers the kernel's pushes (text fields do not)."""
+        """A log slider sending while it moves answers the kernel's pushes with
+        10**log10(v), not always v (a linear slider gets grid values it shows as they are, and
+        a text field answers nothing): only then can a late answer to an older push come."""
         s = self.control
-        return (isinstance(s, (widgets.FloatLogSlider, widgets.FloatSlider, widgets.IntSlider))
-                and bool(getattr(s, "continuous_update", False)))
+        return isinstance(s, widgets.FloatLogSlider) and bool(s.continuous_update)
 
     def _same_position(self, old, new) -> bool:
         """True when ``new`` is ``old`` re-expressed by the browser (a log slider computes
