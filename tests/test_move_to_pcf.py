@@ -157,21 +157,6 @@ def test_fields_show_rounded_numbers_and_the_state_keeps_its_own():
     w.close()
 
 
-def test_typing_the_number_a_field_shows_sets_it():
-    """The field shows 0.3 for p(+) = 0.29995937; typing 0.3 there sets 0.3 (the browser sends
-    the value the field holds: no trait change, but a message)."""
-    w = _widget()
-    w.update(p_pos=0.29995937, cost_fn=3.1879154963398624)
-    op = w.operating_tool
-    op.p_pos_value.set_state({"value": 0.3})  # as ipywidgets applies the browser's message
-    assert w.p_pos == 0.3
-    op.cost_fn.set_state({"value": 3.188})
-    assert w.cost_fn == 3.188
-    op.p_pos_value.set_state({"value": 0.3})  # the same again: nothing moves, nothing refused
-    assert w.p_pos == 0.3 and w.errors.message == ""
-    w.close()
-
-
 def test_an_invalid_pcf_is_refused_in_the_banner_and_raised():
     w = _widget()
     before = (w.p_pos, w.cost_fn, w.cost_fp)

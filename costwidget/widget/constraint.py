@@ -13,7 +13,7 @@ import numpy as np
 from ..model import workforce_segment
 from ..model import capacity_from_cases, capacity_to_cases, readable, readable_value
 from .marks import hold
-from .sliders import NumberField, SliderBinding
+from .sliders import SliderBinding
 from .theme import INK
 
 __all__ = ["ConstraintTool", "capacity_text"]
@@ -76,9 +76,9 @@ class ConstraintTool:
         self.capacity.add_class("costwidget-capacity")
         self.capacity_value = widgets.HTML()
         self.capacity_value.add_class("costwidget-capacity-value")
-        self.n_pos = NumberField(description="population positives", style=_STYLE,
+        self.n_pos = widgets.FloatText(description="population positives", style=_STYLE,
                                        tooltip="positives in the population the workforce serves")
-        self.n_neg = NumberField(description="negatives", style=_STYLE,
+        self.n_neg = widgets.FloatText(description="negatives", style=_STYLE,
                                        tooltip="negatives in that population")
         for field in (self.n_pos, self.n_neg):
             field.add_class("costwidget-number")

@@ -13,7 +13,7 @@ from ..model import iso_performance_segment
 from ..model import (costs_for_ratio, move_to_pcf, readable, readable_value, round_significant,
                      snap_pcf, zero_cost_note)
 from .marks import hold
-from .sliders import NumberField, SliderBinding
+from .sliders import SliderBinding
 from .theme import INK
 
 __all__ = ["OperatingPointTool", "CLICK_STEPS", "RATIO_DECADES", "GESTURE_DIGITS", "format_ratio",
@@ -86,12 +86,12 @@ class OperatingPointTool:
         self.p_pos.add_class("costwidget-wide-slider")
         # A plain FloatText: a BoundedFloatText clamps 2 to 1 silently; the state refuses it in
         # the error banner instead, and the field shows the last good value again.
-        self.p_pos_value = NumberField(step=0.001, tooltip="p(+); arrow keys step by 0.001")
+        self.p_pos_value = widgets.FloatText(step=0.001, tooltip="p(+); arrow keys step by 0.001")
         self.p_pos_value.add_class("costwidget-number")
         self.p_pos_value.add_class("costwidget-p-pos-value")
-        self.cost_fn = NumberField(description="C(-|+) false negative", style=_STYLE,
+        self.cost_fn = widgets.FloatText(description="C(-|+) false negative", style=_STYLE,
                                          tooltip="cost of a missed positive, in your units")
-        self.cost_fp = NumberField(description="C(+|-) false positive", style=_STYLE,
+        self.cost_fp = widgets.FloatText(description="C(+|-) false positive", style=_STYLE,
                                          tooltip="cost of a false alarm, in your units")
         for field, name in ((self.cost_fn, "costwidget-cost-fn"), (self.cost_fp, "costwidget-cost-fp")):
             field.add_class("costwidget-number")

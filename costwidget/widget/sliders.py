@@ -5,26 +5,8 @@ from __future__ import annotations
 import math
 
 import ipywidgets as widgets
-from traitlets.utils.bunch import Bunch
 
-__all__ = ["SliderBinding", "NumberField"]
-
-
-class NumberField(widgets.FloatText):
-    """A number field that reports every number typed into it, even the one it shows.
-
-    A field shows the state rounded (0.3 for p(+) = 0.29995937); typing 0.3 there must set
-    0.3, but the browser then sends the value the field already holds, and traitlets reports
-    no change. The browser's message is reported anyway (old == new); the binding takes it
-    as a user's value (a text field has no echo to guard against).
-    """
-
-    def set_state(self, sync_data):
-        before = self.value
-        super().set_state(sync_data)
-        if "value" in sync_data and self.value == before:
-            self.notify_change(Bunch(name="value", old=before, new=self.value, owner=self,
-                                     type="change"))
+__all__ = ["SliderBinding"]
 
 
 class SliderBinding:
