@@ -40,8 +40,10 @@ def readable_value(x: float) -> float:
     Examples
     --------
     >>> from costwidget.model import readable_value
-    >>> readable_value(3.1879154963398624), readable_value(29926.0), readable_value(0.8250000000000001)
-    (3.188, 29926.0, 0.825)
+    >>> readable_value(3.1879154963398624), readable_value(29926.0)
+    (3.188, 29926.0)
+    >>> readable_value(0.8250000000000001)
+    0.825
     """
     x = float(x)
     if math.isfinite(x) and x.is_integer() and abs(x) < _WHOLE_IN_FULL:
@@ -75,8 +77,8 @@ def lowest_names(rows, column: str) -> list:
     """Names of the rows whose ``column`` is the lowest, ties included (NaN never lowest).
 
     Two values tie when they agree to 12 significant digits of the lowest (the same cost
-    computed two ways may differ in its last bits); at a lowest of 0 only zeros tie. A readout highlights, and a
-    headline names, a row only when it is the one lowest.
+    computed two ways may differ in its last bits); at a lowest of 0 only zeros tie. A readout
+    highlights, and a headline names, a row only when it is the one lowest.
 
     Examples
     --------

@@ -189,8 +189,8 @@ class CostWidget:
         self.headline = Headline(ctx, self.readout_view)  # issue 23
         self.range_tool = RangeOfInterest(ctx)
         self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
-                            self.readout_view, self.headline, self.band_layer, self.fold_spread_layer,
-                            self.difference_view, self.range_tool]
+                            self.readout_view, self.headline, self.band_layer,
+                            self.fold_spread_layer, self.difference_view, self.range_tool]
         # issue 21: threshold choice (cost-pane curves, tables) and the decision-curve pane
         from .decision_curve_view import DecisionCurveView
         from .threshold_choice_view import ThresholdChoiceView

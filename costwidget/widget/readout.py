@@ -16,8 +16,8 @@ import pandas as pd
 
 from ..model import lowest_names, operating_rows, readable
 
-__all__ = ["Readout", "readout_html", "constraint_html", "constraint_description", "population_text",
-           "READOUT_COLUMNS", "CONSTRAINT_COLUMNS"]
+__all__ = ["Readout", "readout_html", "constraint_html", "constraint_description",
+           "population_text", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS"]
 
 #: (header in words, its tooltip, the ``w.readout`` column) of the main table.
 READOUT_COLUMNS = [
@@ -122,8 +122,10 @@ def population_text(state) -> str:
     'population set: 300 positives, 700 negatives'
     """
     if getattr(state, "population_set", True):
-        return f"population set: {readable(state.n_pos)} positives, {readable(state.n_neg)} negatives"
-    return f"population: {readable(state.n_pos + state.n_neg)} cases at p(+) = {readable(state.p_pos)}"
+        return (f"population set: {readable(state.n_pos)} positives, "
+                f"{readable(state.n_neg)} negatives")
+    return (f"population: {readable(state.n_pos + state.n_neg)} cases at "
+            f"p(+) = {readable(state.p_pos)}")
 
 
 def constraint_description(state) -> str:
@@ -132,7 +134,8 @@ def constraint_description(state) -> str:
         return f"Neyman-Pearson, false-positive rate ≤ {readable(state.max_fpr)}"
     if state.constraint == "workforce":
         total = state.n_pos + state.n_neg
-        share = f" ({readable(100 * state.capacity / total)} % of {readable(total)})" if total > 0 else ""
+        share = (f" ({readable(100 * state.capacity / total)} % of {readable(total)})"
+                 if total > 0 else "")
         return (f"workforce, at most {readable(state.capacity)} cases flagged{share}; "
                 f"{population_text(state)}")
     return ""
