@@ -104,10 +104,12 @@ def test_population_follows_p_until_set(data):
     w.p_pos = 0.5
     assert (w.n_pos, w.n_neg) == (0.5 * total, total - 0.5 * total)
     assert f"population: {readable(total)} cases at p(+) = 0.5" in w.readout_view.constrained_widget.value
+    assert w.constraint_tool.population_value.value == f"population: {readable(total)} cases at p(+) = 0.5"
     w.n_pos = 30.0
     w.p_pos = 0.2
     assert (w.n_pos, w.n_neg) == (30.0, total - 0.5 * total)  # set: it stops following
     assert "population set: 30 positives" in w.readout_view.constrained_widget.value
+    assert w.constraint_tool.population_value.value.startswith("population set: 30 positives")
     w.state.follow_population()
     assert w.n_pos == pytest.approx(0.2 * (30.0 + total / 2))
     w.close()

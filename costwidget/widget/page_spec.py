@@ -38,6 +38,7 @@ def _roles(w) -> dict:
         "workforce_layout": con.workforce_box.layout, "readout": rd.widget,
         "constrained_readout": rd.constrained_widget,
         "headline": w.headline.widget, "click_bars": op.click_bars,  # issue 23
+        "population_value": con.population_value,
     }
     return {role: model.model_id for role, model in models.items()}
 

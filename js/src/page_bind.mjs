@@ -16,7 +16,8 @@ export const CONTROL_ROLES = ["p_pos", "p_pos_value", "cost_fn", "cost_fp", "log
 /** What the glue writes (one writer each: the page has no kernel to write them). */
 export const OWNED_ROLES = ["iso_lines", "chosen", "operating_line", "nec_points", "handle",
   "roc_line", "roc_points", "cost_lines", "readout", "constrained_readout", "pcf", "ratio_text",
-  "capacity_value", "message", "neyman_pearson_layout", "workforce_layout", "headline"];
+  "capacity_value", "message", "neyman_pearson_layout", "workforce_layout", "headline",
+  "population_value"];
 
 // operating_point.py RATIO_DECADES, GESTURE_DIGITS, the ratio slider's step (in decades).
 const RATIO_DECADES = 2.0;
@@ -271,6 +272,7 @@ export function bindPage(OP, spec, modelOf) {
       setHtml("capacity_value", OP.capacityText(s.capacity, s.n_pos, s.n_neg));
       m.n_pos.set("value", OP.readableValue(s.n_pos));
       m.n_neg.set("value", OP.readableValue(s.n_neg));
+      setHtml("population_value", OP.escapeHtml(OP.populationText(s)));
     } finally {
       pushing = false;
     }
@@ -298,7 +300,10 @@ export function bindPage(OP, spec, modelOf) {
   const setP = (s, p) => {
     OP.probabilityCost(p, s.cost_fn, s.cost_fp); // refuses p outside [0, 1] before anything moves
     s.p_pos = p;
-    if (!s.population_set && p > 0 && p < 1) [s.n_pos, s.n_neg] = populationFor(p, s.n_pos + s.n_neg);
+    // (A page without the key, written before issue 23, keeps its population: as set.)
+    if (s.population_set === false && p > 0 && p < 1) {
+      [s.n_pos, s.n_neg] = populationFor(p, s.n_pos + s.n_neg);
+    }
   };
   // A click or a drag in the cost pane (operating_point.py set_pcf): PCF(+) on the 0.001 grid,
   // then p(+) to 3 significant digits with the costs kept (a cost moves only where one is 0).

@@ -56,7 +56,7 @@ function setup() {
   const spec = {
     roles, colors: { a: "#123456" },
     state: { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1, capacity: 10,
-      n_pos: 10, n_neg: 10, visible: ["a"] },
+      n_pos: 10, n_neg: 10, population_set: false, visible: ["a"] },
     options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },
     payload: { header, buffers },
   };
@@ -86,11 +86,13 @@ test("costs_for_pcf and move_to_pcf as the Python docstrings say; the dropped ha
   assert.deepEqual(Array.from(models.operating_line.get("x")), [0.75, 0.75]);
   // The population follows p(+) at its total (20) until it is set.
   assert.deepEqual([page.state.n_pos, page.state.n_neg], [15, 5]);
+  assert.equal(models.population_value.get("value"), "population: 20 cases at p(+) = 0.75");
   models.n_pos.set("value", 4);
   await tick();
   models.handle.set("x", new Float64Array([0.2]));
   await tick();
   assert.deepEqual([page.state.p_pos, page.state.n_pos, page.state.n_neg], [0.2, 4, 5]);
+  assert.equal(models.population_value.get("value"), "population set: 4 positives, 5 negatives");
   // From p(+) = 1 too (the handle used to be refused there).
   page.set({ p_pos: 1 });
   models.handle.set("x", new Float64Array([0.3]));
