@@ -1,7 +1,7 @@
-"""The cost-ratio slider in JupyterLab with a kernel (issue 23): its text follows while it is
+"""Issue 23 in JupyterLab with a kernel: the cost-ratio slider's text follows while it is
 dragged, its values are 3-significant-digit numbers, and nothing drifts after the release (the
 browser answers each push of a log slider with 10**log10(v); the binding must never take such an
-answer, late or not, for a move).
+answer, late or not, for a move); and the headline is on the first screen at 1400×900.
 """
 
 from __future__ import annotations
@@ -64,6 +64,33 @@ def test_ratio_text_follows_the_drag_and_stays(lab, browser, artifacts):
         assert _digits(ratio) <= 3, after  # snapped to 3 significant digits
         assert float(after["fn"]) == float(ratio.replace(",", "")) and after["fp"] == "1", after
         page.locator(".costwidget").first.screenshot(path=str(artifacts / "ratio_slider.png"))
+    finally:
+        page.close()
+    assert not errors, errors
+
+
+_PLACES = r"""() => {
+  const box = (css) => { const e = document.querySelector(css);
+    return e ? e.getBoundingClientRect().toJSON() : null; };
+  return {headline: box('.costwidget .costwidget-headline'), panes: box('.costwidget .costwidget-panes'),
+          text: (document.querySelector('.costwidget .costwidget-headline') || {}).innerText || ''};
+}"""
+
+
+def test_headline_is_on_the_first_screen_in_jupyterlab(lab, browser, artifacts):
+    """At 1400×900 in JupyterLab, with the widget in the notebook's first cell, the headline is
+    above the panes and inside the first 900 px."""
+    (lab.root / "first.ipynb").write_text(json.dumps(NOTEBOOK))
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors = console_errors(page)
+    try:
+        lab.run_notebook(page, "first.ipynb")
+        assert wait_for_state(page, f"() => ({_PLACES})().text.startsWith('Deploy m ')",
+                              timeout=120_000)
+        got = page.evaluate(_PLACES)
+        assert 0 < got["headline"]["top"] and got["headline"]["bottom"] <= 900, got
+        assert got["headline"]["bottom"] <= got["panes"]["top"] + 1, got
+        page.screenshot(path=str(artifacts / "first_screen_jupyterlab_1400x900.png"))
     finally:
         page.close()
     assert not errors, errors
