@@ -220,18 +220,38 @@ def test_capacity_moves_in_one_message_and_keeps_the_state(data):
     v.close()
 
 
+def _browser_view(widget):
+    """What the browser holds after each state message ``widget`` sends: (min, max, value)."""
+    seen, send = [(widget.min, widget.max, widget.value)], widget.send_state
+
+    def record(key=None):
+        seen.append((widget.min, widget.max, widget.value))
+        return send(key)
+
+    widget.send_state = record
+    return seen
+
+
 def test_cost_ratio_slider_grows_and_the_text_shows_the_exact_ratio(w):
     op = w.operating_tool
-    sent = _recording(op.log_ratio)
+    seen = _browser_view(op.log_ratio)
     w.update(cost_fn=123456.789, cost_fp=1.0)
     assert op.ratio_text.value == "= 123,500"  # issue 23: readable numbers
     assert op.log_ratio.max == 6 and op.log_ratio.min == -2
     assert op.log_ratio.value == pytest.approx(123456.789, rel=np.log(10) * 0.006)
-    assert all({"max", "value"} <= keys for keys in sent if "max" in keys)
     # The field is wide enough for the number (13 characters, theme.CSS).
     assert "costwidget-number" in op.cost_fn._dom_classes and "width: 13ch" in CSS
     w.update(cost_fn=1.0, cost_fp=2.0)
     assert op.ratio_text.value == "= 0.5" and (op.log_ratio.min, op.log_ratio.max) == (-2, 2)
+    # Whatever order the browser applies a message's attributes in, its handle stays in its
+    # range: the old value lies in the new range and the new value in the old one. (A clamped
+    # handle is sent back as a move with continuous updates: a typed 1 once became 100.)
+    def inside(v, lo, hi):
+        return 10.0 ** lo * (1 - 1e-12) <= v <= 10.0 ** hi * (1 + 1e-12)
+
+    assert len(seen) > 3
+    for (lo0, hi0, v0), (lo1, hi1, v1) in zip(seen, seen[1:]):
+        assert inside(v0, lo1, hi1) and inside(v1, lo0, hi0), seen
     w.cost_fp = 0.0
     assert op.ratio_text.value == "= ∞" and op.log_ratio.value == 10.0 ** op.log_ratio.max
 

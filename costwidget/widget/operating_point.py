@@ -258,10 +258,18 @@ class OperatingPointTool:
             # slider still shows the exact ratio.
             lo = max(min(lo, math.floor(exponent)), -_MAX_DECADE)
             hi = min(max(hi, math.ceil(exponent)), _MAX_DECADE)
-        # Range and value in one message: the browser never sees a value outside the range or
-        # off the grid (it would clamp or snap it and send that back as a move).
-        with self.log_ratio.hold_sync():
-            self.log_ratio.max, self.log_ratio.min = hi, lo
-            log_ratio.push(min(max(ratio, 10.0 ** lo), 10.0 ** hi))  # 0 and ∞ at the ends
+        # The handle never leaves the range it is in: the browser would clamp it and, as the
+        # slider sends while it moves, send the clamped value back as a move (a ratio typed as
+        # 1 after 123456.789 became 100 once the range shrank around the old handle). So the
+        # range widens to hold both positions, the value moves, and then the range narrows;
+        # each step in one message, with the value always on the grid.
+        old_lo, old_hi = self.log_ratio.min, self.log_ratio.max
+        if (lo, hi) != (old_lo, old_hi):
+            with self.log_ratio.hold_sync():
+                self.log_ratio.max, self.log_ratio.min = max(hi, old_hi), min(lo, old_lo)
+        log_ratio.push(min(max(ratio, 10.0 ** lo), 10.0 ** hi))  # 0 and ∞ at the ends
+        if (lo, hi) != (old_lo, old_hi):
+            with self.log_ratio.hold_sync():
+                self.log_ratio.max, self.log_ratio.min = hi, lo
         self.ratio_text.value = f"= {format_ratio(s.cost_fn, s.cost_fp)}"
         self.pcf.value = pcf_label(s.pcf, s.cost_fn, s.cost_fp)

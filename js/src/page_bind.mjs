@@ -251,10 +251,15 @@ export function bindPage(OP, spec, modelOf) {
       const at = ratio > 0 ? Math.log10(ratio) : lo;
       const exp = Math.min(Math.max(lo + Math.round((at - lo) / RATIO_STEP) * RATIO_STEP, lo), hi);
       const shown = 10 ** Number(exp.toFixed(12));
+      // Widen the range to hold both positions, move, then narrow (operating_point.py): the
+      // handle never leaves its range, where the view would clamp it and send that as a move.
       const old = m.log_ratio.get("value");
       const same = samePosition(old, shown);
-      m.log_ratio.set(same ? { min: lo, max: hi } : { min: lo, max: hi, value: shown });
       ratioShown = same ? old : shown;
+      const [oldLo, oldHi] = [m.log_ratio.get("min"), m.log_ratio.get("max")];
+      if (oldLo !== lo || oldHi !== hi) m.log_ratio.set({ min: Math.min(lo, oldLo), max: Math.max(hi, oldHi) });
+      if (!same) m.log_ratio.set("value", shown);
+      m.log_ratio.set({ min: lo, max: hi });
       setHtml("ratio_text", `= ${OP.formatRatio(s.cost_fn, s.cost_fp)}`);
       setHtml("pcf", OP.pcfLabel(OP.probabilityCost(s.p_pos, s.cost_fn, s.cost_fp), s.cost_fn, s.cost_fp));
       setValue("constraint", s.constraint);
