@@ -164,3 +164,22 @@ def test_an_invalid_pcf_is_refused_in_the_banner_and_raised():
         w.pcf = 1.5
     assert "pcf refused" in w.errors.message and (w.p_pos, w.cost_fn, w.cost_fp) == before
     w.close()
+
+
+def test_a_late_echo_of_the_p_slider_during_a_drag_is_no_move():
+    """While the handle is dragged, p(+) is pushed to its slider at every step; the browser's
+    answer to an older push can arrive after a newer one. It must not pull p(+) back (the
+    tour's drag once ended at PCF(+) 0.439 instead of 0.3)."""
+    w = _widget()
+    h, op = w.operating_tool.handle, w.operating_tool
+    h._handle_custom_msgs(None, {"event": "drag_start", "point": {"x": w.pcf, "y": 0}})
+    h._handle_custom_msgs(None, {"event": "drag", "point": {"x": 0.4, "y": 0}})
+    h._handle_custom_msgs(None, {"event": "drag", "point": {"x": 0.5, "y": 0}})
+    assert w.p_pos == 0.5 and op.p_pos.value == 0.5
+    op.p_pos.value = 0.4 + 5e-17  # the browser's answer to the push of 0.4, arriving late
+    assert w.p_pos == 0.5 and op.p_pos.value == 0.5
+    h._handle_custom_msgs(None, {"event": "drag_end", "point": {"x": 0.3, "y": 0}})
+    assert w.p_pos == 0.3
+    op.p_pos.value = 0.31  # a user's move: taken
+    assert w.p_pos == 0.31
+    w.close()

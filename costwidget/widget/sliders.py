@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import math
+import time
 
 import ipywidgets as widgets
 
 __all__ = ["SliderBinding"]
+
+#: How long an answer of the browser to an older push is told from a user's move: a user's
+#: move back to exactly a position the kernel left within this time is taken for an echo.
+_ECHO_SECONDS = 2.0
 
 
 class SliderBinding:
@@ -37,10 +42,12 @@ class SliderBinding:
         self.tx = transaction
         self.apply = apply
         self.label = label
-        # Positions pushed before the current one, until the user moves the control: with
-        # continuous updates the browser answers each push with the value it shows (a log
-        # slider's 10**log10(v) differs from v in its last bits), and such an answer to an older
-        # push can arrive after a newer push (a late echo of 5.0118 once overwrote a cost of 1).
+        # Positions pushed before the current one, for a few seconds or until the user moves
+        # the control: with continuous updates the browser answers each push with the value it
+        # shows (a log slider's 10**log10(v), a linear one's step arithmetic: not always v in
+        # the last bits), and such an answer to an older push can arrive after a newer push (a
+        # late echo of 5.0118 once overwrote a cost of 1; while the cost pane's handle was
+        # dragged, p(+) jumped back to an earlier drag position). (time, position) pairs.
         self._older = []
         control.observe(self._on_value, names=["value"])
 
@@ -70,15 +77,17 @@ class SliderBinding:
         shown = self.shown(value)
         if not self._same_position(self.control.value, shown):
             if self._echoes():
-                self._older = [self.control.value, *self._older][:3]
+                now = time.monotonic()
+                self._older = [(now, self.control.value),
+                               *[(t, v) for t, v in self._older if now - t < _ECHO_SECONDS]][:8]
             self.control.value = shown
 
     def _echoes(self) -> bool:
-        """A log slider sending while it moves answers the kernel's pushes with
-        10**log10(v), not always v (a linear slider gets grid values it shows as they are, and
-        a text field answers nothing): only then can a late answer to an older push come."""
+        """A slider that sends while it moves answers the kernel's pushes (a text field
+        answers nothing): only then can a late answer to an older push come."""
         s = self.control
-        return isinstance(s, widgets.FloatLogSlider) and bool(s.continuous_update)
+        return (isinstance(s, (widgets.FloatLogSlider, widgets.FloatSlider, widgets.IntSlider))
+                and bool(s.continuous_update))
 
     def _same_position(self, old, new) -> bool:
         """True when ``new`` is ``old`` re-expressed by the browser (a log slider computes
@@ -97,7 +106,9 @@ class SliderBinding:
     def _on_value(self, change) -> None:
         if self.tx.is_pushing or self._same_position(change["old"], change["new"]):
             return
-        if any(self._same_position(old, change["new"]) for old in self._older):
+        now = time.monotonic()
+        if any(now - t < _ECHO_SECONDS and self._same_position(old, change["new"])
+               for t, old in self._older):
             # A late echo of an older push: not a move. Show the current push again.
             with self.tx.pushing():
                 self.control.value = change["old"]
