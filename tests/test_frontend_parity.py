@@ -19,6 +19,7 @@ and message; the marks, the readout rows and the readout's HTML exactly.
 from __future__ import annotations
 
 import base64
+import html
 import json
 import math
 import shutil
@@ -118,7 +119,8 @@ def _pcf_exactly(b):
 def random_state(rng, group, counters):
     clfs = [c for _, c in group]
     names = [n for n, _ in group]
-    state = {"constraint": "none", "max_fpr": 0.1, "capacity": 0.0, "n_pos": 1.0, "n_neg": 1.0}
+    state = {"constraint": "none", "max_fpr": 0.1, "capacity": 0.0, "n_pos": 1.0, "n_neg": 1.0,
+             "population_set": bool(rng.random() < 0.5)}
     pick = rng.random()
     if pick < 0.3:  # PCF(+) exactly at an envelope breakpoint of one of the classifiers
         clf = clfs[int(rng.integers(len(clfs)))]
@@ -320,12 +322,17 @@ def parity():
                                                     99999.95, 9.9995, 0.00015, -0.0]])
     format_queries = [[float(x), spec] for x in xs
                       for spec in (".4g", ".6g", ",.6g", "g", ".3g", ",.10g", ".4f")]
+    # The one rule for shown numbers (issue 23): awkward doubles, whole numbers around 10^5.
+    readable_queries = [float(x) for x in np.concatenate([
+        xs, [29926.0, 99999.0, 100000.0, 123456.0, 1e15, 999.95, 0.29995937, 3.1879154963398624,
+             57.543993733715666, 0.8250000000000001, 1e-7, 5e-324, -0.0, 0.0]])]
     payload = {"groups": payload_groups, "states": states, "pcf_queries": pcf_queries,
-               "constraint_queries": constraint_queries, "format_queries": format_queries}
+               "constraint_queries": constraint_queries, "format_queries": format_queries,
+               "readable_queries": readable_queries}
     out = run_node(payload)
     return {"groups": groups, "states": states, "counters": counters, "out": out, "payload": payload,
             "pcf_queries": pcf_queries, "constraint_queries": constraint_queries,
-            "format_queries": format_queries}
+            "format_queries": format_queries, "readable_queries": readable_queries}
 
 
 @needs_node
@@ -422,7 +429,13 @@ def test_readout_html_agrees_with_the_widget(parity):
         assert js["description"] == desc, f"state {n}"
         assert js["constraint_html"] == readout.constraint_html(py["rows"], s["colors"], desc), \
             f"state {n}"
-        assert js["pcf_label"] == f"PCF(+) = <b>{py['pcf']:.4f}</b>"
+        from costwidget.model import headline_text, readable
+        from costwidget.widget.headline import headline_html
+
+        assert js["pcf_label"].startswith(f"PCF(+) = <b>{readable(py['pcf'])}</b>")
+        text = headline_text(py["rows"], constrained=s["constraint"] != "none")
+        assert js["headline"] == text, f"state {n}"
+        assert js["headline_html"] == headline_html(text)
 
 
 @needs_node
@@ -447,6 +460,17 @@ def test_constraints_at_vertices_agree(parity):
             assert same(js[field], getattr(cp, field)), (q, field, js[field], getattr(cp, field))
     kinds = [q["kind"] for q in parity["constraint_queries"]]
     assert kinds.count("neyman_pearson") > 200 and kinds.count("workforce") > 200
+
+
+@needs_node
+def test_readable_numbers_agree(parity):
+    """model/readable.py and operating_point.mjs: the same text and the same rounded doubles."""
+    from costwidget.model import readable, readable_value, round_significant
+
+    for x, (text, value, sig3) in zip(parity["readable_queries"], parity["out"]["readable_queries"]):
+        assert text == readable(x), x
+        assert value == readable_value(x) and sig3 == round_significant(x, 3), x
+    assert len(parity["readable_queries"]) > 100
 
 
 @needs_node
@@ -516,11 +540,15 @@ def test_node_unit_tests_pass():
 _GLUE = r"""
 import { readFileSync } from "node:fs";
 const g = await import(new URL("js/src/page_bind.mjs", "file://" + process.cwd() + "/").href);
+const op = await import(new URL("js/src/operating_point.mjs", "file://" + process.cwd() + "/").href);
 const q = JSON.parse(readFileSync(0, "utf8"), (k, v) => v && v.__float__ ?
   {inf: Infinity, "-inf": -Infinity, nan: NaN}[v.__float__] : v);
 const run = (f) => { try { return f(); } catch (e) { return "error"; } };
 const out = q.map(([kind, a, b, c, d]) => run(() => kind === "ratio" ? g.costsForRatio(a, b, c)
   : kind === "pcf" ? g.costsForPcf(a, b, c, d)
+  : kind === "prev" ? [g.prevalenceForPcf(a, c, d)]
+  : kind === "move" ? g.moveToPcf(a, b, c, d, 3, op.roundSignificant)
+  : kind === "exact" ? g.moveToPcf(a, b, c, d)
   : kind === "to" ? [g.capacityToCases(a, b, c, d)] : [g.capacityFromCases(a, b, c, d)]));
 process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "number" && !Number.isFinite(v)
   ? String(v) : v));
@@ -529,12 +557,18 @@ process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "number" && !Num
 
 def _glue_model(kind, a, b, c, d):
     from costwidget.model.operating import (capacity_from_cases, capacity_to_cases,
-                                            costs_for_pcf, costs_for_ratio)
+                                            costs_for_pcf, costs_for_ratio, move_to_pcf,
+                                            prevalence_for_pcf)
     try:
         if kind == "ratio":
             return list(costs_for_ratio(a, cost_fn=b, cost_fp=c))
         if kind == "pcf":
             return list(costs_for_pcf(a, p_pos=b, cost_fn=c, cost_fp=d))
+        if kind == "prev":
+            return [prevalence_for_pcf(a, cost_fn=c, cost_fp=d)]
+        if kind in ("move", "exact"):
+            return list(move_to_pcf(a, p_pos=b, cost_fn=c, cost_fp=d,
+                                    digits=3 if kind == "move" else None))
         if kind == "to":
             return [capacity_to_cases(a, b, n_pos=c, n_neg=d)]
         return [capacity_from_cases(a, b, n_pos=c, n_neg=d)]
@@ -556,6 +590,8 @@ def test_page_glue_conversions_agree_with_the_model():
         pcf = float(rng.choice([0.0, 1.0, rng.random(), 0.5]))
         p = float(rng.choice([0.0, 1.0, rng.random(), 0.001]))
         queries.append(["pcf", pcf, p, fn, fp])
+        for kind in ("prev", "move", "exact"):  # issue 23: gestures and w.pcf move p(+)
+            queries.append([kind, float(rng.choice([pcf, rng.random()])), p, fn, fp])
         n_pos, n_neg = float(rng.integers(0, 1000)), float(rng.integers(0, 1000))
         unit = str(rng.choice(["cases", "% flagged"]))
         queries.append(["to", float(rng.uniform(0, 120)), unit, n_pos, n_neg])

@@ -213,7 +213,7 @@ CLASS_MODULES = {f"costwidget.model.{m}" for m in
 KERNELS = {f"costwidget.model.{m}" for m in
            ("validation", "costs", "roc", "hull", "envelope", "sample", "counts", "rounding",
             "resample", "bootstrap_counts", "exact_band", "replicates", "estimator_scoring",
-            "range_checks", "geometry", "operating", "threshold_choice_kernels")}
+            "range_checks", "geometry", "operating", "threshold_choice_kernels", "readable")}
 
 
 def test_free_functions_do_not_import_the_class():

@@ -220,36 +220,72 @@ def test_capacity_moves_in_one_message_and_keeps_the_state(data):
     v.close()
 
 
+def _browser_view(widget):
+    """What the browser holds after each state message ``widget`` sends: (min, max, value)."""
+    seen, send = [(widget.min, widget.max, widget.value)], widget.send_state
+
+    def record(key=None):
+        seen.append((widget.min, widget.max, widget.value))
+        return send(key)
+
+    widget.send_state = record
+    return seen
+
+
 def test_cost_ratio_slider_grows_and_the_text_shows_the_exact_ratio(w):
     op = w.operating_tool
-    sent = _recording(op.log_ratio)
+    seen = _browser_view(op.log_ratio)
     w.update(cost_fn=123456.789, cost_fp=1.0)
-    assert op.ratio_text.value == "= 1.235e+05"
-    assert op.log_ratio.max == 6 and op.log_ratio.min == -3
+    assert op.ratio_text.value == "= 123,500"  # issue 23: readable numbers
+    assert op.log_ratio.max == 6 and op.log_ratio.min == -2
     assert op.log_ratio.value == pytest.approx(123456.789, rel=np.log(10) * 0.006)
-    assert all({"max", "value"} <= keys for keys in sent if "max" in keys)
     # The field is wide enough for the number (13 characters, theme.CSS).
     assert "costwidget-number" in op.cost_fn._dom_classes and "width: 13ch" in CSS
     w.update(cost_fn=1.0, cost_fp=2.0)
-    assert op.ratio_text.value == "= 0.5" and (op.log_ratio.min, op.log_ratio.max) == (-3, 3)
+    assert op.ratio_text.value == "= 0.5" and (op.log_ratio.min, op.log_ratio.max) == (-2, 2)
+    # Whatever order the browser applies a message's attributes in, its handle stays in its
+    # range: the old value lies in the new range and the new value in the old one. (A clamped
+    # handle is sent back as a move with continuous updates: a typed 1 once became 100.)
+    def inside(v, lo, hi):
+        return 10.0 ** lo * (1 - 1e-12) <= v <= 10.0 ** hi * (1 + 1e-12)
+
+    assert len(seen) > 3
+    for (lo0, hi0, v0), (lo1, hi1, v1) in zip(seen, seen[1:]):
+        assert inside(v0, lo1, hi1) and inside(v1, lo0, hi0), seen
     w.cost_fp = 0.0
     assert op.ratio_text.value == "= ∞" and op.log_ratio.value == 10.0 ** op.log_ratio.max
 
 
 def test_sliders_whose_grid_changes_send_only_when_let_go(w):
     # With continuous updates the browser sends back what it shows after a kernel's push: the
-    # ratio as 10**log10(v) != v (a late echo overwrote the tour's last cost, 5.0118 for 1), the
     # capacity snapped to its old step when the unit changes (it drifted to 0 in the browser).
-    assert w.operating_tool.log_ratio.continuous_update is False
     assert w.constraint_tool.capacity.continuous_update is False
+
+
+def test_the_ratio_slider_sends_while_dragged_and_ignores_late_echoes(w):
+    # The ratio as 10**log10(v) != v: a late echo once overwrote the tour's last cost (5.0118
+    # for 1). Issue 23: the slider sends while dragged (its text follows), so the binding
+    # ignores an echo of an older push and shows the current one again.
+    op = w.operating_tool
+    assert op.log_ratio.continuous_update is True
+    w.update(cost_fn=5.0, cost_fp=1.0)
+    pushed_5 = op.log_ratio.value
+    w.update(cost_fn=1.0, cost_fp=1.0)
+    op.log_ratio.value = pushed_5 * (1 + 1e-15)  # the browser's late answer to the first push
+    assert (w.cost_fn, w.cost_fp) == (1.0, 1.0) and op.log_ratio.value == 1.0
+    op.log_ratio.value = 10 ** 0.37  # a user's move: snapped to 3 significant digits
+    assert w.cost_fn == 2.34 and op.ratio_text.value == "= 2.34"
+    assert op.log_ratio.value == 10 ** 0.37  # not written back: the slider shows that position
 
 
 def test_p_pos_field_takes_keys_and_follows_the_state(w):
     op = w.operating_tool
     field = op.p_pos_value
-    assert isinstance(field, widgets.BoundedFloatText) and field.step == 0.001
+    # issue 23: not bounded (a BoundedFloatText clamped 2 to 1 silently: now refused)
+    assert isinstance(field, widgets.FloatText) and field.step == 0.001
     w.p_pos = 0.123456
-    assert field.value == 0.123456  # the exact state, where the slider shows its grid
+    assert field.value == 0.1235  # the readable state; the state keeps 0.123456
+    assert w.p_pos == 0.123456
     field.value = 0.25  # an arrow key or a typed value in the browser
     assert w.p_pos == 0.25 and op.p_pos.value == 0.25
     field.value = 0.9995  # beyond the slider's range: the slider shows its end, the field the state

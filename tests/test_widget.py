@@ -51,8 +51,8 @@ def test_default_prevalence_and_pcf(w, data):
     assert w.p_pos == pytest.approx(y.mean())
     w.p_pos, w.cost_fn, w.cost_fp = 0.2, 4.0, 1.0
     assert w.pcf == pytest.approx(0.2 * 4 / (0.2 * 4 + 0.8 * 1))
-    with pytest.raises(traitlets.TraitError):
-        w.pcf = 0.3  # read-only
+    w.pcf = 0.3  # issue 23: settable, moving p(+) and keeping the costs
+    assert (w.cost_fn, w.cost_fp) == (4.0, 1.0) and abs(w.pcf - 0.3) <= 1e-12
 
 
 @pytest.mark.parametrize("p_pos, cost_fn, cost_fp", [(0.3, 1, 1), (0.1, 9, 1), (0.7, 1, 5), (0.5, 0, 1)])
@@ -199,7 +199,7 @@ def _click_bar(w, index):
     w.operating_tool.click_bars._handle_custom_msgs(None, {"event": "element_click", "data": {"index": index}})
 
 
-def test_click_in_cost_pane_keeps_p_pos(w):
+def test_click_in_cost_pane_moves_p_pos_and_keeps_the_costs(w):
     w.p_pos = 0.2
     bars = w.operating_tool.click_bars
     marks = w.figures.cost.marks
@@ -209,8 +209,10 @@ def test_click_in_cost_pane_keeps_p_pos(w):
                                                              *w.fold_spread_layer.marks])
     assert marks.index(bars) < min(marks.index(m) for m in w.classifier_layers.segment_hover)
     index = int(np.flatnonzero(np.isclose(w.operating_tool.click_pcf, 0.6))[0])
+    costs = (w.cost_fn, w.cost_fp)
     _click_bar(w, index)
-    assert w.p_pos == pytest.approx(0.2)
+    assert (w.cost_fn, w.cost_fp) == costs  # issue 23: the click moves p(+), not a cost
+    assert w.p_pos == pytest.approx(0.6)  # equal costs: PCF(+) = p(+)
     assert w.pcf == pytest.approx(0.6)
     assert list(w.operating_tool.operating_line.x) == pytest.approx([0.6, 0.6])
     assert list(w.operating_tool.handle.x) == pytest.approx([0.6])
@@ -230,7 +232,7 @@ def test_dragging_the_handle_moves_the_operating_point_without_loops(w):
     assert list(handle.x) == x_while_dragging  # the browser owns the handle while it drags
     handle._handle_custom_msgs(None, {"event": "drag_end", "point": {"x": 0.25, "y": 0.025},
                                       "index": 0})
-    assert w.pcf == pytest.approx(0.25) and w.p_pos == pytest.approx(0.3)
+    assert w.pcf == pytest.approx(0.25) and (w.cost_fn, w.cost_fp) == (1.0, 1.0)  # p(+) moved
     assert list(handle.x) == pytest.approx([0.25])  # the drop point, once the drag ends
     assert changes == [pytest.approx(0.4), pytest.approx(0.25)]  # the drop repeats no change
     w.cost_fn = 2.0  # from Python: the handle follows

@@ -203,7 +203,8 @@ class WidgetMachine(RuleBasedStateMachine):
     def click_cost_pane(self, index):
         bars = self.w.operating_tool.click_bars
         bars._handle_custom_msgs(None, {"event": "element_click", "data": {"index": index}})
-        assert self.w.pcf == pytest.approx(index / 500, abs=1e-9)
+        # issue 23: p(+) moves to a round number, so PCF(+) lands within half a 0.001 step
+        assert self.w.pcf == pytest.approx(index / 500, abs=5e-4 + 1e-9)
 
     @rule(xs=st.lists(st.floats(-0.1, 1.1), min_size=1, max_size=4))
     def drag_handle(self, xs):
@@ -212,7 +213,7 @@ class WidgetMachine(RuleBasedStateMachine):
         for x in xs:
             h._handle_custom_msgs(None, {"event": "drag", "point": {"x": x, "y": 0}})
         h._handle_custom_msgs(None, {"event": "drag_end", "point": {"x": xs[-1], "y": 0}})
-        assert self.w.pcf == pytest.approx(min(max(xs[-1], 0.0), 1.0), abs=1e-9)
+        assert self.w.pcf == pytest.approx(min(max(xs[-1], 0.0), 1.0), abs=1e-3 + 1e-9)
         assert list(h.x) == pytest.approx([self.w.pcf])
 
     @rule(on=st.booleans())

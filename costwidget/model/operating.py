@@ -14,9 +14,11 @@ import math
 import pandas as pd
 
 from .costs import probability_cost
+from .readable import readable, round_significant
 from .validation import check_costs, check_probability
 
-__all__ = ["move_to_pcf", "costs_for_pcf", "costs_for_ratio", "capacity_to_cases",
+__all__ = ["move_to_pcf", "prevalence_for_pcf", "snap_pcf", "zero_cost_note", "population_for",
+           "costs_for_pcf", "costs_for_ratio", "capacity_to_cases",
            "capacity_from_cases", "operating_table", "operating_rows", "CAPACITY_UNITS"]
 
 #: Units of a workforce capacity: a number of cases, or a percentage of all cases flagged.
@@ -112,32 +114,145 @@ def costs_for_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float) -> tuple
     return fn, fp
 
 
-def move_to_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float) -> tuple[float, float, float]:
-    """``(p_pos, cost_fn, cost_fp)`` giving ``PCF(+) = pcf`` exactly, changing as little as it can.
+def prevalence_for_pcf(pcf, *, cost_fn: float, cost_fp: float) -> float:
+    """Eq. 6 solved for p(+): the prevalence at which the costs give ``PCF(+) = pcf``.
 
-    Inside (0, 1) the prevalence stays and one cost changes (:func:`costs_for_pcf`). At
-    p(+) = 0 or 1 every cost gives PCF(+) = 0 or 1, so the prevalence must move: with both
-    costs positive it moves alone (eq. 6 solved for p), ``p = x·C(+|−) / (x·C(+|−) + (1−x)·C(−|+))``;
-    with a cost of 0 it goes to 0.5 and one cost changes as above.
+    ``p = x·C(+|−) / (x·C(+|−) + (1−x)·C(−|+))`` for two positive costs (for them every PCF(+)
+    in [0, 1] is reached by exactly one p(+): PCF(+) rises with p). The closed form is then
+    nudged by a few ulps so that :func:`probability_cost` of the answer gives ``pcf`` back, to
+    the last bit where one exists, else as close as a double p(+) can.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model import prevalence_for_pcf
+    >>> p = prevalence_for_pcf(0.7, cost_fn=5.0, cost_fp=1.0)
+    >>> round(p, 6), cw.probability_cost(p, 5.0, 1.0)
+    (0.318182, 0.7)
+    """
+    x = float(check_probability(pcf, "pcf"))
+    fn, fp = (float(c) for c in check_costs(cost_fn, cost_fp))
+    if not (fn > 0.0 and fp > 0.0):
+        raise ValueError("p(+) cannot move PCF(+) while a cost is 0 (PCF(+) is then 0 or 1 at "
+                         "every p(+)): change a cost instead.")
+    if x in (0.0, 1.0):
+        return x
+    p = x * fp / (x * fp + (1.0 - x) * fn)
+    best, err = p, abs(float(probability_cost(p, fn, fp)) - x)
+    for _ in range(64):  # PCF(+) rises with p: step towards x while that does not get worse
+        got = float(probability_cost(p, fn, fp))
+        if got == x:
+            return p
+        step = math.nextafter(p, 1.0 if got < x else 0.0)
+        e = abs(float(probability_cost(step, fn, fp)) - x)
+        if e > abs(got - x):
+            break
+        p = step
+        if e < err:
+            best, err = p, e
+    return best
+
+
+def snap_pcf(x) -> float:
+    """A PCF(+) from a gesture (click or drag) on the 0.001 grid, clipped to [0, 1].
+
+    Rounds half up (``floor(1000·x + 1/2) / 1000``), as the page's ``Math.round`` does.
+
+    Examples
+    --------
+    >>> from costwidget.model import snap_pcf
+    >>> snap_pcf(0.70049), snap_pcf(-0.2), snap_pcf(0.0005)
+    (0.7, 0.0, 0.001)
+    """
+    x = min(max(float(x), 0.0), 1.0)
+    return math.floor(1000.0 * x + 0.5) / 1000.0
+
+
+def move_to_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float,
+                digits: int | None = None) -> tuple[float, float, float]:
+    """``(p_pos, cost_fn, cost_fp)`` giving ``PCF(+) = pcf``: p(+) moves, the costs stay as typed.
+
+    With two positive costs p(+) moves alone (:func:`prevalence_for_pcf`), and with ``digits``
+    it is rounded to that many significant digits (a gesture's round number; PCF(+) is then
+    near, not exactly, ``pcf``), with more digits only where fewer would move PCF(+) by more
+    than 0.0005 or reach 0 or 1. With a cost of 0 (PCF(+) is then 0 or 1 at every p(+)), or
+    where no double p(+) lands within 1e-9 of ``pcf`` (an ulp of p(+) moves PCF(+) by about
+    ratio·1e-16, so only at cost ratios beyond ~10^7), one cost changes instead
+    (:func:`costs_for_pcf`) and p(+) stays (or goes to 0.5 from 0 or 1). `zero_cost_note`
+    says so in words.
 
     Examples
     --------
     >>> import costwidget as cw
     >>> from costwidget.model import move_to_pcf
-    >>> p, fn, fp = move_to_pcf(0.36, p_pos=0.0, cost_fn=5.0, cost_fp=1.0)
+    >>> p, fn, fp = move_to_pcf(0.36, p_pos=0.2, cost_fn=5.0, cost_fp=1.0)
     >>> (fn, fp), round(cw.probability_cost(p, fn, fp), 12)
     ((5.0, 1.0), 0.36)
+    >>> move_to_pcf(0.7, p_pos=0.2, cost_fn=5.0, cost_fp=1.0, digits=3)
+    (0.318, 5.0, 1.0)
     >>> move_to_pcf(0.5, p_pos=0.0, cost_fn=0.0, cost_fp=1.0)
     (0.5, 1.0, 1.0)
     """
     x = float(check_probability(pcf, "pcf"))
     p = float(check_probability(p_pos, "p_pos"))
-    if 0.0 < p < 1.0:
-        return (p, *costs_for_pcf(x, p_pos=p, cost_fn=cost_fn, cost_fp=cost_fp))
-    fn, fp = float(cost_fn), float(cost_fp)
-    if fn > 0.0 and fp > 0.0 and math.isfinite(fn) and math.isfinite(fp):
-        return x * fp / (x * fp + (1.0 - x) * fn), fn, fp
-    return (0.5, *costs_for_pcf(x, p_pos=0.5, cost_fn=cost_fn, cost_fp=cost_fp))
+    fn, fp = (float(c) for c in check_costs(cost_fn, cost_fp))
+    if fn > 0.0 and fp > 0.0:
+        q = prevalence_for_pcf(x, cost_fn=fn, cost_fp=fp)
+        # With a cost ratio beyond ~10^15 no double p(+) reaches some PCF(+) (next to 0 or 1 an
+        # ulp of p(+) jumps past it): then a cost moves after all.
+        if abs(float(probability_cost(q, fn, fp)) - x) <= _REACHED:
+            return _round_prevalence(q, x, fn, fp, digits), fn, fp
+    p = p if 0.0 < p < 1.0 else 0.5
+    return (p, *costs_for_pcf(x, p_pos=p, cost_fn=fn, cost_fp=fp))
+
+
+#: How close to the asked PCF(+) the solved p(+) must land for p(+) to be the thing that moves.
+_REACHED = 1e-9
+#: A gesture's p(+) is rounded to few digits only while that keeps PCF(+) within half a step of
+#: the 0.001 grid it was snapped to.
+_GESTURE_SLACK = 5e-4
+
+
+def _round_prevalence(q, x, fn, fp, digits):
+    """``q`` to ``digits`` significant digits, or more where fewer would move PCF(+) more than
+    `_GESTURE_SLACK` from ``x`` (near p(+) = 1 the third digit is a coarse step) or reach 0 or 1."""
+    if digits is None or q in (0.0, 1.0):
+        return q
+    for d in range(int(digits), 17):
+        r = round_significant(q, d)
+        if 0.0 < r < 1.0 and abs(float(probability_cost(r, fn, fp)) - x) <= _GESTURE_SLACK:
+            return r
+    return q
+
+
+def zero_cost_note(cost_fn: float, cost_fp: float) -> str:
+    """One line for the widget when a cost is 0: a click then changes a cost, not p(+).
+
+    Examples
+    --------
+    >>> from costwidget.model import zero_cost_note
+    >>> zero_cost_note(0.0, 1.0)
+    'C(−|+) is 0, so p(+) cannot move PCF(+): a click or drag changes a cost instead'
+    >>> zero_cost_note(5.0, 1.0)
+    ''
+    """
+    zero = [name for name, c in (("C(−|+)", cost_fn), ("C(+|−)", cost_fp)) if c == 0]
+    if not zero:
+        return ""
+    return f"{zero[0]} is 0, so p(+) cannot move PCF(+): a click or drag changes a cost instead"
+
+
+def population_for(p_pos: float, total: float) -> tuple[float, float]:
+    """``(n_pos, n_neg)``: a population of ``total`` cases at prevalence ``p_pos``.
+
+    Examples
+    --------
+    >>> from costwidget.model import population_for
+    >>> population_for(0.3, 1000.0)
+    (300.0, 700.0)
+    """
+    n_pos = float(p_pos) * float(total)
+    return n_pos, float(total) - n_pos
 
 
 def _check_unit(unit):
@@ -184,9 +299,9 @@ def capacity_from_cases(cases, unit: str, *, n_pos: float, n_neg: float) -> floa
 def _mix_rule(cp) -> str:
     """The constrained classifier as a rule a user can deploy (randomized when needed)."""
     if cp.randomized:
-        return (f"threshold {cp.threshold_low:.6g} with prob. {cp.prob_low:.4g}, "
-                f"else {cp.threshold_high:.6g}")
-    return f"threshold {cp.threshold_high:.6g}"
+        return (f"threshold {readable(cp.threshold_low)} with prob. {readable(cp.prob_low)}, "
+                f"else {readable(cp.threshold_high)}")
+    return f"threshold {readable(cp.threshold_high)}"
 
 
 def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,

@@ -25,7 +25,7 @@ def range_table(w):
 
 
 def caption(w) -> str:
-    """One line saying where the analysis stands: operating point, constraint, the cheapest."""
+    """One line saying where the analysis stands: operating point, constraint, the headline."""
     s = w.state
     parts = [f"p(+) = {s.p_pos:.4g}", f"C(−|+) = {s.cost_fn:.4g}", f"C(+|−) = {s.cost_fp:.4g}",
              f"PCF(+) = {s.pcf:.4f}"]
@@ -38,8 +38,5 @@ def caption(w) -> str:
     roi = s.range_of_interest
     if roi:
         parts.append(f"range of interest PCF(+) {roi[0]:.2f}–{roi[1]:.2f}")
-    readout = w.readout
-    if len(readout):
-        best = readout["expected_cost"].idxmin()
-        parts.append(f"cheapest: {best} ({readout.loc[best, 'expected_cost']:.4g} per case)")
+    parts.append(w.headline.text)  # issue 23: the widget's headline, ties and constraint included
     return " · ".join(parts)

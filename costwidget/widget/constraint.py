@@ -11,8 +11,9 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model import workforce_segment
-from ..model import capacity_from_cases, capacity_to_cases
+from ..model import capacity_from_cases, capacity_to_cases, readable, readable_value
 from .marks import hold
+from .readout import population_text
 from .sliders import SliderBinding
 from .theme import INK
 
@@ -33,8 +34,8 @@ def capacity_text(cases: float, n_pos: float, n_neg: float) -> str:
     '= 29,926 cases, 29.93 % of 100,000'
     """
     total = n_pos + n_neg
-    share = f", {100.0 * cases / total:.4g} % of {total:,.10g}" if total > 0 else ""
-    return f"= {cases:,.10g} cases{share}"
+    share = f", {readable(100.0 * cases / total)} % of {readable(total)}" if total > 0 else ""
+    return f"= {readable(cases)} cases{share}"
 
 
 class ConstraintTool:
@@ -82,6 +83,9 @@ class ConstraintTool:
                                        tooltip="negatives in that population")
         for field in (self.n_pos, self.n_neg):
             field.add_class("costwidget-number")
+        # Which population the workforce uses: following p(+) at its total, or the user's.
+        self.population_value = widgets.HTML()
+        self.population_value.add_class("costwidget-population-value")
         self.message = widgets.HTML()
         self.message.add_class("costwidget-constraint-message")
         self.bindings = [
@@ -99,7 +103,7 @@ class ConstraintTool:
         self.neyman_pearson_box = widgets.HBox([self.max_fpr], layout=row())
         self.workforce_box = widgets.VBox([
             widgets.HBox([self.capacity, self.capacity_unit, self.capacity_value], layout=row()),
-            widgets.HBox([self.n_pos, self.n_neg], layout=row())])
+            widgets.HBox([self.n_pos, self.n_neg, self.population_value], layout=row())])
         self.widget = widgets.VBox([self.constraint, self.neyman_pearson_box, self.workforce_box,
                                     self.message])
         self.widget.add_class("costwidget-constraint")
@@ -212,5 +216,6 @@ class ConstraintTool:
             self.capacity.description = _CAPACITY_LABEL[unit]
             capacity.push(capacity_from_cases(s.capacity, unit, n_pos=s.n_pos, n_neg=s.n_neg))
         self.capacity_value.value = capacity_text(s.capacity, s.n_pos, s.n_neg)
-        self.n_pos.value = s.n_pos
-        self.n_neg.value = s.n_neg
+        self.n_pos.value = readable_value(s.n_pos)
+        self.n_neg.value = readable_value(s.n_neg)
+        self.population_value.value = html.escape(population_text(s))

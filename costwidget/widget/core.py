@@ -32,6 +32,7 @@ from .layout import build_widget, compose_marks
 from .lifecycle import reachable_widgets, widgets_held_by
 from .operating_point import OperatingPointTool
 from .range_of_interest import RangeOfInterest
+from .headline import Headline
 from .readout import Readout
 from .shown_results import ShownResults
 from .state import WidgetState
@@ -87,6 +88,7 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         if total is not None:
             self.state.n_pos, self.state.n_neg = float(first.n_pos), float(first.n_neg)
             self.state.capacity = float(first.n_pos)
+            self.state.follow_population()  # issue 23: the population follows p(+) until set
         self.colors = {c.name: PALETTE[i % len(PALETTE)] for i, c in enumerate(self.classifiers)}
         self.errors = ErrorArea()
         self._tx = Transaction(self.state, self.errors, STATE_TRAITS)
@@ -109,9 +111,11 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
             bands=self.band_layer, fold_spread=self.fold_spread_layer)
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
+        self.headline = Headline(ctx, self.readout_view)  # issue 23
         self.range_tool = RangeOfInterest(ctx)
         self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
-                            self.readout_view, self.band_layer, self.fold_spread_layer,
+                            self.readout_view, self.headline, self.band_layer,
+                            self.fold_spread_layer,
                             self.difference_view, self.range_tool,
                             self.hover_tool,  # issue 23: a hover is cleared when the point moves
                             self.band_readout]  # issue 23

@@ -42,6 +42,7 @@ def build_widget(w) -> widgets.VBox:
     panes.add_class("costwidget-panes")
     widget = widgets.VBox([
         style_widget(), w.errors.widget, w._background.widget,
+        w.headline.widget,  # issue 23: the answer, above the controls and panes
         w.operating_tool.widget, w.classifier_layers.picker_row, panes,
         w.decision_curve_view.widget,  # issue 21: the decision-curve pane, under the panes
         widgets.VBox(rows), w.constraint_tool.widget, w.readout_view.widget,

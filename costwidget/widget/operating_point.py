@@ -10,35 +10,55 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model import iso_performance_segment
-from ..model import costs_for_ratio, move_to_pcf
+from ..model import (costs_for_ratio, move_to_pcf, readable, readable_value, round_significant,
+                     snap_pcf, zero_cost_note)
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK
 
-__all__ = ["OperatingPointTool", "CLICK_STEPS", "RATIO_DECADES", "format_ratio"]
+__all__ = ["OperatingPointTool", "CLICK_STEPS", "RATIO_DECADES", "GESTURE_DIGITS", "format_ratio",
+           "pcf_label"]
 
 _STYLE = {"description_width": "initial"}
 #: pcf steps of the click target in the cost pane (a click sets pcf to the nearest step).
 CLICK_STEPS = 500
-#: The cost-ratio slider spans 10^-3 .. 10^3, and grows to hold any finite ratio the costs make.
-RATIO_DECADES = 3.0
+#: The cost-ratio slider spans 10^-2 .. 10^2, and grows to hold any finite ratio the costs make.
+RATIO_DECADES = 2.0
+#: Significant digits of a value that comes from a gesture: p(+) after a click or drag in the
+#: cost pane, and the cost ratio from its slider.
+GESTURE_DIGITS = 3
 #: The widest the ratio slider grows, in decades either way (10 ** 308 is the largest power of
 #: ten a float holds).
 _MAX_DECADE = 308
 
 
 def format_ratio(cost_fn: float, cost_fp: float) -> str:
-    """C(-|+)/C(+|-) in words: 4 significant digits, "∞" when C(+|-) is 0.
+    """C(-|+)/C(+|-) in words, by the one rule (`costwidget.model.readable`), "∞" when C(+|-) is 0.
 
     Examples
     --------
     >>> from costwidget.widget.operating_point import format_ratio
     >>> format_ratio(123456.789, 1.0), format_ratio(1.0, 0.0), format_ratio(0.0, 2.0)
-    ('1.235e+05', '∞', '0')
+    ('123,500', '∞', '0')
     """
     if cost_fp == 0:
         return "∞"
-    return f"{cost_fn / cost_fp:.4g}"
+    return readable(cost_fn / cost_fp)
+
+
+def pcf_label(pcf: float, cost_fn: float, cost_fp: float) -> str:
+    """The PCF(+) label beside the p(+) slider, with the one-line note when a cost is 0 (a click
+    then changes a cost, not p(+)).
+
+    Examples
+    --------
+    >>> from costwidget.widget.operating_point import pcf_label
+    >>> pcf_label(0.29995937, 1.0, 1.0)
+    'PCF(+) = <b>0.3</b>'
+    """
+    note = zero_cost_note(cost_fn, cost_fp)
+    note = f" <i class='costwidget-note'>{note}</i>" if note else ""
+    return f"PCF(+) = <b>{readable(pcf)}</b>{note}"
 
 
 class OperatingPointTool:
@@ -64,8 +84,9 @@ class OperatingPointTool:
                                          tooltip="deployment prevalence: the share of positives")
         self.p_pos.add_class("costwidget-p-pos")
         self.p_pos.add_class("costwidget-wide-slider")
-        self.p_pos_value = widgets.BoundedFloatText(min=0.0, max=1.0, step=0.001,
-                                                    tooltip="p(+); arrow keys step by 0.001")
+        # A plain FloatText: a BoundedFloatText clamps 2 to 1 silently; the state refuses it in
+        # the error banner instead, and the field shows the last good value again.
+        self.p_pos_value = widgets.FloatText(step=0.001, tooltip="p(+); arrow keys step by 0.001")
         self.p_pos_value.add_class("costwidget-number")
         self.p_pos_value.add_class("costwidget-p-pos-value")
         self.cost_fn = widgets.FloatText(description="C(-|+) false negative", style=_STYLE,
@@ -75,14 +96,17 @@ class OperatingPointTool:
         for field, name in ((self.cost_fn, "costwidget-cost-fn"), (self.cost_fp, "costwidget-cost-fp")):
             field.add_class("costwidget-number")
             field.add_class(name)
-        # The ratio slider (log scale, 0.01 decade per step) sends a value when it is let go:
-        # with continuous updates the browser sends back every value the kernel sets, as
-        # 10**log10(v), which is not always v, and that echo would overwrite a newer state. The
-        # text beside it shows the ratio the costs make, exactly (the slider shows its grid).
+        # The ratio slider (log scale, 0.01 decade per step) sends its value while it is
+        # dragged, so the text beside it follows the pointer. The browser would send back a
+        # value the kernel sets as 10**log10(v), not always v, and that echo could overwrite a
+        # newer state: so the kernel never writes a value the slider already shows (the ratio
+        # is snapped to 3 significant digits, which stays on the slider's grid position, and
+        # SliderBinding.push skips a push to the same position). The text beside it shows the
+        # ratio the costs make (the slider shows its grid).
         self.log_ratio = widgets.FloatLogSlider(description="C(-|+)/C(+|-)", base=10,
                                                 min=-RATIO_DECADES, max=RATIO_DECADES, step=0.01,
                                                 readout=False, readout_format=".3g",
-                                                continuous_update=False, style=_STYLE,
+                                                continuous_update=True, style=_STYLE,
                                                 tooltip="cost ratio, log scale")
         self.log_ratio.add_class("costwidget-ratio")
         self.log_ratio.add_class("costwidget-wide-slider")
@@ -135,19 +159,39 @@ class OperatingPointTool:
         self._drawn = None
 
     # ------------------------------------------------------------------ user input
-    def set_pcf(self, x) -> None:
-        """PCF(+) = x for a click or a drag in the cost pane: keep p(+) and change one cost, or
-        at p(+) = 0 or 1 (where no cost moves PCF(+)) move p(+) (`move_to_pcf`)."""
+    def for_pcf(self, x, *, digits=None) -> dict:
+        """The state that gives PCF(+) = x: p(+) moves and the typed costs stay; where a cost is
+        0 (p(+) cannot move PCF(+)) a cost changes instead (`move_to_pcf`). ``w.pcf = x`` uses
+        it exactly; a gesture with p(+) rounded to ``digits`` significant digits."""
         s = self.ctx.state
-        x = float(np.clip(float(x), 0.0, 1.0))
-        p, fn, fp = move_to_pcf(x, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp)
+        p, fn, fp = move_to_pcf(x, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp,
+                                digits=digits)
+        return {"p_pos": p, "cost_fn": fn, "cost_fp": fp}
+
+    def set_pcf_exactly(self, x) -> None:
+        """``w.pcf = x``: all or nothing; a refusal is shown in the banner and raised."""
+        try:
+            new = self.for_pcf(x)
+        except Exception as exc:
+            self.ctx.errors.show(exc, context="pcf refused")
+            raise
+        self.ctx.tx.update(**new)
+
+    def set_pcf(self, x) -> None:
+        """A click or a drag in the cost pane at x: PCF(+) on the 0.001 grid, then p(+) to 3
+        significant digits, the costs kept as typed (so PCF(+) lands near x, not exactly on it:
+        ``w.pcf = x`` is exact)."""
+        s = self.ctx.state
+        new = self.for_pcf(snap_pcf(x), digits=GESTURE_DIGITS)
         with s.hold_trait_notifications():
-            if p != s.p_pos:
-                s.p_pos = p
-            s.set_costs(fn, fp)
+            if new["p_pos"] != s.p_pos:
+                s.p_pos = new["p_pos"]
+            s.set_costs(new["cost_fn"], new["cost_fp"])
 
     def set_ratio(self, ratio) -> None:
+        """The ratio slider's value, snapped to 3 significant digits, keeping C(+|-) (or C(-|+))."""
         s = self.ctx.state
+        ratio = round_significant(float(ratio), GESTURE_DIGITS)
         s.set_costs(*costs_for_ratio(ratio, cost_fn=s.cost_fn, cost_fp=s.cost_fp))
 
     def _on_click(self, _mark, event) -> None:
@@ -218,9 +262,11 @@ class OperatingPointTool:
         s = self.ctx.state
         p_pos, cost_fn, cost_fp, log_ratio, p_pos_value = self.bindings
         p_pos.push(min(max(s.p_pos, self.p_pos.min), self.p_pos.max))
-        p_pos_value.push(s.p_pos)
-        self.cost_fn.value = s.cost_fn
-        self.cost_fp.value = s.cost_fp
+        # Fields show the rounded number (the state keeps its own); these writes are pushes,
+        # which the bindings ignore, so they never change the state.
+        p_pos_value.push(readable_value(s.p_pos))
+        self.cost_fn.value = readable_value(s.cost_fn)
+        self.cost_fp.value = readable_value(s.cost_fp)
         ratio = math.inf if s.cost_fp == 0 else s.cost_fn / s.cost_fp
         lo, hi = -RATIO_DECADES, RATIO_DECADES
         if 0.0 < ratio < math.inf:  # the slider grows to hold any finite ratio
@@ -230,10 +276,18 @@ class OperatingPointTool:
             # slider still shows the exact ratio.
             lo = max(min(lo, math.floor(exponent)), -_MAX_DECADE)
             hi = min(max(hi, math.ceil(exponent)), _MAX_DECADE)
-        # Range and value in one message: the browser never sees a value outside the range or
-        # off the grid (it would clamp or snap it and send that back as a move).
-        with self.log_ratio.hold_sync():
-            self.log_ratio.max, self.log_ratio.min = hi, lo
-            log_ratio.push(min(max(ratio, 10.0 ** lo), 10.0 ** hi))  # 0 and ∞ at the ends
+        # The handle never leaves the range it is in: the browser would clamp it and, as the
+        # slider sends while it moves, send the clamped value back as a move (a ratio typed as
+        # 1 after 123456.789 became 100 once the range shrank around the old handle). So the
+        # range widens to hold both positions, the value moves, and then the range narrows;
+        # each step in one message, with the value always on the grid.
+        old_lo, old_hi = self.log_ratio.min, self.log_ratio.max
+        if (lo, hi) != (old_lo, old_hi):
+            with self.log_ratio.hold_sync():
+                self.log_ratio.max, self.log_ratio.min = max(hi, old_hi), min(lo, old_lo)
+        log_ratio.push(min(max(ratio, 10.0 ** lo), 10.0 ** hi))  # 0 and ∞ at the ends
+        if (lo, hi) != (old_lo, old_hi):
+            with self.log_ratio.hold_sync():
+                self.log_ratio.max, self.log_ratio.min = hi, lo
         self.ratio_text.value = f"= {format_ratio(s.cost_fn, s.cost_fp)}"
-        self.pcf.value = f"PCF(+) = <b>{s.pcf:.4f}</b>"
+        self.pcf.value = pcf_label(s.pcf, s.cost_fn, s.cost_fp)

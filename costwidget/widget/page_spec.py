@@ -18,7 +18,7 @@ __all__ = ["page_spec", "live_spec", "STATE_KEYS", "state_values"]
 
 #: The state keys the front end reads (the Python traits of the same names).
 STATE_KEYS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
-              "n_neg", "visible")
+              "n_neg", "population_set", "visible")
 
 
 def _roles(w) -> dict:
@@ -37,6 +37,8 @@ def _roles(w) -> dict:
         "message": con.message, "neyman_pearson_layout": con.neyman_pearson_box.layout,
         "workforce_layout": con.workforce_box.layout, "readout": rd.widget,
         "constrained_readout": rd.constrained_widget,
+        "headline": w.headline.widget, "click_bars": op.click_bars,  # issue 23
+        "population_value": con.population_value,
     }
     return {role: model.model_id for role, model in models.items()}
 

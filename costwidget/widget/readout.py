@@ -14,9 +14,10 @@ import math
 import ipywidgets as widgets
 import pandas as pd
 
-from ..model import operating_rows
+from ..model import lowest_names, operating_rows, readable
 
-__all__ = ["Readout", "readout_html", "constraint_html", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS"]
+__all__ = ["Readout", "readout_html", "constraint_html", "constraint_description",
+           "population_text", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS"]
 
 #: (header in words, its tooltip, the ``w.readout`` column) of the main table.
 READOUT_COLUMNS = [
@@ -47,11 +48,7 @@ _BEST_STYLE = ("background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);"
 
 
 def _number(value) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    if isinstance(value, float) and math.isinf(value):
-        return "∞" if value > 0 else "−∞"
-    return f"{value:.4g}"
+    return readable(value)
 
 
 def _range(lo, hi) -> str:
@@ -73,7 +70,9 @@ def _table(rows, colors, columns, best_by, caption, note, css_class) -> str:
     head = "<th>classifier</th>" + "".join(
         f"<th{_TEXT if column in _TEXT_COLUMNS else ''} title='{html.escape(tip)}'>"
         f"{html.escape(text)}</th>" for text, tip, column in columns)
-    best = min(rows, key=lambda r: r[1][best_by])[0]
+    # The one lowest is highlighted; a tie highlights none (the headline's rule).
+    low = lowest_names(rows, best_by)
+    best = low[0] if len(low) == 1 else None
     body = []
     for name, row in rows:
         attrs = f" class='costwidget-best' style='{_BEST_STYLE}'" if name == best else ""
@@ -92,7 +91,8 @@ def readout_html(rows, colors: dict) -> str:
         return "<i>No classifier shown.</i>"
     return _table(rows, colors, READOUT_COLUMNS, "expected_cost",
                   "<b>At the operating point</b> (each classifier at its best threshold)",
-                  "Highlighted: the lowest expected cost. Expected cost per case is in the units "
+                  "Highlighted: the lowest expected cost (none when several tie). Expected cost "
+                  "per case is in the units "
                   "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
                   "costwidget-readout")
 
@@ -104,18 +104,40 @@ def constraint_html(rows, colors: dict, description: str) -> str:
         return ""
     return _table(rows, colors, CONSTRAINT_COLUMNS, "constrained_expected_cost",
                   f"<b>Under the constraint</b>: {html.escape(description)}",
-                  "Highlighted: the lowest expected cost under the constraint.",
+                  "Highlighted: the lowest expected cost under the constraint (none when "
+                  "several tie).",
                   "costwidget-constraint-table")
+
+
+def population_text(state) -> str:
+    """Which population the workforce constraint uses: following p(+), or set by the user.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> from costwidget.widget.readout import population_text
+    >>> population_text(S(n_pos=300.0, n_neg=700.0, p_pos=0.3, population_set=False))
+    'population: 1,000 cases at p(+) = 0.3'
+    >>> population_text(S(n_pos=300.0, n_neg=700.0, p_pos=0.5, population_set=True))
+    'population set: 300 positives, 700 negatives'
+    """
+    if getattr(state, "population_set", True):
+        return (f"population set: {readable(state.n_pos)} positives, "
+                f"{readable(state.n_neg)} negatives")
+    return (f"population: {readable(state.n_pos + state.n_neg)} cases at "
+            f"p(+) = {readable(state.p_pos)}")
 
 
 def constraint_description(state) -> str:
     """The active constraint in words, e.g. "false-positive rate ≤ 0.1"."""
     if state.constraint == "neyman_pearson":
-        return f"Neyman-Pearson, false-positive rate ≤ {state.max_fpr:g}"
+        return f"Neyman-Pearson, false-positive rate ≤ {readable(state.max_fpr)}"
     if state.constraint == "workforce":
         total = state.n_pos + state.n_neg
-        share = f" ({100 * state.capacity / total:.3g} % of {total:,.6g})" if total > 0 else ""
-        return f"workforce, at most {state.capacity:,.6g} cases flagged{share}"
+        share = (f" ({readable(100 * state.capacity / total)} % of {readable(total)})"
+                 if total > 0 else "")
+        return (f"workforce, at most {readable(state.capacity)} cases flagged{share}; "
+                f"{population_text(state)}")
     return ""
 
 
@@ -133,7 +155,8 @@ class Readout:
         self.constrained_widget = widgets.HTML()
         self.constrained_widget.add_class("costwidget-constraint-readout")
 
-    def _rows(self):
+    def rows(self):
+        """The readout's ``(name, {column: value})`` rows at the drawn operating point."""
         s = self.ctx.state
         return operating_rows([d.clf for d in self.ctx.visible()], p_pos=s.p_pos,
                               cost_fn=s.cost_fn, cost_fp=s.cost_fp,
@@ -142,20 +165,19 @@ class Readout:
 
     def table(self) -> pd.DataFrame:
         """The readout as a DataFrame indexed by classifier name."""
-        rows = self._rows()
+        rows = self.rows()
         return pd.DataFrame([row for _, row in rows],
                             index=pd.Index([name for name, _ in rows], name="classifier"))
 
     def html_values(self) -> dict:
         """``{widget: {"value": html}}`` of both tables at the current state."""
-        rows = self._rows()
+        rows = self.rows()
         colors = {d.name: d.color for d in self.ctx.drawings}
         return {self.widget: {"value": readout_html(rows, colors)},
                 self.constrained_widget: {"value": constraint_html(
                     rows, colors, constraint_description(self.ctx.state))}}
 
     def sync(self) -> None:
-        
         if self.ctx.frontend_draws:  # the front end writes both tables while attached
             return
         values = self.html_values()

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import math
+import time
 
 import ipywidgets as widgets
 
 __all__ = ["SliderBinding"]
+
+#: How long an answer of the browser to an older push is told from a user's move: a user's
+#: move back to exactly a position the kernel left within this time is taken for an echo.
+_ECHO_SECONDS = 2.0
 
 
 class SliderBinding:
@@ -37,6 +42,13 @@ class SliderBinding:
         self.tx = transaction
         self.apply = apply
         self.label = label
+        # Positions pushed before the current one, for a few seconds or until the user moves
+        # the control: with continuous updates the browser answers each push with the value it
+        # shows (a log slider's 10**log10(v), a linear one's step arithmetic: not always v in
+        # the last bits), and such an answer to an older push can arrive after a newer push (a
+        # late echo of 5.0118 once overwrote a cost of 1; while the cost pane's handle was
+        # dragged, p(+) jumped back to an earlier drag position). (time, position) pairs.
+        self._older = []
         control.observe(self._on_value, names=["value"])
 
     def shown(self, value):
@@ -59,14 +71,31 @@ class SliderBinding:
         return value
 
     def push(self, value) -> None:
-        """State -> control (call inside ``transaction.pushing()``)."""
-        self.control.value = self.shown(value)
+        """State -> control (call inside ``transaction.pushing()``). A value the control
+        already shows (the same position) is not written: while a slider with continuous
+        updates is dragged, a write would pull it back to where the kernel last was."""
+        shown = self.shown(value)
+        if not self._same_position(self.control.value, shown):
+            if self._echoes():
+                now = time.monotonic()
+                self._older = [(now, self.control.value),
+                               *[(t, v) for t, v in self._older if now - t < _ECHO_SECONDS]][:8]
+            self.control.value = shown
+
+    def _echoes(self) -> bool:
+        """A slider that sends while it moves answers the kernel's pushes (a text field
+        answers nothing): only then can a late answer to an older push come."""
+        s = self.control
+        return (isinstance(s, (widgets.FloatLogSlider, widgets.FloatSlider, widgets.IntSlider))
+                and bool(s.continuous_update))
 
     def _same_position(self, old, new) -> bool:
         """True when ``new`` is ``old`` re-expressed by the browser (a log slider computes
         ``base ** exponent`` itself and may differ in the last bits), not a move: a user's move
         is at least one step away."""
         s = self.control
+        if not isinstance(s, (widgets.FloatLogSlider, widgets.FloatSlider, widgets.IntSlider)):
+            return False  # only a slider re-expresses what it was given; a field shows it
         tiny = 1e-6 * (s.step or 0.0) if hasattr(s, "step") and s.step else 0.0
         if not isinstance(old, float) or not isinstance(new, float) or tiny == 0.0:
             return False
@@ -77,4 +106,12 @@ class SliderBinding:
     def _on_value(self, change) -> None:
         if self.tx.is_pushing or self._same_position(change["old"], change["new"]):
             return
+        now = time.monotonic()
+        if any(now - t < _ECHO_SECONDS and self._same_position(old, change["new"])
+               for t, old in self._older):
+            # A late echo of an older push: not a move. Show the current push again.
+            with self.tx.pushing():
+                self.control.value = change["old"]
+            return
+        self._older = []
         self.tx.apply(self.label, self.apply, change["new"])

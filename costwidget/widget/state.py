@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import traitlets as t
 
-from ..model import probability_cost
+from ..model import population_for, probability_cost
 from ..model import check_costs, check_probability
 
 __all__ = ["WidgetState", "CONSTRAINTS"]
@@ -51,6 +51,12 @@ class WidgetState(t.HasTraits):
 
     def __init__(self, *, names=(), **kwargs):
         super().__init__()
+        self._following = False  # n_pos/n_neg written by the population following p(+)
+        self._restoring = False  # traits written back by a rollback, not by a user
+        # True once n_pos or n_neg is set: until then the workforce population follows p(+) at
+        # a fixed total. A plain attribute (not a trait: a snapshot records n_pos and n_neg,
+        # and restoring them sets it).
+        self.population_set = False
         self.set_trait("names", list(names))
         for key, value in kwargs.items():
             setattr(self, key, value)
@@ -120,7 +126,33 @@ class WidgetState(t.HasTraits):
             raise ValueError(f"{proposal['trait'].name} must be >= 0, got {value!r}.")
         if proposal["trait"].name == "n_pos" and value == 0:
             raise ValueError("n_pos must be > 0: the workforce line needs some positives.")
+        if not (self._following or self._restoring):
+            self.population_set = True  # the user's population: it stops following p(+)
         return value
+
+    def set_trait(self, name, value):
+        # Transaction._put_back restores traits with set_trait, then calls derive(): a restored
+        # n_pos is not a user's setting, and a restored p_pos must not move the population.
+        if name in ("p_pos", "n_pos", "n_neg"):
+            self._restoring = True
+        super().set_trait(name, value)
+
+    @t.observe("p_pos")
+    def _follow_population(self, change):
+        """The workforce population follows p(+) at a fixed total until the user sets it
+        (not at p(+) = 0 or 1, where it would have no positives or no negatives)."""
+        if self.population_set or self._restoring or not 0.0 < self.p_pos < 1.0:
+            return
+        self._following = True
+        try:
+            self.n_pos, self.n_neg = population_for(self.p_pos, self.n_pos + self.n_neg)
+        finally:
+            self._following = False
+
+    def follow_population(self) -> None:
+        """Let the workforce population follow p(+) again, from now, at its present total."""
+        self.population_set = False
+        self._follow_population(None)
 
     @t.validate("band_level")
     def _check_band_level(self, proposal):
@@ -131,11 +163,13 @@ class WidgetState(t.HasTraits):
 
     @t.observe("p_pos", "cost_fn", "cost_fp")
     def _derive_pcf(self, change):
-        self.derive()
+        self.set_trait("pcf", float(probability_cost(self.p_pos, self.cost_fn, self.cost_fp)))
 
     def derive(self) -> None:
-        """Recompute the derived trait ``pcf`` from p_pos and the costs."""
-        self.set_trait("pcf", float(probability_cost(self.p_pos, self.cost_fn, self.cost_fp)))
+        """Recompute the derived trait ``pcf`` from p_pos and the costs (the transaction calls
+        it after restoring or updating traits: the end of a restore)."""
+        self._derive_pcf(None)
+        self._restoring = False
 
     def set_costs(self, cost_fn: float, cost_fp: float) -> None:
         """Set both costs at once (one check, one redraw)."""

@@ -32,7 +32,18 @@ class StateTraits:
     p_pos = _StateTrait()
     cost_fn = _StateTrait()
     cost_fp = _StateTrait()
-    pcf = _StateTrait()  # read-only: setting raises TraitError
+
+    @property
+    def pcf(self):
+        """PCF(+). Setting it moves p(+) and keeps the costs, as a click in the cost pane does
+        (exactly here, to 1e-12 for cost ratios up to 10^4); where a cost is 0, p(+) cannot
+        move PCF(+) and a cost changes instead (`costwidget.model.move_to_pcf`)."""
+        return self.state.pcf
+
+    @pcf.setter
+    def pcf(self, value):
+        self.operating_tool.set_pcf_exactly(value)
+
     constraint = _StateTrait()
     max_fpr = _StateTrait()
     capacity = _StateTrait()

@@ -13,6 +13,8 @@
 //   isoPerformanceSegment, workforceSegment                   costwidget/model/geometry.py
 //   readoutRows          costwidget/model/operating.py        operating_rows
 //   readoutHtml, ...     costwidget/widget/readout.py         the readout's HTML tables
+//   readable, ...        costwidget/model/readable.py         the one rule for shown numbers
+//   headlineText         costwidget/model/headline.py         the headline above the panes
 //
 // Rules kept from the Python so that doubles agree bit for bit: the same order of operations
 // (`(1 - tpr - fpr) * pcf + fpr` is `((1 - tpr) - fpr) * pcf + fpr`), no fused multiply-add (JS
@@ -666,10 +668,10 @@ export function constraintMarks(classifiers, state) {
 
 function mixRule(cp) {
   if (cp.randomized) {
-    return `threshold ${formatPy(cp.threshold_low, ".6g")} with prob. ` +
-      `${formatPy(cp.prob_low, ".4g")}, else ${formatPy(cp.threshold_high, ".6g")}`;
+    return `threshold ${readable(cp.threshold_low)} with prob. ` +
+      `${readable(cp.prob_low)}, else ${readable(cp.threshold_high)}`;
   }
-  return `threshold ${formatPy(cp.threshold_high, ".6g")}`;
+  return `threshold ${readable(cp.threshold_high)}`;
 }
 
 /**
@@ -741,12 +743,9 @@ export function escapeHtml(s) {
     .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 }
 
-/** A number cell's text (readout.py _number): 4 significant digits, ∞, blank for NaN/null. */
+/** A number cell's text (readout.py _number): the one rule (`readable`), ∞, blank for NaN/null. */
 export function numberText(value) {
-  if (value == null || Number.isNaN(value)) return "";
-  if (value === Infinity) return "∞";
-  if (value === -Infinity) return "−∞";
-  return formatPy(value, ".4g");
+  return readable(value);
 }
 
 /** The operating range's text (readout.py _range). */
@@ -765,14 +764,9 @@ function cell(row, column) {
 function table(rows, colors, columns, bestBy, caption, note, cssClass) {
   const head = "<th>classifier</th>" + columns.map(([text, tip, column]) =>
     `<th${TEXT_COLUMNS.has(column) ? TEXT : ""} title='${escapeHtml(tip)}'>${escapeHtml(text)}</th>`).join("");
-  let bestName = rows[0][0];
-  let bestValue = rows[0][1][bestBy];
-  for (const [name, row] of rows) {
-    if (row[bestBy] < bestValue) {
-      bestName = name;
-      bestValue = row[bestBy];
-    }
-  }
+  // The one lowest is highlighted; a tie highlights none (the headline's rule).
+  const low = lowestNames(rows, bestBy);
+  const bestName = low.length === 1 ? low[0] : null;
   const body = rows.map(([name, row]) => {
     const attrs = name === bestName ? ` class='costwidget-best' style='${BEST_STYLE}'` : "";
     const color = colors && Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : "#999999";
@@ -795,21 +789,31 @@ export function readoutHtml(rows, colors) {
   if (!rows.length) return "<i>No classifier shown.</i>";
   return table(rows, colors, READOUT_COLUMNS, "expected_cost",
     "<b>At the operating point</b> (each classifier at its best threshold)",
-    "Highlighted: the lowest expected cost. Expected cost per case is in the units " +
+    "Highlighted: the lowest expected cost (none when several tie). Expected cost " +
+    "per case is in the units " +
     "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
     "costwidget-readout");
+}
+
+/** Which population the workforce uses (widget/readout.py population_text). */
+export function populationText(state) {
+  if (state.population_set === undefined || state.population_set) {
+    return `population set: ${readable(state.n_pos)} positives, ${readable(state.n_neg)} negatives`;
+  }
+  return `population: ${readable(state.n_pos + state.n_neg)} cases at p(+) = ${readable(state.p_pos)}`;
 }
 
 /** The active constraint in words (widget/readout.py constraint_description). */
 export function constraintDescription(state) {
   if (state.constraint === "neyman_pearson") {
-    return `Neyman-Pearson, false-positive rate ≤ ${formatPy(state.max_fpr, "g")}`;
+    return `Neyman-Pearson, false-positive rate ≤ ${readable(state.max_fpr)}`;
   }
   if (state.constraint === "workforce") {
     const total = state.n_pos + state.n_neg;
     const share = total > 0
-      ? ` (${formatPy((100 * state.capacity) / total, ".3g")} % of ${formatPy(total, ",.6g")})` : "";
-    return `workforce, at most ${formatPy(state.capacity, ",.6g")} cases flagged${share}`;
+      ? ` (${readable((100 * state.capacity) / total)} % of ${readable(total)})` : "";
+    return `workforce, at most ${readable(state.capacity)} cases flagged${share}; ` +
+      populationText(state);
   }
   return "";
 }
@@ -824,26 +828,113 @@ export function constraintHtml(rows, colors, description) {
   if (!kept.length) return "";
   return table(kept, colors, CONSTRAINT_COLUMNS, "constrained_expected_cost",
     `<b>Under the constraint</b>: ${escapeHtml(description)}`,
-    "Highlighted: the lowest expected cost under the constraint.",
+    "Highlighted: the lowest expected cost under the constraint (none when " +
+    "several tie).",
     "costwidget-constraint-table");
 }
 
-/** The PCF(+) label beside the p(+) slider (operating_point.py push_controls). */
-export function pcfLabel(pcf) {
-  return `PCF(+) = <b>${formatPy(pcf, ".4f")}</b>`;
+/** One line when a cost is 0 (model/operating.py zero_cost_note): a click changes a cost. */
+export function zeroCostNote(costFn, costFp) {
+  const zero = [["C(−|+)", costFn], ["C(+|−)", costFp]].filter(([, c]) => c === 0);
+  if (!zero.length) return "";
+  return `${zero[0][0]} is 0, so p(+) cannot move PCF(+): a click or drag changes a cost instead`;
+}
+
+/** The PCF(+) label beside the p(+) slider (operating_point.py pcf_label). */
+export function pcfLabel(pcf, costFn, costFp) {
+  const note = costFn === undefined ? "" : zeroCostNote(costFn, costFp);
+  return `PCF(+) = <b>${readable(pcf)}</b>${note ? ` <i class='costwidget-note'>${note}</i>` : ""}`;
 }
 
 /** C(−|+)/C(+|−) in words (operating_point.py format_ratio): "∞" when C(+|−) is 0. */
 export function formatRatio(costFn, costFp) {
   if (costFp === 0) return "∞";
-  return formatPy(costFn / costFp, ".4g");
+  return readable(costFn / costFp);
 }
 
 /** The capacity in both units (constraint.py capacity_text). */
 export function capacityText(cases, nPos, nNeg) {
   const total = nPos + nNeg;
-  const share = total > 0 ? `, ${formatPy((100.0 * cases) / total, ".4g")} % of ${formatPy(total, ",.10g")}` : "";
-  return `= ${formatPy(cases, ",.10g")} cases${share}`;
+  const share = total > 0 ? `, ${readable((100.0 * cases) / total)} % of ${readable(total)}` : "";
+  return `= ${readable(cases)} cases${share}`;
+}
+
+// ------------------------------------------------------------------------------------ readable numbers
+
+/** model/readable.py round_significant: `digits` significant digits, exact decimal rounding. */
+export function roundSignificant(x, digits) {
+  if (!Number.isFinite(x) || x === 0) return x;
+  return Number(formatPy(x, `.${digits}g`));
+}
+
+/** model/readable.py readable_value: 4 significant digits, whole numbers below 10^5 kept. */
+export function readableValue(x) {
+  if (Number.isFinite(x) && Number.isInteger(x) && Math.abs(x) < 1e5) return x;
+  return roundSignificant(x, 4);
+}
+
+/** model/readable.py readable: the one rule as text; "" for NaN/null, "∞" for infinity. */
+export function readable(x) {
+  if (x == null || Number.isNaN(x)) return "";
+  if (x === Infinity) return "∞";
+  if (x === -Infinity) return "−∞";
+  const v = readableValue(x);
+  if (Number.isInteger(v) && Math.abs(v) >= 1e3 && Math.abs(v) < 1e15) return formatPy(v, ",.0f");
+  return formatPy(v, ".4g");
+}
+
+/** model/readable.py lowest_names: the rows with the lowest `column`, ties included. */
+export function lowestNames(rows, column) {
+  const values = rows.filter(([, r]) => r[column] != null && !Number.isNaN(r[column]))
+    .map(([name, r]) => [name, r[column]]);
+  if (!values.length) return [];
+  let low = values[0][1];
+  for (const [, v] of values) if (v < low) low = v;
+  const tol = 1e-12 * Math.abs(low);
+  return values.filter(([, v]) => v - low <= tol).map(([name]) => name);
+}
+
+// ------------------------------------------------------------------------------------ the headline
+
+function percentText(rate) {
+  return readable(roundSignificant(100.0 * rate, 3));
+}
+
+function ruleText(row, constrained) {
+  if (constrained) return `, ${row.constrained_rule},`;
+  const t = row.threshold;
+  if (t == null || Number.isNaN(t)) return "";
+  if (t === Infinity) return " flagging no case";
+  if (t === -Infinity) return " flagging every case";
+  return ` at score ≥ ${readable(t)}`;
+}
+
+/** model/headline.py headline_text: one line that names the best classifier, or the tie. */
+export function headlineText(rows, constrained = false) {
+  if (!rows.length) return "No classifier shown.";
+  const prefix = constrained ? "constrained_" : "";
+  const column = `${prefix}expected_cost`;
+  const low = lowestNames(rows, column);
+  if (!low.length) return constrained ? "No classifier meets the constraint." : "No cost to compare.";
+  const byName = new Map(rows);
+  const cost = byName.get(low[0])[column];
+  if (low.length > 1) {
+    return `Tie: ${low.length} classifiers share the lowest cost, ${readable(cost)} per case; ` +
+      "none is the best here";
+  }
+  const name = low[0];
+  const row = byName.get(name);
+  const lead = constrained ? "Under the constraint, deploy" : "Deploy";
+  let text = `${lead} ${name}${ruleText(row, constrained)}: ${readable(cost)} per case ` +
+    `(FPR ${percentText(row[`${prefix}fpr`])} %, TPR ${percentText(row[`${prefix}tpr`])} %)`;
+  const nxt = lowestNames(rows.filter(([n]) => n !== name), column);
+  if (nxt.length) text += `; next best ${nxt[0]}, +${readable(byName.get(nxt[0])[column] - cost)}`;
+  return text;
+}
+
+/** widget/headline.py headline_html: the text, escaped (names are user text). */
+export function headlineHtml(text) {
+  return `<span style='font-size:1.15em;font-weight:600;line-height:1.4'>${escapeHtml(text)}</span>`;
 }
 
 /**
@@ -857,7 +948,9 @@ export function computeView(classifiers, state, { colors = {} } = {}) {
   const operating = operatingMarks(classifiers, state);
   const constraint = constraintMarks(classifiers, state);
   const rows = readoutRows(classifiers, state, { best: operating.best, constrained: constraint.constrained });
+  const headline = headlineText(rows, Boolean(state.constraint) && state.constraint !== "none");
   return {
+    headline: { text: headline, html: headlineHtml(headline) },
     operating,
     constraint,
     readout: {
@@ -865,7 +958,7 @@ export function computeView(classifiers, state, { colors = {} } = {}) {
       html: readoutHtml(rows, colors),
       constraintHtml: constraintHtml(rows, colors, constraintDescription(state)),
     },
-    pcfLabel: pcfLabel(operating.pcf),
+    pcfLabel: pcfLabel(operating.pcf, state.cost_fn, state.cost_fp),
   };
 }
 

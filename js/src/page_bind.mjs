@@ -18,9 +18,13 @@ export const CONTROL_ROLES = ["p_pos", "p_pos_value", "cost_fn", "cost_fp", "log
 /** What the glue writes (one writer each: the page has no kernel to write them). */
 export const OWNED_ROLES = ["iso_lines", "chosen", "operating_line", "nec_points", "handle",
   "roc_line", "roc_points", "cost_lines", "readout", "constrained_readout", "pcf", "ratio_text",
-  "capacity_value", "message", "neyman_pearson_layout", "workforce_layout"];
+  "capacity_value", "message", "neyman_pearson_layout", "workforce_layout", "headline",
+  "population_value"];
 
-const RATIO_DECADES = 3.0;
+// operating_point.py RATIO_DECADES, GESTURE_DIGITS, the ratio slider's step (in decades).
+const RATIO_DECADES = 2.0;
+const GESTURE_DIGITS = 3;
+const RATIO_STEP = 0.01;
 // constraint.py _CAPACITY_LABEL: the unit is part of what the number means.
 const CAPACITY_LABEL = { cases: "capacity (cases flagged)", "% flagged": "capacity (% of cases flagged)" };
 
@@ -47,6 +51,99 @@ export function costsForPcf(pcf, pPos, costFn, costFp) {
   }
   const ratio = pcf === 1.0 ? Infinity : (pcf * (1.0 - pPos)) / ((1.0 - pcf) * pPos);
   return costsForRatio(ratio, costFn, costFp);
+}
+
+/** math.nextafter(x, toward) for finite x. */
+function nextAfter(x, toward) {
+  if (x === toward || Number.isNaN(x) || Number.isNaN(toward)) return x;
+  if (x === 0) return toward > 0 ? Number.MIN_VALUE : -Number.MIN_VALUE;
+  const f = new Float64Array([x]);
+  const bits = new BigInt64Array(f.buffer);
+  bits[0] += (toward > x) === (x > 0) ? 1n : -1n;
+  return f[0];
+}
+
+/** model/costs.py probability_cost's arithmetic (eq. 6), for checked inputs. */
+function pcfOf(p, fn, fp) {
+  const wPos = p * fn;
+  return wPos / (wPos + (1.0 - p) * fp);
+}
+
+function checkPcfInputs(pcf, fn, fp) {
+  if (!(pcf >= 0 && pcf <= 1)) throw new RangeError(`pcf must lie in [0, 1], got ${pcf}.`);
+  for (const c of [fn, fp]) {
+    if (!(Number.isFinite(c) && c >= 0)) throw new RangeError(`a cost must be a finite number >= 0, got ${c}.`);
+  }
+  if (fn === 0 && fp === 0) throw new RangeError("cost_fn and cost_fp are both 0.");
+}
+
+/** model/operating.py prevalence_for_pcf: eq. 6 solved for p(+), nudged by ulps to round-trip. */
+export function prevalenceForPcf(pcf, costFn, costFp) {
+  checkPcfInputs(pcf, costFn, costFp);
+  if (!(costFn > 0 && costFp > 0)) {
+    throw new RangeError("p(+) cannot move PCF(+) while a cost is 0 (PCF(+) is then 0 or 1 at " +
+      "every p(+)): change a cost instead.");
+  }
+  const x = pcf;
+  if (x === 0 || x === 1) return x;
+  let p = (x * costFp) / (x * costFp + (1.0 - x) * costFn);
+  let best = p;
+  let err = Math.abs(pcfOf(p, costFn, costFp) - x);
+  for (let i = 0; i < 64; i++) {
+    const got = pcfOf(p, costFn, costFp);
+    if (got === x) return p;
+    const step = nextAfter(p, got < x ? 1.0 : 0.0);
+    const e = Math.abs(pcfOf(step, costFn, costFp) - x);
+    if (e > Math.abs(got - x)) break;
+    p = step;
+    if (e < err) {
+      best = p;
+      err = e;
+    }
+  }
+  return best;
+}
+
+// model/operating.py _REACHED and _GESTURE_SLACK.
+const REACHED = 1e-9;
+const GESTURE_SLACK = 5e-4;
+
+/** model/operating.py snap_pcf: a gesture's PCF(+) on the 0.001 grid, in [0, 1]. */
+export function snapPcf(x) {
+  const c = Math.min(Math.max(x, 0.0), 1.0);
+  return Math.floor(1000.0 * c + 0.5) / 1000.0;
+}
+
+/**
+ * model/operating.py move_to_pcf: [p, costFn, costFp] giving PCF(+) = pcf; p(+) moves and the
+ * costs stay (p to `digits` significant digits when given); with a zero cost a cost changes.
+ * @param {function(number, number): number} roundSig  operating_point.mjs roundSignificant
+ */
+export function moveToPcf(pcf, pPos, costFn, costFp, digits = null, roundSig = null) {
+  checkPcfInputs(pcf, costFn, costFp);
+  if (!(pPos >= 0 && pPos <= 1)) throw new RangeError(`p_pos must lie in [0, 1], got ${pPos}.`);
+  if (costFn > 0 && costFp > 0) {
+    const q = prevalenceForPcf(pcf, costFn, costFp);
+    // Unreachable by p(+) alone (cost ratios beyond ~10^7): a cost moves after all.
+    if (Math.abs(pcfOf(q, costFn, costFp) - pcf) <= REACHED) {
+      if (digits === null || q === 0 || q === 1) return [q, costFn, costFp];
+      for (let d = digits; d < 17; d++) {
+        const r = roundSig(q, d);
+        if (r > 0 && r < 1 && Math.abs(pcfOf(r, costFn, costFp) - pcf) <= GESTURE_SLACK) {
+          return [r, costFn, costFp];
+        }
+      }
+      return [q, costFn, costFp];
+    }
+  }
+  const p = pPos > 0 && pPos < 1 ? pPos : 0.5;
+  return [p, ...costsForPcf(pcf, p, costFn, costFp)];
+}
+
+/** model/operating.py population_for: [nPos, nNeg] of `total` cases at prevalence p. */
+export function populationFor(pPos, total) {
+  const nPos = pPos * total;
+  return [nPos, total - nPos];
 }
 
 /** model/operating.py capacity_to_cases / capacity_from_cases. */
@@ -93,6 +190,10 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
   const state = { ...spec.state };
   let good = { ...state };
   let pushing = false; // our own writes to controls fire change events: not user moves
+  // Where the ratio slider was put: its view answers a set value with 10**log10(v), which can
+  // differ from v in the last bits; that answer is not a user's move (sliders.py _same_position).
+  let ratioShown = null;
+  const samePosition = (a, b) => a > 0 && b > 0 && Math.abs(Math.log10(b / a)) < 1e-6 * RATIO_STEP;
   // Selection widgets (the constraint, the capacity unit) hold an index in the browser; their
   // values are in spec.options, in order.
   const options = spec.options || {};
@@ -142,6 +243,7 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
     setHtml("readout", view.readout.html);
     setHtml("constrained_readout", view.readout.constraintHtml);
     setHtml("message", con.messageHtml);
+    setHtml("headline", view.headline.html);
     return view;
   }
 
@@ -149,21 +251,40 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
     pushing = true;
     try {
       const s = state;
-      m.p_pos.set("value", Math.min(Math.max(s.p_pos, m.p_pos.get("min")), m.p_pos.get("max")));
-      m.p_pos_value.set("value", s.p_pos);
-      m.cost_fn.set("value", s.cost_fn);
-      m.cost_fp.set("value", s.cost_fp);
+      // On the slider's grid (sliders.py shown()): a value off the grid is snapped by the
+      // slider's view, which sends the snapped value back as if the user had moved it.
+      const [pMin, pMax, pStep] = ["min", "max", "step"].map((k) => m.p_pos.get(k));
+      const pClamped = Math.min(Math.max(s.p_pos, pMin), pMax);
+      const pGrid = pStep > 0 ? pMin + Math.round((pClamped - pMin) / pStep) * pStep : pClamped;
+      m.p_pos.set("value", Number(Math.min(Math.max(pGrid, pMin), pMax).toPrecision(12)));
+      // Fields show the rounded number; the state keeps its own (these sets are pushes).
+      m.p_pos_value.set("value", OP.readableValue(s.p_pos));
+      m.cost_fn.set("value", OP.readableValue(s.cost_fn));
+      m.cost_fp.set("value", OP.readableValue(s.cost_fp));
       const ratio = s.cost_fp === 0 ? Infinity : s.cost_fn / s.cost_fp;
       let lo = -RATIO_DECADES;
       let hi = RATIO_DECADES;
       if (ratio > 0 && ratio < Infinity) {
         const e = Math.log10(ratio);
-        lo = Math.min(lo, Math.floor(e));
-        hi = Math.max(hi, Math.ceil(e));
+        lo = Math.max(Math.min(lo, Math.floor(e)), -308);
+        hi = Math.min(Math.max(hi, Math.ceil(e)), 308);
       }
-      m.log_ratio.set({ min: lo, max: hi, value: Math.min(Math.max(ratio, 10 ** lo), 10 ** hi) });
+      // On the slider's grid (sliders.py shown()), and not written when the slider already
+      // shows it: while it is dragged, a write would pull the handle back.
+      const at = ratio > 0 ? Math.log10(ratio) : lo;
+      const exp = Math.min(Math.max(lo + Math.round((at - lo) / RATIO_STEP) * RATIO_STEP, lo), hi);
+      const shown = 10 ** Number(exp.toFixed(12));
+      // Widen the range to hold both positions, move, then narrow (operating_point.py): the
+      // handle never leaves its range, where the view would clamp it and send that as a move.
+      const old = m.log_ratio.get("value");
+      const same = samePosition(old, shown);
+      ratioShown = same ? old : shown;
+      const [oldLo, oldHi] = [m.log_ratio.get("min"), m.log_ratio.get("max")];
+      if (oldLo !== lo || oldHi !== hi) m.log_ratio.set({ min: Math.min(lo, oldLo), max: Math.max(hi, oldHi) });
+      if (!same) m.log_ratio.set("value", shown);
+      m.log_ratio.set({ min: lo, max: hi });
       setHtml("ratio_text", `= ${OP.formatRatio(s.cost_fn, s.cost_fp)}`);
-      setHtml("pcf", OP.pcfLabel(OP.probabilityCost(s.p_pos, s.cost_fn, s.cost_fp)));
+      setHtml("pcf", OP.pcfLabel(OP.probabilityCost(s.p_pos, s.cost_fn, s.cost_fp), s.cost_fn, s.cost_fp));
       setValue("constraint", s.constraint);
       m.neyman_pearson_layout.set("display", s.constraint === "neyman_pearson" ? null : "none");
       m.workforce_layout.set("display", s.constraint === "workforce" ? null : "none");
@@ -177,8 +298,9 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
       m.capacity.set({ ...range, description: CAPACITY_LABEL[unit], readout_format: unit === "cases" ? (whole ? ",.0f" : ".4g") : ".2f",
         value: capacityFromCases(s.capacity, unit, s.n_pos, s.n_neg) });
       setHtml("capacity_value", OP.capacityText(s.capacity, s.n_pos, s.n_neg));
-      m.n_pos.set("value", s.n_pos);
-      m.n_neg.set("value", s.n_neg);
+      m.n_pos.set("value", OP.readableValue(s.n_pos));
+      m.n_neg.set("value", OP.readableValue(s.n_neg));
+      setHtml("population_value", OP.escapeHtml(OP.populationText(s)));
     } finally {
       pushing = false;
     }
@@ -208,28 +330,57 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
     }
   }
 
+  // state.py _follow_population: the workforce population follows p(+) until the user sets it.
+  const setP = (s, p) => {
+    OP.probabilityCost(p, s.cost_fn, s.cost_fp); // refuses p outside [0, 1] before anything moves
+    s.p_pos = p;
+    // (A page without the key, written before issue 23, keeps its population: as set.)
+    if (s.population_set === false && p > 0 && p < 1) {
+      [s.n_pos, s.n_neg] = populationFor(p, s.n_pos + s.n_neg);
+    }
+  };
+  // A click or a drag in the cost pane (operating_point.py set_pcf): PCF(+) on the 0.001 grid,
+  // then p(+) to 3 significant digits with the costs kept (a cost moves only where one is 0).
+  const gesture = (x) => apply((s) => {
+    const [p, fn, fp] = moveToPcf(snapPcf(x), s.p_pos, s.cost_fn, s.cost_fp, GESTURE_DIGITS,
+      OP.roundSignificant);
+    OP.probabilityCost(p, fn, fp);
+    [s.cost_fn, s.cost_fp] = [fn, fp];
+    setP(s, p);
+  });
   const moves = {
-    p_pos: (v) => apply((s) => { s.p_pos = v; }),
-    p_pos_value: (v) => apply((s) => { s.p_pos = v; }),
+    p_pos: (v) => apply((s) => setP(s, v)),
+    p_pos_value: (v) => apply((s) => setP(s, v)),
     cost_fn: (v) => apply((s) => { OP.probabilityCost(s.p_pos, v, s.cost_fp); s.cost_fn = v; }),
     cost_fp: (v) => apply((s) => { OP.probabilityCost(s.p_pos, s.cost_fn, v); s.cost_fp = v; }),
-    log_ratio: (v) => apply((s) => { [s.cost_fn, s.cost_fp] = costsForRatio(v, s.cost_fn, s.cost_fp); }),
+    log_ratio: (v) => samePosition(ratioShown, v) ? null : apply((s) => {
+      [s.cost_fn, s.cost_fp] = costsForRatio(OP.roundSignificant(v, GESTURE_DIGITS), s.cost_fn, s.cost_fp);
+    }),
     constraint: () => apply((s) => { s.constraint = valueOf("constraint"); }),
     max_fpr: (v) => apply((s) => { s.max_fpr = v; }),
     capacity: (v) => apply((s) => {
       s.capacity = capacityToCases(v, valueOf("capacity_unit"), s.n_pos, s.n_neg);
     }),
     capacity_unit: () => apply(() => {}),
-    n_pos: (v) => apply((s) => { s.n_pos = v; }),
-    n_neg: (v) => apply((s) => { s.n_neg = v; }),
+    n_pos: (v) => apply((s) => { s.n_pos = v; s.population_set = true; }),
+    n_neg: (v) => apply((s) => { s.n_neg = v; s.population_set = true; }),
     // The drag handle at the foot of the operating line: bqplot sets its x when a drag ends.
-    handle: (x) => apply((s) => {
-      const pcf = Math.min(Math.max(x[0], 0.0), 1.0);
-      const [fn, fp] = costsForPcf(pcf, s.p_pos, s.cost_fn, s.cost_fp);
-      OP.probabilityCost(s.p_pos, fn, fp); // refuses both costs zero, as Python does
-      [s.cost_fn, s.cost_fp] = [fn, fp];
-    }),
+    handle: (x) => gesture(x[0]),
   };
+  // A click in the cost pane: bqplot's bars send "element_click" to the kernel; with no kernel
+  // the page takes it here (the bar's x is its PCF(+)).
+  // (spec.take_clicks === false leaves clicks to a kernel, for a page bound beside one.)
+  if (spec.take_clicks !== false && m.click_bars && typeof m.click_bars.send === "function") {
+    const send = m.click_bars.send.bind(m.click_bars);
+    m.click_bars.send = (content, ...rest) => {
+      if (content && content.event === "element_click" && content.data) {
+        const x = m.click_bars.get("x");
+        const v = x[content.data.index];
+        if (typeof v === "number") return gesture(v);
+      }
+      return send(content, ...rest);
+    };
+  }
   for (const [role, move] of Object.entries(moves)) {
     if (!m[role]) continue;
     const event = options[role] ? "change:index" : role === "handle" ? "change:x" : "change:value";

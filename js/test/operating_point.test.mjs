@@ -130,7 +130,7 @@ test("marks: clipped lines, constant point counts, hidden classifiers at opacity
   assert.equal(v.readout.rows.length, 1);
   assert.match(v.readout.html, /^<table class='costwidget-readout costwidget-table'>/);
   assert.match(v.readout.constraintHtml, /Neyman-Pearson, false-positive rate ≤ 0\.1/);
-  assert.equal(v.pcfLabel, "PCF(+) = <b>0.5000</b>");
+  assert.equal(v.pcfLabel, "PCF(+) = <b>0.5</b>");
   const none = op.computeView([diagonal, confusion], { ...state, visible: [] });
   assert.equal(none.readout.html, "<i>No classifier shown.</i>");
   assert.equal(none.operating.chosen.x.length, 2);
@@ -173,6 +173,26 @@ test("Python's format(): half to even on the exact value, exponents, grouping", 
   assert.equal(op.rangeText(0.5, 0.5), "0.5–0.5");
   assert.equal(op.rangeText(0.6, 0.5), "never");
   assert.equal(op.capacityText(29926, 29926, 70074), "= 29,926 cases, 29.93 % of 100,000");
-  assert.equal(op.formatRatio(123456.789, 1), "1.235e+05");
+  assert.equal(op.formatRatio(123456.789, 1), "123,500");
   assert.equal(op.formatRatio(1, 0), "∞");
+});
+
+test("readable numbers: the docstring examples of model/readable.py", () => {
+  assert.deepEqual([0.29995937, 57.543993733715666, 29926.0, 123456.0, 1e-7, -1.5].map(op.readable),
+    ["0.3", "57.54", "29,926", "123,500", "1e-07", "-1.5"]);
+  assert.deepEqual([3.1879154963398624, 29926.0, 0.8250000000000001].map(op.readableValue),
+    [3.188, 29926, 0.825]);
+  assert.equal(op.roundSignificant(57.543993733715666, 3), 57.5);
+  assert.deepEqual(op.lowestNames([["a", { c: 0 }], ["b", { c: 0 }], ["d", { c: 1 }]], "c"), ["a", "b"]);
+});
+
+test("the headline: the docstring examples of model/headline.py", () => {
+  const rows = [["gb", { threshold: 0.48812, fpr: 0.1123, tpr: 0.5, expected_cost: 0.229 }],
+    ["rf", { threshold: 0.5, fpr: 0.2, tpr: 0.6, expected_cost: 0.233 }]];
+  assert.equal(op.headlineText(rows),
+    "Deploy gb at score ≥ 0.4881: 0.229 per case (FPR 11.2 %, TPR 50 %); next best rf, +0.004");
+  assert.equal(op.headlineText(rows.map(([n, r]) => [n, { ...r, expected_cost: 0 }])),
+    "Tie: 2 classifiers share the lowest cost, 0 per case; none is the best here");
+  assert.equal(op.headlineHtml("a <b>"),
+    "<span style='font-size:1.15em;font-weight:600;line-height:1.4'>a &lt;b&gt;</span>");
 });

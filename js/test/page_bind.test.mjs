@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import * as OP from "../src/operating_point.mjs";
-import { bindPage, capacityFromCases, capacityToCases, costsForPcf, costsForRatio, CONTROL_ROLES, OWNED_ROLES }
-  from "../src/page_bind.mjs";
+import { bindPage, capacityFromCases, capacityToCases, costsForPcf, costsForRatio, CONTROL_ROLES, OWNED_ROLES,
+  moveToPcf, prevalenceForPcf } from "../src/page_bind.mjs";
 
 /** A Backbone-like model: get, set (object or key/value; "change:key" events), on. */
 function model(attrs = {}) {
@@ -47,10 +47,16 @@ function setup() {
     models[role] = model({ value: 0, min: 0.001, max: 0.999, index: 0 });
     roles[role] = role;
   }
+  // The click target: 501 bars at PCF(+) 0, 0.002, ..., 1; a click calls the model's send().
+  const bars = model({ x: Float64Array.from({ length: 501 }, (_, i) => i / 500) });
+  bars.sent = [];
+  bars.send = (content) => { bars.sent.push(content); };
+  models.click_bars = bars;
+  roles.click_bars = "click_bars";
   const spec = {
     roles, colors: { a: "#123456" },
     state: { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1, capacity: 10,
-      n_pos: 10, n_neg: 10, visible: ["a"] },
+      n_pos: 10, n_neg: 10, population_set: false, visible: ["a"] },
     options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },
     payload: { header, buffers },
   };
@@ -68,13 +74,55 @@ test("costs_for_ratio and the capacity units, as the Python docstrings say", () 
   assert.equal(capacityFromCases(300, "% flagged", 300, 700), 30);
 });
 
-test("costs_for_pcf as the Python docstring says; the dropped handle sets PCF(+)", async () => {
+test("costs_for_pcf and move_to_pcf as the Python docstrings say; the dropped handle moves p(+)", async () => {
   assert.deepEqual(costsForPcf(0.75, 0.5, 1.0, 0.0), [1.0, 0.3333333333333333]);
+  assert.deepEqual(moveToPcf(0.7, 0.2, 5.0, 1.0, 3, OP.roundSignificant), [0.318, 5.0, 1.0]);
+  assert.deepEqual(moveToPcf(0.5, 0.0, 0.0, 1.0), [0.5, 1.0, 1.0]);
+  assert.equal(OP.probabilityCost(prevalenceForPcf(0.7, 5.0, 1.0), 5.0, 1.0), 0.7);
   const { page, models } = setup();
-  models.handle.set("x", new Float64Array([0.75])); // p(+) 0.5, C(+|-) 1 kept: C(-|+) = 3
+  models.handle.set("x", new Float64Array([0.75])); // costs 1 and 1 kept: p(+) = 0.75
   await tick();
-  assert.deepEqual([page.state.cost_fn, page.state.cost_fp], [3, 1]);
+  assert.deepEqual([page.state.p_pos, page.state.cost_fn, page.state.cost_fp], [0.75, 1, 1]);
   assert.deepEqual(Array.from(models.operating_line.get("x")), [0.75, 0.75]);
+  // The population follows p(+) at its total (20) until it is set.
+  assert.deepEqual([page.state.n_pos, page.state.n_neg], [15, 5]);
+  assert.equal(models.population_value.get("value"), "population: 20 cases at p(+) = 0.75");
+  models.n_pos.set("value", 4);
+  await tick();
+  models.handle.set("x", new Float64Array([0.2]));
+  await tick();
+  assert.deepEqual([page.state.p_pos, page.state.n_pos, page.state.n_neg], [0.2, 4, 5]);
+  assert.equal(models.population_value.get("value"), "population set: 4 positives, 5 negatives");
+  // From p(+) = 1 too (the handle used to be refused there).
+  page.set({ p_pos: 1 });
+  models.handle.set("x", new Float64Array([0.3]));
+  await tick();
+  assert.equal(page.state.p_pos, 0.3);
+});
+
+test("a click in the cost pane keeps the typed costs 5 and 1 and gives a round p(+)", async () => {
+  const { page, models } = setup();
+  page.set({ cost_fn: 5, cost_fp: 1 });
+  assert.equal(models.cost_fn.get("value"), 5);
+  models.click_bars.send({ event: "element_click", data: { index: 350 } }); // PCF(+) 0.7
+  assert.deepEqual([page.state.p_pos, page.state.cost_fn, page.state.cost_fp], [0.318, 5, 1]);
+  assert.equal(models.p_pos_value.get("value"), 0.318);
+  assert.ok(Math.abs(OP.probabilityCost(0.318, 5, 1) - 0.7) < 1e-3);
+  assert.match(models.headline.get("value"), />Deploy a: /); // no threshold: a ROC point
+  models.click_bars.send({ event: "hover", data: {} }); // other messages pass through
+  assert.deepEqual(models.click_bars.sent, [{ event: "hover", data: {} }]);
+});
+
+test("fields show readable numbers; the state keeps its own; p(+) = 2 is refused", async () => {
+  const { page, models } = setup();
+  page.set({ p_pos: 0.29995937, cost_fn: 3.1879154963398624 });
+  assert.equal(models.p_pos_value.get("value"), 0.3);
+  assert.equal(models.cost_fn.get("value"), 3.188);
+  assert.equal(page.state.p_pos, 0.29995937);
+  models.p_pos_value.set("value", 2);
+  await tick();
+  assert.equal(page.state.p_pos, 0.29995937);
+  assert.equal(models.p_pos_value.get("value"), 0.3);
 });
 
 test("a p(+) move redraws the operating line and the dots, and the number field follows", async () => {
@@ -90,7 +138,7 @@ test("a p(+) move redraws the operating line and the dots, and the number field 
   assert.deepEqual(Array.from(models.chosen.get("x")), [0.3]);
   assert.deepEqual(Array.from(models.chosen.get("y")), [0.7]);
   assert.match(models.readout.get("value"), /costwidget-readout/);
-  assert.equal(models.pcf.get("value"), "PCF(+) = <b>0.5000</b>");
+  assert.equal(models.pcf.get("value"), "PCF(+) = <b>0.5</b>");
 });
 
 test("the ratio slider changes C(-|+) only; both costs zero is refused and undone", async () => {

@@ -77,6 +77,8 @@ const states = input.states.map((s) => attempt(() => {
     constraint_html: view.readout.constraintHtml,
     description: op.constraintDescription(s),
     pcf_label: view.pcfLabel,
+    headline: view.headline.text,
+    headline_html: view.headline.html,
   };
 }));
 const elapsedMs = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -87,7 +89,9 @@ const constraintQueries = input.constraint_queries.map((q) => attempt(() => {
     : op.workforce(clf, q.limit, q.n_pos ?? undefined, q.n_neg ?? undefined);
 }));
 const formatQueries = input.format_queries.map(([x, spec]) => op.formatPy(x, spec));
+const readableQueries = (input.readable_queries || []).map((x) =>
+  [op.readable(x), op.readableValue(x), op.roundSignificant(x, 3)]);
 process.stdout.write(dump({
   states, pcf_queries: pcfQueries, constraint_queries: constraintQueries,
-  format_queries: formatQueries, elapsed_ms: elapsedMs,
+  format_queries: formatQueries, readable_queries: readableQueries, elapsed_ms: elapsedMs,
 }));

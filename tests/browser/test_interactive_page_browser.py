@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 from lab_server import wait_for_state
 
-from costwidget.model import probability_cost
-from costwidget.model.operating import capacity_to_cases, operating_rows
+from costwidget.model import probability_cost, readable, readable_value
+from costwidget.model.operating import operating_rows
 from costwidget.widget.readout import constraint_description, constraint_html, readout_html
 
 EVIL = '<img src=x onerror="window.__x=1">'
@@ -86,19 +86,20 @@ def exported(tmp_path_factory):
     w.close()
 
 
-def _expected_state(c):
-    """The state the page's controls show, as the Python state would hold it."""
-    return types.SimpleNamespace(
-        p_pos=c["p_pos_value"], cost_fn=c["cost_fn"], cost_fp=c["cost_fp"],
-        constraint=c["constraint"], max_fpr=c["max_fpr"],
-        capacity=capacity_to_cases(c["capacity"], c["capacity_unit"], n_pos=c["n_pos"],
-                                   n_neg=c["n_neg"]),
-        n_pos=c["n_pos"], n_neg=c["n_neg"])
+def _expected_state(c, state):
+    """The state the page holds; its controls must show it, fields as readable numbers (the
+    one rule, issue 23: a field shows 0.3 for p(+) = 0.29995937)."""
+    for key in ("p_pos", "cost_fn", "cost_fp", "n_pos", "n_neg"):
+        assert c[key if key != "p_pos" else "p_pos_value"] == readable_value(state[key]), key
+    assert c["constraint"] == state["constraint"] and c["max_fpr"] == state["max_fpr"]
+    return types.SimpleNamespace(**{k: state[k] for k in (
+        "p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos", "n_neg",
+        "population_set")})
 
 
 def _check(page, w, *, capacity_exact=True):
     got = page.evaluate(_READ)
-    s = _expected_state(got["controls"])
+    s = _expected_state(got["controls"], got["state"])
     clfs = w.classifiers
     colors = dict(w.colors)
     pcf = probability_cost(s.p_pos, s.cost_fn, s.cost_fp)
@@ -127,11 +128,11 @@ def _check(page, w, *, capacity_exact=True):
     if capacity_exact or s.constraint != "workforce":
         assert got["html"]["constrained_readout"] == constraint_html(
             rows, colors, constraint_description(s))
-    assert got["html"]["pcf"] == f"PCF(+) = <b>{pcf:.4f}</b>"
+    assert got["html"]["pcf"].startswith(f"PCF(+) = <b>{readable(pcf)}</b>")
     # What the views show agrees with the models (a view can miss an update its models got).
     shown = page.evaluate(_SHOWN)
-    assert [float(shown[k]) for k in ("p_pos_value", "cost_fn", "cost_fp")] == pytest.approx(
-        [s.p_pos, s.cost_fn, s.cost_fp], rel=1e-9)
+    assert [float(shown[k]) for k in ("p_pos_value", "cost_fn", "cost_fp")] == [
+        readable_value(v) for v in (s.p_pos, s.cost_fn, s.cost_fp)]
     labels = {"none": "none", "neyman_pearson": "Neyman-Pearson", "workforce": "workforce"}
     assert shown["constraint"] == [labels[s.constraint]]
     return got
@@ -201,7 +202,7 @@ def test_p_pos_by_keyboard_and_mouse(page, exported, artifacts):
                                     + str(float(text)))
         _check(page, w)
     # The drag handle at the foot of the operating line: dropped ~60 px to the right, PCF(+)
-    # follows (one cost changes) and everything is drawn there.
+    # follows (p(+) moves to 3 significant digits, the costs stay) and everything is drawn there.
     before = page.evaluate(_READ)["marks"]["operating_line"]["x"][0]
     dots = page.locator(".costwidget-cost svg.svg-figure .dot")
     bb = dots.nth(dots.count() - 1).bounding_box()  # the handle is the pane's last mark
@@ -209,8 +210,10 @@ def test_p_pos_by_keyboard_and_mouse(page, exported, artifacts):
     page.mouse.down()
     page.mouse.move(bb["x"] + 60, bb["y"] + bb["height"] / 2, steps=5)
     page.mouse.up()
-    assert wait_for_state(page, "async () => (await window.costwidgetPage).state.cost_fn !== 1")
+    assert wait_for_state(page, "async () => (await window.costwidgetPage).state.p_pos !== 0.125")
     got = _check(page, w)
+    assert (got["state"]["cost_fn"], got["state"]["cost_fp"]) == (1, 1)
+    assert float(f"{got['state']['p_pos']:.3g}") == got["state"]["p_pos"]
     assert got["marks"]["operating_line"]["x"][0] > before + 0.05
     page.screenshot(path=str(artifacts / "interactive_page_p_pos.png"), full_page=True)
 
@@ -241,8 +244,8 @@ def test_costs_and_ratio(page, exported):
     field.press("Enter")
     assert wait_for_state(page, "async () => (await window.costwidgetPage).state.cost_fp === 1")
     _check(page, w)
-    # The ratio slider (sends on release), by keyboard and by a click on its track: C(+|-) = 1
-    # stays and C(-|+) becomes the ratio (costs_for_ratio).
+    # The ratio slider, by keyboard and by a click on its track: C(+|-) = 1 stays and C(-|+)
+    # becomes the ratio (costs_for_ratio), snapped to 3 significant digits.
     for move in ("key", "mouse"):
         before = page.evaluate(_READ)["state"]
         if move == "key":
@@ -255,7 +258,7 @@ def test_costs_and_ratio(page, exported):
                                     f"{before['cost_fn']!r}")
         got = _check(page, w)
         assert got["state"]["cost_fp"] == 1
-        assert got["state"]["cost_fn"] == got["controls"]["log_ratio"]
+        assert got["state"]["cost_fn"] == float(f"{got['controls']['log_ratio']:.3g}")
 
 
 def test_constraints(page, exported, artifacts):
