@@ -107,12 +107,24 @@ class FrontendLink:
         refused = False
         self._applying = True
         try:
-            self.w._tx.update(**{k: message["state"][k] for k in STATE_KEYS})
+            self._apply(message["state"])
         except Exception:  # noqa: BLE001 - shown in the banner by update(); the reply says so
             refused = True
         finally:
             self._applying = False
         self._send(refused=refused)
+
+    def _apply(self, state: dict) -> None:
+        """The front end's state, in one transaction. ``population_set`` is no trait (the state
+        keeps it as a flag): setting ``n_pos``/``n_neg`` raises it, so a population the front
+        end still lets follow p(+) is let follow again here, from the same numbers."""
+        s = self.w.state
+        follow = not state.get("population_set", s.population_set)
+        self.w._tx.update(**{k: state[k] for k in STATE_KEYS if k != "population_set"})
+        if follow and s.population_set:
+            s.follow_population()
+        elif not follow:
+            s.population_set = True
 
     def _on_state(self, _change) -> None:
         if not self._applying:
@@ -139,8 +151,13 @@ class FrontendLink:
         """The owned controls as the front end links them for the kernel's state (a trait set
         from Python reaches the kernel's copies only through the front end's echo). The ratio
         and capacity sliders, whose ranges move too, are left as they are."""
+        import html
+
+        from ..model import readable_value
         from .constraint import capacity_text
-        from .operating_point import format_ratio
+        from .headline import headline_html
+        from .operating_point import format_ratio, pcf_label
+        from .readout import population_text
 
         s, op, con = self.w.state, self.w.operating_tool, self.w.constraint_tool
         p_pos, _fn, _fp, _ratio, _field = op.bindings
@@ -148,17 +165,22 @@ class FrontendLink:
         index = [o[1] if isinstance(o, tuple) else o for o in con.constraint.options]
         return {
             op.p_pos: {"value": p_pos.shown(min(max(s.p_pos, op.p_pos.min), op.p_pos.max))},
-            op.p_pos_value: {"value": s.p_pos}, op.cost_fn: {"value": s.cost_fn},
-            op.cost_fp: {"value": s.cost_fp},
+            # the fields show the readable number, as push_controls and the front end do
+            op.p_pos_value: {"value": readable_value(s.p_pos)},
+            op.cost_fn: {"value": readable_value(s.cost_fn)},
+            op.cost_fp: {"value": readable_value(s.cost_fp)},
             op.ratio_text: {"value": f"= {format_ratio(s.cost_fn, s.cost_fp)}"},
-            op.pcf: {"value": f"PCF(+) = <b>{s.pcf:.4f}</b>"},
+            op.pcf: {"value": pcf_label(s.pcf, s.cost_fn, s.cost_fp)},
             con.constraint: {"index": index.index(s.constraint)},
             con.neyman_pearson_box.layout: {
                 "display": None if s.constraint == "neyman_pearson" else "none"},
             con.workforce_box.layout: {"display": None if s.constraint == "workforce" else "none"},
             con.max_fpr: {"value": max_fpr.shown(s.max_fpr)},
             con.capacity_value: {"value": capacity_text(s.capacity, s.n_pos, s.n_neg)},
-            con.n_pos: {"value": s.n_pos}, con.n_neg: {"value": s.n_neg},
+            con.n_pos: {"value": readable_value(s.n_pos)},
+            con.n_neg: {"value": readable_value(s.n_neg)},
+            con.population_value: {"value": html.escape(population_text(s))},
+            self.w.headline.widget: {"value": headline_html(self.w.headline.text)},
         }
 
     def patch_export_state(self, state: dict) -> None:

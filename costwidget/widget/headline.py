@@ -47,6 +47,8 @@ class Headline:
         rows = self.readout.rows()
         constrained = self.ctx.state.constraint != "none"
         self.text = headline_text(rows, constrained=constrained)
+        if self.ctx.frontend_draws:  # the front end writes it while attached (one writer)
+            return
         value = headline_html(self.text)
         if value != self.widget.value:
             self.widget.value = value

@@ -129,7 +129,9 @@ test("a drag of the handle is drawn at each pointer move, and still reported to 
   const { models, bound } = await setup();
   models.handle.send({ event: "drag", point: { x: 0.75, y: 0 }, index: 0 });
   assert.deepEqual(Array.from(models.operating_line.get("x")), [0.75, 0.75]);
-  assert.deepEqual([bound.page.state.cost_fn, bound.page.state.cost_fp], [3, 1]);
+  // issue 23: a drag moves p(+) (3 significant digits) and keeps the typed costs
+  assert.deepEqual([bound.page.state.cost_fn, bound.page.state.cost_fp], [1, 1]);
+  assert.equal(bound.page.state.p_pos, 0.75);
   assert.equal(models.handle.sentMessages.length, 1);
 });
 
