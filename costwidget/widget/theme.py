@@ -177,6 +177,9 @@ CSS = """
   .costwidget .costwidget-table th, .costwidget .costwidget-table td { padding: 2px 3px; }
   .costwidget .costwidget-table th:first-child,
   .costwidget .costwidget-table td:first-child { min-width: 5.5em; }
+  /* the constrained rule's words wrap sooner: at 468 px the workforce table stuck out by 3 px */
+  .costwidget .costwidget-table th.costwidget-text,
+  .costwidget .costwidget-table td.costwidget-text { min-width: 8em; }
 }
 .costwidget .costwidget-table caption {
   caption-side: top;

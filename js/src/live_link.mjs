@@ -65,6 +65,11 @@ export async function bindLive(model, getModel) {
       model.save_changes();
     },
   };
+  // Attached first: binding saves the controls the page sets, and the kernel must already take
+  // them as the page's echo, not as moves (a constraint set from Python before the display was
+  // undone by the page's initial state reaching the kernel's control observers).
+  model.set("attached", true);
+  model.save_changes();
   const page = bindPage(OP, spec, (id) => byId.get(id), { live });
   const onKernel = () => {
     const reply = model.get("kernel_state");
@@ -76,8 +81,6 @@ export async function bindLive(model, getModel) {
   };
   model.on("change:kernel_state", onKernel);
   onKernel(); // a state set from Python before this front end was bound
-  model.set("attached", true);
-  model.save_changes();
   return { page, models: byId, roles, sent: () => seq };
 }
 

@@ -31,6 +31,8 @@ import secrets
 import shutil
 from pathlib import Path
 
+import math
+
 import pytest
 from costwidget.widget.figures import FIGURE_MARGIN
 from lab_server import ROOT_FLAGS, console_errors, run_all_open_cells, running_server, wait_for_state
@@ -411,8 +413,12 @@ def _tour_renders_and_takes_keys(page, marks, frontend, artifacts):
     # best of all, the operating line.
     assert state["roc"] >= 4 * 2 + 1 + 4 and state["cost"] >= 4 + 2 + 1 + 1, state
     field = _press_moves_the_line(page, marks, ".costwidget .costwidget-p-pos-value input", "ArrowUp")
+    # One step of the field's 0.001 grid: the browser steps to the next grid value (from a
+    # readable 0.0789, off the grid, that is 0.079).
+    before = float(field["before"]["p"])
+    expected = (math.floor(before * 1000 + 1e-6) + 1) / 1000
     assert field["moved"] and float(field["after"]["p"]) == pytest.approx(
-        float(field["before"]["p"]) + 0.001, abs=1e-9), f"{frontend}: arrow key on p(+): {field}"
+        expected, abs=1e-9), f"{frontend}: arrow key on p(+): {field}"
     page.locator(".costwidget").first.screenshot(path=str(artifacts / f"presentation-{frontend}.png"))
     return state
 
