@@ -22,11 +22,13 @@ import { bindPage } from "./page_bind.mjs";
 
 /** The state keys exchanged with the kernel (page_spec.py STATE_KEYS). */
 export const STATE_KEYS = ["p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity",
-  "n_pos", "n_neg", "visible"];
+  "n_pos", "n_neg", "population_set", "visible"];
 
 function pick(state) {
   const out = {};
-  for (const key of STATE_KEYS) out[key] = key === "visible" ? [...state[key]] : state[key];
+  for (const key of STATE_KEYS) {
+    if (state[key] !== undefined) out[key] = key === "visible" ? [...state[key]] : state[key];
+  }
   return out;
 }
 

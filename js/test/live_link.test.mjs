@@ -68,7 +68,7 @@ async function setup(kernelState = {}) {
   const link = model({
     roles, colors: { a: "#123456" },
     initial_state: { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1,
-      capacity: 10, n_pos: 10, n_neg: 10, visible: ["a"] },
+      capacity: 10, n_pos: 10, n_neg: 10, population_set: true, visible: ["a"] },
     options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },
     payload_header: header, payload_buffers: buffers, kernel_state: kernelState,
   });
