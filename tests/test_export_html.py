@@ -115,6 +115,17 @@ def test_static_page_on_request(evil_widget):
     assert "module" not in kinds and "nothing is recomputed" in text
 
 
+def test_the_interactive_page_says_its_caption_is_the_exported_state(offline, evil_widget):
+    """The caption is written once, at export; in a page whose operating point moves (with its
+    own live headline) it says that it describes the state as exported."""
+    import re
+
+    caption = re.search(r'<p class="caption">(.*?)</p>', offline, re.S).group(1)
+    assert caption.startswith("As exported: p(+) = ")
+    static = export.to_html(evil_widget, interactive=False)
+    assert re.search(r'<p class="caption">(.*?)</p>', static, re.S).group(1).startswith("p(+) = ")
+
+
 def test_user_text_is_escaped_everywhere(offline, evil_widget):
     for name in EVIL:
         assert name not in offline

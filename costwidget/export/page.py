@@ -264,7 +264,7 @@ def standalone_page(*, manager_state, view_specs, title, caption, readout, color
 </head>
 <body>
 <h1>{html.escape(title)}</h1>
-<p class="caption">{html.escape(caption)}</p>
+<p class="caption">{"" if frontend is None else "As exported: "}{html.escape(caption)}</p>
 <main>
 <section id="costwidget-view">
 <script type="application/vnd.jupyter.widget-state+json">{json_for_script(manager_state)}</script>
