@@ -93,7 +93,7 @@ class FrontendLink:
         # The front end links these controls now; their moves reach the kernel as
         # frontend_state, so their own observers would apply each move a second time, late.
         for binding in self._owned_bindings():
-            binding.control.unobserve(binding._on_value, names=["value"])
+            binding.detach()
         self._send()
 
     def _on_frontend_state(self, change) -> None:

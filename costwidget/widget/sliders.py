@@ -51,6 +51,11 @@ class SliderBinding:
         self._older = []
         control.observe(self._on_value, names=["value"])
 
+    def detach(self) -> None:
+        """Stop applying the control's moves (a front end that links the controls itself sends
+        the state whole; see `frontend_link`)."""
+        self.control.unobserve(self._on_value, names=["value"])
+
     def shown(self, value):
         """The value the slider shows for ``value``: on its step grid, within its range.
 
