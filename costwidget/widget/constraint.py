@@ -132,6 +132,13 @@ class ConstraintTool:
             self.push_controls()
 
     # ------------------------------------------------------------------ drawing
+    def current_values(self) -> dict:
+        """``{mark: {trait: value}}`` at the current state, recomputed (its last sync may have
+        been skipped while a front end drew)."""
+        self._drawn = None
+        self.sync()
+        return self.values
+
     def sync(self) -> None:
         s = self.ctx.state
         key = (s.constraint, s.max_fpr, s.capacity, s.n_pos, s.n_neg, tuple(s.visible))

@@ -140,9 +140,7 @@ class FrontendLink:
         from the Python model at the current state (what the kernel would have drawn)."""
         w = self.w
         values = dict(w.operating_tool.mark_values()[0])
-        w.constraint_tool._drawn = None  # recompute: its last sync may have been skipped
-        w.constraint_tool.sync()
-        values.update(w.constraint_tool.values)
+        values.update(w.constraint_tool.current_values())
         values.update(w.readout_view.html_values())
         values.update(self._control_values())
         return values
