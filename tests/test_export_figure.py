@@ -315,3 +315,35 @@ def test_artifacts_for_a_look(widget, tmp_path_factory):
                                                                      show_bands=True)
     y_fig.figure_.savefig(out / "export_display.png", dpi=100)
     assert (out / "export_to_figure.png").stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("names", [("gradient boosting", "logistic regression", "naive Bayes",
+                                    "random forest"), ("a", "b")])
+def test_widget_figure_caption_and_legend_fit_the_figure(names):
+    """The caption (with the headline) and the legend (each name with its AUC, as the widget's
+    legend) lie inside the figure: measured from matplotlib's own text extents, not counted."""
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(3)
+    y = rng.random(300) < 0.4
+    scores = {n: y + rng.normal(scale=1.0 + i / 2, size=y.size) for i, n in enumerate(names)}
+    w = CostWidget([cw.Classifier.from_scores(y, s, name=n) for n, s in scores.items()])
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        fig = w.to_figure()
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        inside = fig.bbox
+        title = fig._suptitle.get_window_extent(renderer)
+        assert title.x0 >= inside.x0 - 0.5 and title.x1 <= inside.x1 + 0.5, (title, inside)
+        legend = fig.legends[0]
+        box = legend.get_window_extent(renderer)
+        assert box.x0 >= inside.x0 - 0.5 and box.x1 <= inside.x1 + 0.5, (box, inside)
+        assert box.y0 >= inside.y0 - 0.5
+        labels = [t.get_text() for t in legend.get_texts()]
+        expected = [f"{n} (AUC = {roc_auc_score(y, scores[n]):.2f})" for n in names]
+        assert labels == expected + ["best of all"]
+    finally:
+        w.close()

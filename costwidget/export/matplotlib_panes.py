@@ -58,11 +58,23 @@ def place_panes(fig, ncols: int, *, caption_lines: int = 0, legend_rows: int = 0
                         bottom=bottom / height, wspace=_GAP / pane if pane > 0 else 0.2)
 
 
+#: Characters of 10 pt DejaVu Sans in an inch of figure, on the safe side (15 let a caption with
+#: the headline run past both edges of a 10.3 inch figure).
+_CHARS_PER_INCH = 12
+
+
 def wrap(line: str, width_in: float) -> str:
-    """Wrap a caption to a figure's width (at the default 10 pt, about 15 characters an inch)."""
+    """Wrap a caption to a figure's width (at the default 10 pt)."""
     import textwrap
 
-    return "\n".join(textwrap.wrap(line, max(int(width_in * 15), 20)))
+    return "\n".join(textwrap.wrap(line, max(int(width_in * _CHARS_PER_INCH), 20)))
+
+
+def legend_columns(labels, width_in: float) -> int:
+    """How many legend entries fit side by side in ``width_in`` (up to 5): each takes its
+    label and about 6 characters for its line handle and the gap."""
+    per_entry = max(len(label) for label in labels) + 6
+    return max(1, min(len(labels), 5, int(width_in * _CHARS_PER_INCH // per_entry)))
 
 
 def text(label) -> str:

@@ -63,17 +63,24 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         raise ValueError("the difference view is off: set w.difference = [a, b] first.")
     ncols = int(roc) + 1 + int(difference)
     ncols += int(s.show_decision_curve)  # issue 21: the decision-curve pane, last
-    text_caption = mp.text(caption(w)) if show_caption else ""
-    n_entries = len(shown) + 1 if legend and shown else 0
-    legend_cols = min(n_entries, 5)
+    # Each name with its AUC, as the widget's legend and scikit-learn's RocCurveDisplay.
+    labels = ([w._ctx.drawing(c.name).label for c in shown] + ["best of all"]
+              if legend and shown else [])
+    n_entries = len(labels)
+    # The caption and the legend are laid out for the figure's width: as many legend columns
+    # as the longest label allows (up to 5), the caption wrapped, and the height to hold both.
+    width_in = (figure.get_figwidth() if figure is not None
+                else (figsize or mp.default_figsize(ncols))[0])
+    legend_cols = mp.legend_columns(labels, width_in) if n_entries else 0
     legend_rows = -(-n_entries // legend_cols) if n_entries else 0
+    text_caption = mp.wrap(mp.text(caption(w)), width_in) if show_caption else ""
+    caption_lines = text_caption.count("\n") + 1 if text_caption else 0
     if figure is None:
-        size = figsize or mp.default_figsize(ncols, legend_rows=legend_rows)
+        size = figsize or mp.default_figsize(ncols, legend_rows=legend_rows,
+                                             caption_lines=max(caption_lines, 1))
         figure = Figure(figsize=size)
     fig = figure
     axes = list(fig.subplots(1, ncols, squeeze=False)[0])
-    if text_caption:
-        text_caption = mp.wrap(text_caption, fig.get_figwidth())
     # Fixed margins unless the caller's figure has a layout engine: constrained layout would
     # triple the time of the small PNG drawn at every display of the widget.
     manual = fig.get_layout_engine() is None
@@ -133,7 +140,8 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         from .decision_curve_view import draw_on_matplotlib as draw_decision_curve
         draw_decision_curve(axes[-1], w.decision_curve_view, colors)
     if n_entries:
-        entries = [(c.name, colors[c.name], "-") for c in shown] + [("best of all", "black", "--")]
+        entries = [(label, colors[c.name], "-") for label, c in zip(labels, shown)] + [
+            ("best of all", "black", "--")]
         handles, labels = mp.legend_handles(entries)
         if manual:
             fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0),
