@@ -124,3 +124,48 @@ def test_a_refused_change_keeps_the_population_following(data):
     w.p_pos = 0.5
     assert w.n_pos == pytest.approx(0.5 * (w.n_pos + w.n_neg))
     w.close()
+
+
+def test_snapshot_keeps_whether_the_population_follows_p_pos():
+    """Restoring a snapshot brings back whether the workforce population follows p(+): a
+    following one goes on following after the restore, a set one stays put."""
+    import costwidget as cw
+
+    a = cw.Classifier.from_confusion(tp=30, fn=10, fp=20, tn=40, name="a")
+    w = cw.CostWidget([a], p_pos=0.4)
+    try:
+        w.constraint = "workforce"
+        following = w.snapshot()
+        assert following["constraint"]["population_set"] is False
+        w.update(n_pos=10.0, n_neg=90.0)
+        fixed = w.snapshot()
+        assert fixed["constraint"]["population_set"] is True
+        w.restore(following)
+        w.p_pos = 0.25
+        assert (w.n_pos, w.n_neg) == pytest.approx((25.0, 75.0), abs=1e-9)
+        w.restore(fixed)
+        w.p_pos = 0.6
+        assert (w.n_pos, w.n_neg) == (10.0, 90.0)
+        old = dict(fixed, constraint={k: v for k, v in fixed["constraint"].items()
+                                      if k != "population_set"})
+        w.restore(old)  # a snapshot from before issue 23: its population was set
+        assert w.state.population_set is True
+    finally:
+        w.close()
+
+
+def test_update_of_the_population_stops_it_following():
+    """``w.update(n_pos=..., n_neg=...)`` sets the population as a typed field does: p(+) no
+    longer moves it (traitlets validates held traits through set_trait at the end of the
+    hold, which once counted as a rollback's write and left the population "following")."""
+    import costwidget as cw
+
+    a = cw.Classifier.from_confusion(tp=30, fn=10, fp=20, tn=40, name="a")
+    w = cw.CostWidget([a], p_pos=0.4)
+    try:
+        w.update(p_pos=0.2, n_pos=120.0, n_neg=180.0)
+        assert w.state.population_set is True
+        w.p_pos = 0.5
+        assert (w.n_pos, w.n_neg) == (120.0, 180.0)
+    finally:
+        w.close()

@@ -40,6 +40,8 @@ def snapshot(w) -> dict:
                             "pcf": s.pcf},
         "constraint": {"kind": s.constraint, "max_fpr": s.max_fpr, "capacity": s.capacity,
                        "n_pos": s.n_pos, "n_neg": s.n_neg,
+                       # issue 23: whether the population follows p(+) (False) or was set
+                       "population_set": s.population_set,
                        "result": {name: dataclasses.asdict(cp)
                                   for name, cp in w.constrained.items()}},
         "visible": list(s.visible),
@@ -167,9 +169,24 @@ def restore(w, snap) -> None:
         raise SnapshotError("this snapshot is for other classifiers, nothing was changed: "
                             + "; ".join(problems) + ".")
     traits.update(_threshold_choice_inputs(snap))  # issue 21 (optional: older snapshots lack it)
+    following = _population_follows(snap)
     _check_on_scratch_state(w, traits)
     w.update(**traits)  # all or nothing, like the scratch check
+    if following:  # setting n_pos/n_neg marked the population as set; it was following p(+)
+        w.state.follow_population()
+    else:
+        w.state.population_set = True
     w.wait()
+
+
+def _population_follows(snap) -> bool:
+    """Whether the snapshot's workforce population follows p(+) (issue 23). Older snapshots have
+    no flag: their population was set, as every population was then."""
+    flag = snap["constraint"].get("population_set", True)
+    if not isinstance(flag, bool):
+        raise SnapshotError(f"malformed snapshot: 'constraint.population_set' must be true/false, "
+                            f"got {flag!r}.")
+    return not flag
 
 
 def _threshold_choice_inputs(snap) -> dict:

@@ -7,6 +7,8 @@ unchanged.
 
 from __future__ import annotations
 
+import contextlib
+
 import traitlets as t
 
 from ..model import population_for, probability_cost
@@ -130,12 +132,19 @@ class WidgetState(t.HasTraits):
             self.population_set = True  # the user's population: it stops following p(+)
         return value
 
-    def set_trait(self, name, value):
-        # Transaction._put_back restores traits with set_trait, then calls derive(): a restored
-        # n_pos is not a user's setting, and a restored p_pos must not move the population.
-        if name in ("p_pos", "n_pos", "n_neg"):
-            self._restoring = True
-        super().set_trait(name, value)
+    @contextlib.contextmanager
+    def restoring(self):
+        """Traits written back by a rollback (`Transaction`), not set by a user: a restored n_pos
+        does not mark the population as set, and a restored p_pos does not move it.
+
+        (This was an override of ``set_trait``, which traitlets also calls for the deferred
+        validation at the end of ``hold_trait_notifications``: ``w.update(n_pos=...)`` then
+        left the population marked as following, though it no longer followed.)"""
+        self._restoring = True
+        try:
+            yield
+        finally:
+            self._restoring = False
 
     @t.observe("p_pos")
     def _follow_population(self, change):
@@ -169,7 +178,6 @@ class WidgetState(t.HasTraits):
         """Recompute the derived trait ``pcf`` from p_pos and the costs (the transaction calls
         it after restoring or updating traits: the end of a restore)."""
         self._derive_pcf(None)
-        self._restoring = False
 
     def set_costs(self, cost_fn: float, cost_fp: float) -> None:
         """Set both costs at once (one check, one redraw)."""

@@ -60,11 +60,12 @@ class Transaction:
         with self.pushing():
             # Cross-validation waits until every trait is back: a half-restored state (say a
             # good p_pos next to a refused cost) would be refused on the way.
-            with self.state.hold_trait_notifications():
-                for name, value in values.items():
-                    if getattr(self.state, name) != value:
-                        self.state.set_trait(name, value)
-            self.state.derive()
+            with self.state.restoring():
+                with self.state.hold_trait_notifications():
+                    for name, value in values.items():
+                        if getattr(self.state, name) != value:
+                            self.state.set_trait(name, value)
+                self.state.derive()
 
     # ------------------------------------------------------------------ the lock, and user code
     @contextlib.contextmanager
