@@ -169,3 +169,19 @@ def test_update_of_the_population_stops_it_following():
         assert (w.n_pos, w.n_neg) == (120.0, 180.0)
     finally:
         w.close()
+
+
+def test_a_refused_update_leaves_the_population_following():
+    """A refused update changes nothing, the population's "set" flag included."""
+    import costwidget as cw
+
+    a = cw.Classifier.from_confusion(tp=30, fn=10, fp=20, tn=40, name="a")
+    w = cw.CostWidget([a], p_pos=0.4)
+    try:
+        with pytest.raises(Exception):
+            w.update(n_pos=10.0, n_neg=90.0, cost_fn=-1.0)
+        assert w.state.population_set is False
+        w.p_pos = 0.25
+        assert (w.n_pos, w.n_neg) == pytest.approx((25.0, 75.0), abs=1e-9)
+    finally:
+        w.close()

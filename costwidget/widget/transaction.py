@@ -53,19 +53,27 @@ class Transaction:
 
     # ------------------------------------------------------------------ state snapshots
     def snapshot(self) -> dict:
-        return {name: _copy(getattr(self.state, name)) for name in self.traits}
+        values = {name: _copy(getattr(self.state, name)) for name in self.traits}
+        # Whether the workforce population was set or follows p(+): a plain attribute of the
+        # state, not a trait, but part of what a refused change must leave as it was.
+        values["population_set"] = getattr(self.state, "population_set", True)
+        return values
 
     def _put_back(self, values: dict) -> None:
         """Set the traits without notifying anyone (used to restore the last good state)."""
         with self.pushing():
             # Cross-validation waits until every trait is back: a half-restored state (say a
             # good p_pos next to a refused cost) would be refused on the way.
+            values = dict(values)
+            population_set = values.pop("population_set", None)
             with self.state.restoring():
                 with self.state.hold_trait_notifications():
                     for name, value in values.items():
                         if getattr(self.state, name) != value:
                             self.state.set_trait(name, value)
                 self.state.derive()
+            if population_set is not None:
+                self.state.population_set = population_set
 
     # ------------------------------------------------------------------ the lock, and user code
     @contextlib.contextmanager
