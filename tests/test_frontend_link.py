@@ -194,3 +194,16 @@ def test_export_of_attached_widget_shows_a_python_set_state_in_its_controls(w):
     assert value(con.constraint, "index") == 1 and value(con.max_fpr) == 0.25
     assert value(con.neyman_pearson_box.layout, "display") is None
     assert value(con.workforce_box.layout, "display") == "none"
+
+
+def test_a_refusal_in_the_page_reaches_the_banner_and_the_next_move_clears_it(w):
+    """The page refuses p(+) = 2 typed in the field by itself (the kernel never gets that state):
+    its message must still be shown in the widget's banner, escaped, not only in the console."""
+    link = w.frontend_link
+    link.model.attached = True
+    link.model._handle_custom_msg({"event": "refused",
+                                   "message": "p_pos must lie in [0, 1], got 2 <b>"}, [])
+    assert "p_pos must lie in [0, 1], got 2 &lt;b&gt;" in w.errors.message
+    assert w.p_pos == 0.3
+    link.model.frontend_state = {"state": _state(w, p_pos=0.4), "session": "s1", "seq": 1}
+    assert w.errors.message == "" and w.p_pos == 0.4

@@ -21,7 +21,7 @@ def _percent(rate) -> str:
 
 def _rule(row, constrained: bool) -> str:
     if constrained:
-        return f", {row['constrained_rule']},"
+        return f", {row['constrained_rule']}"  # then ": cost" (a comma there read ",:")
     t = float(row["threshold"])
     if math.isnan(t):
         return ""  # a classifier known only by its ROC points has no threshold

@@ -80,6 +80,7 @@ class FrontendLink:
         w.widget.children = (*w.widget.children, self.model)
         self.model.observe(self._on_attached, names=["attached"])
         self.model.observe(self._on_frontend_state, names=["frontend_state"])
+        self.model.on_msg(self._on_message)
         w.state.observe(self._on_state, names=list(STATE_KEYS))
 
     # ------------------------------------------------------------------ the protocol
@@ -125,6 +126,14 @@ class FrontendLink:
             s.follow_population()
         elif not follow:
             s.population_set = True
+
+    def _on_message(self, _model, content, _buffers) -> None:
+        """A move the page refused: shown in the widget's banner (the page has no banner of its
+        own, and a refusal only in the browser's console would go unseen). The next move the
+        kernel takes clears it."""
+        if isinstance(content, dict) and content.get("event") == "refused":
+            message = str(content.get("message", ""))[:500]
+            self.w.errors.show(ValueError(message), context="refused")
 
     def _on_state(self, _change) -> None:
         if not self._applying:

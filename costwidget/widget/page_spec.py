@@ -38,6 +38,8 @@ def _roles(w) -> dict:
         "workforce_layout": con.workforce_box.layout, "readout": rd.widget,
         "constrained_readout": rd.constrained_widget,
         "headline": w.headline.widget, "click_bars": op.click_bars,  # issue 23
+        # the error banner: written by the page only when no kernel is attached
+        "errors": w.errors.widget, "errors_layout": w.errors.widget.layout,
         "population_value": con.population_value,
     }
     return {role: model.model_id for role, model in models.items()}

@@ -66,6 +66,11 @@ export async function bindLive(model, getModel) {
       model.set("frontend_state", { state: pick(state), seq, session });
       model.save_changes();
     },
+    // A move the page refused (say p(+) = 2 typed in the field): the kernel shows it in the
+    // widget's error banner, as it shows its own refusals (the page keeps its last good state).
+    refused(message) {
+      model.send({ event: "refused", message });
+    },
   };
   // Attached first: binding saves the controls the page sets, and the kernel must already take
   // them as the page's echo, not as moves (a constraint set from Python before the display was

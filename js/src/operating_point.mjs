@@ -901,7 +901,7 @@ function percentText(rate) {
 }
 
 function ruleText(row, constrained) {
-  if (constrained) return `, ${row.constrained_rule},`;
+  if (constrained) return `, ${row.constrained_rule}`; // then ": cost" (a comma there read ",:")
   const t = row.threshold;
   if (t == null || Number.isNaN(t)) return "";
   if (t === Infinity) return " flagging no case";

@@ -308,6 +308,14 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
 
   /** Apply a change to the state; on an error keep the last good state (nothing half-drawn).
    * A user's move (`fromUser`) that is taken goes to the kernel when live. */
+  // With no kernel the page shows its own refusals in the widget's error banner (escaped, as
+  // errors.py ErrorArea writes it); live, the kernel owns the banner and is told instead.
+  function banner(message) {
+    if (live || !m.errors || !m.errors_layout) return;
+    m.errors.set("value", message ? `<div role="alert" class="costwidget-error-banner" style="color:var(--cw-error-fg,#000);background:var(--cw-error-bg,#fdd);border-left:4px solid var(--cw-error-edge,#d32f2f);padding:2px 6px">${OP.escapeHtml(`refused: ${message}`)}</div>` : "");
+    m.errors_layout.set("display", message ? null : "none");
+  }
+
   function apply(change, fromUser = true) {
     const before = { ...state };
     try {
@@ -315,6 +323,7 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
       const view = draw();
       good = { ...state };
       pushControls();
+      if (fromUser) banner("");
       if (live) {
         saveDirty();
         if (fromUser) live.changed({ ...state });
@@ -325,7 +334,13 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
       Object.assign(state, before, good);
       draw();
       pushControls();
-      if (live) saveDirty();
+      const message = String(err && err.message ? err.message : err);
+      if (live) {
+        saveDirty();
+        if (fromUser && live.refused) live.refused(message);
+      } else if (fromUser) {
+        banner(message);
+      }
       return null;
     }
   }

@@ -174,3 +174,14 @@ test("a reloaded page starts from the kernel's latest state, and takes a state s
   link.set("kernel_state", { state: { ...before, p_pos: 0.35 }, ack: 9, session: "the page before" });
   assert.equal(bound.page.state.p_pos, 0.35); // no move of its own yet: the kernel's state
 });
+
+test("a move the page refuses is reported to the kernel for its banner, and not sent as state", async () => {
+  const { models, link, bound } = await setup();
+  models.p_pos_value.set("value", 2); // out of [0, 1]
+  await tick();
+  assert.equal(bound.page.state.p_pos, 0.5, "the last good state is kept");
+  const refused = link.sentMessages.filter((m) => m.event === "refused");
+  assert.equal(refused.length, 1);
+  assert.match(refused[0].message, /2/);
+  assert.equal(link.get("frontend_state"), undefined, "no state was sent");
+});

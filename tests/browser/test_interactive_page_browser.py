@@ -240,9 +240,14 @@ def test_costs_and_ratio(page, exported):
     assert page.evaluate("async () => (await window.costwidgetPage).state.cost_fn") != 0 or \
         page.evaluate("async () => (await window.costwidgetPage).state.cost_fp") != 0
     _check(page, w)
+    # ... and says so in the widget's error banner (escaped text), as the live widget does.
+    banner = ".costwidget .costwidget-errors"
+    assert wait_for_state(page, f"() => (document.querySelector('{banner}') || {{}})"
+                                ".innerText?.includes('refused')"), "no banner"
     field.fill("1")
     field.press("Enter")
     assert wait_for_state(page, "async () => (await window.costwidgetPage).state.cost_fp === 1")
+    assert wait_for_state(page, f"() => !(document.querySelector('{banner}') || {{}}).innerText")
     _check(page, w)
     # The ratio slider, by keyboard and by a click on its track: C(+|-) = 1 stays and C(-|+)
     # becomes the ratio (costs_for_ratio), snapped to 3 significant digits.

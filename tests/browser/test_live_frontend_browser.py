@@ -181,6 +181,26 @@ def test_attached_and_keys_drawn_by_the_front_end(live_page):
     assert not errors, errors
 
 
+def test_a_refused_typed_value_shows_in_the_banner(live_page):
+    """p(+) = 2 typed in the field: the page refuses it and keeps its state, and the refusal is
+    shown in the widget's error banner (not only in the console); the next good move clears it."""
+    page, clfs, colors, _errors = live_page
+    before = page.evaluate("() => window.costwidgetLive[0].page.state.p_pos")
+    field = page.locator(".costwidget .costwidget-p-pos-value input").first
+    field.fill("2")
+    field.press("Enter")
+    banner = ".costwidget .costwidget-errors"
+    assert wait_for_state(page, f"() => (document.querySelector('{banner}') || {{}})"
+                                ".innerText?.includes('refused')"), "no banner"
+    assert page.evaluate("() => window.costwidgetLive[0].page.state.p_pos") == before
+    _check(page, clfs, colors)
+    field.fill("0.25")
+    field.press("Enter")
+    assert wait_for_state(page, f"() => window.costwidgetLive[0].page.state.p_pos === 0.25 && "
+                                f"!(document.querySelector('{banner}') || {{}}).innerText")
+    _check(page, clfs, colors)
+
+
 def test_neyman_pearson_by_button_and_keys(live_page):
     page, clfs, colors, _errors = live_page
     page.locator(".costwidget-constraint .widget-toggle-button", has_text="Neyman-Pearson") \
@@ -308,9 +328,14 @@ def _arrow_keys_move_the_line(page):
     start = page.evaluate("() => window.costwidgetLive[0].page.state.p_pos")
     page.locator(".costwidget .costwidget-p-pos .noUi-handle").first.focus()
     for i in range(1, 4):
+        drawn = page.evaluate("() => window.__lineXs.length")
         page.keyboard.press("ArrowRight")
         assert wait_for_state(page, "([p]) => Math.abs(window.costwidgetLive[0].page.state.p_pos "
                                     "- p) < 1e-9", [start + 0.001 * i]), f"press {i}"
+        # ... and the line is drawn there before the next press (on a loaded machine two
+        # presses could otherwise fall into one frame, drawn once, as they should be).
+        assert wait_for_state(page, "([n]) => window.__lineXs.length > n", [drawn]), \
+            f"press {i} not drawn"
     xs = page.evaluate("() => window.__lineXs")
     assert len(set(xs)) >= 3 and xs == sorted(xs), xs
     # The slider shows it too (aria-valuetext: aria-valuenow is rounded to one decimal).
