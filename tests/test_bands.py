@@ -232,3 +232,62 @@ def test_band_with_folds_is_reproducible_and_brackets_envelope():
         0.9, n_boot=300, grid=65, random_state=0))
     inner = band.iloc[1:-1]
     assert (inner.lower <= inner.nec + 1e-12).all()
+
+
+# ---------------------------------------------------------------------- a fixed rule's coverage
+def _coverage_at_pcf_one(n_pos, fnr, level, **band_kw):
+    """Exact coverage of the true NEC at PCF(+) = 1 (= FNR): every FN outcome, with its
+    binomial probability, and whether the band drawn from it holds FNR. No simulation."""
+    covered = 0.0
+    for fn in range(n_pos + 1):
+        band = cw.Classifier.from_confusion(tp=n_pos - fn, fn=fn, fp=3, tn=7).band(
+            level, grid=[1.0], **band_kw)
+        if band.lower[0] <= fnr <= band.upper[0]:
+            covered += stats.binom.pmf(fn, n_pos, fnr)
+    return covered
+
+
+@pytest.mark.parametrize("n_pos, fnr", [(20, 0.12), (50, 0.06), (100, 0.03), (30, 0.2),
+                                        (40, 0.5), (60, 0.1)])
+@pytest.mark.parametrize("interval", ["basic", "percentile"])
+def test_a_fixed_rule_band_covers_its_rate_whatever_the_interval(n_pos, fnr, interval):
+    # Drummond & Holte (2004), sec. 8: a fixed rule's band is the percentile band of its two
+    # binomial rows. The basic (reflected) interval, meant for the envelope, covered 0.685,
+    # 0.781 and 0.782 at the first three cases; the widget asks for "basic" for every band.
+    assert _coverage_at_pcf_one(n_pos, fnr, 0.9, interval=interval) >= 0.88
+
+
+def test_a_fixed_rule_band_covers_at_an_inner_pcf():
+    # Both rows vary at PCF(+) = 0.5: every (FN, FP) outcome of 20 + 20 cases, enumerated.
+    n_pos = n_neg = 20
+    fnr, fpr, pcf = 0.15, 0.25, 0.5
+    true_nec = pcf * fnr + (1 - pcf) * fpr
+    covered = 0.0
+    for fn in range(n_pos + 1):
+        for fp in range(n_neg + 1):
+            band = cw.Classifier.from_confusion(tp=n_pos - fn, fn=fn, fp=fp,
+                                                tn=n_neg - fp).band(0.9, grid=[pcf])
+            if band.lower[0] <= true_nec + 1e-12 and true_nec - 1e-12 <= band.upper[0]:
+                covered += stats.binom.pmf(fn, n_pos, fnr) * stats.binom.pmf(fp, n_neg, fpr)
+    assert covered >= 0.88
+
+
+def test_a_fixed_rule_band_is_the_binomial_quantiles():
+    # At PCF(+) = 1 NEC = FN/P with FN ~ Bin(20, 1/20): the band is FN's 5 % and 95 % quantiles
+    # over 20 (scipy.stats), whatever interval= says; the basic interval gave [0, 0.10].
+    clf = cw.Classifier.from_confusion(tp=19, fn=1, fp=2, tn=18)
+    expected = stats.binom.ppf([0.05, 0.95], 20, 1 / 20) / 20        # [0, 0.15]
+    for interval in ("basic", "percentile"):
+        band = clf.band(0.9, grid=[1.0], interval=interval)
+        np.testing.assert_allclose([band.lower[0], band.upper[0]], expected, atol=1e-15)
+        assert band.attrs["interval"] == "percentile"
+    # Beside the Clopper-Pearson interval (scipy.stats.binomtest), which inverts the test
+    # instead of resampling: [0.0026, 0.216], wider, as an interval guaranteeing coverage is.
+    cp = stats.binomtest(1, 20).proportion_ci(0.9, method="exact")
+    assert cp.low <= band.nec[0] <= cp.high
+    assert band.upper[0] - band.lower[0] <= cp.high - cp.low
+    # A scored classifier held at a threshold is a fixed rule too.
+    y = np.r_[np.ones(20, bool), np.zeros(20, bool)]
+    s = np.r_[np.full(19, 0.9), 0.1, np.full(2, 0.9), np.full(18, 0.1)]
+    held = cw.Classifier.from_scores(y, s).band(0.9, threshold=0.5, grid=[1.0])
+    np.testing.assert_allclose([held.lower[0], held.upper[0]], expected, atol=1e-15)

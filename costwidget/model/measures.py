@@ -394,7 +394,12 @@ class ClassifierMeasures:
             clipped to [0, 1] (to [0, min(pcf, 1 − pcf)] for the envelope,
             which no classifier's best cost exceeds). ``"percentile"``: the
             ``k``-th lowest and highest replicate, ``k = ceil(B·(1-level)/2)``
-            (the paper's "fifth lowest and fifth highest" of 100).
+            (the paper's "fifth lowest and fifth highest" of 100). For the envelope
+            and ``threshold="optimal"`` only: a fixed rule's band (a number for
+            ``threshold``, or :meth:`from_confusion`) is always the percentile band
+            of Drummond & Holte (2004), sec. 8, exact by default (``attrs["interval"]``
+            says ``"percentile"``); reflected it would cover a binomial rate too
+            rarely (0.685 for a nominal 0.9 at 20 positives, FNR 0.12, PCF(+) = 1).
 
         Returns
         -------

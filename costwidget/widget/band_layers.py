@@ -14,7 +14,8 @@ def bootstrap_band_layer(ctx):
         request=lambda s: s.band_level,
         # The envelope band (threshold re-optimized in every replicate, Drummond & Holte
         # (2004), sec. 8) as a basic bootstrap interval: the percentile one covers the best
-        # achievable cost too rarely, the minimum being biased low (see Classifier.band).
+        # achievable cost too rarely, the minimum being biased low (see Classifier.band). A
+        # fixed rule (from_confusion) gets its exact percentile band whatever interval= says.
         compute=lambda clf, level: clf.band(level, interval="basic", random_state=0),
         check=_check_resamplable)
 
