@@ -46,6 +46,8 @@ Functions here read only a classifier's public fields (``counts``, ``hull``,
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 
@@ -56,6 +58,7 @@ from .validation import check_number, check_pcf, check_scalar_or_1d
 __all__ = [
     "THRESHOLD_CHOICES",
     "nec_by_threshold_choice",
+    "score_rule_at_costs",
     "cost_curve",
     "auc",
     "expected_loss",
@@ -205,15 +208,64 @@ def nec_by_threshold_choice(clf, pcf, threshold_choice: str = "optimal", *, prio
             out = K.nec_of(fpr[j], tpr[j], x)
         else:
             rho = _prior(clf, prior)
-            c = K.flip(x, rho)
             if method == "score":
                 _probabilities_only(clf, th, "threshold_choice='score'")
-                j = K.score_index(th, c)
+                # score >= c decided exactly: the float c = flip(x) can round past a score.
+                t = K.exact_score_threshold(x, rho)
+                j = K.score_index(th, t if np.ndim(x) else t[0])
                 out = K.nec_of(fpr[j], tpr[j], x)
             else:
+                c = K.flip(x, rho)
                 f, t, _ = K.rate_point(K.rate_cumulative(fpr, tpr, rho), fpr, tpr, 1.0 - c)
                 out = K.nec_of(f, t, x)
     return float(out) if np.ndim(out) == 0 else out
+
+
+def score_rule_at_costs(clf, p_pos, cost_fn, cost_fp, *, prior=None) -> dict:
+    """The score-driven rule at an operating point given by its costs, decided exactly.
+
+    Predict positive iff ``score >= c``, c the Bayes threshold for scores calibrated at
+    ``prior``: ``c = prior·(1-p)·C(+|-) / (prior·(1-p)·C(+|-) + (1-prior)·p·C(-|+))``, computed
+    in rationals from the floats given (at ``prior = p_pos``, ``C(+|-) / (C(+|-) + C(-|+))``),
+    so a score equal to c counts as positive; PCF(+) rounded first would move c off it.
+
+    Parameters
+    ----------
+    clf : Classifier
+        With scores in [0, 1] (calibrated probabilities).
+    p_pos, cost_fn, cost_fp : float
+        The operating point, as :func:`costwidget.probability_cost`.
+    prior : float in (0, 1), optional
+        As :func:`nec_by_threshold_choice`; default the data's prevalence.
+
+    Returns
+    -------
+    dict
+        ``threshold`` (the lowest score predicted positive; ``inf`` when none is),
+        ``fpr``, ``tpr``, ``pcf`` and ``nec`` (at that PCF(+)).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.threshold_choice import score_rule_at_costs
+    >>> clf = cw.Classifier.from_scores([0, 1, 0, 1], [0.5, 0.75, 0.25, 0.8])
+    >>> rule = score_rule_at_costs(clf, 0.5, 1.0, 3.0)   # c = 3/4: 0.75 is positive
+    >>> rule["threshold"], rule["tpr"], rule["fpr"]
+    (0.75, 1.0, 0.0)
+    """
+    from .costs import probability_cost
+
+    _check_classifier(clf)
+    th, fpr, tpr = _roc(clf, "score")
+    rho = _prior(clf, prior)
+    _probabilities_only(clf, th, "threshold_choice='score'")
+    pcf = float(probability_cost(p_pos, cost_fn, cost_fp))
+    r, p = Fraction(rho), Fraction(p_pos)
+    neg, pos = r * (1 - p) * Fraction(cost_fp), (1 - r) * p * Fraction(cost_fn)
+    c = neg / (neg + pos) if neg + pos else Fraction(1)
+    j = int(K.score_index(th, K.least_float_at_or_above(c)))
+    return {"threshold": float(th[j]), "fpr": float(fpr[j]), "tpr": float(tpr[j]), "pcf": pcf,
+            "nec": float(K.nec_of(fpr[j], tpr[j], pcf))}
 
 
 # ---------------------------------------------------------------------------- exact curves
@@ -310,7 +362,9 @@ def _score_pieces(th: np.ndarray, rho: float):
     first = int(K.score_index(th, 1.0))             # at pcf 0 the threshold is 1
     k = np.arange(first + 1, len(th))
     k = k[th[k] >= 0.0]                              # scores below 0 are never positive
-    starts = K.flip(th[k], rho)                      # where each further score joins
+    # Where each further score joins: the least float PCF(+) whose exact c is <= the score, so
+    # that a piece holds exactly the pcf values nec_by_threshold_choice classifies its way.
+    starts = K.exact_score_threshold(th[k], rho) if k.size else np.empty(0)
     lo = np.concatenate(([0.0], starts))
     hi = np.concatenate((starts, [1.0]))
     j = np.concatenate(([first], k))

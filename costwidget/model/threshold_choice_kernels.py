@@ -18,10 +18,16 @@ per distinct score.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 
 __all__ = [
     "flip",
+    "exact_flip",
+    "least_float_at_or_above",
+    "exact_score_threshold",
     "nec_of",
     "score_index",
     "rate_cumulative",
@@ -47,6 +53,56 @@ def flip(v, rho: float):
     v = np.asarray(v, dtype=np.float64)
     a = rho * (1.0 - v)
     return a / (a + (1.0 - rho) * v)
+
+
+def exact_flip(v, rho) -> list:
+    """:func:`flip` in exact rationals: ``rho·(1-v) / (rho·(1-v) + (1-rho)·v)`` for each ``v``.
+
+    ``v`` and ``rho`` are floats (taken at their exact binary values) or Fractions. The float
+    ``flip`` rounds (``1 - 0.3`` and the division), which moves a Bayes threshold off a score
+    it equals; this does not.
+
+    Examples
+    --------
+    >>> from costwidget.model.threshold_choice_kernels import exact_flip
+    >>> exact_flip([0.5, 0.75], 0.5)
+    [Fraction(1, 2), Fraction(1, 4)]
+    """
+    r = Fraction(rho)
+    out = []
+    for value in np.atleast_1d(np.asarray(v, dtype=object)).tolist():
+        x = Fraction(value)
+        a = r * (1 - x)
+        out.append(a / (a + (1 - r) * x))
+    return out
+
+
+def least_float_at_or_above(c: Fraction) -> float:
+    """The least float ``t`` with ``t >= c`` exactly: for a float score s, ``s >= c`` iff ``s >= t``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from costwidget.model.threshold_choice_kernels import least_float_at_or_above
+    >>> least_float_at_or_above(Fraction(1, 4)), least_float_at_or_above(Fraction(3, 10)) > 0.3
+    (0.25, True)
+    """
+    t = float(c)  # the nearest float: one step up if it rounded below c
+    return t if Fraction(t) >= c else math.nextafter(t, math.inf)
+
+
+def exact_score_threshold(v, rho) -> np.ndarray:
+    """Float thresholds deciding ``score >= c`` exactly, c = :func:`exact_flip` ``(v, rho)``.
+
+    Examples
+    --------
+    >>> from costwidget.model.threshold_choice_kernels import exact_score_threshold, flip
+    >>> exact_score_threshold([0.25, 0.5], 0.5).tolist()   # c = 3/4 and 1/2: scores 0.75, 0.5 count
+    [0.75, 0.5]
+    >>> float(flip(0.3, 0.5)), exact_score_threshold(0.3, 0.5).tolist()  # the float 0.3 is < 3/10
+    (0.7, [0.7000000000000001])
+    """
+    return np.array([least_float_at_or_above(c) for c in exact_flip(v, rho)], dtype=np.float64)
 
 
 def nec_of(fpr, tpr, x):

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..model import cost_curve, expected_cost, nec_by_threshold_choice, threshold_choice_table
+from ..model.threshold_choice import score_rule_at_costs
 
 __all__ = ["ThresholdChoiceView", "THRESHOLD_CHOICE_OPTIONS", "operating_choices"]
 
@@ -99,10 +100,16 @@ def operating_choices(classifiers, *, pcf: float, p_pos: float, cost_fn: float, 
             if problem:
                 row["note"] = problem
             else:
-                k = int(np.searchsorted(pieces.pcf_hi.to_numpy(), pcf, side="right"))
-                k = min(k, len(pieces) - 1)
-                nec = float(nec_by_threshold_choice(clf, pcf, method))
-                row.update(threshold=float(pieces.threshold.iloc[k]), nec=nec,
+                if method == "score":
+                    # From the costs, exactly: the shown threshold and NEC are one rule, and a
+                    # score equal to the Bayes threshold counts as positive.
+                    rule = score_rule_at_costs(clf, p_pos, cost_fn, cost_fp)
+                    threshold, nec = rule["threshold"], rule["nec"]
+                else:
+                    k = int(np.searchsorted(pieces.pcf_hi.to_numpy(), pcf, side="right"))
+                    threshold = float(pieces.threshold.iloc[min(k, len(pieces) - 1)])
+                    nec = float(nec_by_threshold_choice(clf, pcf, method))
+                row.update(threshold=threshold, nec=nec,
                            expected_cost=float(expected_cost(nec, p_pos, cost_fn, cost_fp)),
                            gap=nec - env)
             rows.append(row)
