@@ -211,3 +211,52 @@ def beta_density_pieces(p: int, q: int):
     for j in range(q):
         coeffs[p - 1 + j] = norm * comb(q - 1, j) * (-1) ** j
     return [(Fraction(0), Fraction(1), coeffs)]
+
+
+# ---------------------------------------------------------------------- the score-driven rule
+def bayes_threshold(pcf, prior) -> float:
+    """c = prior·(1-pcf) / (prior·(1-pcf) + (1-prior)·pcf) in rationals from the floats given,
+    rounded once to the nearest float (3/10 gives 0.3)."""
+    x, r = Fraction(pcf), Fraction(prior)
+    a = r * (1 - x)
+    return float(a / (a + (1 - r) * x))
+
+
+def bayes_threshold_from_costs(p_pos, cost_fn, cost_fp, prior) -> float:
+    """The same c from the operating point's costs, without rounding PCF(+) first."""
+    p, r = Fraction(p_pos), Fraction(prior)
+    neg, pos = r * (1 - p) * Fraction(cost_fp), (1 - r) * p * Fraction(cost_fn)
+    return float(neg / (neg + pos))
+
+
+def rates_at_threshold(y, s, t, w=None):
+    """(FPR, TPR) of 'score >= t' by classifying every case, sums exact in rationals."""
+    w = np.ones(len(y)) if w is None else w
+    pos = np.asarray(y) == 1
+    above = np.asarray(s) >= t
+    tot = [sum(map(Fraction, w[m].tolist()), Fraction(0)) for m in (~pos, pos, ~pos & above,
+                                                                      pos & above)]
+    return float(tot[2] / tot[0]), float(tot[3] / tot[1])
+
+
+def nec_at_threshold(y, s, t, pcf, w=None) -> float:
+    """NEC at PCF(+) ``pcf`` of 'score >= t', from the raw scores."""
+    fpr, tpr = rates_at_threshold(y, s, t, w)
+    return (1 - tpr) * pcf + fpr * (1 - pcf)
+
+
+def pcfs_next_to_each_score(s, prior, steps=3) -> np.ndarray:
+    """Float PCF(+) values around where each distinct score in [0, 1] joins the score-driven
+    rule: the float ``flip`` of the score and ``steps`` floats either side, where a rounded
+    Bayes threshold can land on the wrong side of the score."""
+    out = []
+    for v in np.unique(s):
+        if not 0.0 <= v <= 1.0:
+            continue
+        x = float(prior * (1 - v) / (prior * (1 - v) + (1 - prior) * v))
+        lo = hi = x
+        out.append(x)
+        for _ in range(steps):
+            lo, hi = np.nextafter(lo, -1.0), np.nextafter(hi, 2.0)
+            out += [lo, hi]
+    return np.clip(np.array(out), 0.0, 1.0)

@@ -24,6 +24,8 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import roc_auc_score
 
 import costwidget as cw
+from brute import (bayes_threshold, nec_at_threshold, pcfs_next_to_each_score,
+                   rates_at_threshold)
 from costwidget.datasets import DATASETS, load_demo_scores
 from costwidget.model.threshold_choice import (
     brier_score,
@@ -172,8 +174,8 @@ def _brute_rates(y, s, w, rule, x, rho, threshold):
     out = []
     for xi in x:
         c = rho * (1 - xi) / (rho * (1 - xi) + (1 - rho) * xi)
-        if rule == "score":
-            p = (s >= c).astype(float)
+        if rule == "score":   # the Bayes threshold exact, rounded once (not the float c above)
+            p = (s >= bayes_threshold(xi, rho)).astype(float)
         elif rule == "fixed":
             p = (s >= threshold).astype(float)
         else:  # rate: top share 1 - c of the rho-population, ties split evenly
@@ -195,8 +197,16 @@ def test_every_method_equals_classifying_the_raw_scores(data, use_prior, seed):
     clf = _clf(y, s, w)
     ww = np.ones(len(y)) if w is None else w
     rho_ = rho if use_prior else ww[y == 1].sum() / ww.sum()
-    x = np.random.default_rng(seed).uniform(0, 1, 500)
-    x[:3] = [0.0, 1.0, 0.5]
+    # The data's prevalence as the classifier holds it (the weights summed in its order): at a
+    # tie with the Bayes threshold one float of prior decides the tie.
+    if not use_prior:
+        held = cost_curve(clf, "rate").attrs["prior"]
+        assert held == pytest.approx(rho_, rel=1e-14)
+        rho_ = held
+    # Uniform pcf values never put the Bayes threshold on a score; the floats around each
+    # score's crossing do, where a float c can round past it.
+    x = np.concatenate(([0.0, 1.0, 0.5], np.random.default_rng(seed).uniform(0, 1, 100),
+                        pcfs_next_to_each_score(s, rho_)))
     for method in ("score", "rate", "fixed"):
         f, t = _brute_rates(y, s, w, method, x, rho_, 0.5)
         ref = (1 - t) * x + f * (1 - x)
@@ -248,8 +258,10 @@ def test_score_curve_jumps_at_every_distinct_score():
     assert sorted(cc["threshold"].to_numpy()[1:].tolist(), reverse=True) == sorted(set(s),
                                                                                    reverse=True)
     rho = y.mean()
-    starts = rho * (1 - s) / (rho * (1 - s) + (1 - rho) * s)
-    np.testing.assert_allclose(cc["pcf_lo"].to_numpy()[1:], np.sort(np.unique(starts)), rtol=1e-15)
+    # Each piece starts at the least float PCF(+) whose Bayes threshold (exact, rounded once)
+    # lets its score in: the score is positive there and not one float below.
+    for x, v in zip(cc["pcf_lo"].to_numpy()[1:], cc["threshold"].to_numpy()[1:]):
+        assert v >= bayes_threshold(x, rho) and v < bayes_threshold(np.nextafter(x, -1), rho)
 
 
 def test_prior_of_the_data_gives_the_default():

@@ -210,7 +210,7 @@ def nec_by_threshold_choice(clf, pcf, threshold_choice: str = "optimal", *, prio
             rho = _prior(clf, prior)
             if method == "score":
                 _probabilities_only(clf, th, "threshold_choice='score'")
-                # score >= c decided exactly: the float c = flip(x) can round past a score.
+                # c computed exactly and rounded once: the float flip(x) can round past a score.
                 t = K.exact_score_threshold(x, rho)
                 j = K.score_index(th, t if np.ndim(x) else t[0])
                 out = K.nec_of(fpr[j], tpr[j], x)
@@ -226,8 +226,9 @@ def score_rule_at_costs(clf, p_pos, cost_fn, cost_fp, *, prior=None) -> dict:
 
     Predict positive iff ``score >= c``, c the Bayes threshold for scores calibrated at
     ``prior``: ``c = prior·(1-p)·C(+|-) / (prior·(1-p)·C(+|-) + (1-prior)·p·C(-|+))``, computed
-    in rationals from the floats given (at ``prior = p_pos``, ``C(+|-) / (C(+|-) + C(-|+))``),
-    so a score equal to c counts as positive; PCF(+) rounded first would move c off it.
+    in rationals from the floats given (at ``prior = p_pos``, ``C(+|-) / (C(+|-) + C(-|+))``)
+    and rounded once to the nearest float, so a score equal to c (3/10: the score 0.3) counts
+    as positive; PCF(+) rounded first, then ``flip``, could move c a step off it.
 
     Parameters
     ----------
@@ -263,7 +264,7 @@ def score_rule_at_costs(clf, p_pos, cost_fn, cost_fp, *, prior=None) -> dict:
     r, p = Fraction(rho), Fraction(p_pos)
     neg, pos = r * (1 - p) * Fraction(cost_fp), (1 - r) * p * Fraction(cost_fn)
     c = neg / (neg + pos) if neg + pos else Fraction(1)
-    j = int(K.score_index(th, K.least_float_at_or_above(c)))
+    j = int(K.score_index(th, float(c)))   # c rounded once, as a literal of it would be
     return {"threshold": float(th[j]), "fpr": float(fpr[j]), "tpr": float(tpr[j]), "pcf": pcf,
             "nec": float(K.nec_of(fpr[j], tpr[j], pcf))}
 
@@ -362,9 +363,9 @@ def _score_pieces(th: np.ndarray, rho: float):
     first = int(K.score_index(th, 1.0))             # at pcf 0 the threshold is 1
     k = np.arange(first + 1, len(th))
     k = k[th[k] >= 0.0]                              # scores below 0 are never positive
-    # Where each further score joins: the least float PCF(+) whose exact c is <= the score, so
+    # Where each further score joins: the least float PCF(+) whose threshold is <= the score, so
     # that a piece holds exactly the pcf values nec_by_threshold_choice classifies its way.
-    starts = K.exact_score_threshold(th[k], rho) if k.size else np.empty(0)
+    starts = K.score_pcf_starts(th[k], rho)
     lo = np.concatenate(([0.0], starts))
     hi = np.concatenate((starts, [1.0]))
     j = np.concatenate(([first], k))

@@ -18,7 +18,7 @@ per distinct score.
 
 from __future__ import annotations
 
-import math
+import struct
 from fractions import Fraction
 
 import numpy as np
@@ -26,8 +26,8 @@ import numpy as np
 __all__ = [
     "flip",
     "exact_flip",
-    "least_float_at_or_above",
     "exact_score_threshold",
+    "score_pcf_starts",
     "nec_of",
     "score_index",
     "rate_cumulative",
@@ -77,32 +77,85 @@ def exact_flip(v, rho) -> list:
     return out
 
 
-def least_float_at_or_above(c: Fraction) -> float:
-    """The least float ``t`` with ``t >= c`` exactly: for a float score s, ``s >= c`` iff ``s >= t``.
+def _threshold_at(x: float, u: int, v: int) -> float:
+    """c = rho(1-x) / (rho(1-x) + (1-rho)x) at float x for rho = u/v, rounded once.
 
-    Examples
-    --------
-    >>> from fractions import Fraction
-    >>> from costwidget.model.threshold_choice_kernels import least_float_at_or_above
-    >>> least_float_at_or_above(Fraction(1, 4)), least_float_at_or_above(Fraction(3, 10)) > 0.3
-    (0.25, True)
+    With x = p/q: c = u(q-p) / (u(q-p) + (v-u)p), in integers; Python's int division rounds
+    correctly to the nearest float.
     """
-    t = float(c)  # the nearest float: one step up if it rounded below c
-    return t if Fraction(t) >= c else math.nextafter(t, math.inf)
+    p, q = x.as_integer_ratio()
+    a = u * (q - p)
+    den = a + (v - u) * p
+    return a / den if den else 1.0
 
 
 def exact_score_threshold(v, rho) -> np.ndarray:
-    """Float thresholds deciding ``score >= c`` exactly, c = :func:`exact_flip` ``(v, rho)``.
+    """The Bayes threshold c = :func:`exact_flip` ``(v, rho)`` rounded once, to the nearest float.
+
+    ``score >= threshold`` is then the rule a user who typed c would get: c is computed
+    without intermediate rounding (the float ``flip`` rounds ``1 - v`` and the division,
+    which can move it a step off a score it equals), then rounded as a literal of c is
+    (3/10 gives the float 0.3, so a score of 0.3 is positive).
 
     Examples
     --------
     >>> from costwidget.model.threshold_choice_kernels import exact_score_threshold, flip
-    >>> exact_score_threshold([0.25, 0.5], 0.5).tolist()   # c = 3/4 and 1/2: scores 0.75, 0.5 count
+    >>> exact_score_threshold([0.25, 0.5], 0.5).tolist()   # c = 3/4 and 1/2
     [0.75, 0.5]
-    >>> float(flip(0.3, 0.5)), exact_score_threshold(0.3, 0.5).tolist()  # the float 0.3 is < 3/10
-    (0.7, [0.7000000000000001])
+    >>> float(flip(0.01, 0.75)), exact_score_threshold(0.01, 0.75).tolist()   # flip: 1 step up
+    (0.9966442953020135, [0.9966442953020134])
     """
-    return np.array([least_float_at_or_above(c) for c in exact_flip(v, rho)], dtype=np.float64)
+    u, w = float(rho).as_integer_ratio()
+    x = np.atleast_1d(np.asarray(v, dtype=np.float64))
+    return np.array([_threshold_at(xi, u, w) for xi in x.tolist()], dtype=np.float64)
+
+
+def _bits(x: float) -> int:
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
+def _from_bits(b: int) -> float:
+    return struct.unpack("<d", struct.pack("<q", b))[0]
+
+
+def score_pcf_starts(scores, rho) -> np.ndarray:
+    """For each score, the least float PCF(+) x at which ``score >= exact_score_threshold(x, rho)``.
+
+    The threshold falls as x rises, so the score is positive from this x on (to 1). The float
+    ``flip`` lands near it; a search over the floats around it (ordered as their bit patterns
+    are, for x >= 0) finds it exactly.
+
+    Examples
+    --------
+    >>> from costwidget.model.threshold_choice_kernels import score_pcf_starts
+    >>> score_pcf_starts([0.25, 0.5], 0.5).tolist()
+    [0.75, 0.5]
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    guess = np.atleast_1d(flip(scores, rho)).tolist()
+    u, w = float(rho).as_integer_ratio()
+    top = _bits(1.0)
+    out = np.empty(len(scores))
+    for i, score in enumerate(scores.tolist()):
+        def positive(b):
+            return score >= _threshold_at(_from_bits(b), u, w)
+
+        g = min(max(_bits(guess[i]), 0), top)
+        # Bracket (lo, hi]: not positive at lo (or lo = -1), positive at hi; then bisect.
+        step = 1
+        if positive(g):
+            hi, lo = g, g - 1
+            while lo >= 0 and positive(lo):
+                hi, lo, step = lo, max(lo - step, -1), step * 2
+        else:
+            lo, hi = g, g + 1
+            while hi < top and not positive(hi):
+                lo, hi, step = hi, min(hi + step, top), step * 2
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if positive(mid) else (mid, hi)
+        out[i] = _from_bits(hi)
+    return out
 
 
 def nec_of(fpr, tpr, x):
