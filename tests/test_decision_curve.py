@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import brute
 import costwidget as cw
 from costwidget.model.decision_curve import (
     TREAT_ALL,
@@ -121,17 +122,62 @@ def test_score_and_optimal_against_brute_force(data, prior):
         assert np.all(nb_o >= opt.loc[opt["classifier"] == ref, "net_benefit"].to_numpy() - 1e-15)
 
 
-@given(scored(), st.sampled_from(["score", "optimal", "rate", "fixed"]),
-       st.integers(0, 2**32 - 1))
-def test_decision_curve_is_the_cost_curve_in_other_units(data, method, seed):
+DCURVES_GRID = np.arange(100) / 100   # dcurves' default thresholds, 0 to 0.99
+
+
+def _dcurves_nb(y, s, w, pt, rho):
+    """Net benefit as dcurves defines it: TP/n - FP/n · pt/(1-pt) with class weights from rho,
+    treating risk >= pt, a risk of 0 never (dcurves moves it to -eps); sums exact."""
+    out = []
+    for p in pt.tolist():
+        fpr, tpr = brute.rates_at_threshold(y, np.where(s == 0, -1.0, s), p, w)
+        out.append(rho * tpr - (1 - rho) * fpr * p / (1 - p))
+    return np.array(out)
+
+
+@given(scored(), st.sampled_from(["optimal", "rate", "fixed"]))
+def test_decision_curve_is_the_cost_curve_in_other_units(data, method):
     y, s, w = data
     clf = cw.Classifier.from_scores(y, s, sample_weight=w, name="m")
-    pt = np.sort(np.random.default_rng(seed).uniform(0, 0.99, 50))
+    pt = DCURVES_GRID
     dc = decision_curve(clf, pt, threshold_choice=method)
     nb = dc.loc[dc["classifier"] == "m", "net_benefit"].to_numpy()
     rho = clf.prevalence
     nec = nec_by_threshold_choice(clf, pcf_from_threshold_probability(pt, rho), method)
     np.testing.assert_allclose(net_benefit_from_nec(nec, pt, rho), nb, atol=1e-11)
+
+
+@given(scored())
+def test_score_decision_curve_and_cost_curve_on_the_dcurves_grid(data):
+    # Scores on a grid of 1/levels and pt on the 0.01 grid: pt often equals a score. Each
+    # curve against the raw scores: the decision curve treats risk >= pt (dcurves' rule), the
+    # cost curve predicts score >= its Bayes threshold (exact, rounded once) at the pcf of pt;
+    # the two agree in other units wherever the two thresholds classify alike.
+    y, s, w = data
+    clf = cw.Classifier.from_scores(y, s, sample_weight=w, name="m")
+    pt = DCURVES_GRID
+    rho = clf.prevalence
+    dc = decision_curve(clf, pt)
+    nb = dc.loc[dc["classifier"] == "m", "net_benefit"].to_numpy()
+    np.testing.assert_allclose(nb, _dcurves_nb(y, s, w, pt, rho), atol=1e-12)
+    x = pcf_from_threshold_probability(pt, rho)
+    nec = nec_by_threshold_choice(clf, x, "score")
+    cuts = [brute.bayes_threshold(xi, rho) for xi in x.tolist()]
+    ref = [brute.nec_at_threshold(y, s, c, xi, w) for c, xi in zip(cuts, x.tolist())]
+    np.testing.assert_allclose(nec, ref, atol=1e-12)
+    alike = np.array([np.array_equal(s >= c, (s >= p) & (s > 0)) for c, p in zip(cuts, pt)])
+    assert alike.mean() > 0.5
+    np.testing.assert_allclose(net_benefit_from_nec(nec, pt, rho)[alike], nb[alike], atol=1e-11)
+
+
+def test_pt_zero_treats_no_risk_of_zero_as_dcurves():
+    # dcurves (risks.py, _rectify_model_risk_boundaries): a risk of 0 becomes -eps, so it is
+    # never treated. y = [1, 0, 1, 0], risks [1, 0, 0, 1]: at pt = 0 cases 1 and 4 are
+    # treated, TP/n - FP/n · 0 = 1/4 (not 1/2, which treats everyone).
+    clf = cw.Classifier.from_scores([1, 0, 1, 0], [1.0, 0.0, 0.0, 1.0], name="m")
+    dc = decision_curve(clf, [0.0, 0.01, 0.5])
+    nb = dc.loc[dc["classifier"] == "m", "net_benefit"].to_numpy()
+    np.testing.assert_allclose(nb, [1 / 4, 1 / 4 - 1 / 4 * 0.01 / 0.99, 0.0], atol=1e-15)
 
 
 def test_treat_all_and_none():

@@ -112,6 +112,15 @@ def _net_benefit(fpr, tpr, pt, rho):
     return tpr * rho - (pt / (1.0 - pt)) * (fpr * (1.0 - rho))
 
 
+def _treat_from(pt: np.ndarray) -> np.ndarray:
+    """The least risk treated at each pt: ``risk >= pt``, and never a risk of exactly 0.
+
+    dcurves moves risks of 0 to -eps before comparing (``_rectify_model_risk_boundaries``),
+    so at pt = 0 it treats only risks above 0; the least positive float says the same.
+    """
+    return np.maximum(pt, np.nextafter(0.0, 1.0))
+
+
 def _rates_at(clf, method: str, pt: np.ndarray, rho: float, threshold: float):
     """(FPR, TPR) chosen by ``method`` at cost proportion c = pt, at prevalence rho."""
     if method == "optimal":
@@ -127,7 +136,7 @@ def _rates_at(clf, method: str, pt: np.ndarray, rho: float, threshold: float):
         return f, t
     th, fpr, tpr = _roc(clf, method)
     if method == "score":
-        j = K.score_index(th, pt)
+        j = K.score_index(th, _treat_from(pt))
         return fpr[j], tpr[j]
     if method == "fixed":
         j = K.score_index(th, np.full(pt.shape, threshold))
@@ -150,7 +159,8 @@ def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "sco
         (the default of ``dcurves.dca``).
     threshold_choice : {"score", "optimal", "rate", "fixed"}
         * ``"score"``: treat iff the score (a risk) is ``>= pt``, as ``dcurves``
-          does. Scores must lie in [0, 1].
+          does, and as it never treat a risk of exactly 0 (at pt = 0 too).
+          Scores must lie in [0, 1].
         * ``"optimal"``: the most net benefit any threshold of the model
           reaches at pt (the lower envelope in these units); never less than
           ``"score"``, ``"treat all"`` or ``"treat none"``.
