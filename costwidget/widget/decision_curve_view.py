@@ -5,9 +5,10 @@ on. It is the cost pane in other units: with C(−|+) = 1 and C(+|−) = pt/(1 �
 NB = π₁ − (π₁(1 − pt) + π₀·pt)/(1 − pt) · NEC. Each visible classifier's
 envelope (``"optimal"``, the most net benefit any threshold reaches) is drawn
 solid, its score-driven curve (treat iff score ≥ pt, as ``dcurves``) dashed when
-the threshold choice is on, with "treat all" and "treat none". The operating
-point is drawn at the threshold probability its costs imply,
-pt = C(+|−) / (C(+|−) + C(−|+)), and moves with the sliders.
+the threshold choice is on, with "treat all" and "treat none". Net benefit is that of
+the population the operating point describes: prevalence π₁ = p(+) (the data's when p(+) is
+0 or 1, where net benefit is not defined). The operating point is drawn at the threshold
+probability its costs imply, pt = C(+|−) / (C(+|−) + C(−|+)), and moves with the sliders.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ __all__ = ["DecisionCurveView", "THRESHOLDS", "threshold_probability"]
 
 #: The threshold probabilities drawn: those of ``dcurves.dca`` (0, 0.01, ..., 0.99).
 THRESHOLDS = np.round(np.arange(0, 100) / 100, 2)
+
+
+def _prior(p_pos: float):
+    """The prevalence net benefit is reported at: p(+), or the data's (None) at 0 or 1."""
+    return float(p_pos) if 0.0 < p_pos < 1.0 else None
 
 
 def threshold_probability(cost_fn: float, cost_fp: float) -> float:
@@ -103,11 +109,11 @@ class DecisionCurveView:
     def push_controls(self) -> None:
         self.binding.push(self.ctx.state.show_decision_curve)
 
-    def _curves(self, shown, with_score) -> pd.DataFrame:
+    def _curves(self, shown, with_score, prior) -> pd.DataFrame:
         if not shown:
             return self.frame.iloc[:0]
         named = {d.name: d.clf for d in shown}
-        parts = [decision_curve(named, THRESHOLDS, threshold_choice="optimal")
+        parts = [decision_curve(named, THRESHOLDS, threshold_choice="optimal", prior=prior)
                  .assign(threshold_choice="optimal")]
         if with_score:
             ok = {}
@@ -118,7 +124,7 @@ class DecisionCurveView:
                     continue  # scores that are not risks have no score-driven curve
                 ok[name] = clf
             if ok:
-                part = decision_curve(ok, THRESHOLDS, threshold_choice="score")
+                part = decision_curve(ok, THRESHOLDS, threshold_choice="score", prior=prior)
                 parts.append(part[part.classifier.isin(list(ok))].assign(threshold_choice="score"))
         frame = pd.concat(parts, ignore_index=True)
         return frame[["classifier", "threshold_choice", "threshold_probability", "net_benefit"]]
@@ -134,9 +140,10 @@ class DecisionCurveView:
             return
         shown = self.ctx.visible()
         with_score = s.threshold_choice != "none"
-        key = (tuple(s.visible), with_score)
+        prior = _prior(s.p_pos)
+        key = (tuple(s.visible), with_score, prior)
         if key != self._drawn_curves:
-            self.frame = self._curves(shown, with_score)
+            self.frame = self._curves(shown, with_score, prior)
             self._draw_curves(shown)
             self._drawn_curves = key
             self._drawn_point = None
@@ -183,7 +190,9 @@ class DecisionCurveView:
         ys = np.full(len(self.ctx.drawings), np.nan)
         names = {d.name: d.clf for d in shown}
         if pt < 1.0 and names:
-            nb = decision_curve(names, [pt], threshold_choice="optimal")
+            # At the operating point's prevalence, as the curves: the rule's net benefit in the
+            # population the cost pane describes (not the data's, which p(+) may differ from).
+            nb = decision_curve(names, [pt], threshold_choice="optimal", prior=_prior(s.p_pos))
             for i, d in enumerate(self.ctx.drawings):
                 hit = nb[nb.classifier == d.name].net_benefit
                 if len(hit):
