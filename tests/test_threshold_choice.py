@@ -24,7 +24,7 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import roc_auc_score
 
 import costwidget as cw
-from brute import (bayes_threshold, nec_at_threshold, pcfs_next_to_each_score,
+from brute import (bayes_threshold, bayes_threshold as brute_c, nec_at_threshold, pcfs_next_to_each_score,
                    rates_at_threshold)
 from costwidget.datasets import DATASETS, load_demo_scores
 from costwidget.model.threshold_choice import (
@@ -156,7 +156,10 @@ def test_identities_on_the_bundled_data():
         assert abs(t["brier"] - np.mean((s - y) ** 2)) <= TOL
         pav = IsotonicRegression().fit_transform(s, y)
         assert abs(t["loss_optimal"] - np.mean((pav - y) ** 2)) <= TOL
-        assert abs(t["calibration_loss"] - (t["loss_score"] - t["loss_optimal"])) == 0
+        # Calibration loss: the Brier score less the Brier score after PAV (sklearn), both
+        # from the raw scores (not the table's own two columns).
+        ref = np.mean((s - y) ** 2) - np.mean((pav - y) ** 2)
+        assert abs(t["calibration_loss"] - ref) <= TOL
         assert t["calibration_loss"] >= -TOL
         pi1 = y.mean()
         a = roc_auc_score(y, s)
@@ -265,28 +268,40 @@ def test_score_curve_jumps_at_every_distinct_score():
 
 
 def test_prior_of_the_data_gives_the_default():
+    # The default prior is the data's, 3/8: every method against the raw scores classified at
+    # that prior, at pcf values where the Bayes threshold lands on or next to a score.
     y = np.array([0, 0, 0, 1, 1, 0, 1, 0])
-    s = np.array([0.1, 0.3, 0.3, 0.35, 0.6, 0.6, 0.9, 0.2])
+    s = np.array([0.1, 0.3, 0.3, 0.375, 0.6, 0.6, 0.9, 0.2])
     clf = _clf(y, s)
-    x = np.linspace(0, 1, 101)
-    for m in METHODS:
-        np.testing.assert_array_equal(nec_by_threshold_choice(clf, x, m),
-                                      nec_by_threshold_choice(clf, x, m, prior=3 / 8))
+    x = np.concatenate((np.linspace(0, 1, 101), [0.5], pcfs_next_to_each_score(s, 3 / 8)))
+    for m in ("score", "rate", "fixed"):
+        f, t = _brute_rates(y, s, None, m, x, 3 / 8, 0.5)
+        np.testing.assert_allclose(nec_by_threshold_choice(clf, x, m), (1 - t) * x + f * (1 - x),
+                                   atol=TOL, rtol=0, err_msg=m)
+    # at pcf 1/2 and prior 3/8 the Bayes threshold is 3/8 exactly, a score: it is positive
+    assert nec_by_threshold_choice(clf, 0.5, "score") == pytest.approx(
+        nec_at_threshold(y, s, 0.375, 0.5), abs=1e-15)
 
 
 def test_score_threshold_is_the_cost_proportion_at_the_data_prior():
-    """The Bayes threshold is c, whose PCF(+) is π₁(1-c) / (π₁(1-c) + π₀c)."""
-    y = np.array([0, 0, 0, 1, 1, 0, 1, 0])
-    s = np.array([0.1, 0.3, 0.3, 0.35, 0.6, 0.6, 0.9, 0.2])
+    """The Bayes threshold is c, whose PCF(+) is π₁(1-c) / (π₁(1-c) + π₀c), on scores equal to c."""
+    # Prevalence 1/2: PCF(+) = 1 - c, exact in floats for c in [1/2, 1] and for dyadic c, so the
+    # Bayes threshold equals the score c exactly, and the score counts as positive.
+    y = np.array([0, 0, 0, 1, 1, 0, 1, 1])
+    s = np.array([0.1, 0.25, 0.375, 0.5, 0.625, 0.75, 0.9, 0.3])
     clf = _clf(y, s)
-    pi1 = 3 / 8
-    for c in (0.25, 0.33, 0.5, 0.62, 0.8):
-        x = pi1 * (1 - c) / (pi1 * (1 - c) + (1 - pi1) * c)
-        pred = s >= c
+    pi1 = 0.5
+    for c in (0.25, 0.375, 0.5, 0.625, 0.75, 0.3, 0.9):
+        x = 1 - c
+        pred = s >= brute_c(x, pi1)
         fpr, tpr = pred[y == 0].mean(), pred[y == 1].mean()
         q = 2 * (c * (1 - pi1) * fpr + (1 - c) * pi1 * (1 - tpr))
         nec = nec_by_threshold_choice(clf, x, "score")
-        assert abs(q - 2 * (pi1 * (1 - c) + (1 - pi1) * c) * nec) <= 1e-15
+        assert abs(q - 2 * (pi1 * (1 - c) + (1 - pi1) * c) * nec) <= 1e-15, c
+    for c in (0.25, 0.375, 0.5, 0.625, 0.75):   # dyadic: the score c itself is positive
+        assert brute_c(1 - c, pi1) == c
+        assert nec_by_threshold_choice(clf, 1 - c, "score") == pytest.approx(
+            nec_at_threshold(y, s, c, 1 - c), abs=1e-15)
 
 
 def test_prior_shift_is_folded_into_the_threshold():
