@@ -44,6 +44,7 @@ from .readable import lowest_names, readable, readable_value, round_significant
 from .paired import check_pair
 from .range_checks import check_range, range_grid, snap_range
 from .ranges import mtmcs_curve, optimal_thresholds, threshold_segments
+from .threshold_choice import score_rule_at_costs
 from .validation import check_costs, check_pcf, check_probability, missing_columns, renamed_keyword
 
 __all__ = [

@@ -21,8 +21,8 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from ..model import cost_curve, expected_cost, nec_by_threshold_choice, threshold_choice_table
-from ..model.threshold_choice import score_rule_at_costs
+from ..model import (cost_curve, expected_cost, nec_by_threshold_choice, score_rule_at_costs,
+                     threshold_choice_table)
 
 __all__ = ["ThresholdChoiceView", "THRESHOLD_CHOICE_OPTIONS", "operating_choices"]
 
