@@ -308,14 +308,17 @@ def test_prior_shift_is_folded_into_the_threshold():
     """Scores calibrated at prevalence ρ: the deployment-optimal rule at PCF(+) x is
     odds(s) >= ρ/(1-ρ)·(1-x)/x, i.e. s >= ρ(1-x) / (ρ(1-x) + (1-ρ)x)."""
     rng = np.random.default_rng(3)
-    s = rng.uniform(0, 1, 200)
+    s = rng.integers(0, 101, 200) / 100   # a 0.01 grid: thresholds can fall on scores
     y = (rng.uniform(0, 1, 200) < s).astype(int)
     clf = _clf(y, s)
-    rho, x = 0.2, 0.6
-    t = rho * (1 - x) / (rho * (1 - x) + (1 - rho) * x)
-    pred = s >= t
-    ref = (1 - pred[y == 1].mean()) * x + pred[y == 0].mean() * (1 - x)
-    assert nec_by_threshold_choice(clf, x, "score", prior=rho) == pytest.approx(ref, abs=1e-15)
+    rho = 0.2
+    # 0.6 (ρ(1-x)/(ρ(1-x)+(1-ρ)x) = 1/7, no score) and pcf values next to every score's
+    # crossing; at x = 0.5 and ρ = 0.2 the threshold is 0.2, a score.
+    x = np.concatenate(([0.6, 0.5], pcfs_next_to_each_score(s, rho, steps=2)))
+    ref = [nec_at_threshold(y, s, bayes_threshold(xi, rho), xi) for xi in x.tolist()]
+    np.testing.assert_allclose(nec_by_threshold_choice(clf, x, "score", prior=rho), ref,
+                               atol=1e-15, rtol=0)
+    assert bayes_threshold(0.5, rho) == 0.2
 
 
 # ---------------------------------------------------------------------------- H measure
