@@ -72,6 +72,19 @@ def test_equals_dcurves_dca(df_binary, prevalence):
     assert np.all(opt["net_benefit"].to_numpy() >= got["net_benefit"].to_numpy())
 
 
+@pytest.mark.references
+def test_pt_zero_equals_dcurves():
+    # dcurves never treats a risk of exactly 0, at pt = 0 too (its risks.py moves 0 to -eps).
+    dca = _reference("dcurves").dca
+    data = pd.DataFrame({"y": [1, 0, 1, 0], "risk": [1.0, 0.0, 0.0, 1.0]})
+    pt = [0.0, 0.25, 0.5]
+    ref = dca(data=data, outcome="y", modelnames=["risk"], thresholds=pt)
+    got = decision_curve(cw.Classifier.from_scores(data["y"], data["risk"], name="risk"), pt)
+    np.testing.assert_allclose(got.loc[got["classifier"] == "risk", "net_benefit"].to_numpy(),
+                               ref.loc[ref["model"] == "risk", "net_benefit"].to_numpy(),
+                               rtol=0, atol=1e-15)
+
+
 # ---------------------------------------------------------------------------- random data
 @st.composite
 def scored(draw):
