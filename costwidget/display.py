@@ -325,7 +325,8 @@ class CostCurveDisplay:
             scikit-learn's: one dict for all, or one per classifier. Aliases
             (``c``, ``lw``, ...) replace the defaults; a ``label`` replaces the
             legend label (``None``: no legend entry). The bands, cost lines,
-            operating points and ROC hulls take each envelope's colour.
+            operating points take each envelope's colour, and the ROC hulls its
+            colour, line style and alpha.
         despine : bool, default False
             Hide the top and right spines, as scikit-learn's ``despine``.
 
@@ -392,8 +393,10 @@ class CostCurveDisplay:
         self.roc_ax_ = self.roc_line_ = None
         if roc:
             mp.setup_roc(roc_ax)
-            hulls = [mp.draw_roc(roc_ax, clf, c, label=nm)
-                     for clf, c, nm in zip(clfs, colors, names)]
+            # Each hull looks like its envelope (the folds' dashes too), in its colour.
+            hulls = [mp.draw_roc(roc_ax, clf, c, label=nm,
+                                 **{k: s[k] for k in ("linestyle", "alpha") if k in s})
+                     for clf, c, nm, s in zip(clfs, colors, names, styles)]
             if pcf is not None:
                 best = [clf.best(pcf) for clf in clfs]
                 mp.draw_iso_lines(roc_ax, [(b.fpr, b.tpr, c) for b, c in zip(best, colors)], pcf)
@@ -477,16 +480,16 @@ def _response_values(estimator, X, response_method, pos_label):
 
 
 def _check_cv_results(cv_results, X, y, sample_weight):
-    """scikit-learn's checks of ``from_cv_results``' input, with its messages."""
+    """scikit-learn's checks of ``from_cv_results``' input (its messages, but for the keys
+    missing, which are named)."""
     from sklearn.utils import check_consistent_length
     from sklearn.utils.multiclass import type_of_target
     from sklearn.utils.validation import _num_samples
 
-    required_keys = {"estimator", "indices"}
-    if not all(key in cv_results for key in required_keys):
-        raise ValueError("`cv_results` does not contain one of the following required keys: "
-                         f"{required_keys}. Set explicitly the parameters `return_estimator=True` "
-                         "and `return_indices=True` to the function `cross_validate`.")
+    missing = [key for key in ("estimator", "indices") if key not in cv_results]
+    if missing:
+        raise ValueError(f"`cv_results` does not contain the required keys {missing}: pass "
+                         "return_estimator=True and return_indices=True to cross_validate.")
     n_samples = len(cv_results["indices"]["train"][0]) + len(cv_results["indices"]["test"][0])
     if _num_samples(X) != n_samples:
         raise ValueError("`X` does not contain the correct number of samples. "

@@ -111,10 +111,12 @@ def setup_roc(ax, *, title: str = ROC_TITLE):
     return diagonal
 
 
-def draw_roc(ax, clf, color: str, *, label=None, curve: bool = True, vertices: bool = True):
+def draw_roc(ax, clf, color: str, *, label=None, curve: bool = True, vertices: bool = True,
+             **hull_style):
     """The ROC curve (thin, faint), its convex hull (the classifier's line) and the hull vertices.
 
-    Returns the hull's ``Line2D``.
+    ``hull_style``: matplotlib ``plot`` keywords of the hull over the defaults (e.g. the
+    ``linestyle`` and ``alpha`` of the classifier's envelope). Returns the hull's ``Line2D``.
     """
     if curve:
         roc = clf.roc
@@ -122,8 +124,9 @@ def draw_roc(ax, clf, color: str, *, label=None, curve: bool = True, vertices: b
         idx = thin_indices(fpr, tpr, MAX_CURVE_POINTS)
         ax.plot(fpr[idx], tpr[idx], color=color, alpha=0.45, linewidth=1.0, zorder=2)
     hull = clf.hull
-    (line,) = ax.plot(hull["fpr"], hull["tpr"], color=color, linewidth=2.0, zorder=3,
-                      label=None if label is None else text(label))
+    style = {"color": color, "linewidth": 2.0, "zorder": 3, **hull_style}
+    (line,) = ax.plot(hull["fpr"], hull["tpr"], label=None if label is None else text(label),
+                      **style)
     if vertices:
         ax.scatter(hull["fpr"], hull["tpr"], s=14, color=color, zorder=4, linewidths=0)
     return line
