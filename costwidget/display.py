@@ -5,6 +5,8 @@ Model side: imports neither ipywidgets nor bqplot, and matplotlib only when a fi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .export.display_constructors import DisplayConstructors
 from .model import Classifier, check_pcf, probability_cost, roc_auc
 
@@ -170,21 +172,22 @@ class CostCurveDisplay(DisplayConstructors):
         >>> [t.get_text() for t in disp.ax_.get_legend().get_texts()]
         ['m (AUC = 0.75)', 'trivial']
         """
+        import matplotlib.colors as mcolors
+
         from .export import curve_styles, matplotlib_panes as mp
 
         clfs = self.classifiers
         n = len(clfs)
+        # Everything is checked before a figure is made: a refusal leaves none half drawn.
         names = self._curve_names(name if name is not None else self.name, curve_kwargs)
-        aucs = [roc_auc(clf) for clf in clfs]
+        aucs = self.roc_auc if isinstance(self.roc_auc, list) else [self.roc_auc]
         styles = curve_styles.curve_styles(
             aucs, [None if nm is None else mp.text(nm) for nm in names], curve_kwargs,
             self._default_colors(colors, mp), mp.ENVELOPE_STYLE, folds=self.folds)
+        colors = [mcolors.to_hex(s["color"]) for s in styles]  # the marks' colour, one spelling
         trivial_style = curve_styles.style_kwargs(mp.TRIVIAL_STYLE, trivial_kw)
         pcf = _operating_pcf(pcf, p_pos, cost_fn, cost_fp)
         ax, roc_ax = _axes(ax, roc_ax, roc)
-        import matplotlib.colors as mcolors
-
-        colors = [mcolors.to_hex(s["color"]) for s in styles]
 
         self.trivial_ = mp.setup_cost(ax, ymax=1.0 if cost_lines else 0.5, trivial=plot_trivial,
                                       trivial_style=trivial_style)
@@ -248,7 +251,7 @@ class CostCurveDisplay(DisplayConstructors):
             return names * n
         if len(names) != n:
             raise ValueError(f"name has {len(names)} entries for {n} classifiers.")
-        if self.folds and n > 1 and (curve_kwargs is None or isinstance(curve_kwargs, dict)):
+        if self.folds and n > 1 and (curve_kwargs is None or isinstance(curve_kwargs, Mapping)):
             raise ValueError("To avoid labeling individual curves that have the same appearance, "
                              f"`curve_kwargs` should be a list of {n} dictionaries. Alternatively,"
                              " set `name` to `None` or a single string to label a single legend "

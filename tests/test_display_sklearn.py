@@ -152,6 +152,7 @@ def test_display_plotting(data_binary, response_method, with_sample_weight, with
 @pytest.mark.parametrize("curve_kwargs, name, message", [
     ([{}, {}], None, "`curve_kwargs` must be None, a dictionary or a list of length 1"),
     (None, ["a", "b"], "name has 2 entries for 1 classifiers"),
+    ({"c": "notacolor"}, None, "notacolor"),
 ])
 def test_plot_parameter_length_validation(data_binary, curve_kwargs, name, message):
     X, y = data_binary
