@@ -5,33 +5,51 @@ Model side: imports neither ipywidgets nor bqplot, and matplotlib only when a fi
 
 from __future__ import annotations
 
-from .model import Classifier, check_pcf, fitted_scores, probability_cost
+from collections.abc import Mapping
+
+from .export.display_constructors import DisplayConstructors
+from .model import Classifier, check_pcf, probability_cost, roc_auc
 
 __all__ = ["CostCurveDisplay"]
 
 
-class CostCurveDisplay:
+class CostCurveDisplay(DisplayConstructors):
     """Cost curves (Drummond & Holte): lower envelopes in cost space, optionally beside ROC space.
 
-    Build one with :meth:`from_predictions` or :meth:`from_estimator`, or from
-    :class:`~costwidget.Classifier` objects, then call :meth:`plot`. The marks,
-    colours and labels are the widget's: each classifier's envelope, the trivial
-    classifiers ``y = x`` ("all negative") and ``y = 1 - x`` ("all positive")
-    with the never-use region above them, the "best of all" envelope and a strip
-    coloured by who is best where, an operating line with each classifier's NEC,
-    bootstrap bands, and with ``roc=True`` the ROC pane (curves, hulls, and the
-    iso-performance lines at the operating point).
+    Build one with :meth:`from_predictions`, :meth:`from_estimator` or
+    :meth:`from_cv_results`, or from :class:`~costwidget.Classifier` objects,
+    then call :meth:`plot`. The marks, colours and labels are the widget's:
+    each classifier's envelope, the trivial classifiers ``y = x`` ("all
+    negative") and ``y = 1 - x`` ("all positive") with the never-use region
+    above them, the "best of all" envelope and a strip coloured by who is best
+    where, an operating line with each classifier's NEC, bootstrap bands, and
+    with ``roc=True`` the ROC pane (curves, hulls, and the iso-performance
+    lines at the operating point). As scikit-learn's ``RocCurveDisplay``, the
+    legend names each curve with its ROC AUC: ``"name (AUC = 0.xx)"``.
 
     Parameters
     ----------
     classifiers : Classifier or list of Classifier
     name : str or list of str, optional
-        Legend names; default each classifier's ``name``.
+        Legend names. Default: each classifier's ``name`` (``"classifier i"``
+        for an unnamed one); with ``folds=True``, none, as scikit-learn's
+        folds (the legend then shows the AUC only).
     pos_label : label, optional
         The positive class, shown in the x-axis label.
+    folds : bool, default False
+        The classifiers are the cross-validation folds of one model (as
+        :meth:`from_cv_results` builds them), drawn as scikit-learn draws
+        folds: alike, and with one legend entry for all, the mean AUC +/- its
+        standard deviation, unless ``curve_kwargs`` is a list. Otherwise each
+        classifier has a colour of its own and a legend entry.
 
     Attributes
     ----------
+    name : str, list of str or None
+        As given (:meth:`from_predictions`: ``"Classifier"`` by default;
+        :meth:`from_estimator`: the estimator's class name).
+    roc_auc : float or list of float
+        Each classifier's area under the ROC curve (a list when there are several).
     line_ : matplotlib Line2D or list of Line2D
         The envelopes (a list when there are several classifiers).
     trivial_ : list of Line2D or None
@@ -44,7 +62,7 @@ class CostCurveDisplay:
         Each envelope's NEC at the operating point.
     bands_ : list of PolyCollection or None
         Bootstrap bands, one per classifier.
-    roc_line_ : Line2D or list of Line2D or None
+    roc_line_ : matplotlib Line2D or list of Line2D or None
         The ROC convex hulls, when ``roc=True``.
     ax_ : matplotlib Axes
         The cost-space axes.
@@ -61,7 +79,7 @@ class CostCurveDisplay:
     >>> y_score = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7]
     >>> disp = cw.CostCurveDisplay.from_predictions(y_true, y_score, name="model", pcf=0.68)
     >>> disp.line_.get_label()
-    'model'
+    'model (AUC = 0.89)'
     >>> disp.line_.get_xydata().tolist()         # the envelope's exact breakpoints
     [[0.0, 0.0], [0.6, 0.2], [1.0, 0.0]]
     >>> disp.operating_line_.get_xdata()[0]
@@ -69,7 +87,7 @@ class CostCurveDisplay:
     >>> disp.figure_.savefig("cost_curve.svg")    # doctest: +SKIP
     """
 
-    def __init__(self, *, classifiers, name=None, pos_label=None):
+    def __init__(self, *, classifiers, name=None, pos_label=None, folds=False):
         clfs = [classifiers] if isinstance(classifiers, Classifier) else list(classifiers)
         if not clfs:
             raise ValueError("CostCurveDisplay needs at least one classifier.")
@@ -80,101 +98,15 @@ class CostCurveDisplay:
         self.classifiers = clfs
         self.name = name
         self.pos_label = pos_label
-
-    # ------------------------------------------------------------------ constructors
-    @classmethod
-    def from_predictions(cls, y_true, y_score, *, sample_weight=None, pos_label=None, name=None,
-                         ax=None, **kwargs):
-        """Plot cost curves from true labels and scores.
-
-        Parameters
-        ----------
-        y_true : array-like of shape (n_samples,)
-        y_score : array-like of shape (n_samples,), or dict
-            Scores (higher means more positive), or ``{name: y_score}`` for several
-            classifiers scored on the same ``y_true``.
-        sample_weight : array-like of shape (n_samples,), optional
-        pos_label : label, optional
-            The positive class; may be omitted for labels {0, 1}, {-1, 1}, {False, True}.
-        name : str, optional
-            Legend name of a single classifier.
-        ax : matplotlib Axes, optional
-            Cost-space axes to draw on; default a new figure.
-        **kwargs
-            Keyword arguments of :meth:`plot` (``pcf``, ``p_pos``, ``cost_fn``,
-            ``cost_fp``, ``show_bands``, ``roc``, ...).
-
-        Returns
-        -------
-        CostCurveDisplay
-        """
-        if isinstance(y_score, dict):
-            if name is not None:
-                raise ValueError("name= names one classifier; with a dict of scores the keys "
-                                 "are the names.")
-            from .model import classifiers_from_predictions
-
-            # One label array for all: the classifiers are known to score the same cases.
-            clfs = list(classifiers_from_predictions(y_true, y_score, pos_label=pos_label,
-                                                     sample_weight=sample_weight).values())
-        else:
-            clfs = [Classifier.from_scores(y_true, y_score, name=name, pos_label=pos_label,
-                                           sample_weight=sample_weight)]
-        shown_label = clfs[0].pos_label if pos_label is None else pos_label
-        return cls(classifiers=clfs, pos_label=shown_label).plot(ax=ax, **kwargs)
-
-    @classmethod
-    def from_estimator(cls, estimator, X, y, *, sample_weight=None, response_method="auto",
-                       pos_label=None, name=None, ax=None, **kwargs):
-        """Plot the cost curve of a fitted scikit-learn binary classifier on ``(X, y)``.
-
-        Parameters
-        ----------
-        estimator : fitted classifier
-            With ``predict_proba`` or ``decision_function`` and two ``classes_``.
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        sample_weight : array-like of shape (n_samples,), optional
-        response_method : {"auto", "predict_proba", "decision_function"}, default "auto"
-            ``"auto"`` tries ``predict_proba`` first, as scikit-learn does.
-        pos_label : label, optional
-            Default ``estimator.classes_[1]``.
-        name : str, optional
-            Default the estimator's class name.
-        ax : matplotlib Axes, optional
-        **kwargs
-            Keyword arguments of :meth:`plot`.
-
-        Returns
-        -------
-        CostCurveDisplay
-
-        Examples
-        --------
-        >>> import matplotlib
-        >>> matplotlib.use("Agg")
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.linear_model import LogisticRegression
-        >>> import costwidget as cw
-        >>> X, y = make_classification(n_samples=200, random_state=0)
-        >>> clf = LogisticRegression().fit(X, y)
-        >>> disp = cw.CostCurveDisplay.from_estimator(clf, X, y, roc=True)
-        >>> disp.line_.get_label(), disp.roc_ax_.get_title()
-        ('LogisticRegression', 'ROC space')
-        """
-        if name is None:
-            name = type(estimator).__name__
-        scores, pos_label = fitted_scores(estimator, X, pos_label=pos_label, label=name,
-                                          response_method=response_method, cv_hint=False)
-        clf = Classifier.from_scores(y, scores, name=name, pos_label=pos_label,
-                                     sample_weight=sample_weight)
-        return cls(classifiers=[clf], pos_label=pos_label).plot(ax=ax, **kwargs)
+        self.folds = bool(folds)
+        aucs = [roc_auc(clf) for clf in clfs]
+        self.roc_auc = aucs[0] if len(clfs) == 1 else aucs
 
     # ------------------------------------------------------------------ drawing
     def plot(self, ax=None, *, name=None, pcf=None, p_pos=None, cost_fn=1.0, cost_fp=1.0,
              show_bands=False, band_level=0.9, random_state=0, cost_lines=False,
-             plot_trivial=True, plot_best=None, roc=False, roc_ax=None, colors=None,
-             curve_kwargs=None):
+             plot_trivial=True, trivial_kw=None, plot_best=None, roc=False, roc_ax=None,
+             colors=None, curve_kwargs=None, despine=False):
         """Draw the cost curves.
 
         Parameters
@@ -197,44 +129,68 @@ class CostCurveDisplay:
             Every hull vertex's cost line (the y axis then runs to 1, else to 0.5).
         plot_trivial : bool, default True
             The trivial classifiers and the never-use region above them.
+        trivial_kw : dict, optional
+            Keyword arguments of matplotlib's ``plot`` for both trivial lines
+            (as scikit-learn's ``chance_level_kw``); aliases such as ``c``,
+            ``lw``, ``ls`` replace the defaults. A ``label`` gives the pair one
+            legend entry (``trivial_[0]`` carries it).
         plot_best : bool, optional
             The "best of all" envelope and who-wins strip; default when there are
-            several classifiers.
+            several classifiers that are not folds.
         roc : bool, default False
             Also draw ROC space.
         roc_ax : matplotlib Axes, optional
             Where to draw ROC space when ``ax`` is given.
         colors : list of str, optional
-            One colour per classifier; default the widget's palette.
+            One colour per classifier; default the widget's palette (folds: its
+            first colour).
         curve_kwargs : dict or list of dict, optional
-            Keyword arguments of matplotlib's ``plot`` for the envelopes (one dict for all,
-            or one per classifier).
+            Keyword arguments of matplotlib's ``plot`` for the envelopes, as
+            scikit-learn's: one dict for all, or one per classifier. Aliases
+            (``c``, ``lw``, ...) replace the defaults; a ``label`` replaces the
+            legend label (``None``: no legend entry). The bands, cost lines,
+            operating points take each envelope's colour, and the ROC hulls its
+            colour, line style and alpha.
+        despine : bool, default False
+            Hide the top and right spines, as scikit-learn's ``despine``.
 
         Returns
         -------
         CostCurveDisplay
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_scores([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], name="m")
+        >>> disp = cw.CostCurveDisplay(classifiers=clf).plot(
+        ...     curve_kwargs={"c": "red", "lw": 1}, trivial_kw={"ls": ":", "label": "trivial"},
+        ...     despine=True)
+        >>> disp.line_.get_color(), disp.trivial_[0].get_linestyle()
+        ('red', ':')
+        >>> [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+        ['m (AUC = 0.75)', 'trivial']
         """
-        from .export import matplotlib_panes as mp
+        import matplotlib.colors as mcolors
+
+        from .export import curve_styles, matplotlib_panes as mp
 
         clfs = self.classifiers
         n = len(clfs)
-        names = _names(name if name is not None else self.name, clfs)
-        colors = list(colors) if colors is not None else mp.classifier_colors(n)
-        if len(colors) != n:
-            raise ValueError(f"colors has {len(colors)} entries for {n} classifiers.")
-        kwargs_list = _curve_kwargs(curve_kwargs, n)
+        # Everything is checked before a figure is made: a refusal leaves none half drawn.
+        names = self._curve_names(name if name is not None else self.name, curve_kwargs)
+        aucs = self.roc_auc if isinstance(self.roc_auc, list) else [self.roc_auc]
+        styles = curve_styles.curve_styles(
+            aucs, [None if nm is None else mp.text(nm) for nm in names], curve_kwargs,
+            self._default_colors(colors, mp), mp.ENVELOPE_STYLE, folds=self.folds)
+        colors = [mcolors.to_hex(s["color"]) for s in styles]  # the marks' colour, one spelling
+        trivial_style = curve_styles.style_kwargs(mp.TRIVIAL_STYLE, trivial_kw)
         pcf = _operating_pcf(pcf, p_pos, cost_fn, cost_fp)
-        if roc and ax is not None and roc_ax is None:
-            raise ValueError("with ax= and roc=True, pass roc_ax= as well (the ROC-space axes).")
-        if ax is None:
-            import matplotlib.pyplot as plt
+        ax, roc_ax = _axes(ax, roc_ax, roc)
 
-            if roc:
-                fig, (roc_ax, ax) = plt.subplots(1, 2, figsize=(10.5, 5.0), layout="constrained")
-            else:
-                fig, ax = plt.subplots(figsize=(5.5, 5.0), layout="constrained")
-
-        self.trivial_ = mp.setup_cost(ax, ymax=1.0 if cost_lines else 0.5, trivial=plot_trivial)
+        self.trivial_ = mp.setup_cost(ax, ymax=1.0 if cost_lines else 0.5, trivial=plot_trivial,
+                                      trivial_style=trivial_style)
         if self.pos_label is not None:
             ax.set_xlabel(f"{mp.PCF_LABEL}  (positive label: {mp.text(self.pos_label)})")
         self.bands_ = None
@@ -246,58 +202,96 @@ class CostCurveDisplay:
         if cost_lines:
             for clf, c in zip(clfs, colors):
                 mp.draw_cost_lines(ax, clf, c)
-        lines = [mp.draw_envelope(ax, clf, c, label=nm, **kw)
-                 for clf, c, nm, kw in zip(clfs, colors, names, kwargs_list)]
+        lines = [mp.draw_envelope(ax, clf, **style) for clf, style in zip(clfs, styles)]
         self.line_ = lines[0] if n == 1 else lines
         self.combined_ = None
-        if (n > 1) if plot_best is None else plot_best:
-            self.combined_, _ = mp.draw_combined(ax, clfs, dict(zip(names, colors)))
+        if (n > 1 and not self.folds) if plot_best is None else plot_best:
+            owners = [c.name if c.name is not None else f"classifier {i}"
+                      for i, c in enumerate(clfs)]
+            self.combined_, _ = mp.draw_combined(ax, clfs, dict(zip(owners, colors)))
         self.operating_line_ = self.operating_points_ = None
         if pcf is not None:
             self.operating_line_, self.operating_points_ = mp.draw_operating_line(
                 ax, pcf, [(clf.nec(pcf), c) for clf, c in zip(clfs, colors)])
-        entries = [(nm, c, "-") for nm, c in zip(names, colors)]
-        if self.combined_ is not None:
-            entries.append(("best of all", "black", "--"))
-        handles, labels = mp.legend_handles(entries)
-        ax.legend(handles, labels, loc="upper right", fontsize="small")
+        self._legend(ax, lines, styles, trivial_style)
 
         self.roc_ax_ = self.roc_line_ = None
         if roc:
             mp.setup_roc(roc_ax)
-            hulls = [mp.draw_roc(roc_ax, clf, c, label=nm) for clf, c, nm in zip(clfs, colors, names)]
+            # Each hull looks like its envelope (the folds' dashes too), in its colour.
+            hulls = [mp.draw_roc(roc_ax, clf, c, label=nm,
+                                 **{k: s[k] for k in ("linestyle", "alpha") if k in s})
+                     for clf, c, nm, s in zip(clfs, colors, names, styles)]
             if pcf is not None:
                 best = [clf.best(pcf) for clf in clfs]
                 mp.draw_iso_lines(roc_ax, [(b.fpr, b.tpr, c) for b, c in zip(best, colors)], pcf)
             self.roc_ax_ = roc_ax
             self.roc_line_ = hulls[0] if n == 1 else hulls
+        if despine:
+            for axes in (ax, roc_ax) if roc else (ax,):
+                mp.despine(axes)
         self.ax_ = ax
         self.figure_ = ax.figure
         return self
 
+    def _curve_names(self, name, curve_kwargs) -> list:
+        """One legend name (or None) per curve, by scikit-learn's rules for folds."""
+        clfs = self.classifiers
+        n = len(clfs)
+        if name is None:
+            if self.folds:
+                return [None] * n
+            return [c.name if c.name is not None else f"classifier {i}" for i, c in enumerate(clfs)]
+        if isinstance(name, str):
+            if n != 1 and not self.folds:
+                raise ValueError(f"name is one string for {n} classifiers; give a list.")
+            return [name] * n
+        names = [str(nm) for nm in name]
+        if self.folds and len(names) == 1:
+            return names * n
+        if len(names) != n:
+            raise ValueError(f"name has {len(names)} entries for {n} classifiers.")
+        if self.folds and n > 1 and (curve_kwargs is None or isinstance(curve_kwargs, Mapping)):
+            raise ValueError("To avoid labeling individual curves that have the same appearance, "
+                             f"`curve_kwargs` should be a list of {n} dictionaries. Alternatively,"
+                             " set `name` to `None` or a single string to label a single legend "
+                             "entry for all curves.")
+        return names
 
-def _names(name, clfs):
-    if name is None:
-        return [c.name if c.name is not None else f"classifier {i}" for i, c in enumerate(clfs)]
-    if isinstance(name, str):
-        if len(clfs) != 1:
-            raise ValueError(f"name is one string for {len(clfs)} classifiers; give a list.")
-        return [name]
-    names = [str(n) for n in name]
-    if len(names) != len(clfs):
-        raise ValueError(f"name has {len(names)} entries for {len(clfs)} classifiers.")
-    return names
+    def _default_colors(self, colors, mp) -> list:
+        n = len(self.classifiers)
+        if colors is None:
+            return [mp.PALETTE[0]] * n if self.folds else mp.classifier_colors(n)
+        colors = list(colors)
+        if len(colors) != n:
+            raise ValueError(f"colors has {len(colors)} entries for {n} classifiers.")
+        return colors
+
+    def _legend(self, ax, lines, styles, trivial_style):
+        """Every labelled mark, with its label as given (matplotlib would drop a label starting
+        with "_" if it collected them itself)."""
+        entries = [(line, s["label"]) for line, s in zip(lines, styles) if s["label"] is not None]
+        if self.trivial_ is not None and trivial_style.get("label") is not None:
+            entries.append((self.trivial_[0], trivial_style["label"]))
+        if self.combined_ is not None:
+            entries.append((self.combined_, "best of all"))
+        if entries:
+            ax.legend([h for h, _ in entries], [lab for _, lab in entries], loc="upper right",
+                      fontsize="small")
 
 
-def _curve_kwargs(curve_kwargs, n):
-    if curve_kwargs is None:
-        return [{}] * n
-    if isinstance(curve_kwargs, dict):
-        return [dict(curve_kwargs)] * n
-    out = [dict(k) for k in curve_kwargs]
-    if len(out) != n:
-        raise ValueError(f"curve_kwargs has {len(out)} entries for {n} classifiers.")
-    return out
+def _axes(ax, roc_ax, roc):
+    """The cost-space and ROC-space axes: those given, or a new figure's."""
+    if roc and ax is not None and roc_ax is None:
+        raise ValueError("with ax= and roc=True, pass roc_ax= as well (the ROC-space axes).")
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        if roc:
+            _, (roc_ax, ax) = plt.subplots(1, 2, figsize=(10.5, 5.0), layout="constrained")
+        else:
+            _, ax = plt.subplots(figsize=(5.5, 5.0), layout="constrained")
+    return ax, roc_ax
 
 
 def _operating_pcf(pcf, p_pos, cost_fn, cost_fp):

@@ -21,7 +21,7 @@ import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 from sklearn.datasets import make_classification  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.metrics import roc_curve  # noqa: E402
+from sklearn.metrics import roc_auc_score, roc_curve  # noqa: E402
 from sklearn.svm import LinearSVC  # noqa: E402
 
 import costwidget as cw  # noqa: E402
@@ -59,7 +59,8 @@ def test_from_predictions_draws_the_exact_envelope(data):
     fpr, tpr, _ = roc_curve(y, scores["sharp"], drop_intermediate=False)
     xy = disp.line_.get_xydata()
     assert np.allclose(np.interp(GRID, xy[:, 0], xy[:, 1]), _brute_envelope(fpr, tpr), atol=1e-12)
-    assert disp.line_.get_label() == "sharp"
+    # Named with its AUC, as scikit-learn's RocCurveDisplay.
+    assert disp.line_.get_label() == f"sharp (AUC = {roc_auc_score(y, scores['sharp']):.2f})"
     assert disp.ax_.figure is disp.figure_ and disp.roc_ax_ is None
     neg, pos = disp.trivial_
     assert neg.get_xydata().tolist() == [[0, 0], [1, 1]]
@@ -73,9 +74,9 @@ def test_from_predictions_draws_the_exact_envelope(data):
 def test_several_classifiers_legend_and_best_of_all(data):
     y, scores = data
     disp = cw.CostCurveDisplay.from_predictions(y, scores, p_pos=0.2, cost_fn=5.0, cost_fp=1.0)
-    assert [line.get_label() for line in disp.line_] == ["sharp", "blunt"]
-    assert [t.get_text() for t in disp.ax_.get_legend().get_texts()] == \
-        ["sharp", "blunt", "best of all"]
+    labels = [f"{n} (AUC = {roc_auc_score(y, s):.2f})" for n, s in scores.items()]
+    assert [line.get_label() for line in disp.line_] == labels
+    assert [t.get_text() for t in disp.ax_.get_legend().get_texts()] == labels + ["best of all"]
     pcf = 0.2 * 5 / (0.2 * 5 + 0.8)
     assert disp.operating_line_.get_xdata()[0] == pytest.approx(pcf, rel=1e-15)
     # The best of all is the envelope of all ROC points together.
@@ -92,7 +93,8 @@ def test_from_estimator_matches_sklearn_scores():
     fpr, tpr, _ = roc_curve(y, est.predict_proba(X)[:, 1], drop_intermediate=False)
     xy = disp.line_.get_xydata()
     assert np.allclose(np.interp(GRID, xy[:, 0], xy[:, 1]), _brute_envelope(fpr, tpr), atol=1e-12)
-    assert disp.line_.get_label() == "LogisticRegression"
+    auc = roc_auc_score(y, est.predict_proba(X)[:, 1])
+    assert disp.line_.get_label() == f"LogisticRegression (AUC = {auc:.2f})"
     assert disp.roc_ax_.get_title() == "ROC space" and disp.ax_.get_title() == "Cost space"
     assert disp.roc_ax_.figure is disp.ax_.figure
     hull = disp.roc_line_.get_xydata()
@@ -110,7 +112,7 @@ def test_from_estimator_decision_function_and_pos_label():
     xy = disp.line_.get_xydata()
     assert np.allclose(np.interp(GRID, xy[:, 0], xy[:, 1]), _brute_envelope(fpr, tpr), atol=1e-12)
     assert "positive label: 0" in disp.ax_.get_xlabel()
-    with pytest.raises(ValueError, match="not a class"):
+    with pytest.raises(ValueError, match="not a valid label"):  # scikit-learn's message
         cw.CostCurveDisplay.from_estimator(est, X, y, pos_label=7)
     with pytest.raises(ValueError, match="not fitted"):
         cw.CostCurveDisplay.from_estimator(LogisticRegression(), X, y)
@@ -145,7 +147,8 @@ def test_user_text_is_literal(data):
     disp = cw.CostCurveDisplay.from_predictions(y, names, roc=True, pcf=0.4)
     disp.figure_.savefig(io.BytesIO(), format="png")
     labels = [t.get_text().lstrip("\u200b") for t in disp.ax_.get_legend().get_texts()]
-    assert labels == [r"\$\frac{a\$", "_hidden", "best of all"]
+    auc = [f"(AUC = {roc_auc_score(y, s):.2f})" for s in names.values()]
+    assert labels == [rf"\$\frac{{a\$ {auc[0]}", f"_hidden {auc[1]}", "best of all"]
 
 
 def test_matplotlib_is_imported_only_when_drawing():

@@ -21,7 +21,8 @@ __all__ = [
     "draw_iso_lines", "draw_roc_constraint", "setup_cost", "draw_envelope", "draw_band",
     "draw_cost_lines", "draw_combined", "draw_operating_line", "draw_constrained_lines",
     "setup_difference", "draw_difference", "classifier_colors", "legend_handles",
-    "default_figsize", "place_panes", "wrap", "draw_range",
+    "default_figsize", "place_panes", "wrap", "draw_range", "despine", "TRIVIAL_STYLE",
+    "ENVELOPE_STYLE",
 ]
 
 #: The widget's palette (matplotlib's tab10, in the same order) and the trivial classifiers' grey.
@@ -110,10 +111,12 @@ def setup_roc(ax, *, title: str = ROC_TITLE):
     return diagonal
 
 
-def draw_roc(ax, clf, color: str, *, label=None, curve: bool = True, vertices: bool = True):
+def draw_roc(ax, clf, color: str, *, label=None, curve: bool = True, vertices: bool = True,
+             **hull_style):
     """The ROC curve (thin, faint), its convex hull (the classifier's line) and the hull vertices.
 
-    Returns the hull's ``Line2D``.
+    ``hull_style``: matplotlib ``plot`` keywords of the hull over the defaults (e.g. the
+    ``linestyle`` and ``alpha`` of the classifier's envelope). Returns the hull's ``Line2D``.
     """
     if curve:
         roc = clf.roc
@@ -121,8 +124,9 @@ def draw_roc(ax, clf, color: str, *, label=None, curve: bool = True, vertices: b
         idx = thin_indices(fpr, tpr, MAX_CURVE_POINTS)
         ax.plot(fpr[idx], tpr[idx], color=color, alpha=0.45, linewidth=1.0, zorder=2)
     hull = clf.hull
-    (line,) = ax.plot(hull["fpr"], hull["tpr"], color=color, linewidth=2.0, zorder=3,
-                      label=None if label is None else text(label))
+    style = {"color": color, "linewidth": 2.0, "zorder": 3, **hull_style}
+    (line,) = ax.plot(hull["fpr"], hull["tpr"], label=None if label is None else text(label),
+                      **style)
     if vertices:
         ax.scatter(hull["fpr"], hull["tpr"], s=14, color=color, zorder=4, linewidths=0)
     return line
@@ -165,11 +169,20 @@ def draw_roc_constraint(ax, kind: str, *, max_fpr=None, capacity=None, n_pos=Non
 
 
 # ---------------------------------------------------------------------------- cost space
-def setup_cost(ax, *, ymax: float = 0.5, trivial: bool = True, title: str = COST_TITLE):
+#: The trivial classifiers' lines, as the widget draws them.
+TRIVIAL_STYLE = {"color": TRIVIAL_COLOR, "linewidth": 1.0, "zorder": 1}
+#: Each classifier's envelope (the cost curve), above the bands and the cost lines.
+ENVELOPE_STYLE = {"linewidth": 2.5, "zorder": 6}
+
+
+def setup_cost(ax, *, ymax: float = 0.5, trivial: bool = True, title: str = COST_TITLE,
+               trivial_style=None):
     """Axes, labels, grid, the never-use region and the trivial classifiers of the cost pane.
 
-    Returns the two trivial lines (``y = x``, "all negative", and ``y = 1 - x``, "all
-    positive"), or None.
+    ``trivial_style``: matplotlib ``plot`` keywords of both trivial lines (default
+    ``TRIVIAL_STYLE``); a ``label`` goes on the first line only, so that the pair has one
+    legend entry. Returns the two trivial lines (``y = x``, "all negative", and ``y = 1 - x``,
+    "all positive"), or None.
     """
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(0.0, ymax)
@@ -182,18 +195,20 @@ def setup_cost(ax, *, ymax: float = 0.5, trivial: bool = True, title: str = COST
     # Above both trivial lines' lower envelope min(x, 1 - x) no classifier should be used.
     ax.fill([0.0, 0.5, 1.0, 1.0, 0.0], [0.0, 0.5, 0.0, 1.0, 1.0], color="#dddddd", alpha=0.5,
             linewidth=0, zorder=0)
-    (neg,) = ax.plot([0.0, 1.0], [0.0, 1.0], color=TRIVIAL_COLOR, linewidth=1.0, zorder=1)
-    (pos,) = ax.plot([0.0, 1.0], [1.0, 0.0], color=TRIVIAL_COLOR, linewidth=1.0, zorder=1)
+    style = dict(TRIVIAL_STYLE if trivial_style is None else trivial_style)
+    (neg,) = ax.plot([0.0, 1.0], [0.0, 1.0], **style)
+    (pos,) = ax.plot([0.0, 1.0], [1.0, 0.0], **dict(style, label=None))
     return [neg, pos]
 
 
-def draw_envelope(ax, clf, color: str, *, label=None, **kwargs):
-    """The lower envelope (the cost curve), exactly: a line through its breakpoints."""
+def draw_envelope(ax, clf, color=None, **style):
+    """The lower envelope (the cost curve), exactly: a line through its breakpoints.
+
+    ``style``: matplotlib ``plot`` keywords over ``ENVELOPE_STYLE`` (full names, no aliases;
+    a ``label`` is drawn as given).
+    """
     env = clf.envelope
-    style = dict(color=color, linewidth=2.5, zorder=6)
-    style.update(kwargs)
-    (line,) = ax.plot(env["pcf"], env["nec"], label=None if label is None else text(label),
-                      **style)
+    (line,) = ax.plot(env["pcf"], env["nec"], **{"color": color, **ENVELOPE_STYLE, **style})
     return line
 
 
@@ -291,6 +306,16 @@ def draw_difference(ax, band, intervals, *, color_a: str, color_b: str, pcf=None
                                          capstyle="butt"))
     if pcf is not None:
         ax.axvline(pcf, color="black", linewidth=1.5, zorder=5)
+
+
+def despine(ax):
+    """Hide the top and right spines and end the others at the axes' limits, as scikit-learn's
+    displays do with ``despine=True`` (its ROC axes end at 1; the cost axis ends at its NEC
+    limit)."""
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.spines["bottom"].set_bounds(*ax.get_xlim())
+    ax.spines["left"].set_bounds(*ax.get_ylim())
 
 
 def legend_handles(entries):
