@@ -2,10 +2,14 @@
 
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
+import brute_constraints as bc
 import costwidget as cw
 from costwidget.model import decision_rule, to_estimator
 
@@ -69,45 +73,117 @@ def test_rule_is_the_cheapest_threshold_and_its_interval_is_where_it_stays_so(se
             assert _nec(x, rule.fpr, rule.tpr) > best + 1e-9
 
 
-def _feasible_vertices(y, s, max_fpr):
-    """Every deterministic rule within FPR <= max_fpr, and every two-threshold mix that meets
-    FPR = max_fpr exactly: the vertices of the set of allowed (FPR, TPR)."""
-    pts = [(f, t) for _, f, t in _all_rates(y, s)]
-    out = [(f, t) for f, t in pts if f <= max_fpr]
-    for f1, t1 in pts:
-        for f2, t2 in pts:
-            if f1 < max_fpr < f2:
-                w = (max_fpr - f1) / (f2 - f1)
-                out.append((max_fpr, t1 + w * (t2 - t1)))
-    return out
+KINDS = ("neyman_pearson", "workforce")
+LIMITS = ("binding at a ROC point", "binding inside an edge", "at the cheapest rule's load",
+          "above the cheapest rule's load", "allowing every rule")
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_neyman_pearson_rule_against_brute_force(seed):
-    y, s = _data(seed, n=40)
+@st.composite
+def constrained_states(draw):
+    """A classifier's raw scores (tied on a coarse grid), an operating point, and a constraint
+    whose limit is drawn to land in each case: binding at a ROC point (0 among them), binding
+    inside an edge (a randomized mix), and not binding (at or above the cheapest rule's load,
+    or allowing every rule). Costs can tie two ROC points at the operating point."""
+    n = draw(st.integers(2, 24))
+    y = [True, False] + draw(st.lists(st.booleans(), min_size=n - 2, max_size=n - 2))
+    s = draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))
+    points = bc.roc_rates(y, s)
+    kind = draw(st.sampled_from(KINDS))
+    n_pos, n_neg = sum(y), n - sum(y)
+    if kind == "workforce" and draw(st.booleans()):
+        n_pos, n_neg = draw(st.integers(1, 60)), draw(st.integers(0, 60))  # another population
+    load = (bc.neyman_pearson_load if kind == "neyman_pearson"
+            else bc.workforce_load(n_pos, n_neg))
+    if draw(st.booleans()):  # costs tying two ROC points: p(+) = 1/2, costs their rate gaps
+        (_, f1, t1), (_, f2, t2) = draw(st.permutations(points))[:2]
+        p_pos, cost_fn, cost_fp = 0.5, float(abs(f2 - f1)) or 1.0, float(abs(t2 - t1)) or 1.0
+    else:
+        p_pos = draw(st.sampled_from([0.05, 0.2, 0.4, 0.5, 0.75, 0.95]))
+        cost_fn, cost_fp = (draw(st.sampled_from([0.25, 1.0, 3.0, 10.0])) for _ in "ab")
+    cost = bc.expected_cost(p_pos, cost_fn, cost_fp)
+    loads = sorted({load(f, t) for _, f, t in points})
+    # The lowest load of a cheapest rule: a limit below it binds, at or above it does not.
+    low = min(load(f, t) for _, f, t in points if cost(f, t) == bc.cheapest(points, cost))
+    below = [v for v in loads if v <= low]
+    case = draw(st.sampled_from(LIMITS))
+    if case == "binding at a ROC point":
+        limit = float(draw(st.sampled_from(below[:-1] or below)))
+    elif case == "binding inside an edge" and len(below) > 1:
+        i = draw(st.integers(0, len(below) - 2))
+        limit = float((below[i] + below[i + 1]) / 2)
+    elif case == "at the cheapest rule's load":
+        limit = float(low)
+    elif case == "above the cheapest rule's load":
+        limit = float(low + (loads[-1] - low) * Fraction(draw(st.integers(1, 4)), 5))
+    else:
+        limit = float(loads[-1])
+    return y, s, kind, limit, (n_pos, n_neg), (p_pos, cost_fn, cost_fp)
+
+
+def _constraint(clf, kind, limit, population):
+    if kind == "neyman_pearson":
+        return clf.neyman_pearson(limit)
+    return clf.workforce(limit, n_pos=population[0], n_neg=population[1])
+
+
+def _realized_rates(y, s, rule):
+    """The rule's (FPR, TPR), recomputed by classifying the raw scores (a mix for a randomized
+    rule)."""
+    if not rule.randomized:
+        return _rates(y, s, rule.threshold)
+    low, high = _rates(y, s, rule.threshold_low), _rates(y, s, rule.threshold_high)
+    return tuple(rule.prob_low * a + (1 - rule.prob_low) * b for a, b in zip(low, high))
+
+
+@settings(max_examples=150)
+@given(constrained_states())
+def test_constrained_rule_is_the_cheapest_allowed_rule(state):
+    """Under a constraint the rule is the cheapest one allowed, over every ROC point and every
+    mix of two (tests/brute_constraints.py): where the limit binds that is the paper's point
+    (Drummond & Holte (2000), sec. 2.2.2), where it does not, the unconstrained cheapest rule."""
+    y, s, kind, limit, population, (p_pos, cost_fn, cost_fp) = state
+    y = np.asarray(y)
+    s = np.asarray(s, dtype=float)
+    points = bc.roc_rates(y, s)
+    load = (bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population))
+    cost = bc.expected_cost(p_pos, cost_fn, cost_fp)
     clf = cw.Classifier.from_scores(y, s, name="m")
-    max_fpr = np.random.default_rng(seed).uniform(0.05, 0.5)
-    cp = clf.neyman_pearson(max_fpr)
-    rule = decision_rule(clf, p_pos=0.4, cost_fn=5.0, cost_fp=1.0, constrained=cp)
-    allowed = _feasible_vertices(y, s, max_fpr)
-    assert rule.constraint == "neyman_pearson"
-    assert rule.tpr == pytest.approx(max(t for _, t in allowed), abs=1e-12)
-    assert rule.fpr <= max_fpr + 1e-12
-    if rule.randomized:
-        lo_rates = _rates(y, s, rule.threshold_low)
-        hi_rates = _rates(y, s, rule.threshold_high)
-        mix = [rule.prob_low * a + (1 - rule.prob_low) * b for a, b in zip(lo_rates, hi_rates)]
-        assert mix == pytest.approx([rule.fpr, rule.tpr], abs=1e-12)
-        # The single threshold offered is the best deterministic rule within the limit.
-        det = [(f, t) for _, f, t in _all_rates(y, s) if f <= max_fpr]
-        assert _rates(y, s, rule.threshold)[1] == pytest.approx(max(t for _, t in det), abs=1e-12)
-    # On [pcf_lo, 1] the rule is the cheapest allowed; just below pcf_lo a cheaper one exists.
-    for x in np.linspace(rule.pcf_lo, 1.0, 6):
-        best = min(_nec(x, f, t) for f, t in allowed)
-        assert _nec(x, rule.fpr, rule.tpr) == pytest.approx(best, abs=1e-12)
-    if rule.pcf_lo > 1e-6:
-        x = rule.pcf_lo - 1e-6
-        assert _nec(x, rule.fpr, rule.tpr) > min(_nec(x, f, t) for f, t in allowed) + 1e-10
+    rule = decision_rule(clf, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp,
+                         constrained=_constraint(clf, kind, limit, population))
+    event(f"{kind}; {'binding' if bc.binds(points, load, limit, cost) else 'not binding'}; "
+          f"{'randomized' if rule.randomized else 'one threshold'}")
+    scale = p_pos * cost_fn + (1 - p_pos) * cost_fp
+    best = bc.cheapest_allowed(points, load, limit, cost)
+    assert rule.constraint == kind
+    assert rule.expected_cost == pytest.approx(float(best), abs=1e-12 * scale)
+    # The rule is allowed, and classifying the raw scores with it gives its rates.
+    fpr, tpr = _realized_rates(y, s, rule)
+    assert (fpr, tpr) == pytest.approx((rule.fpr, rule.tpr), abs=1e-12)
+    assert float(load(Fraction(fpr), Fraction(tpr))) <= limit + 1e-9 * max(1.0, limit)
+    # On [pcf_lo, pcf_hi] the rule stays the cheapest allowed; just outside, another is cheaper.
+    # At a tie between two vertices the hand-over is computed in floating point twice (by
+    # clf.best and by the interval), and the two may differ by an ulp.
+    assert rule.pcf_lo - 4e-16 <= rule.pcf <= rule.pcf_hi + 4e-16
+    extremes = bc.allowed_extremes(points, load, limit)
+    for x in np.linspace(rule.pcf_lo, rule.pcf_hi, 5):
+        best_nec = min(_nec(x, float(f), float(t)) for f, t in extremes)
+        assert _nec(x, rule.fpr, rule.tpr) == pytest.approx(best_nec, abs=1e-12)
+    for x in (rule.pcf_lo - 1e-6, rule.pcf_hi + 1e-6):
+        if 0 <= x <= 1:
+            best_nec = min(_nec(x, float(f), float(t)) for f, t in extremes)
+            assert _nec(x, rule.fpr, rule.tpr) > best_nec + 1e-10
+
+
+def test_a_constraint_that_allows_the_cheapest_rule_does_not_change_it():
+    """Issue 31's case: no constraint gives 'score >= 0.6, 0.1 per case'; max FPR = 100 % and
+    20 % allow that rule (FPR 0), so the answer stays it (not the paper's point, 0.8 and 0.52)."""
+    y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
+    s = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+    clf = cw.Classifier.from_scores(y, s, name="m")
+    for cp in (clf.neyman_pearson(1.0), clf.neyman_pearson(0.2), clf.workforce(5, n_pos=4, n_neg=6)):
+        rule = decision_rule(clf, p_pos=0.4, cost_fn=1.0, cost_fp=4.0, constrained=cp)
+        assert (rule.threshold, rule.fpr, rule.tpr) == (0.6, 0.0, 0.75)
+        assert rule.expected_cost == pytest.approx(0.1, abs=1e-15)
 
 
 def test_to_dict_is_strict_json():
