@@ -91,3 +91,22 @@ def paper_point(points, load, limit):
 def binds(points, load, limit, cost):
     """True when no cheapest unconstrained rule is allowed: the limit changes the answer."""
     return cheapest_allowed(points, load, limit, cost) > cheapest(points, cost)
+
+
+def binding_limit(point_sets, load, cost, where):
+    """A limit below every classifier's cheapest rules (so it binds for each), where the
+    winner's cheapest allowed rule is a ROC point (``where="vertex"``) or a mix of two
+    (``where="edge"``). ``point_sets`` holds each classifier's :func:`roc_rates`."""
+    lows = [min(load(f, t) for _, f, t in pts if cost(f, t) == cheapest(pts, cost))
+            for pts in point_sets]
+    below = sorted({load(f, t) for pts in point_sets for _, f, t in pts if load(f, t) < min(lows)})
+    candidates = below[::-1] + [(u + v) / 2 for u, v in zip(below[-2::-1], below[::-1])]
+    for limit in candidates:
+        extremes = [allowed_extremes(pts, load, limit) for pts in point_sets]
+        costs = [min(cost(f, t) for f, t in ext) for ext in extremes]
+        winner = costs.index(min(costs))
+        at = next((f, t) for f, t in extremes[winner] if cost(f, t) == costs[winner])
+        on_point = at in {(f, t) for _, f, t in point_sets[winner]}
+        if limit > 0 and on_point == (where == "vertex"):
+            return limit
+    raise ValueError(f"no binding limit puts the winner on a {where} in this state")

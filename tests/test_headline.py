@@ -82,24 +82,10 @@ def _brute_constrained(scores_of, y, kind, limit, population, p_pos, cost_fn, co
 
 
 def _binding_limit(scores_of, y, kind, population, costs, where):
-    """A limit below every model's cheapest rule (so it binds for each) where the winner's
-    cheapest allowed rule is a ROC point (``where="vertex"``) or a mix of two (``"edge"``)."""
+    """A limit that binds for every model, the winner on a ROC point or inside an edge."""
     load = (bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population))
-    cost = bc.expected_cost(*costs)
     points = [bc.roc_rates(y, s) for s in scores_of.values()]
-    lows = [min(load(f, t) for _, f, t in pts if cost(f, t) == bc.cheapest(pts, cost))
-            for pts in points]
-    below = sorted({load(f, t) for pts in points for _, f, t in pts if load(f, t) < min(lows)})
-    candidates = below[::-1] + [(u + v) / 2 for u, v in zip(below[-2::-1], below[::-1])]
-    for limit in candidates:
-        extremes = [bc.allowed_extremes(pts, load, limit) for pts in points]
-        best = min(min(cost(f, t) for f, t in ext) for ext in extremes)
-        winner = next(k for k, ext in enumerate(extremes) if min(cost(f, t) for f, t in ext) == best)
-        at = next((f, t) for f, t in extremes[winner] if cost(f, t) == best)
-        on_vertex = at in {(f, t) for _, f, t in points[winner]}
-        if limit > 0 and on_vertex == (where == "vertex"):
-            return float(limit)
-    raise AssertionError(f"no binding limit with the winner on a {where} in this state")
+    return float(bc.binding_limit(points, load, bc.expected_cost(*costs), where))
 
 
 def _cost_in_headline(text):
