@@ -199,7 +199,9 @@ def test_to_dict_is_strict_json():
     assert back["threshold"] == "inf" and back["classifier"] == "m"
     assert set(back) >= {"pcf", "p_pos", "cost_fn", "cost_fp", "nec", "expected_cost",
                          "pcf_lo", "pcf_hi", "threshold_low", "threshold_high", "prob_low"}
-    with pytest.raises(AttributeError):
+    from dataclasses import FrozenInstanceError
+
+    with pytest.raises(FrozenInstanceError, match="cannot assign to field 'threshold'"):
         rule.threshold = 0.5  # frozen
 
 

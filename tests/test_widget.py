@@ -202,7 +202,8 @@ def test_both_costs_zero_refused(w):
     w.operating_tool.cost_fn.value = 0.0
     assert (w.cost_fn, w.cost_fp) == before == (1.0, 0.0)
     assert "both 0" in w.errors.message
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cost_fn and cost_fp are both 0: .* Give at least one "
+                                         "cost > 0"):
         w.cost_fn = 0.0  # from Python too
 
 
