@@ -8,10 +8,12 @@ Holte (2006), sec. 2), not against the package's own readout.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
+import brute_constraints as bc
 import costwidget as cw
 from costwidget.model import headline_text, readable
 
@@ -70,14 +72,109 @@ def test_a_tie_is_named_as_a_tie_and_no_row_is_highlighted(data):
     w.close()
 
 
-def test_headline_follows_the_constraint(data):
-    w = _widget(data)
-    w.update(constraint="neyman_pearson", max_fpr=0.05)
-    table = w.readout
-    best = table["constrained_expected_cost"].idxmin()
-    assert w.headline.text.startswith(f"Under the constraint, deploy {best}, ")
-    assert f"{readable(table.loc[best, 'constrained_expected_cost'])} per case" in w.headline.text
-    w.close()
+def _brute_constrained(scores_of, y, kind, limit, population, p_pos, cost_fn, cost_fp):
+    """Each model's cheapest allowed expected cost (tests/brute_constraints.py), exact."""
+    load = (bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population))
+    cost = bc.expected_cost(p_pos, cost_fn, cost_fp)
+    points = {n: bc.roc_rates(y, s) for n, s in scores_of.items()}
+    return ({n: bc.cheapest_allowed(pts, load, limit, cost) for n, pts in points.items()},
+            {n: bc.binds(pts, load, limit, cost) for n, pts in points.items()}, load)
+
+
+def _binding_limit(scores_of, y, kind, population, costs, where):
+    """A limit that binds for every model, the winner on a ROC point or inside an edge."""
+    load = (bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population))
+    points = [bc.roc_rates(y, s) for s in scores_of.values()]
+    return float(bc.binding_limit(points, load, bc.expected_cost(*costs), where))
+
+
+def _cost_in_headline(text):
+    """The cost per case the headline prints, read robustly (digits, separators, exponent)."""
+    m = re.search(r"([-+]?[\d,]*\.?\d+(?:[eE][-+]?\d+)?) per case", text)
+    return float(m.group(1).replace(",", ""))
+
+
+CONSTRAINED_STATES = [(seed, kind, where, tie) for seed in (0, 1)
+                      for kind in ("neyman_pearson", "workforce")
+                      for where in ("vertex", "edge") for tie in (False, True)]
+
+
+@pytest.mark.parametrize("seed, kind, where, tie", CONSTRAINED_STATES)
+def test_headline_follows_the_constraint(seed, kind, where, tie):
+    """Where the limit binds for every model, the headline names the model whose cheapest
+    allowed rule (over every ROC point and every mix of two, Drummond & Holte (2000), sec. 2.2.2)
+    costs least, with that cost; a tie is named as a tie. The readout's constrained rows carry
+    each model's brute-force cost and an allowed rule."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(40) < 0.4
+    y[:2] = [True, False]
+    scores_of = {"a": np.round(y + rng.normal(scale=0.8, size=40), 1),
+                 "b": np.round(y + rng.normal(scale=1.2, size=40), 1)}
+    population = (int(y.sum()), int((~y).sum()))
+    costs = (0.4, 8.0, 1.0)  # FN dear: the cheapest rules flag many cases, a limit binds
+    limit = _binding_limit(scores_of, y, kind, population, costs, where)
+    if tie:  # the winner's scores again under another name: an exact tie at the lowest cost
+        expected, _, _ = _brute_constrained(scores_of, y, kind, limit, population, *costs)
+        winner = min(expected, key=expected.get)
+        scores_of[f"{winner} twin"] = scores_of[winner].copy()
+    expected, binding, load = _brute_constrained(scores_of, y, kind, limit, population, *costs)
+    assert all(binding.values())
+    w = cw.CostWidget([cw.Classifier.from_scores(y, s, name=n) for n, s in scores_of.items()],
+                      p_pos=costs[0], cost_fn=costs[1], cost_fp=costs[2])
+    try:
+        if kind == "neyman_pearson":
+            w.update(constraint=kind, max_fpr=limit)
+        else:
+            w.update(constraint=kind, n_pos=float(population[0]), n_neg=float(population[1]),
+                     capacity=limit)
+        table = w.readout
+        for name, cost in expected.items():
+            row = table.loc[name]
+            assert row["constrained_expected_cost"] == pytest.approx(float(cost), abs=1e-12)
+            allowed = load(Fraction(row["constrained_fpr"]), Fraction(row["constrained_tpr"]))
+            assert float(allowed) <= limit + 1e-9 * max(1.0, limit)
+        low = min(expected.values())
+        winners = [n for n, c in expected.items() if c == low]
+        text = w.headline.text
+        if len(winners) > 1:
+            assert text.startswith(f"Tie: {len(winners)} classifiers share the lowest cost")
+        else:
+            assert text.startswith(f"Under the constraint, deploy {winners[0]}, ")
+        assert _cost_in_headline(text) == pytest.approx(float(low), rel=5e-3)
+    finally:
+        w.close()
+
+
+ISSUE_31_Y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
+ISSUE_31_S = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 31: under a constraint that does not bind, the "
+                   "readout and headline cost the paper's point (largest TPR allowed), not the "
+                   "cheapest allowed rule")
+@pytest.mark.parametrize("update", [dict(constraint="neyman_pearson", max_fpr=1.0),
+                                    dict(constraint="neyman_pearson", max_fpr=0.2),
+                                    dict(constraint="workforce", n_pos=4.0, n_neg=6.0,
+                                         capacity=5.0)],
+                         ids=["max FPR 100 %", "max FPR 20 %", "capacity above the cheapest"])
+def test_a_constraint_that_does_not_bind_leaves_the_headline_as_it_was(update):
+    """Issue 31's case: unconstrained, 'score >= 0.6: 0.1 per case' (FPR 0, TPR 3/4); each of
+    these limits allows that rule, so the answer must stay it (the headline said 0.8 and 0.52)."""
+    costs = (0.4, 1.0, 4.0)
+    scores_of = {"m": ISSUE_31_S}
+    population = (update.get("n_pos", 4), update.get("n_neg", 6))
+    limit = update.get("max_fpr", update.get("capacity"))
+    expected, binding, _ = _brute_constrained(scores_of, ISSUE_31_Y, update["constraint"], limit,
+                                              population, *costs)
+    assert float(expected["m"]) == pytest.approx(0.1, abs=1e-15) and not binding["m"]
+    w = cw.CostWidget([cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m")],
+                      p_pos=costs[0], cost_fn=costs[1], cost_fp=costs[2])
+    try:
+        w.update(**update)
+        assert w.readout.loc["m", "constrained_expected_cost"] == pytest.approx(0.1, abs=1e-12)
+        assert _cost_in_headline(w.headline.text) == pytest.approx(0.1, rel=5e-3)
+    finally:
+        w.close()
 
 
 def test_static_figure_caption_carries_the_headline(data):
@@ -118,7 +215,7 @@ def test_population_follows_p_until_set(data):
 def test_a_refused_change_keeps_the_population_following(data):
     w = _widget(data)
     w.p_pos = 0.4
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match=r"band_level must lie strictly between 0 and 1, got 2\.0"):
         w.update(p_pos=0.6, band_level=2.0)
     assert w.p_pos == 0.4 and w.state.population_set is False
     w.p_pos = 0.5
@@ -178,7 +275,7 @@ def test_a_refused_update_leaves_the_population_following():
     a = cw.Classifier.from_confusion(tp=30, fn=10, fp=20, tn=40, name="a")
     w = cw.CostWidget([a], p_pos=0.4)
     try:
-        with pytest.raises(Exception):
+        with pytest.raises(ValueError, match=r"cost_fn .* must be a finite number >= 0, got -1\.0"):
             w.update(n_pos=10.0, n_neg=90.0, cost_fn=-1.0)
         assert w.state.population_set is False
         w.p_pos = 0.25

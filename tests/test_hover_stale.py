@@ -69,7 +69,7 @@ def test_a_change_elsewhere_keeps_the_hover(w):
 
 def test_a_refused_move_keeps_the_hover(w):
     text = _hover(w)
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match=r"p_pos must lie in \[0, 1\], got 2\.0"):
         w.p_pos = 2.0
     assert w.hover_tool.info.value == text
 

@@ -50,21 +50,26 @@ def _check_answer(clf, r, load, limit, data):
     assert r.single_tpr <= r.tpr + 1e-12
 
 
-@given(scored_data(), st.floats(0, 1))
-def test_neyman_pearson_equals_brute_force(data, max_fpr):
+@given(scored_data(), st.data())
+def test_neyman_pearson_equals_brute_force(data, draw):
     labels, scores, _ = data
     clf = cw.Classifier.from_scores(labels, scores)
+    # A uniform float almost never equals an ROC point's FPR: draw those limits on purpose.
+    max_fpr = draw.draw(st.one_of(st.floats(0, 1), st.sampled_from(sorted(set(clf.roc.fpr)))))
     r = clf.neyman_pearson(max_fpr)
     assert r.kind == "neyman_pearson"
     _check_answer(clf, r, lambda f, t: f, max_fpr, data)
     assert r.fpr <= max_fpr
 
 
-@given(scored_data(), st.floats(0, 40))
-def test_workforce_equals_brute_force_and_eq14(data, capacity):
+@given(scored_data(), st.data())
+def test_workforce_equals_brute_force_and_eq14(data, draw):
     labels, scores, _ = data
     clf = cw.Classifier.from_scores(labels, scores)
     P, N = float(labels.sum()), float((~labels).sum())
+    # Capacities equal to a ROC point's load (cases flagged) too, not only uniform floats.
+    loads = sorted(set(clf.roc.tpr * P + clf.roc.fpr * N))
+    capacity = draw.draw(st.one_of(st.floats(0, 40), st.sampled_from(loads)))
     r = clf.workforce(capacity)
     _check_answer(clf, r, lambda f, t: t * P + f * N, capacity, data)
     if r.binding:

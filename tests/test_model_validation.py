@@ -38,8 +38,11 @@ def test_non_finite_scores(score, match):
 
 
 def test_lengths_empty_weights():
-    with pytest.raises(ValueError, match="different lengths: y_true has 3, y_score has 2"):
+    with pytest.raises(ValueError, match="^y_score has 2 scores but y_true has 3 labels: give one "
+                                         "score per case, in the order of y_true"):
         fs([0, 1, 0], [0.1, 0.2])
+    with pytest.raises(ValueError, match="^y_score of 'b' has 2 scores but y_true has 3 labels"):
+        fs([0, 1, 0], [0.1, 0.2], name="b")
     with pytest.raises(ValueError, match="y_score is empty"):
         fs([], [])
     with pytest.raises(ValueError, match=r"sample_weight has 1 negative weight.*index 1"):
@@ -276,3 +279,30 @@ def test_from_frame_without_a_model_column_says_what_to_use():
     one = cw.Classifier.from_frame(frame, model=None)
     assert list(one) == ["score"] and one["score"].name == "score"
     assert one["score"].envelope.equals(cw.Classifier.from_scores([0, 1], [0.1, 0.2]).envelope)
+
+
+MISMATCHED = [0.1, 0.9, 0.2, 0.8, 0.3]  # 5 scores for the 6 labels below
+LABELS = [0, 1, 0, 1, 0, 1]
+GOOD = [0.1, 0.9, 0.2, 0.8, 0.3, 0.7]
+NAMED_LENGTH_ERROR = (r"^Every model must score the 6 cases of y_true, one score per label in the "
+                      r"same order: 'b' has 5 scores\. Pass each model's scores on the same cases")
+
+
+@pytest.mark.parametrize("build", [
+    lambda: cw.classifiers_from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED}),
+    lambda: cw.CostWidget.from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED}),
+    lambda: cw.CostCurveDisplay.from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED}),
+], ids=["classifiers_from_predictions", "CostWidget.from_predictions",
+        "CostCurveDisplay.from_predictions"])
+def test_scores_of_another_length_name_the_model(build):
+    """Scores of mismatched length across models: the error names the model, both lengths and
+    how to fix it (issue 30, item 6), whichever entry point is used."""
+    pytest.importorskip("matplotlib")
+    with pytest.raises(ValueError, match=NAMED_LENGTH_ERROR):
+        build()
+
+
+def test_every_model_of_another_length_is_named_before_any_is_built():
+    with pytest.raises(ValueError, match=r"'b' has 5 scores; 'c' has 7 scores\. Pass"):
+        cw.classifiers_from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED,
+                                                 "c": GOOD + [0.5], "d": np.array(GOOD)})

@@ -132,3 +132,18 @@ def test_bad_thresholds():
         cw.difference_band(a, b, threshold_a="optimal")
     with pytest.raises(ValueError, match="threshold_b"):
         cw.difference_band(a, b, threshold_b=float("nan"))
+
+
+def test_paired_models_scoring_different_cases_are_named():
+    """A paired comparison of models scored on different numbers of cases names both models,
+    the cases only one scored, and how to fix it."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 20)
+    y[:2] = [0, 1]
+    s = rng.random(20)
+    a = cw.Classifier.from_scores(y, s, name="a", instance=np.arange(20))
+    b = cw.Classifier.from_scores(y[:-1], s[:-1], name="b", instance=np.arange(19))
+    with pytest.raises(ValueError, match=r"^a and b do not score the same instances: 1 id\(s\) "
+                                         r"only in a: \[19\]\. .*keep the rows of the instances "
+                                         r"both scored"):
+        cw.difference_band(a, b, n_boot=10, grid=3)

@@ -12,6 +12,7 @@ import traitlets
 from sklearn.metrics import roc_curve
 
 import brute
+import brute_constraints as bc
 import costwidget as cw
 from costwidget.widget import CostWidget
 
@@ -119,13 +120,18 @@ def test_readout_equals_model(w, data):
     assert "costwidget-best" in w.readout_view.widget.value.split(best)[0].rsplit("<tr", 1)[1]
 
 
-def test_neyman_pearson_marks(w):
+def test_neyman_pearson_marks(w, data):
     w.constraint = "neyman_pearson"
     w.max_fpr = 0.15
     assert w.constraint_tool.roc_line.visible and list(w.constraint_tool.roc_line.x) == [0.15, 0.15]
     r = w.readout
+    y, scores = data
     for i, clf in enumerate(w.classifiers):
         cp = clf.neyman_pearson(0.15)
+        # The paper's point by brute force over every ROC point and two-point mix (sec. 2.2.2).
+        fpr, tpr = bc.paper_point(bc.roc_rates(y, scores[clf.name]), bc.neyman_pearson_load, 0.15)
+        assert (cp.fpr, cp.tpr) == (pytest.approx(float(fpr), abs=1e-12),
+                                    pytest.approx(float(tpr), abs=1e-12))
         assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (cp.fpr, cp.tpr)
         assert cp.fpr <= 0.15 + 1e-12
         # cost line of the constrained point: NEC = (1 - TPR - FPR) x + FPR
@@ -137,7 +143,7 @@ def test_neyman_pearson_marks(w):
     assert not w.constraint_tool.roc_line.visible and "constrained_tpr" not in w.readout
 
 
-def test_workforce_marks_eq14(w):
+def test_workforce_marks_eq14(w, data):
     w.constraint = "workforce"
     n_pos, n_neg = w.n_pos, w.n_neg
     w.capacity = 100.0
@@ -145,8 +151,14 @@ def test_workforce_marks_eq14(w):
     ya, yb = w.constraint_tool.roc_line.y
     for x, y in ((xa, ya), (xb, yb)):  # the line TPR·P + FPR·N = capacity
         assert y * n_pos + x * n_neg == pytest.approx(100.0)
+    labels, scores = data
     for i, clf in enumerate(w.classifiers):
         cp = clf.workforce(100.0, n_pos=n_pos, n_neg=n_neg)
+        # The paper's point by brute force (eq. 12): the largest TPR flagging <= 100 cases.
+        fpr, tpr = bc.paper_point(bc.roc_rates(labels, scores[clf.name]),
+                                  bc.workforce_load(n_pos, n_neg), 100.0)
+        assert (cp.fpr, cp.tpr) == (pytest.approx(float(fpr), abs=1e-12),
+                                    pytest.approx(float(tpr), abs=1e-12))
         assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (cp.fpr, cp.tpr)
         assert cp.tpr * n_pos + cp.fpr * n_neg <= 100.0 + 1e-9
         # eq. 14: on the workforce line TPR = (C - FPR·N)/P, so the cost line is
@@ -190,7 +202,8 @@ def test_both_costs_zero_refused(w):
     w.operating_tool.cost_fn.value = 0.0
     assert (w.cost_fn, w.cost_fp) == before == (1.0, 0.0)
     assert "both 0" in w.errors.message
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cost_fn and cost_fp are both 0: .* Give at least one "
+                                         "cost > 0"):
         w.cost_fn = 0.0  # from Python too
 
 

@@ -77,7 +77,12 @@ class ClassifierConstructors:
         name = _check_name(name)
         y_score = check_finite(as_1d(y_score, "y_score"), "y_score")
         y_arr = as_1d(y_true, "y_true")
-        n = check_same_length(y_true=y_arr, y_score=y_score)
+        if len(y_score) != len(y_arr):
+            model = f" of {name!r}" if name is not None else ""
+            raise ValueError(f"y_score{model} has {len(y_score)} scores but y_true has "
+                             f"{len(y_arr)} labels: give one score per case, in the order of "
+                             "y_true.")
+        n = len(y_arr)
         weights = check_sample_weight(sample_weight, n)
         ids = None if instance is None else check_instance_ids(instance, n)
         is_pos, pos_label, _ = check_binary_labels(y_arr, pos_label)

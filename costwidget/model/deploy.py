@@ -113,14 +113,14 @@ def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None
     -----
     Unconstrained, the rule is the hull vertex optimal at PCF(+) (``clf.best``)
     and ``pcf_lo, pcf_hi`` is that vertex's piece of the lower envelope.
-    Constrained, the allowed rules are the hull from (0, 0) up to the
-    constrained point; cost along the hull is convex, so the constrained point
-    is the best allowed rule exactly where the unconstrained optimum lies at or
-    beyond it: from the crossing where the hull vertex just before it hands
-    over, up to PCF(+) = 1. A constraint that does not bind gives the
-    unconstrained answer's rule. When the current PCF(+) lies outside
-    ``[pcf_lo, pcf_hi]`` the constrained rule is not the cheapest allowed one
-    there (a cheaper one flags fewer cases).
+    Constrained, the rule is the cheapest one the constraint allows. The
+    allowed rules on the hull run from (0, 0) up to the constrained point, and
+    cost along the hull is convex: where the unconstrained optimum lies before
+    the constrained point the limit does not bind, and the rule (with its
+    interval) is the unconstrained one; where it lies at or beyond it, the
+    rule is the constrained point (Drummond & Holte (2000), sec. 2.2.2), the
+    cheapest allowed from the crossing where the hull vertex just before it
+    hands over, up to PCF(+) = 1.
 
     Examples
     --------
@@ -160,10 +160,22 @@ def _unconstrained(clf, pcf, costs) -> DecisionRule:
                         pcf_lo=lo, pcf_hi=hi, **costs)
 
 
+def _before(op, cp) -> bool:
+    """True when hull point ``op`` comes strictly before ``cp`` along the hull from (0, 0): a
+    lower load, so ``op`` is allowed whenever ``cp`` is (the load grows along the hull)."""
+    return op.fpr < cp.fpr or (op.fpr == cp.fpr and op.tpr < cp.tpr)
+
+
 def _constrained(clf, pcf, costs, cp) -> DecisionRule:
-    if not cp.binding:
+    op = clf.best(pcf)
+    if _before(op, cp):
+        # The cheapest rule is allowed: the limit does not bind at this PCF(+), and the paper's
+        # point (the largest TPR allowed) would cost more (issue 31).
         rule = _unconstrained(clf, pcf, costs)
         return DecisionRule(**{**asdict(rule), "constraint": cp.kind})
+    # The cheapest rule is past the limit: along the hull the cost falls up to it, so the
+    # cheapest allowed rule is where the limit meets the hull (Drummond & Holte (2000),
+    # sec. 2.2.2); it stays so on [hand-over into its edge, 1].
     hull = clf.hull
     f, t = hull.fpr.to_numpy(), hull.tpr.to_numpy()
     # Hull vertices strictly before the constrained point (lower FPR, or equal FPR and lower TPR).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .validation import as_1d
+from .validation import as_1d, length_of
 
 __all__ = ["classifiers_from_predictions"]
 
@@ -51,7 +51,22 @@ def classifiers_from_predictions(y_true, scores, *, pos_label=None, sample_weigh
         raise TypeError(f"scores must be a non-empty dict {{name: y_score}}, got "
                         f"{type(scores).__name__}.")
     y_arr = as_1d(y_true, "y_true")  # one array: every classifier shares its case token
+    _check_lengths(y_arr, scores)
     return {name: Classifier.from_scores(y_arr, s, name=str(name), pos_label=pos_label,
                                          sample_weight=sample_weight, folds=folds,
                                          instance=instance)
             for name, s in scores.items()}
+
+
+def _check_lengths(y_arr, scores) -> None:
+    """Refuse, before building any classifier, a model whose scores are not one per label,
+    naming every such model and both lengths."""
+    wrong = [(name, length_of(s)) for name, s in scores.items()]
+    wrong = [(name, n) for name, n in wrong if n != len(y_arr)]
+    if wrong:
+        each = "; ".join(f"{name!r} has {n} scores" for name, n in wrong)
+        raise ValueError(
+            f"Every model must score the {len(y_arr)} cases of y_true, one score per label in "
+            f"the same order: {each}. Pass each model's scores on the same cases as y_true "
+            "(e.g. predictions on the same test set), or build the classifiers one by one with "
+            "Classifier.from_scores(y, s, name=...) over their own labels.")

@@ -18,6 +18,7 @@ __all__ = [
     "check_binary_labels",
     "check_sample_weight",
     "check_same_length",
+    "length_of",
     "check_probability",
     "check_costs",
     "check_pcf",
@@ -79,6 +80,21 @@ def check_finite(arr: np.ndarray, name: str) -> np.ndarray:
             f"replace the values before evaluating."
         )
     return arr
+
+
+def length_of(values) -> int:
+    """The number of entries of a 1-d array-like (1 for a scalar), without copying a long one.
+
+    Examples
+    --------
+    >>> from costwidget.model.validation import length_of
+    >>> length_of([0.1, 0.2]), length_of(0.5)
+    (2, 1)
+    """
+    try:
+        return len(values)
+    except TypeError:
+        return int(np.asarray(values).size)
 
 
 def check_same_length(**arrays) -> int:
