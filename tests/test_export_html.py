@@ -75,12 +75,12 @@ def test_offline_page_loads_nothing(offline):
         for key in ("src", "href"):
             assert key not in attrs, (tag, attrs)
     kinds = [a.get("type", "text/javascript") for a, _ in scan.scripts]
-    # runtime, bqscales, bqplot; widget state, view; snapshot; render call; the interactive
-    # page's spec and the module that binds it. Nothing else.
+    # runtime, bqscales, bqplot; widget state, view; snapshot; render call; the disabled
+    # checkboxes' titles; the interactive page's spec and the module that binds it. Nothing else.
     assert kinds == ["text/javascript"] * 3 + ["application/vnd.jupyter.widget-state+json",
                                                "application/vnd.jupyter.widget-view+json",
                                                "application/json", "text/javascript",
-                                               "application/json", "module"]
+                                               "text/javascript", "application/json", "module"]
     assert 'define("bqplot",[' in scan.scripts[2][1]
     assert 'define("bqscales",[' in scan.scripts[1][1]
 
