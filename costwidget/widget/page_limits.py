@@ -52,13 +52,24 @@ def as_exported(table_html: str, pcf: float) -> str:
     return _CAPTION.sub(one, table_html)
 
 
-def _label(widget) -> str:
-    """A control's name for its tooltip: its description, else its own tooltip, else its kind."""
+def _label(widget, names: dict) -> str:
+    """A control's name for its tooltip: the name given in ``names``, else its description when
+    it has words, else its own tooltip."""
+    if widget.model_id in names:
+        return names[widget.model_id]
     for name in ("description", "tooltip"):
         text = getattr(widget, name, None)
-        if isinstance(text, str) and text.strip():
+        if isinstance(text, str) and re.search(r"\w", text):
             return text.strip()
     return "this control"
+
+
+def _names(w) -> dict:
+    """Controls whose description does not name them (the difference's "−")."""
+    view = w.difference_view
+    pair = [getattr(view, "name_a", None), getattr(view, "name_b", None)]
+    return {c.model_id: f"the difference's {which} model"
+            for c, which in zip(pair, ("first", "second")) if c is not None}
 
 
 def mark_page_limits(w, state: dict, *, live_roles: dict | None) -> None:
@@ -73,6 +84,7 @@ def mark_page_limits(w, state: dict, *, live_roles: dict | None) -> None:
     live_roles = live_roles or {}
     live = {live_roles[r] for r in CONTROL_ROLES if r in live_roles}
     drawn_by_page = set(live_roles.values()) - live
+    names = _names(w)
     for widget in reachable_widgets([w.widget]):
         model = state.get(widget.model_id)
         if model is None or widget.model_id in live:
@@ -80,7 +92,7 @@ def mark_page_limits(w, state: dict, *, live_roles: dict | None) -> None:
         values = model["state"]
         if "disabled" in widget.trait_names():
             values["disabled"] = True
-            values["tooltip"] = f"{_label(widget)}: {NEEDS_PYTHON}"
+            values["tooltip"] = f"{_label(widget, names)}: {NEEDS_PYTHON}"
         elif (live_roles and widget.model_id not in drawn_by_page
               and isinstance(values.get("value"), str) and "<caption" in values["value"]):
             values["value"] = as_exported(values["value"], w.state.pcf)
