@@ -69,18 +69,24 @@ require(["@jupyter-widgets/html-manager"], function (hm) {
 #: Why a control of an exported page is disabled (its tooltip, after its name; `page_limits`).
 NEEDS_PYTHON = "needs Python, so it stays as exported (this page has no kernel behind it)"
 
-# ipywidgets titles a checkbox with its description and never shows its tooltip: a disabled
-# checkbox of the page gets the reason in its title here (the other controls show the
-# tooltip the export gave them). The checkboxes are drawn after the page loads, hence the
+# ipywidgets shows no tooltip on a checkbox with a description (it titles it with the
+# description) nor on a labelled drop-down, text field or slider track: each disabled control
+# of the page gets its name and the reason in its title here (buttons and labelled sliders show
+# the tooltip the export gave them). The controls are drawn after the page loads, hence the
 # observer; it only reads and writes title attributes.
-_CHECKBOX_TITLES = """
+_DISABLED_TITLES = """
 (function () {
   var why = __WHY__;
   var fix = function () {
-    var boxes = document.querySelectorAll('.costwidget .widget-checkbox input[type="checkbox"]:disabled');
+    var boxes = document.querySelectorAll(".costwidget .widget-inline-hbox");
     Array.prototype.forEach.call(boxes, function (box) {
-      [box, box.parentElement.querySelector("span")].forEach(function (el) {
-        if (el && el.title && el.title.indexOf(why) < 0) { el.title = el.title + ": " + why; }
+      var control = box.querySelector("input:disabled, select:disabled, .noUi-target[disabled]");
+      if (!control) { return; }
+      var label = box.querySelector(".widget-label-basic span") || box.querySelector(".widget-label");
+      var name = label ? label.textContent.trim() : "";
+      var text = /\\w/.test(name) ? name + ": " + why : why;
+      [control, label].forEach(function (el) {
+        if (el && el.title.indexOf(why) < 0) { el.title = text; }
       });
     });
   };
@@ -320,7 +326,7 @@ the same classifiers back to it (copy the JSON below, or read the
 </section>
 </main>
 {render}
-<script>{_CHECKBOX_TITLES.replace("__WHY__", json_for_script(NEEDS_PYTHON))}</script>
+<script>{_DISABLED_TITLES.replace("__WHY__", json_for_script(NEEDS_PYTHON))}</script>
 {"" if frontend is None else _bind_script(frontend)}
 </body>
 </html>
