@@ -128,7 +128,8 @@ class RangeOfInterest:
         # control, so that it never moves one (issue 29).
         self.tables = widgets.VBox([self.table_html, self.thesis.widget])
         self.widget = widgets.VBox([self.controls, self.tables])
-        self.widget.add_class("costwidget-range")
+        for box in (self.widget, self.controls, self.tables):  # placed apart in a CostWidget
+            box.add_class("costwidget-range")
         self._wire()
 
     # ------------------------------------------------------------------ API
