@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import html
 import html.parser
 import json
 import pathlib
@@ -75,12 +76,12 @@ def test_offline_page_loads_nothing(offline):
         for key in ("src", "href"):
             assert key not in attrs, (tag, attrs)
     kinds = [a.get("type", "text/javascript") for a, _ in scan.scripts]
-    # runtime, bqscales, bqplot; widget state, view; snapshot; render call; the interactive
-    # page's spec and the module that binds it. Nothing else.
+    # runtime, bqscales, bqplot; widget state, view; snapshot; render call; the disabled
+    # checkboxes' titles; the interactive page's spec and the module that binds it. Nothing else.
     assert kinds == ["text/javascript"] * 3 + ["application/vnd.jupyter.widget-state+json",
                                                "application/vnd.jupyter.widget-view+json",
                                                "application/json", "text/javascript",
-                                               "application/json", "module"]
+                                               "text/javascript", "application/json", "module"]
     assert 'define("bqplot",[' in scan.scripts[2][1]
     assert 'define("bqscales",[' in scan.scripts[1][1]
 
@@ -246,3 +247,120 @@ def test_interactive_page_grows_by_at_most_80_kb_for_the_demo():
         w.wait(timeout=300)
         growth = len(export.to_html(w).encode()) - len(export.to_html(w, interactive=False).encode())
     assert 0 < growth <= 80_000
+
+
+# ---------------------------------------------------------------------------- what is live
+# Issue 29: the exported page says what is live. Written out here, as a reader sees them: the
+# controls the page recomputes from (the operating point and the constraint), and those that
+# need Python.
+LIVE = {"p(+)", "p(+) field", "C(-|+) false negative", "C(+|-) false positive", "C(-|+)/C(+|-)",
+        "constraint", "max false-positive rate", "capacity (cases flagged)", "in",
+        "population positives", "negatives"}
+NEED_PYTHON = {"gradient boosting (AUC = 0.79)", "logistic regression (AUC = 0.79)",
+               "naive Bayes (AUC = 0.76)", "random forest (AUC = 0.79)",
+               "cost lines of all hull points", "bands", "level", "fold spread (min–max)",
+               "threshold choice", "decision curve", "difference", "the difference's first model",
+               "the difference's second model", "brush range", "range PCF(+)", "clear",
+               "thesis view"}
+
+
+@pytest.fixture(scope="module")
+def demo_pages():
+    """The demo with bands, threshold choice, the decision curve and a difference on: its
+    interactive and static pages, and the PCF(+) it was exported at, computed here."""
+    w = cw.demo(cost_fn=5.0)
+    try:
+        w.update(show_bands=True, threshold_choice="score+rate", show_decision_curve=True,
+                 difference=["gradient boosting", "naive Bayes"])
+        w.wait(timeout=300)
+        p, c_fn, c_fp = w.p_pos, w.cost_fn, w.cost_fp
+        pcf = p * c_fn / (p * c_fn + (1 - p) * c_fp)  # Drummond & Holte 2006, PCF(+)
+        yield export.to_html(w), export.to_html(w, interactive=False), pcf
+    finally:
+        w.close()
+
+
+def _state(text):
+    return json.loads(_scan(text).scripts[3][1])["state"]
+
+
+def _controls(text) -> dict:
+    """Every control of the page's state (a model with ``disabled``), by what a reader calls it."""
+    out = {}
+    for m in _state(text).values():
+        s = m["state"]
+        if "disabled" not in s:
+            continue
+        name = s.get("description") or ""
+        if m["model_name"] == "FloatTextModel" and name == "":
+            name = "p(+) field"
+        elif m["model_name"] == "DropdownModel" and name in ("", "−"):
+            name = "the difference's " + ("first" if name == "" else "second") + " model"
+        assert name not in out, f"two controls called {name!r}"
+        out[name] = s
+    return out
+
+
+def test_controls_that_need_python_are_disabled_and_say_why(demo_pages):
+    interactive, static, _ = demo_pages
+    controls = _controls(interactive)
+    assert set(controls) == LIVE | NEED_PYTHON
+    for name in LIVE:
+        assert controls[name]["disabled"] is False, name
+        assert "needs Python" not in (controls[name].get("tooltip") or ""), name
+    for name in NEED_PYTHON:
+        assert controls[name]["disabled"] is True, name
+        assert controls[name]["tooltip"] == f"{name}: {page.NEEDS_PYTHON}", name
+    # The static page recomputes nothing: every control is disabled.
+    assert all(s["disabled"] is True for s in _controls(static).values())
+
+
+def test_page_and_glue_agree_on_the_live_controls():
+    """The controls page_bind.mjs binds are the ones the export leaves enabled."""
+    from costwidget.widget.page_spec import CONTROL_ROLES
+
+    glue = (ROOT / "js" / "src" / "page_bind.mjs").read_text()
+    listed = re.search(r"export const CONTROL_ROLES = \[(.*?)\];", glue, re.S).group(1)
+    assert tuple(re.findall(r'"(\w+)"', listed)) == CONTROL_ROLES
+
+
+def _html_values(text) -> list:
+    return [m["state"]["value"] for m in _state(text).values()
+            if isinstance(m["state"].get("value"), str)]
+
+
+def _captions(text) -> list:
+    return [html.unescape(re.sub(r"<[^>]+>", "", c)) for value in _html_values(text)
+            for c in re.findall(r"<caption[^>]*>(.*?)</caption>", value, re.S)]
+
+
+def test_frozen_tables_say_they_are_as_exported(demo_pages):
+    interactive, static, pcf = demo_pages
+    captions = _captions(interactive)
+    frozen = [c for c in captions if "as exported at PCF(+) = " in c]
+    # The band table and the two threshold-choice tables are frozen; the readout is the page's.
+    assert any(c.startswith("Bootstrap band (90%)") for c in frozen), captions
+    assert sum("hreshold" in c for c in frozen) == 2, captions
+    for c in frozen:
+        shown = float(re.search(r"as exported at PCF\(\+\) = ([\d.]+)", c).group(1))
+        assert shown == pytest.approx(pcf, abs=5e-5), c
+    live = [c for c in captions if c not in frozen]
+    assert live and all(c.startswith(("At the operating point", "Under the constraint"))
+                        for c in live), live
+    notes = [v for v in _html_values(interactive) if "pt = C(+|−)/(C(+|−)+C(−|+))" in v]
+    assert len(notes) == 1 and notes[0].startswith("<i>As exported at PCF(+) = ")
+    # The static page says it once, for the whole page (its note); its tables are unchanged.
+    assert not any("as exported" in c for c in _captions(static))
+
+
+def test_the_note_on_what_is_live_is_under_the_headline(demo_pages):
+    interactive, static, _ = demo_pages
+    for text in (interactive, static):
+        body = text[text.index("<body>"):]
+        order = [body.index(tag) for tag in ("<h1>", '<p class="caption">',
+                                             '<p class="note costwidget-page-note">', "<main>")]
+        assert order == sorted(order), order
+        # Nothing between the caption and the note.
+        between = body[body.index("</p>", order[1]) + 4:order[2]]
+        assert between.strip() == "", between
+    assert "greyed-out controls" in interactive and "greyed out" in static

@@ -12,6 +12,7 @@ import html
 import json
 import math
 import re
+import threading
 from pathlib import Path
 
 import bqplot as bq
@@ -53,14 +54,58 @@ def _marks(w):
 
 
 # ---------------------------------------------------------------------------- words
-def test_readout_columns_are_words_not_variable_names(w):
-    headers = _headers(w.readout_view.widget.value)
-    assert headers == ["classifier", *[text for text, _, _ in READOUT_COLUMNS]]
-    columns = set(w.readout.columns)
-    # No header is a variable name (range_lo, expected_cost, ...): "threshold" is also a word.
-    assert columns & set(headers) == {"threshold"} and not any("_" in h for h in headers)
-    # Every column of the main table is one of w.readout's (the tooltip names what it shows).
-    assert {c for _, _, c in READOUT_COLUMNS} <= columns
+# What a reader sees above each column, written out here (not read from the code's constants),
+# with the concept each column must show (issue 30: the old test compared the constant with
+# itself, so a header in code words or a column under the wrong header passed).
+MAIN_HEADERS = ["classifier", "threshold", "false-pos. rate", "true-pos. rate",
+                "norm. expected cost", "expected cost per case", "operating range, PCF(+)"]
+CONSTRAINT_HEADERS = ["classifier", "false-pos. rate", "true-pos. rate", "norm. expected cost",
+                      "expected cost per case", "rule to deploy", "best single threshold"]
+
+
+def _cells(table_html: str) -> dict:
+    """Each body row's cells as text, by the row's classifier name."""
+    rows = {}
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table_html, re.S):
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+                 for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        if cells:  # the name follows its colour swatch, "■"
+            rows[cells[0].lstrip("■").strip()] = cells
+    return rows
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "").replace("−", "-"))
+
+
+def test_readout_columns_are_words_not_variable_names(w, data):
+    main = w.readout_view.widget.value
+    assert _headers(main) == MAIN_HEADERS
+    w.update(constraint="neyman_pearson", max_fpr=0.1)
+    assert _headers(w.readout_view.constrained_widget.value) == CONSTRAINT_HEADERS
+    # No header is a name from the code: none is a column of w.readout ("threshold" is also a
+    # word) and none is written with underscores.
+    code_names = set(w.readout.columns) - {"threshold"}
+    for header in MAIN_HEADERS + CONSTRAINT_HEADERS:
+        assert header not in code_names and "_" not in header, header
+    # Each column shows what its header says, for each classifier: the rates of the rule
+    # "score >= threshold" counted on the data here (as sklearn's roc_curve counts them), and
+    # the costs from those rates (Drummond & Holte 2006: NEC = (1 - TPR - FPR) PCF(+) + FPR).
+    y, scores = data
+    pcf = w.pcf
+    for name, cells in _cells(main).items():
+        got = dict(zip(MAIN_HEADERS, cells))
+        threshold = float(w.readout.loc[name, "threshold"])
+        flagged = scores[name] >= threshold
+        fpr, tpr = flagged[~y].mean(), flagged[y].mean()
+        nec = (1 - tpr - fpr) * pcf + fpr
+        cost = w.p_pos * (1 - tpr) * w.cost_fn + (1 - w.p_pos) * fpr * w.cost_fp
+        for header, value in (("threshold", threshold), ("false-pos. rate", fpr),
+                              ("true-pos. rate", tpr), ("norm. expected cost", nec),
+                              ("expected cost per case", cost)):
+            # Shown to 4 significant digits.
+            assert _number(got[header]) == pytest.approx(value, rel=1e-3, abs=1e-12), \
+                (name, header, got[header], value)
 
 
 def test_operating_range_and_numbers_in_the_readout(w):
@@ -439,19 +484,47 @@ def test_the_readme_shows_a_picture_of_the_widget():
     assert width >= 800 and height >= 600, (width, height)
 
 
-def test_no_empty_space_above_the_controls_when_all_is_well(w):
-    """The error banner and the busy sign leave the layout while there is nothing to show (each
-    took a 28 px line above the controls), and come back when there is."""
+def _css_rule(selector: str) -> str:
+    match = re.search(re.escape(selector) + r"\s*\{([^}]*)\}", CSS)
+    assert match, f"no rule for {selector}"
+    return match.group(1)
+
+
+def test_no_empty_space_above_the_controls_when_all_is_well(w, monkeypatch):
+    """The error banner and the busy sign take no line of their own: they lie over the headline,
+    in one box with it, out of the flow (issue 29: showing them once pushed every control
+    down). Each shows exactly while it has something to say: the bands are held computing
+    until the test lets them go (issue 30: the old test skipped the busy sign whenever the
+    bands finished first)."""
     errors, busy = w.errors.widget, w._background.widget
+    top = w.widget.children[1]
+    assert "costwidget-top" in top._dom_classes
+    headline, status = top.children
+    assert headline is w.headline.widget and "costwidget-status" in status._dom_classes
+    assert list(status.children) == [errors, busy]
+    assert w.widget.children[2] is w.operating_tool.widget  # the controls come next
+    assert "position: relative" in _css_rule(".costwidget .costwidget-top")
+    layer = _css_rule(".costwidget .costwidget-status")
+    assert "position: absolute" in layer and "inset: 0" in layer
     w.wait(timeout=120)
     assert errors.layout.display == "none" and busy.layout.display == "none"
     w.operating_tool.cost_fn.value = -1.0  # typed into the field: refused in the banner
     assert errors.layout.display is None and "cost" in w.errors.message
     w.operating_tool.cost_fn.value = 2.0  # a good change clears the banner
     assert errors.layout.display == "none" and w.errors.message == ""
-    w.show_bands = True
-    if w.busy:  # the bands are computing: the busy sign is in the layout
-        assert busy.layout.display is None
-    w.wait(timeout=300)
-    assert busy.layout.display == "none"
+    release, compute = threading.Event(), w.band_layer.compute
 
+    def held(clf, request):
+        assert release.wait(timeout=120), "the test never let the bands go"
+        return compute(clf, request)
+
+    monkeypatch.setattr(w.band_layer, "compute", held)
+    try:
+        w.show_bands = True
+        assert w.busy and busy.layout.display is None
+        assert "computing bands" in w._background.label.value
+    finally:
+        release.set()
+    w.wait(timeout=300)
+    assert not w.busy and busy.layout.display == "none" and w._background.label.value == ""
+    assert sorted(w.drawn_bands) == sorted(w.visible)

@@ -24,7 +24,7 @@ import pathlib
 import re
 
 __all__ = ["standalone_page", "load_runtime", "amd_bundle", "script_safe", "json_for_script",
-           "readout_table", "RuntimeMissing", "STATIC"]
+           "readout_table", "RuntimeMissing", "STATIC", "NEEDS_PYTHON"]
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 _CDN = "https://cdn.jsdelivr.net/npm/"
@@ -63,6 +63,36 @@ require(["@jupyter-widgets/html-manager"], function (hm) {
     console.error(err);
   });
 });
+"""
+
+
+#: Why a control of an exported page is disabled (its tooltip, after its name; `page_limits`).
+NEEDS_PYTHON = "needs Python, so it stays as exported (this page has no kernel behind it)"
+
+# ipywidgets shows no tooltip on a checkbox with a description (it titles it with the
+# description) nor on a labelled drop-down, text field or slider track: each disabled control
+# of the page gets its name and the reason in its title here (buttons and labelled sliders show
+# the tooltip the export gave them). The controls are drawn after the page loads, hence the
+# observer; it only reads and writes title attributes.
+_DISABLED_TITLES = """
+(function () {
+  var why = __WHY__;
+  var fix = function () {
+    var boxes = document.querySelectorAll(".costwidget .widget-inline-hbox");
+    Array.prototype.forEach.call(boxes, function (box) {
+      var control = box.querySelector("input:disabled, select:disabled, .noUi-target[disabled]");
+      if (!control) { return; }
+      var label = box.querySelector(".widget-label-basic span") || box.querySelector(".widget-label");
+      var name = label ? label.textContent.trim() : "";
+      var text = /\\w/.test(name) ? name + ": " + why : why;
+      [control, label].forEach(function (el) {
+        if (el && el.title.indexOf(why) < 0) { el.title = text; }
+      });
+    });
+  };
+  new MutationObserver(fix).observe(document.body, {childList: true, subtree: true,
+    attributes: true, attributeFilter: ["title", "disabled"]});
+})();
 """
 
 
@@ -183,23 +213,29 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; ma
        color: #222; }
 h1 { font-size: 1.4rem; margin: 0 0 .3rem; }
 h2 { font-size: 1.1rem; margin: 1.5rem 0 .4rem; }
-.caption { margin: 0 0 1rem; }
+.caption { margin: 0 0 .4rem; }
+.costwidget-page-note { margin: 0 0 1rem; }
 .note { color: #666; font-size: .85rem; }
 table.readout { border-collapse: collapse; font-size: .85rem; }
 table.readout th, table.readout td { padding: 2px 8px; text-align: right; border-bottom: 1px solid #ddd; }
 table.readout th[scope=row] { text-align: left; font-weight: normal; }
 table.readout tr.best { background: #fff3b0; font-weight: bold; }
 .render-error { color: #a40000; }
+/* Controls that need Python (disabled at export): their labels greyed out too. */
+.costwidget .widget-checkbox:has(input:disabled) span,
+.costwidget .widget-inline-hbox:has(:disabled, [disabled]) > .widget-label { opacity: .55; }
 pre.snapshot { font-size: .75rem; background: #f6f6f6; padding: .5rem; overflow: auto;
                max-height: 30rem; }
 """
 
 
-_NOTE_STATIC = """A static page, drawn from the widget's saved state: the controls move, but
-nothing is recomputed (there is no Python behind it)."""
+_NOTE_STATIC = """A static page, drawn from the widget's saved state: nothing is recomputed
+(there is no Python behind it), so its controls are greyed out."""
 _NOTE_INTERACTIVE = """Interactive with no Python behind it: p(+), the costs, the ratio and the
-constraint recompute the operating point, its marks and the readout in the page; bands, the
-difference, the range table and the thesis view stay as exported (they need Python)."""
+constraint recompute the operating point, its marks, the headline and the readout in the page.
+The greyed-out controls (bands, the decision curve, the difference, threshold choice, the
+classifiers shown, the range of interest) need Python: what they draw stays as exported, and
+tables the page does not recompute say so in their title."""
 
 
 #: Kept as they are in a module's data: URL (letters and digits always are).
@@ -265,13 +301,13 @@ def standalone_page(*, manager_state, view_specs, title, caption, readout, color
 <body>
 <h1>{html.escape(title)}</h1>
 <p class="caption">{"" if frontend is None else "As exported: "}{html.escape(caption)}</p>
+<p class="note costwidget-page-note">{_NOTE_STATIC if frontend is None else _NOTE_INTERACTIVE} Made with
+{html.escape(generator)}{when}.</p>
 <main>
 <section id="costwidget-view">
 <script type="application/vnd.jupyter.widget-state+json">{json_for_script(manager_state)}</script>
 {views}
 </section>
-<p class="note costwidget-page-note">{_NOTE_STATIC if frontend is None else _NOTE_INTERACTIVE} Made with
-{html.escape(generator)}{when}.</p>
 <section id="costwidget-readout">
 <h2>Readout at the {"" if frontend is None else "exported "}operating point</h2>
 {readout_table(readout, colors)}
@@ -290,6 +326,7 @@ the same classifiers back to it (copy the JSON below, or read the
 </section>
 </main>
 {render}
+<script>{_DISABLED_TITLES.replace("__WHY__", json_for_script(NEEDS_PYTHON))}</script>
 {"" if frontend is None else _bind_script(frontend)}
 </body>
 </html>

@@ -1,5 +1,6 @@
-"""The busy sign of a `CostWidget`: a progress bar and what is computing, out of the layout while
-nothing is (`background.BackgroundWork` says what to show)."""
+"""The busy sign of a `CostWidget`: a progress bar and what is computing, hidden while nothing is
+(`background.BackgroundWork` says what to show). It lies over the headline (`layout.status_layer`),
+so showing it moves nothing."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ class BusySign:
                                          layout=widgets.Layout(width="160px", visibility="hidden"))
         self.label = widgets.HTML(value="")
         self.label.add_class("costwidget-busy")
-        # Out of the layout while idle: no empty line above the controls.
+        # Hidden while idle; laid over the headline, so it takes no room either way.
         self.widget = widgets.HBox([self.bar, self.label],
                                    layout=widgets.Layout(align_items="center", display="none"))
+        self.widget.add_class("costwidget-busy-sign")
 
     def draw(self, labels, parts) -> None:
         """Show the jobs ``labels`` at their progress ``parts`` (``(done, total)`` each); hide

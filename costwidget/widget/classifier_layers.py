@@ -15,7 +15,7 @@ from .marks import hold
 from .sliders import SliderBinding
 from .theme import ALWAYS, HALF_POINT_MARKER, INK, legend_html, swatch_class, swatch_css
 
-__all__ = ["ClassifierLayers"]
+__all__ = ["ClassifierLayers", "possible_legend_kinds"]
 
 
 class ClassifierLayers:
@@ -79,10 +79,18 @@ class ClassifierLayers:
         self._swatch_css = swatch_css(d.color for d in ds)
         self.legend = widgets.HTML(value=self._swatch_css + legend_html())
         self.legend.add_class("costwidget-legend-fixed")
+        # Issue 29: an entry that comes or goes never moves the panes under the legend. A
+        # hidden copy with every entry this widget can show lies under the legend in one grid
+        # cell (theme.CSS), so the legend always has the room of all of them.
+        self.legend_room = widgets.HTML(value=legend_html(
+            possible_legend_kinds(ds), colors=[d.color for d in ds], band_level=1.0))
+        self.legend_room.add_class("costwidget-legend-room")
+        self.legend_box = widgets.Box([self.legend_room, self.legend])
+        self.legend_box.add_class("costwidget-legend-stack")
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         # Rows wrap, so many classifiers or long names never push controls off the edge.
         self.picker_row = widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values(),
-                                        self.legend], layout=wrap)
+                                        self.legend_box], layout=wrap)
         self.picker_row.add_class("costwidget-legend")
         self._drawn = None
         self._legend_drawn = None
@@ -192,3 +200,27 @@ class ClassifierLayers:
         for name, box in self.picker.items():
             box.value = name in shown
         self.show_cost_lines.value = self.ctx.state.show_cost_lines
+
+
+def possible_legend_kinds(drawings) -> list:
+    """Every kind of legend entry (`theme.LEGEND_KINDS`) a widget over ``drawings`` can show.
+
+    The two constraints never show together: the workforce entry, the longer of the two, stands
+    for both.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.widget.classifier_layers import possible_legend_kinds
+    >>> w = cw.CostWidget([cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="A")])
+    >>> possible_legend_kinds(w._ctx.drawings)[-5:]
+    ['cost_lines', 'bands', 'threshold_choice', 'workforce', 'range']
+    >>> w.close()
+    """
+    kinds = list(ALWAYS)
+    if any(d.half_point is not None for d in drawings):
+        kinds.append("half")
+    kinds += ["cost_lines", "bands"]
+    if any(d.clf.folds for d in drawings):
+        kinds.append("fold_spread")
+    return kinds + ["threshold_choice", "workforce", "range"]

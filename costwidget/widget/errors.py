@@ -11,8 +11,8 @@ __all__ = ["ErrorArea"]
 
 
 class ErrorArea:
-    """An HTML banner: the escaped message of the last error; out of the layout (no empty line
-    above the controls) while all is well."""
+    """An HTML banner: the escaped message of the last error; hidden while all is well. It lies
+    over the headline (`layout.status_layer`), so showing it moves no control."""
 
     def __init__(self):
         self.widget = widgets.HTML(value="", layout=widgets.Layout(display="none"))

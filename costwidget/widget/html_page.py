@@ -28,12 +28,14 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
     ``interactive=True`` (offline pages only): with no kernel, p(+), the costs, the ratio and
     the constraint's controls move the operating line, the dots, the constraint's marks and the
     readout, computed in the page by ``static/operating-point.js`` (`page_spec` says which
-    models those are). ``interactive=False`` (or ``cdn=True``): the controls move, nothing is
-    recomputed.
+    models those are). ``interactive=False`` (or ``cdn=True``): nothing is recomputed. Controls
+    the page cannot act on are shown disabled, with a tooltip saying why, and tables it does not
+    recompute say "as exported at PCF(+) = …" in their title (`page_limits`).
     """
     from ipywidgets.embed import dependency_state, embed_data
 
     from ..export import page
+    from .page_limits import mark_page_limits
     from .page_spec import page_spec
 
     w.wait()
@@ -46,13 +48,17 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
     for model in state.values():
         if model.get("model_module") == "bqplot" and model["state"].get("tooltip"):
             model["state"]["tooltip"] = None
+    frontend = page_spec(w) if interactive and not cdn else None
+    # Issue 29: the page says what is live. Controls it cannot act on are disabled, with a
+    # tooltip saying why; tables it does not recompute say they show the exported state.
+    mark_page_limits(w, state, live_roles=None if frontend is None else frontend["roles"])
     data = embed_data(views=[w.widget], drop_defaults=False, state=state)
     snap = snapshot(w)
     text = page.standalone_page(
         manager_state=data["manager_state"], view_specs=data["view_specs"],
         title="Cost curves: " + ", ".join(c.name for c in visible_classifiers(w)),
         caption=caption(w), readout=w.readout, range_table=range_table(w), colors=dict(w.colors),
-        snapshot=snap, cdn=cdn, frontend=page_spec(w) if interactive and not cdn else None,
+        snapshot=snap, cdn=cdn, frontend=frontend,
         decision_rule=snap["decision_rule"],
         generator=f"costwidget {__version__}", created=time.strftime("%Y-%m-%d %H:%M"))
     if path is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-__all__ = ["compose_marks", "build_widget"]
+__all__ = ["compose_marks", "build_widget", "status_layer"]
 
 
 def compose_marks(w) -> None:
@@ -26,7 +26,14 @@ def compose_marks(w) -> None:
 
 
 def build_widget(w) -> widgets.VBox:
-    """The whole widget: every component's boxes in their places."""
+    """The whole widget: every component's boxes in their places.
+
+    Nothing moves under the pointer (issue 29): what comes and goes never pushes a control or a
+    pane. The error banner and the busy sign lie over the headline (`status_layer`), the legend
+    keeps the room of every entry it can show (`ClassifierLayers.legend_box`), and every control
+    sits above everything that appears (tables, the decision-curve and difference panes, the
+    range's tables and the thesis view), which comes last.
+    """
     from .theme import style_widget
 
     wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
@@ -37,19 +44,33 @@ def build_widget(w) -> widgets.VBox:
     if w.difference_view.controls is not None:
         rows.append(w.difference_view.controls)
     # The panes share the width, or stack when it is narrow (theme.CSS). The legend row is
-    # above them; the readout comes right under the constraint that shapes it.
+    # above them.
     panes = widgets.HBox([w.figures.roc, w.figures.cost])
     panes.add_class("costwidget-panes")
     widget = widgets.VBox([
-        style_widget(), w.errors.widget, w._background.widget,
-        w.headline.widget,  # issue 23: the answer, above the controls and panes
+        style_widget(), status_layer(w),
         w.operating_tool.widget, w.classifier_layers.picker_row, panes,
-        w.decision_curve_view.widget,  # issue 21: the decision-curve pane, under the panes
-        widgets.VBox(rows), w.constraint_tool.widget, w.readout_view.widget,
+        widgets.VBox(rows), w.range_tool.controls,
+        # The constraint's own controls come and go with it: last of the controls.
+        w.constraint_tool.widget,
+        # What appears and disappears, under every control. The readout comes right under the
+        # constraint that shapes it.
+        w.readout_view.widget,
         w.band_readout.widget,  # issue 23: the bands' limits, under the readout
         w.readout_view.constrained_widget, w.threshold_choice_view.widget,
-        w.difference_view.widget,
-        w.range_tool.widget, w.hover_tool.info,
+        w.decision_curve_view.widget,  # issue 21: the decision-curve pane
+        w.difference_view.widget, w.range_tool.tables, w.hover_tool.info,
     ])
     widget.add_class("costwidget")
     return widget
+
+
+def status_layer(w) -> widgets.Box:
+    """The headline (issue 23: the answer, above the controls and panes), with the error banner
+    and the busy sign laid over it: they take no room of their own, so neither pushes the
+    controls down when it shows (theme.CSS: ``costwidget-top``, ``costwidget-status``)."""
+    status = widgets.Box([w.errors.widget, w._background.widget])
+    status.add_class("costwidget-status")
+    top = widgets.Box([w.headline.widget, status])
+    top.add_class("costwidget-top")
+    return top

@@ -14,7 +14,12 @@ import base64
 
 from .frontend_payload import pack_classifiers
 
-__all__ = ["page_spec", "live_spec", "STATE_KEYS", "state_values"]
+__all__ = ["page_spec", "live_spec", "STATE_KEYS", "state_values", "CONTROL_ROLES"]
+
+#: The roles of the controls the page binds (page_bind.mjs CONTROL_ROLES): every other control
+#: needs Python, and an exported page shows it disabled (`page_limits`).
+CONTROL_ROLES = ("p_pos", "p_pos_value", "cost_fn", "cost_fp", "log_ratio", "constraint",
+                 "max_fpr", "capacity", "capacity_unit", "n_pos", "n_neg")
 
 #: The state keys the front end reads (the Python traits of the same names).
 STATE_KEYS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",

@@ -55,6 +55,9 @@ class RangeOfInterest:
     ----------
     widget : ipywidgets.VBox
         Controls, the range table and the thesis view, to place below the panes.
+    controls, tables : ipywidgets.HBox, ipywidgets.VBox
+        The two parts of ``widget``: the controls, and what appears with a range (the
+        `CostWidget` places them apart, the tables under every control).
     marks : list of bqplot marks
         The shading, to add (first, under the curves) to the cost pane's marks.
     table : DataFrame or None
@@ -117,11 +120,16 @@ class RangeOfInterest:
         self.table_html = widgets.HTML(value="")
         self.table_html.add_class("costwidget-range-table")
         self.thesis = ThesisView([d.clf for d in ctx.drawings], self.colors)
-        controls = widgets.HBox([widgets.HTML("<b>Range of interest</b>"), self.brush_toggle,
-                                 self.range_text, self.clear_button, self.thesis_toggle],
-                                layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        self.widget = widgets.VBox([controls, self.table_html, self.thesis.widget])
-        self.widget.add_class("costwidget-range")
+        self.controls = widgets.HBox([widgets.HTML("<b>Range of interest</b>"), self.brush_toggle,
+                                      self.range_text, self.clear_button, self.thesis_toggle],
+                                     layout=widgets.Layout(flex_flow="row wrap",
+                                                           align_items="center"))
+        # What appears with a range (its tables, the thesis view): `layout` puts it under every
+        # control, so that it never moves one (issue 29).
+        self.tables = widgets.VBox([self.table_html, self.thesis.widget])
+        self.widget = widgets.VBox([self.controls, self.tables])
+        for box in (self.widget, self.controls, self.tables):  # placed apart in a CostWidget
+            box.add_class("costwidget-range")
         self._wire()
 
     # ------------------------------------------------------------------ API

@@ -21,6 +21,8 @@ import re
 
 import ipywidgets as widgets
 
+from .steady_css import STEADY_CSS
+
 __all__ = ["INK", "INK_SOFT", "NEVER_USE", "NEVER_USE_OPACITY", "RANGE_EDGE", "RANGE_FILL", "CSS",
            "style_widget", "swatch_class", "swatch_css", "legend_html", "LEGEND_KINDS", "ALWAYS",
            "HALF_POINT_MARKER", "line_swatch", "rect_swatch", "marker_swatch", "strip_swatch"]
@@ -217,7 +219,7 @@ CSS = """
 }
 .costwidget .costwidget-constraint-message ul { margin: 2px 0; padding-left: 1.4em; }
 .costwidget .costwidget-constraint-message summary { cursor: pointer; color: var(--cw-ink-soft); }
-"""
+""" + STEADY_CSS
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 

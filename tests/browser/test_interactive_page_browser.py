@@ -317,3 +317,95 @@ def test_static_page_has_no_binding(exported, tmp_path):
     text = w.to_html(interactive=False)
     assert "costwidget-frontend" not in text and "nothing is recomputed" in text
     assert '<script type="module">' not in text
+
+
+# ---------------------------------------------------------------------------- what is live
+# Issue 29: the page says what is live. The controls that need Python, as a reader sees them.
+_DEAD = r"""() => {
+  const root = document.querySelector('.costwidget');
+  const out = [];
+  for (const box of root.querySelectorAll('.widget-checkbox')) {
+    const input = box.querySelector('input'), span = box.querySelector('.widget-label-basic span');
+    out.push({name: span.textContent.trim(), disabled: input.disabled, checked: input.checked,
+              title: input.title, labelTitle: span.title});
+  }
+  for (const el of root.querySelectorAll('.widget-dropdown, .widget-slider, .widget-text, button')) {
+    if (!el.getClientRects().length) continue;
+    const label = el.querySelector('.widget-label');
+    const control = el.matches('button') ? el : el.querySelector('select, input, .noUi-target');
+    if (!control) continue;
+    out.push({name: (label && label.textContent.trim()) || el.textContent.trim(),
+              disabled: control.disabled === true || control.hasAttribute('disabled'),
+              title: [el, label, control].map((e) => (e && e.title) || '').join(' ')});
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def demo_page(browser, tmp_path_factory):
+    import costwidget as cw
+
+    w = cw.demo(cost_fn=5.0)
+    try:
+        w.update(show_bands=True, threshold_choice="score+rate", show_decision_curve=True,
+                 difference=["gradient boosting", "naive Bayes"])
+        path = w.to_html(tmp_path_factory.mktemp("live") / "report.html")
+        pcf = probability_cost(w.p_pos, w.cost_fn, w.cost_fp)
+    finally:
+        w.close()
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:"))
+              else r.abort())
+    pg = ctx.new_page()
+    pg.goto(path.as_uri())
+    assert wait_for_state(pg, "() => window.costwidgetPage !== undefined", timeout=60_000)
+    pg.evaluate("window.costwidgetPage")
+    # The checkboxes are drawn, and say why they are disabled (the page's observer).
+    assert wait_for_state(pg, "() => { const b = document.querySelectorAll("
+                              "'.costwidget .widget-checkbox input:disabled'); return b.length > 5"
+                              " && Array.from(b).every(i => i.title.includes('needs Python')); }")
+    yield pg, pcf
+    ctx.close()
+
+
+def test_the_page_says_what_is_live(demo_page, artifacts):
+    page, pcf = demo_page
+    controls = page.evaluate(_DEAD)
+    by_name = {c["name"]: c for c in controls}
+    live = {"p(+)", "C(-|+) false negative", "C(+|-) false positive", "C(-|+)/C(+|-)",
+            "none", "Neyman-Pearson", "workforce"}
+    need_python = {"bands", "level", "decision curve", "difference", "threshold choice",
+                   "cost lines of all hull points", "fold spread (min–max)", "brush range",
+                   "clear", "thesis view", "range PCF(+)", "random forest (AUC = 0.79)"}
+    assert live | need_python <= set(by_name), sorted(by_name)
+    for name in live:
+        assert not by_name[name]["disabled"], by_name[name]
+    for name in need_python:
+        c = by_name[name]
+        assert c["disabled"] and "needs Python" in c["title"], c
+        if "labelTitle" in c:
+            assert "needs Python" in c["labelTitle"], c
+    # A click on the bands box changes nothing: it stays checked, as the bands are drawn.
+    assert by_name["bands"]["checked"]
+    page.locator(".costwidget .widget-checkbox", has_text="bands").first.locator("span").click(
+        force=True)
+    assert {c["name"]: c for c in page.evaluate(_DEAD)}["bands"]["checked"]
+    # The band table says it is frozen, at the exported PCF(+); p(+) moves, the caption stays.
+    caption = ".costwidget-band-readout caption"
+    exported = page.inner_text(caption)
+    assert f"as exported at PCF(+) = {pcf:.4g}" in exported, exported
+    headline = page.inner_text(".costwidget-headline")
+    _handle(page, ".costwidget-p-pos").focus()
+    page.keyboard.press("PageUp")
+    assert wait_for_state(page, f"() => document.querySelector('.costwidget-headline')"
+                                f".innerText !== {headline!r}")
+    assert page.inner_text(caption) == exported
+    # The note on what is live is right under the page's headline, above the widget.
+    boxes = page.evaluate("""() => ['p.caption', '.costwidget-page-note', '.costwidget'].map(
+        s => { const r = document.querySelector(s).getBoundingClientRect();
+               return [r.top, r.bottom]; })""")
+    (_, caption_bottom), (note_top, note_bottom), (widget_top, _) = boxes
+    assert 0 <= note_top - caption_bottom <= 12 and note_bottom <= widget_top, boxes
+    page.screenshot(path=str(artifacts / "interactive_page_what_is_live.png"),
+                    clip={"x": 0, "y": 0, "width": 1400, "height": 1000})

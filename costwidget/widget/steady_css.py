@@ -1,0 +1,65 @@
+"""The widget's rules that keep every control and pane where it is (issue 29: nothing moves
+under the pointer), part of `theme.CSS`.
+
+The error banner and the busy sign lie over the headline (`layout.status_layer`), out of the
+flow, so showing them moves nothing; the legend keeps the room of every entry it can show (a
+hidden copy of all of them, `ClassifierLayers.legend_room`, in the same grid cell).
+"""
+
+from __future__ import annotations
+
+__all__ = ["STEADY_CSS"]
+
+STEADY_CSS = """
+/* Issue 29: nothing moves under the pointer. The error banner and the busy sign lie over the
+   headline (layout.status_layer), out of the flow; the legend keeps the room of every entry it
+   can show (a hidden copy of all of them in the same grid cell). */
+.costwidget .costwidget-top {
+  position: relative;
+  min-height: 28px;
+  overflow: visible;
+}
+.costwidget .costwidget-status {
+  position: absolute;
+  inset: 0;
+  z-index: 10;
+  overflow: visible;
+  pointer-events: none;
+}
+.costwidget .costwidget-status > .costwidget-errors {
+  position: absolute;
+  inset: 0;
+  margin: 0;
+  height: auto;
+  overflow-y: auto;
+  background: var(--cw-paper);
+  pointer-events: auto;
+}
+.costwidget .costwidget-status > .costwidget-errors .costwidget-error-banner {
+  min-height: 100%;
+  box-sizing: border-box;
+}
+.costwidget .costwidget-status > .costwidget-busy-sign {
+  position: absolute;
+  top: 0;
+  right: 0;
+  margin: 0;
+  padding: 0 8px;
+  gap: 6px;
+  background: var(--cw-paper);
+  border: 1px solid var(--cw-rule);
+  border-radius: 4px;
+  overflow: visible;
+}
+.costwidget .costwidget-legend-stack {
+  display: grid;
+  overflow: visible;
+  max-width: 100%;
+}
+.costwidget .costwidget-legend-stack > * {
+  grid-area: 1 / 1;
+  min-width: 0;
+  margin: 0;
+}
+.costwidget .costwidget-legend-room { visibility: hidden; }
+"""
