@@ -27,6 +27,24 @@ Per classifier (``PAYLOAD_ARRAYS``):
     ``[n_pos, n_neg, range_lo, range_hi]``: the class totals (NaN when unknown, from_roc) and
     the operating range.
 
+The single candidates are as many as the distinct TPRs (up to the number of positives: three
+float64 each would make the payload grow with the data, 21.6 MB for 3 × 10^6 scores). When the
+class totals are known they travel instead as one byte buffer per classifier (``"single"`` in
+the header, :func:`encode_single`): per candidate three unsigned LEB128 varints,
+
+* the change in the count of true positives, and in false positives (zigzag): exact, the
+  front end divides by ``n_pos``, ``n_neg`` as the model does (checked bit for bit here, else
+  the three float64 arrays are sent);
+* the threshold to 6 significant digits, as a change in an order-preserving integer key, times
+  3, plus which side of that decimal's nearest double the exact threshold lies (0 on it, 1
+  below, 2 above). The front end takes that double's neighbour on that side: a number that
+  prints as the exact threshold does at 6 significant digits (the constraint's message) and at
+  4 (``readable``, the table), and lies within ``THRESHOLD_RELATIVE_BOUND`` of it. The FPRs,
+  TPRs and so which point is the best single choice are exact.
+
+A candidate then costs about 3 bytes: the payload grows with the number of distinct TPRs of
+each classifier, not with bytes per double (0.7 MB for 3 × 10^6 continuous scores).
+
 Uses only the public API of :mod:`costwidget.model`.
 """
 
@@ -38,17 +56,26 @@ import numpy as np
 
 from ..model import Classifier
 
-__all__ = ["PAYLOAD_ARRAYS", "PAYLOAD_FORMAT", "PAYLOAD_VERSION", "classifier_arrays",
-           "pack_classifiers", "unpack_classifiers", "payload_json"]
+__all__ = ["PAYLOAD_ARRAYS", "PAYLOAD_FORMAT", "PAYLOAD_VERSION", "SINGLE_ARRAYS",
+           "THRESHOLD_DIGITS", "THRESHOLD_RELATIVE_BOUND", "classifier_arrays", "encode_single",
+           "decode_single", "pack_classifiers", "unpack_classifiers", "payload_json"]
 
 PAYLOAD_FORMAT = "costwidget-operating-point"
-PAYLOAD_VERSION = 1
+PAYLOAD_VERSION = 2
 #: The arrays of each classifier, in the order they are packed (the JS decoder's PAYLOAD_ARRAYS).
 PAYLOAD_ARRAYS = ("hull_threshold", "hull_fpr", "hull_tpr",
                   "segment_lo", "segment_hi", "segment_vertex",
                   "single_threshold", "single_fpr", "single_tpr",
                   "scalars")
 _DTYPE = np.dtype("<f8")
+#: The arrays that :func:`encode_single` packs into one byte buffer.
+SINGLE_ARRAYS = ("single_threshold", "single_fpr", "single_tpr")
+#: Significant digits the encoded single candidates' thresholds keep.
+THRESHOLD_DIGITS = 6
+#: |decoded - exact| <= THRESHOLD_RELATIVE_BOUND * |exact| for an encoded threshold: half a unit
+#: in the 6th significant digit (5e-6 of a number whose leading digit is 1) plus two units in
+#: the last place of a double.
+THRESHOLD_RELATIVE_BOUND = 5e-6 + 2 * 2.0 ** -52
 
 
 def _segment_vertices(hull, segments) -> np.ndarray:
@@ -73,6 +100,135 @@ def _single_candidates(roc) -> np.ndarray:
     """Indices (in ROC order) of the first ROC point of each distinct TPR."""
     _, first = np.unique(roc["tpr"].to_numpy(), return_index=True)
     return np.sort(first)
+
+
+_KEY_INF = 1 << 40  # keys of +-inf and NaN: beyond every finite threshold's key
+_KEY_NAN = 1 << 41
+_KEY_EXPONENT_OFFSET = 400  # decimal exponents of doubles lie in [-324, 308]
+
+
+def _threshold_key(x: float) -> tuple[int, int] | None:
+    """(order-preserving key of x to 6 significant digits, side of x from that decimal's double).
+
+    None for -0.0, which the key cannot tell from 0.
+    """
+    if x != x:
+        return _KEY_NAN, 0
+    if x in (float("inf"), float("-inf")):
+        return (_KEY_INF if x > 0 else -_KEY_INF), 0
+    if x == 0:
+        return (None if np.signbit(x) else (0, 0))
+    text = f"{x:.{THRESHOLD_DIGITS - 1}e}"  # correctly rounded, half to even, as format() is
+    mantissa, exponent = text.lstrip("-").split("e")
+    digits = int(mantissa.replace(".", ""))  # in [10^5, 10^6)
+    key = ((int(exponent) + _KEY_EXPONENT_OFFSET) * 9 * 10 ** (THRESHOLD_DIGITS - 1)
+           + digits - 10 ** (THRESHOLD_DIGITS - 1) + 1)
+    nearest = float(text)
+    side = 0 if x == nearest else (1 if x < nearest else 2)
+    return (key if x > 0 else -key), side
+
+
+def _zigzag(d: np.ndarray) -> np.ndarray:
+    return np.where(d >= 0, 2 * d, -2 * d - 1).astype(np.uint64)
+
+
+def _leb128(values: np.ndarray) -> bytes:
+    """Unsigned LEB128 varints of non-negative integers (< 2^53), vectorized."""
+    v = np.asarray(values, dtype=np.uint64)
+    size = np.ones(v.size, dtype=np.int64)
+    rest = v >> np.uint64(7)
+    while rest.any():
+        size += rest > 0
+        rest >>= np.uint64(7)
+    start = np.cumsum(size) - size
+    out = np.zeros(int(size.sum()), dtype=np.uint8)
+    for k in range(int(size.max(initial=0))):
+        sel = size > k
+        byte = (v[sel] >> np.uint64(7 * k)) & np.uint64(0x7F)
+        more = (size[sel] > k + 1).astype(np.uint64) << np.uint64(7)
+        out[start[sel] + k] = (byte | more).astype(np.uint8)
+    return out.tobytes()
+
+
+def encode_single(arrays: dict, tp, fp) -> bytes | None:
+    """The single candidates as one byte buffer (module docstring), or None when it would not
+    decode bit for bit to ``arrays``' FPRs and TPRs (unknown or zero class totals, counts that
+    are not integers) or its thresholds hold -0.0.
+
+    Parameters
+    ----------
+    arrays : dict
+        :func:`classifier_arrays`' output (``single_*`` and ``scalars``).
+    tp, fp : array_like
+        The counts of true and false positives at each single candidate.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_scores([0, 1, 1, 0], [0.1, 0.9, 0.35, 0.35])
+    >>> data = encode_single(classifier_arrays(clf), [0, 1, 2], [0, 0, 1])
+    >>> decode_single(data, 3, n_pos=2, n_neg=2)["single_threshold"].tolist()
+    [inf, 0.9, 0.35]
+    """
+    n_pos, n_neg = arrays["scalars"][:2]
+    tp = np.asarray(tp, dtype=np.float64)
+    fp = np.asarray(fp, dtype=np.float64)
+    if not (n_pos > 0 and n_neg > 0) or not (np.all(tp == np.rint(tp)) and np.all(fp == np.rint(fp))):
+        return None
+    if not (np.array_equal(tp / n_pos, arrays["single_tpr"])
+            and np.array_equal(fp / n_neg, arrays["single_fpr"])):
+        return None
+    keyed = [_threshold_key(x) for x in arrays["single_threshold"].tolist()]
+    if any(k is None for k in keyed):
+        return None
+    key = np.array([k for k, _ in keyed], dtype=np.int64)
+    side = np.array([s for _, s in keyed], dtype=np.int64)
+    delta = lambda a: np.diff(np.asarray(a, dtype=np.int64), prepend=0)  # noqa: E731
+    fields = np.column_stack([_zigzag(delta(tp)), _zigzag(delta(fp)),
+                              _zigzag(delta(key)) * np.uint64(3) + side.astype(np.uint64)])
+    return _leb128(fields.ravel())
+
+
+def _threshold_of_key(key: int, side: int) -> float:
+    if key == _KEY_NAN:
+        return float("nan")
+    if abs(key) == _KEY_INF:
+        return float("inf") if key > 0 else float("-inf")
+    if key == 0:
+        return 0.0
+    k = abs(key) - 1
+    unit = 9 * 10 ** (THRESHOLD_DIGITS - 1)
+    exponent, digits = k // unit - _KEY_EXPONENT_OFFSET, k % unit + 10 ** (THRESHOLD_DIGITS - 1)
+    nearest = float(f"{'-' if key < 0 else ''}{digits}e{exponent - THRESHOLD_DIGITS + 1}")
+    if side == 0:
+        return nearest
+    return float(np.nextafter(nearest, -np.inf if side == 1 else np.inf))
+
+
+def decode_single(data: bytes, count: int, *, n_pos: float, n_neg: float) -> dict[str, np.ndarray]:
+    """The inverse of :func:`encode_single`, as the front end decodes it (for tests and tools):
+    ``{"single_threshold", "single_fpr", "single_tpr"}``, the thresholds within
+    ``THRESHOLD_RELATIVE_BOUND``."""
+    values, value, shift = [], 0, 0
+    for byte in data:
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            values.append(value)
+            value, shift = 0, 0
+    if value or shift or len(values) != 3 * count:
+        raise ValueError(f"single candidates: {len(values)} varints for {count} candidates")
+    unzig = lambda z: (z >> 1) if not z & 1 else -((z + 1) >> 1)  # noqa: E731
+    tp = fp = key = 0
+    out = {name: np.empty(count) for name in SINGLE_ARRAYS}
+    for i in range(count):
+        tp += unzig(values[3 * i])
+        fp += unzig(values[3 * i + 1])
+        key += unzig(values[3 * i + 2] // 3)
+        out["single_threshold"][i] = _threshold_of_key(key, values[3 * i + 2] % 3)
+        out["single_tpr"][i] = tp / n_pos
+        out["single_fpr"][i] = fp / n_neg
+    return out
 
 
 def classifier_arrays(clf: Classifier) -> dict[str, np.ndarray]:
@@ -146,9 +302,13 @@ def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
     -------
     header : dict
         ``{"format", "version", "dtype": "<f8", "classifiers": [{"name", "arrays": {array name:
-        {"buffer": index, "offset": byte offset, "length": number of float64}}}]}``.
+        {"buffer": index, "offset": byte offset, "length": number of float64}}, "single":
+        {"encoding", "buffer", "offset", "bytes", "length": number of candidates}}]}``;
+        ``"single"`` only when :func:`encode_single` applies (the ``single_*`` arrays then are
+        not in ``"arrays"``).
     buffers : list of bytes
-        Little-endian float64, one per array; ``buffers[i]`` is what ``"buffer": i`` names.
+        Little-endian float64, one per array, and the single candidates' varints;
+        ``buffers[i]`` is what ``"buffer": i`` names.
 
     Examples
     --------
@@ -156,20 +316,36 @@ def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
     >>> header, buffers = pack_classifiers([cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7,
     ...                                                                    name="a")])
     >>> header["classifiers"][0]["arrays"]["hull_fpr"], len(buffers)
-    ({'buffer': 1, 'offset': 0, 'length': 3}, 10)
+    ({'buffer': 1, 'offset': 0, 'length': 3}, 8)
     >>> np.frombuffer(buffers[1], "<f8").tolist()
     [0.0, 0.3, 1.0]
     """
     entries, buffers = [], []
     for name, clf in _named(classifiers):
-        arrays = {}
-        for key, arr in classifier_arrays(clf).items():
-            arrays[key] = {"buffer": len(buffers), "offset": 0, "length": int(arr.size)}
+        all_arrays = classifier_arrays(clf)
+        single = _encoded_single(clf, all_arrays)
+        entry = {"name": name, "arrays": {}}
+        for key, arr in all_arrays.items():
+            if single is not None and key in SINGLE_ARRAYS:
+                continue
+            entry["arrays"][key] = {"buffer": len(buffers), "offset": 0, "length": int(arr.size)}
             buffers.append(arr.tobytes())
-        entries.append({"name": name, "arrays": arrays})
+        if single is not None:
+            entry["single"] = {"encoding": "leb128-counts-6g", "buffer": len(buffers), "offset": 0,
+                               "bytes": len(single), "length": int(all_arrays["single_fpr"].size)}
+            buffers.append(single)
+        entries.append(entry)
     header = {"format": PAYLOAD_FORMAT, "version": PAYLOAD_VERSION, "dtype": _DTYPE.str,
               "classifiers": entries}
     return header, buffers
+
+
+def _encoded_single(clf: Classifier, arrays: dict) -> bytes | None:
+    roc = clf.roc
+    if not {"tp", "fp"} <= set(roc.columns):
+        return None
+    first = _single_candidates(roc)
+    return encode_single(arrays, roc["tp"].to_numpy()[first], roc["fp"].to_numpy()[first])
 
 
 def unpack_classifiers(header: dict, buffers) -> list[tuple[str, dict[str, np.ndarray]]]:
@@ -192,6 +368,11 @@ def unpack_classifiers(header: dict, buffers) -> list[tuple[str, dict[str, np.nd
         for key, spec in entry["arrays"].items():
             arrays[key] = np.frombuffer(buffers[spec["buffer"]], dtype=_DTYPE,
                                         count=spec["length"], offset=spec["offset"])
+        if "single" in entry:
+            spec = entry["single"]
+            data = bytes(buffers[spec["buffer"]])[spec["offset"]:spec["offset"] + spec["bytes"]]
+            arrays.update(decode_single(data, spec["length"], n_pos=arrays["scalars"][0],
+                                        n_neg=arrays["scalars"][1]))
         out.append((entry["name"], arrays))
     return out
 
