@@ -30,11 +30,12 @@ Per classifier (``PAYLOAD_ARRAYS``):
 The single candidates are as many as the distinct TPRs (up to the number of positives: three
 float64 each would make the payload grow with the data, 21.6 MB for 3 × 10^6 scores). When the
 class totals are known they travel instead as one byte buffer per classifier (``"single"`` in
-the header, :func:`encode_single`): per candidate three unsigned LEB128 varints,
+the header, :func:`encode_single`): per candidate two or three unsigned LEB128 varints,
 
-* the change in the count of true positives, and in false positives (zigzag): exact, the
-  front end divides by ``n_pos``, ``n_neg`` as the model does (checked bit for bit here, else
-  the three float64 arrays are sent);
+* the change in the count of false positives (zigzag) times 2, plus 1 when the count of true
+  positives does not rise by exactly one, and then that change (zigzag): exact, the front end
+  divides by ``n_pos``, ``n_neg`` as the model does (checked bit for bit here, else the three
+  float64 arrays are sent);
 * the threshold to 6 significant digits, as a change in an order-preserving integer key, times
   3, plus which side of that decimal's nearest double the exact threshold lies (0 on it, 1
   below, 2 above). The front end takes that double's neighbour on that side: a number that
@@ -42,7 +43,7 @@ the header, :func:`encode_single`): per candidate three unsigned LEB128 varints,
   4 (``readable``, the table), and lies within ``THRESHOLD_RELATIVE_BOUND`` of it. The FPRs,
   TPRs and so which point is the best single choice are exact.
 
-A candidate then costs about 3 bytes: the payload grows with the number of distinct TPRs of
+A candidate then costs 2 to 3 bytes: the payload grows with the number of distinct TPRs of
 each classifier, not with bytes per double (0.7 MB for 3 × 10^6 continuous scores).
 
 Uses only the public API of :mod:`costwidget.model`.
@@ -184,9 +185,13 @@ def encode_single(arrays: dict, tp, fp) -> bytes | None:
     key = np.array([k for k, _ in keyed], dtype=np.int64)
     side = np.array([s for _, s in keyed], dtype=np.int64)
     delta = lambda a: np.diff(np.asarray(a, dtype=np.int64), prepend=0)  # noqa: E731
-    fields = np.column_stack([_zigzag(delta(tp)), _zigzag(delta(fp)),
+    step = delta(tp)
+    other = step != 1  # the TPR usually rises by one positive: then no varint of its own
+    fields = np.column_stack([_zigzag(delta(fp)) * np.uint64(2) + other.astype(np.uint64),
+                              _zigzag(step),
                               _zigzag(delta(key)) * np.uint64(3) + side.astype(np.uint64)])
-    return _leb128(fields.ravel())
+    present = np.column_stack([np.ones_like(other), other, np.ones_like(other)])
+    return _leb128(fields.ravel()[present.ravel()])
 
 
 def _threshold_of_key(key: int, side: int) -> float:
@@ -216,18 +221,26 @@ def decode_single(data: bytes, count: int, *, n_pos: float, n_neg: float) -> dic
         if not byte & 0x80:
             values.append(value)
             value, shift = 0, 0
-    if value or shift or len(values) != 3 * count:
-        raise ValueError(f"single candidates: {len(values)} varints for {count} candidates")
+    if value or shift:
+        raise ValueError("single candidates: the last varint is cut short")
     unzig = lambda z: (z >> 1) if not z & 1 else -((z + 1) >> 1)  # noqa: E731
     tp = fp = key = 0
     out = {name: np.empty(count) for name in SINGLE_ARRAYS}
-    for i in range(count):
-        tp += unzig(values[3 * i])
-        fp += unzig(values[3 * i + 1])
-        key += unzig(values[3 * i + 2] // 3)
-        out["single_threshold"][i] = _threshold_of_key(key, values[3 * i + 2] % 3)
-        out["single_tpr"][i] = tp / n_pos
-        out["single_fpr"][i] = fp / n_neg
+    it = iter(values)
+    try:
+        for i in range(count):
+            first = next(it)
+            fp += unzig(first >> 1)
+            tp += unzig(next(it)) if first & 1 else 1
+            third = next(it)
+            key += unzig(third // 3)
+            out["single_threshold"][i] = _threshold_of_key(key, third % 3)
+            out["single_tpr"][i] = tp / n_pos
+            out["single_fpr"][i] = fp / n_neg
+    except StopIteration:
+        raise ValueError(f"single candidates: too few varints for {count} candidates") from None
+    if next(it, None) is not None:
+        raise ValueError(f"single candidates: more varints than {count} candidates")
     return out
 
 

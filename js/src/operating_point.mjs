@@ -240,8 +240,9 @@ function decodeSingle(bytes, count, nPos, nNeg, name) {
   let fp = 0;
   let key = 0;
   for (let i = 0; i < count; i++) {
-    tp += unzig(next());
-    fp += unzig(next());
+    const first = next();
+    fp += unzig(Math.floor(first / 2));
+    tp += first % 2 === 1 ? unzig(next()) : 1; // most candidates: one more positive
     const v = next();
     key += unzig(Math.floor(v / 3));
     sides[i] = v % 3;
