@@ -207,3 +207,16 @@ def test_payload_bytes_per_case_meet_the_target():
     assert live / (3 * n) <= 1.0
     page = len(w.to_html().encode()) - len(w.to_html(interactive=False).encode())
     assert page <= 4 / 3 * live + 200_000  # base64 of the buffers plus the inlined modules
+
+
+def test_the_page_states_the_bound():
+    """The interactive page says which answer is bounded, and by what (as the README does)."""
+    from costwidget.widget import CostWidget
+
+    rng = np.random.default_rng(1)
+    y = rng.random(200) < 0.5
+    page = CostWidget([cw.Classifier.from_scores(y, y + rng.normal(size=200))]).to_html()
+    assert "best single threshold" in page and "6 significant digits" in page
+    assert f"{THRESHOLD_RELATIVE_BOUND:.0e}".replace("5e-06", "5·10⁻⁶") in page
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "5·10⁻⁶ relative" in readme and "bench_payload_size.py" in readme

@@ -199,7 +199,9 @@ _NOTE_STATIC = """A static page, drawn from the widget's saved state: the contro
 nothing is recomputed (there is no Python behind it)."""
 _NOTE_INTERACTIVE = """Interactive with no Python behind it: p(+), the costs, the ratio and the
 constraint recompute the operating point, its marks and the readout in the page; bands, the
-difference, the range table and the thesis view stay as exported (they need Python)."""
+difference, the range table and the thesis view stay as exported (they need Python). Every number
+it recomputes is exact, but for a constraint's best single threshold: computed from thresholds
+kept to 6 significant digits, within 5·10⁻⁶ relative, and shown exactly as the exact one."""
 
 
 #: Kept as they are in a module's data: URL (letters and digits always are).
