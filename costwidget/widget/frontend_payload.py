@@ -108,25 +108,49 @@ _KEY_NAN = 1 << 41
 _KEY_EXPONENT_OFFSET = 400  # decimal exponents of doubles lie in [-324, 308]
 
 
-def _threshold_key(x: float) -> tuple[int, int] | None:
-    """(order-preserving key of x to 6 significant digits, side of x from that decimal's double).
+def _threshold_keys(x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Order-preserving keys of ``x`` to 6 significant digits, and the side of each ``x`` from
+    that decimal's nearest double (0 on it, 1 below, 2 above); None when ``x`` holds -0.0,
+    which the key cannot tell from 0.
 
-    None for -0.0, which the key cannot tell from 0.
+    Vectorized: one C-level ``%`` formats every number (correctly rounded, half to even, as
+    ``format()``), and the digits are read from the text's code points.
     """
-    if x != x:
-        return _KEY_NAN, 0
-    if x in (float("inf"), float("-inf")):
-        return (_KEY_INF if x > 0 else -_KEY_INF), 0
-    if x == 0:
-        return (None if np.signbit(x) else (0, 0))
-    text = f"{x:.{THRESHOLD_DIGITS - 1}e}"  # correctly rounded, half to even, as format() is
-    mantissa, exponent = text.lstrip("-").split("e")
-    digits = int(mantissa.replace(".", ""))  # in [10^5, 10^6)
-    key = ((int(exponent) + _KEY_EXPONENT_OFFSET) * 9 * 10 ** (THRESHOLD_DIGITS - 1)
-           + digits - 10 ** (THRESHOLD_DIGITS - 1) + 1)
-    nearest = float(text)
-    side = 0 if x == nearest else (1 if x < nearest else 2)
-    return (key if x > 0 else -key), side
+    x = np.asarray(x, dtype=np.float64)
+    if np.any((x == 0) & np.signbit(x)):
+        return None
+    key = np.zeros(x.size, dtype=np.int64)
+    side = np.zeros(x.size, dtype=np.int64)
+    key[np.isnan(x)] = _KEY_NAN
+    key[x == np.inf] = _KEY_INF
+    key[x == -np.inf] = -_KEY_INF
+    finite = np.flatnonzero(np.isfinite(x) & (x != 0))
+    if finite.size:
+        a = np.abs(x[finite])
+        text = (f"%.{THRESHOLD_DIGITS - 1}e," * a.size) % tuple(a.tolist())
+        width = THRESHOLD_DIGITS + 5  # "d.ddddde±XX": exponents below 100 in magnitude
+        if len(text) == (width + 1) * a.size:  # every one that short: read the bytes as they are
+            code = np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(a.size, -1)
+            code = np.column_stack([code[:, :width], np.zeros(a.size, np.uint8)])
+        else:
+            parts = np.array(text[:-1].split(","), dtype=f"U{width + 1}")
+            code = parts.view(np.uint32).reshape(a.size, -1)
+        code = code.astype(np.int64) - ord("0")
+        mantissa = code[:, [0] + list(range(2, THRESHOLD_DIGITS + 1))]  # "d.ddddd"
+        digits = mantissa @ (10 ** np.arange(THRESHOLD_DIGITS - 1, -1, -1))
+        exp = code[:, THRESHOLD_DIGITS + 3:]  # after "e±": 2 or 3 digits (unused code points are 0)
+        three = exp[:, -1] != -ord("0")
+        magnitude = np.where(three, exp @ [100, 10, 1], exp[:, :2] @ [10, 1])
+        exponent = np.where(code[:, THRESHOLD_DIGITS + 2] == ord("-") - ord("0"), -magnitude,
+                            magnitude)
+        k = ((exponent + _KEY_EXPONENT_OFFSET) * 9 * 10 ** (THRESHOLD_DIGITS - 1)
+             + digits - 10 ** (THRESHOLD_DIGITS - 1) + 1)
+        nearest = np.fromstring(text[:-1], sep=",")  # correctly rounded, as float() and JS
+        key[finite] = np.where(x[finite] > 0, k, -k)
+        side[finite] = np.where(a == nearest, 0, np.where(a < nearest, 1, 2))
+        side[finite] = np.where((x[finite] < 0) & (side[finite] > 0), 3 - side[finite],
+                                side[finite])  # -a below -nearest is a above nearest
+    return key, side
 
 
 def _zigzag(d: np.ndarray) -> np.ndarray:
@@ -179,11 +203,10 @@ def encode_single(arrays: dict, tp, fp) -> bytes | None:
     if not (np.array_equal(tp / n_pos, arrays["single_tpr"])
             and np.array_equal(fp / n_neg, arrays["single_fpr"])):
         return None
-    keyed = [_threshold_key(x) for x in arrays["single_threshold"].tolist()]
-    if any(k is None for k in keyed):
+    keyed = _threshold_keys(arrays["single_threshold"])
+    if keyed is None:
         return None
-    key = np.array([k for k, _ in keyed], dtype=np.int64)
-    side = np.array([s for _, s in keyed], dtype=np.int64)
+    key, side = keyed
     delta = lambda a: np.diff(np.asarray(a, dtype=np.int64), prepend=0)  # noqa: E731
     step = delta(tp)
     other = step != 1  # the TPR usually rises by one positive: then no varint of its own
