@@ -13,7 +13,7 @@ cases, and states the model refuses (the module must refuse them too).
 Required agreement: the optimal vertex and its threshold exactly; NEC and expected cost to
 1e-12 (they agree exactly today: the module does the same IEEE operations in the same order);
 the constrained rule exactly, including its mix probability, thresholds and message; the best
-single threshold (sent to 6 significant digits, ``frontend_payload.encode_single``) within
+single threshold (sent to 6 significant digits, ``single_varints.encode_single``) within
 ``THRESHOLD_RELATIVE_BOUND`` and printed exactly as the model's at the 6 and 4 significant
 digits the page shows; the marks, the readout rows and the readout's HTML exactly.
 """

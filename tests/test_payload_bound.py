@@ -1,7 +1,7 @@
 """The payload's size and the bound on what it carries approximately (issue 29, item 7).
 
 The single candidates (the first ROC point of each distinct TPR) travel as varints
-(``frontend_payload.encode_single``): FPR and TPR exactly, the threshold to 6 significant
+(``single_varints.encode_single``): FPR and TPR exactly, the threshold to 6 significant
 digits plus the side the exact one lies on. Checked here against the model's own exact answers
 on the full data (``clf.roc``, ``clf.neyman_pearson``, ``clf.workforce``):
 

@@ -34,11 +34,11 @@ export const PAYLOAD_ARRAYS = [
 /** The payload format this module reads (frontend_payload.py writes the same). */
 export const PAYLOAD_FORMAT = "costwidget-operating-point";
 export const PAYLOAD_VERSION = 2;
-/** The arrays that may instead travel as one varint buffer (frontend_payload.encode_single). */
+/** The arrays that may instead travel as one varint buffer (single_varints.encode_single). */
 export const SINGLE_ARRAYS = ["single_threshold", "single_fpr", "single_tpr"];
 /** Significant digits an encoded single candidate's threshold keeps (THRESHOLD_DIGITS). */
 export const THRESHOLD_DIGITS = 6;
-/** |decoded - exact| <= THRESHOLD_RELATIVE_BOUND * |exact| (frontend_payload.py). */
+/** |decoded - exact| <= THRESHOLD_RELATIVE_BOUND * |exact| (single_varints.py). */
 export const THRESHOLD_RELATIVE_BOUND = 5e-6 + 2 * 2 ** -52;
 /** The constraints, as the widget state's `constraint` trait names them. */
 export const CONSTRAINTS = ["none", "neyman_pearson", "workforce"];
@@ -185,7 +185,7 @@ export function decodePayload(header, buffers) {
   });
 }
 
-// Keys of the encoded thresholds (frontend_payload._threshold_key).
+// Keys of the encoded thresholds (single_varints._threshold_keys).
 const KEY_INF = 2 ** 40;
 const KEY_NAN = 2 ** 41;
 const KEY_EXPONENT_OFFSET = 400;
@@ -201,7 +201,7 @@ function nextDouble(x, up) {
 }
 
 /** The threshold a key and side stand for: within THRESHOLD_RELATIVE_BOUND of the exact one,
- *  and printing as it does at 6 and at 4 significant digits (frontend_payload.py). */
+ *  and printing as it does at 6 and at 4 significant digits (single_varints.py). */
 function thresholdOfKey(key, side) {
   if (key === KEY_NAN) return NaN;
   if (Math.abs(key) === KEY_INF) return key > 0 ? Infinity : -Infinity;
@@ -214,7 +214,7 @@ function thresholdOfKey(key, side) {
 }
 
 /**
- * The single candidates from their varint buffer (frontend_payload.encode_single): FPR and TPR
+ * The single candidates from their varint buffer (single_varints.encode_single): FPR and TPR
  * exact (counts over the class totals), thresholds on demand (`single_threshold_at`), only the
  * chosen one is ever needed.
  */
