@@ -27,6 +27,25 @@ Per classifier (``PAYLOAD_ARRAYS``):
     ``[n_pos, n_neg, range_lo, range_hi]``: the class totals (NaN when unknown, from_roc) and
     the operating range.
 
+The single candidates are as many as the distinct TPRs (up to the number of positives: three
+float64 each would make the payload grow with the data, 21.6 MB for 3 × 10^6 scores). When the
+class totals are known they travel instead as one byte buffer per classifier (``"single"`` in
+the header, :func:`encode_single`): per candidate two or three unsigned LEB128 varints,
+
+* the change in the count of false positives (zigzag) times 2, plus 1 when the count of true
+  positives does not rise by exactly one, and then that change (zigzag): exact, the front end
+  divides by ``n_pos``, ``n_neg`` as the model does (checked bit for bit here, else the three
+  float64 arrays are sent);
+* the threshold to 6 significant digits, as a change in an order-preserving integer key, times
+  3, plus which side of that decimal's nearest double the exact threshold lies (0 on it, 1
+  below, 2 above). The front end takes that double's neighbour on that side: a number that
+  prints as the exact threshold does at 6 significant digits (the constraint's message) and at
+  4 (``readable``, the table), and lies within ``THRESHOLD_RELATIVE_BOUND`` of it. The FPRs,
+  TPRs and so which point is the best single choice are exact.
+
+A candidate then costs 2 to 3 bytes: the payload grows with the number of distinct TPRs of
+each classifier, not with bytes per double (0.7 MB for 3 × 10^6 continuous scores).
+
 Uses only the public API of :mod:`costwidget.model`.
 """
 
@@ -37,19 +56,21 @@ import json
 import numpy as np
 
 from ..model import Classifier
+from .single_varints import (SINGLE_ARRAYS, THRESHOLD_DIGITS, THRESHOLD_RELATIVE_BOUND,
+                             decode_single, encode_single)
 
-__all__ = ["PAYLOAD_ARRAYS", "PAYLOAD_FORMAT", "PAYLOAD_VERSION", "classifier_arrays",
-           "pack_classifiers", "unpack_classifiers", "payload_json"]
+__all__ = ["PAYLOAD_ARRAYS", "PAYLOAD_FORMAT", "PAYLOAD_VERSION", "SINGLE_ARRAYS",
+           "THRESHOLD_DIGITS", "THRESHOLD_RELATIVE_BOUND", "classifier_arrays", "encode_single",
+           "decode_single", "pack_classifiers", "unpack_classifiers", "payload_json"]
 
 PAYLOAD_FORMAT = "costwidget-operating-point"
-PAYLOAD_VERSION = 1
+PAYLOAD_VERSION = 2
 #: The arrays of each classifier, in the order they are packed (the JS decoder's PAYLOAD_ARRAYS).
 PAYLOAD_ARRAYS = ("hull_threshold", "hull_fpr", "hull_tpr",
                   "segment_lo", "segment_hi", "segment_vertex",
                   "single_threshold", "single_fpr", "single_tpr",
                   "scalars")
 _DTYPE = np.dtype("<f8")
-
 
 def _segment_vertices(hull, segments) -> np.ndarray:
     """Index in the hull of each segment's vertex.
@@ -146,9 +167,13 @@ def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
     -------
     header : dict
         ``{"format", "version", "dtype": "<f8", "classifiers": [{"name", "arrays": {array name:
-        {"buffer": index, "offset": byte offset, "length": number of float64}}}]}``.
+        {"buffer": index, "offset": byte offset, "length": number of float64}}, "single":
+        {"encoding", "buffer", "offset", "bytes", "length": number of candidates}}]}``;
+        ``"single"`` only when :func:`encode_single` applies (the ``single_*`` arrays then are
+        not in ``"arrays"``).
     buffers : list of bytes
-        Little-endian float64, one per array; ``buffers[i]`` is what ``"buffer": i`` names.
+        Little-endian float64, one per array, and the single candidates' varints;
+        ``buffers[i]`` is what ``"buffer": i`` names.
 
     Examples
     --------
@@ -156,20 +181,36 @@ def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
     >>> header, buffers = pack_classifiers([cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7,
     ...                                                                    name="a")])
     >>> header["classifiers"][0]["arrays"]["hull_fpr"], len(buffers)
-    ({'buffer': 1, 'offset': 0, 'length': 3}, 10)
+    ({'buffer': 1, 'offset': 0, 'length': 3}, 8)
     >>> np.frombuffer(buffers[1], "<f8").tolist()
     [0.0, 0.3, 1.0]
     """
     entries, buffers = [], []
     for name, clf in _named(classifiers):
-        arrays = {}
-        for key, arr in classifier_arrays(clf).items():
-            arrays[key] = {"buffer": len(buffers), "offset": 0, "length": int(arr.size)}
+        all_arrays = classifier_arrays(clf)
+        single = _encoded_single(clf, all_arrays)
+        entry = {"name": name, "arrays": {}}
+        for key, arr in all_arrays.items():
+            if single is not None and key in SINGLE_ARRAYS:
+                continue
+            entry["arrays"][key] = {"buffer": len(buffers), "offset": 0, "length": int(arr.size)}
             buffers.append(arr.tobytes())
-        entries.append({"name": name, "arrays": arrays})
+        if single is not None:
+            entry["single"] = {"encoding": "leb128-counts-6g", "buffer": len(buffers), "offset": 0,
+                               "bytes": len(single), "length": int(all_arrays["single_fpr"].size)}
+            buffers.append(single)
+        entries.append(entry)
     header = {"format": PAYLOAD_FORMAT, "version": PAYLOAD_VERSION, "dtype": _DTYPE.str,
               "classifiers": entries}
     return header, buffers
+
+
+def _encoded_single(clf: Classifier, arrays: dict) -> bytes | None:
+    roc = clf.roc
+    if not {"tp", "fp"} <= set(roc.columns):
+        return None
+    first = _single_candidates(roc)
+    return encode_single(arrays, roc["tp"].to_numpy()[first], roc["fp"].to_numpy()[first])
 
 
 def unpack_classifiers(header: dict, buffers) -> list[tuple[str, dict[str, np.ndarray]]]:
@@ -192,6 +233,11 @@ def unpack_classifiers(header: dict, buffers) -> list[tuple[str, dict[str, np.nd
         for key, spec in entry["arrays"].items():
             arrays[key] = np.frombuffer(buffers[spec["buffer"]], dtype=_DTYPE,
                                         count=spec["length"], offset=spec["offset"])
+        if "single" in entry:
+            spec = entry["single"]
+            data = bytes(buffers[spec["buffer"]])[spec["offset"]:spec["offset"] + spec["bytes"]]
+            arrays.update(decode_single(data, spec["length"], n_pos=arrays["scalars"][0],
+                                        n_neg=arrays["scalars"][1]))
         out.append((entry["name"], arrays))
     return out
 

@@ -33,7 +33,13 @@ export const PAYLOAD_ARRAYS = [
 ];
 /** The payload format this module reads (frontend_payload.py writes the same). */
 export const PAYLOAD_FORMAT = "costwidget-operating-point";
-export const PAYLOAD_VERSION = 1;
+export const PAYLOAD_VERSION = 2;
+/** The arrays that may instead travel as one varint buffer (single_varints.encode_single). */
+export const SINGLE_ARRAYS = ["single_threshold", "single_fpr", "single_tpr"];
+/** Significant digits an encoded single candidate's threshold keeps (THRESHOLD_DIGITS). */
+export const THRESHOLD_DIGITS = 6;
+/** |decoded - exact| <= THRESHOLD_RELATIVE_BOUND * |exact| (single_varints.py). */
+export const THRESHOLD_RELATIVE_BOUND = 5e-6 + 2 * 2 ** -52;
 /** The constraints, as the widget state's `constraint` trait names them. */
 export const CONSTRAINTS = ["none", "neyman_pearson", "workforce"];
 
@@ -120,8 +126,9 @@ function float64At(bytes, offset, length) {
 /**
  * Decode the payload written by `costwidget.widget.frontend_payload.pack_classifiers`: a JSON
  * header naming each classifier's arrays (buffer index, byte offset, length) and the list of
- * binary buffers (little-endian float64). Non-finite values (thresholds ±inf, NaN where a
- * classifier has no threshold, unknown class totals) arrive as they are: binary, not JSON.
+ * binary buffers (little-endian float64; a classifier's single candidates as LEB128 varints
+ * when its entry has `single`, see decodeSingle). Non-finite values (thresholds ±inf, NaN where
+ * a classifier has no threshold, unknown class totals) arrive as they are: binary, not JSON.
  *
  * @param {object|string} header  the header (or its JSON text)
  * @param {Array<ArrayBuffer|ArrayBufferView|string>} buffers
@@ -134,9 +141,12 @@ function float64At(bytes, offset, length) {
  * @property {{lo: Float64Array, hi: Float64Array, vertex: Float64Array}} segments
  *   the envelope's pieces of positive length: hull vertex `vertex[i]` is optimal on
  *   [lo[i], hi[i]); the `lo` are the envelope's breakpoints
- * @property {{threshold: Float64Array, fpr: Float64Array, tpr: Float64Array, monotone: boolean}} single
+ * @property {{fpr: Float64Array, tpr: Float64Array, thresholdAt: function(number): number, monotone: boolean}} single
  *   the ROC points that can be the best single threshold under a constraint (the first point of
- *   each distinct TPR); `monotone` when FPR and TPR both rise along them (scored classifiers)
+ *   each distinct TPR); `monotone` when FPR and TPR both rise along them (scored classifiers);
+ *   `thresholdAt(j)` the j-th one's threshold: exact from float64 arrays, within
+ *   THRESHOLD_RELATIVE_BOUND (and printing as the exact one at 6 and 4 significant digits) when
+ *   the candidates came as varints (header entry `single`)
  * @property {number} nPos  class totals of the evaluation data (NaN when unknown: from_roc)
  * @property {number} nNeg
  * @property {number} rangeLo  the operating range (Classifier.operating_range)
@@ -155,14 +165,93 @@ export function decodePayload(header, buffers) {
   return header.classifiers.map((entry) => {
     const a = {};
     for (const name of PAYLOAD_ARRAYS) {
+      if (entry.single && SINGLE_ARRAYS.includes(name)) continue;
       const spec = entry.arrays[name];
       if (!spec) throw new Error(`classifier ${entry.name}: payload lacks ${name}`);
       const buf = bytes[spec.buffer];
       if (!buf) throw new Error(`classifier ${entry.name}: ${name} names missing buffer ${spec.buffer}`);
       a[name] = float64At(buf, spec.offset, spec.length);
     }
+    if (entry.single) {
+      const spec = entry.single;
+      const buf = bytes[spec.buffer];
+      if (!buf || spec.offset + spec.bytes > buf.byteLength) {
+        throw new Error(`classifier ${entry.name}: single candidates overrun buffer ${spec.buffer}`);
+      }
+      Object.assign(a, decodeSingle(buf.subarray(spec.offset, spec.offset + spec.bytes),
+        spec.length, a.scalars[0], a.scalars[1], entry.name));
+    }
     return makeClassifier(entry.name, a);
   });
+}
+
+// Keys of the encoded thresholds (single_varints._threshold_keys).
+const KEY_INF = 2 ** 40;
+const KEY_NAN = 2 ** 41;
+const KEY_EXPONENT_OFFSET = 400;
+const KEY_UNIT = 9 * 10 ** (THRESHOLD_DIGITS - 1);
+const BITS = new Float64Array(1);
+const BITS_INT = new BigInt64Array(BITS.buffer);
+
+/** The double next to `x` (finite, non-zero) towards +inf (up) or -inf. */
+function nextDouble(x, up) {
+  BITS[0] = x;
+  BITS_INT[0] += (x > 0) === up ? 1n : -1n;
+  return BITS[0];
+}
+
+/** The threshold a key and side stand for: within THRESHOLD_RELATIVE_BOUND of the exact one,
+ *  and printing as it does at 6 and at 4 significant digits (single_varints.py). */
+function thresholdOfKey(key, side) {
+  if (key === KEY_NAN) return NaN;
+  if (Math.abs(key) === KEY_INF) return key > 0 ? Infinity : -Infinity;
+  if (key === 0) return 0;
+  const k = Math.abs(key) - 1;
+  const exponent = Math.floor(k / KEY_UNIT) - KEY_EXPONENT_OFFSET;
+  const digits = (k % KEY_UNIT) + 10 ** (THRESHOLD_DIGITS - 1);
+  const nearest = Number(`${key < 0 ? "-" : ""}${digits}e${exponent - THRESHOLD_DIGITS + 1}`);
+  return side === 0 ? nearest : nextDouble(nearest, side === 2);
+}
+
+/**
+ * The single candidates from their varint buffer (single_varints.encode_single): FPR and TPR
+ * exact (counts over the class totals), thresholds on demand (`single_threshold_at`), only the
+ * chosen one is ever needed.
+ */
+function decodeSingle(bytes, count, nPos, nNeg, name) {
+  const fpr = new Float64Array(count);
+  const tpr = new Float64Array(count);
+  const keys = new Float64Array(count);
+  const sides = new Uint8Array(count);
+  let at = 0;
+  const next = () => { // one unsigned LEB128 varint (< 2^53: arithmetic, not 32-bit bitwise)
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      if (at >= bytes.length) throw new Error(`classifier ${name}: single candidates truncated`);
+      const byte = bytes[at++];
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 128;
+    }
+  };
+  const unzig = (z) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+  let tp = 0;
+  let fp = 0;
+  let key = 0;
+  for (let i = 0; i < count; i++) {
+    const first = next();
+    fp += unzig(Math.floor(first / 2));
+    tp += first % 2 === 1 ? unzig(next()) : 1; // most candidates: one more positive
+    const v = next();
+    key += unzig(Math.floor(v / 3));
+    sides[i] = v % 3;
+    keys[i] = key;
+    tpr[i] = tp / nPos;
+    fpr[i] = fp / nNeg;
+  }
+  if (at !== bytes.length) throw new Error(`classifier ${name}: single candidates have trailing bytes`);
+  return { single_fpr: fpr, single_tpr: tpr, single_threshold_at: (j) => thresholdOfKey(keys[j], sides[j]) };
 }
 
 /**
@@ -173,7 +262,13 @@ export function decodePayload(header, buffers) {
  */
 export function makeClassifier(name, a) {
   const f64 = (x) => (x instanceof Float64Array ? x : Float64Array.from(x));
-  const single = { threshold: f64(a.single_threshold), fpr: f64(a.single_fpr), tpr: f64(a.single_tpr) };
+  const single = { fpr: f64(a.single_fpr), tpr: f64(a.single_tpr) };
+  if (a.single_threshold_at) {
+    single.thresholdAt = a.single_threshold_at;
+  } else {
+    single.threshold = f64(a.single_threshold);
+    single.thresholdAt = (j) => single.threshold[j];
+  }
   // Monotone single candidates (every scored classifier) let the best single threshold be found
   // by binary search: its load rises along them (float products and sums are monotone).
   let monotone = true;
@@ -406,7 +501,7 @@ function where(threshold, fpr, tpr) {
  * any n_pos > 0, n_neg >= 0 (another point of the same TPR has no lower FPR, so no lower load).
  */
 function bestSingle(single, loadOf, limit) {
-  const { fpr, tpr, threshold } = single;
+  const { fpr, tpr } = single;
   let j;
   if (single.monotone) {
     // Loads rise along the candidates and TPR strictly: the answer is the last one within.
@@ -433,7 +528,7 @@ function bestSingle(single, loadOf, limit) {
     }
   }
   // (0, 0) is always a candidate and within any limit >= 0.
-  return [threshold[j], fpr[j], tpr[j]];
+  return [single.thresholdAt(j), fpr[j], tpr[j]];
 }
 
 /**

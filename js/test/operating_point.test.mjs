@@ -158,6 +158,55 @@ test("payload decoding: aligned views, unaligned copies, base64, non-finite valu
   assert.throws(() => op.decodePayload(short, [bytes]), /overruns/);
 });
 
+// Unsigned LEB128, written here independently of the module (frontend_payload.encode_single).
+function leb128(values) {
+  const out = [];
+  for (let v of values) {
+    do {
+      const low = v % 128;
+      v = Math.floor(v / 128);
+      out.push(v > 0 ? low | 0x80 : low);
+    } while (v > 0);
+  }
+  return new Uint8Array(out);
+}
+
+test("single candidates as varints: exact counts, thresholds to 6 digits on the exact one's side", () => {
+  // Candidates (tp, fp, threshold): (0, 0, inf), (1, 0, 0.9), (3, 2, 0.1234567) of n_pos 4, n_neg 5.
+  // Keys: (decimal exponent + 400) * 900000 + (6 digits - 100000) + 1; zigzag deltas.
+  const key09 = 399 * 900000 + (900000 - 100000) + 1; // 9.00000e-01, exactly 0.9's double: side 0
+  const key0123457 = 399 * 900000 + (123457 - 100000) + 1; // 1.23457e-01, the exact one below: side 1
+  const zz = (d) => (d >= 0 ? 2 * d : -2 * d - 1);
+  const varints = [
+    zz(0) * 2 + 1, zz(0), zz(2 ** 40) * 3 + 0, // tp does not rise by one: its change follows
+    zz(0) * 2 + 0, zz(key09 - 2 ** 40) * 3 + 0, // tp rises by one: no varint
+    zz(2) * 2 + 1, zz(2), zz(key0123457 - key09) * 3 + 1,
+  ];
+  const f64 = (v) => new Float64Array(v);
+  const arrays = { hull_threshold: f64([Infinity, -Infinity]), hull_fpr: f64([0, 1]), hull_tpr: f64([0, 1]),
+    segment_lo: f64([0, 0.5]), segment_hi: f64([0.5, 1]), segment_vertex: f64([0, 1]), scalars: f64([4, 5, 0.5, 0.5]) };
+  const names = Object.keys(arrays);
+  const header = { format: op.PAYLOAD_FORMAT, version: op.PAYLOAD_VERSION, dtype: "<f8", classifiers: [{
+    name: "v", arrays: Object.fromEntries(names.map((n, i) => [n, { buffer: i, offset: 0, length: arrays[n].length }])),
+    single: { encoding: "leb128-counts-6g", buffer: names.length, offset: 0, bytes: leb128(varints).length, length: 3 },
+  }] };
+  const buffers = [...names.map((n) => arrays[n]), leb128(varints)];
+  const [clf] = op.decodePayload(header, buffers);
+  assert.deepEqual(Array.from(clf.single.tpr), [0, 1 / 4, 3 / 4]);
+  assert.deepEqual(Array.from(clf.single.fpr), [0, 0, 2 / 5]);
+  assert.equal(clf.single.thresholdAt(0), Infinity);
+  assert.equal(clf.single.thresholdAt(1), 0.9);
+  const t = clf.single.thresholdAt(2);
+  assert.ok(t < 0.123457 && 0.123457 - t < 1e-16, `${t}`); // the double next below 0.123457
+  assert.equal(op.formatPy(t, ".6g"), "0.123457");
+  assert.ok(Math.abs(t - 0.1234567) <= op.THRESHOLD_RELATIVE_BOUND * 0.1234567);
+  // A cut buffer or a trailing byte is refused, not read short.
+  const cut = { ...header, classifiers: [{ ...header.classifiers[0], single: { ...header.classifiers[0].single, length: 4 } }] };
+  assert.throws(() => op.decodePayload(cut, buffers), /truncated/);
+  const two = { ...header, classifiers: [{ ...header.classifiers[0], single: { ...header.classifiers[0].single, length: 2 } }] };
+  assert.throws(() => op.decodePayload(two, buffers), /trailing/);
+});
+
 test("Python's format(): half to even on the exact value, exponents, grouping", () => {
   assert.equal(op.formatPy(0.125, ".2g"), "0.12"); // toPrecision would say 0.13
   assert.equal(op.formatPy(2.5, ".1g"), "2");
