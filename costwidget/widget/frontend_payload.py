@@ -26,6 +26,10 @@ Per classifier (``PAYLOAD_ARRAYS``):
 ``scalars``
     ``[n_pos, n_neg, range_lo, range_hi]``: the class totals (NaN when unknown, from_roc) and
     the operating range.
+``hull_next_score``
+    The next lower distinct score below each hull vertex's threshold (``-inf`` below the
+    lowest, NaN without thresholds): the headline shows a threshold with the digits that select
+    the same cases (`costwidget.model.selecting_threshold`).
 
 Uses only the public API of :mod:`costwidget.model`.
 """
@@ -36,7 +40,7 @@ import json
 
 import numpy as np
 
-from ..model import Classifier
+from ..model import Classifier, next_lower_scores
 
 __all__ = ["PAYLOAD_ARRAYS", "PAYLOAD_FORMAT", "PAYLOAD_VERSION", "classifier_arrays",
            "pack_classifiers", "unpack_classifiers", "payload_json"]
@@ -47,7 +51,7 @@ PAYLOAD_VERSION = 1
 PAYLOAD_ARRAYS = ("hull_threshold", "hull_fpr", "hull_tpr",
                   "segment_lo", "segment_hi", "segment_vertex",
                   "single_threshold", "single_fpr", "single_tpr",
-                  "scalars")
+                  "scalars", "hull_next_score")
 _DTYPE = np.dtype("<f8")
 
 
@@ -116,6 +120,8 @@ def classifier_arrays(clf: Classifier) -> dict[str, np.ndarray]:
         "single_tpr": roc["tpr"].to_numpy()[single],
         "scalars": np.array([nan if clf.n_pos is None else float(clf.n_pos),
                              nan if clf.n_neg is None else float(clf.n_neg), lo, hi]),
+        "hull_next_score": next_lower_scores(roc["threshold"].to_numpy(),
+                                             hull["threshold"].to_numpy()),
     }
     return {k: np.ascontiguousarray(v, dtype=_DTYPE) for k, v in out.items()}
 
@@ -156,7 +162,7 @@ def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
     >>> header, buffers = pack_classifiers([cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7,
     ...                                                                    name="a")])
     >>> header["classifiers"][0]["arrays"]["hull_fpr"], len(buffers)
-    ({'buffer': 1, 'offset': 0, 'length': 3}, 10)
+    ({'buffer': 1, 'offset': 0, 'length': 3}, 11)
     >>> np.frombuffer(buffers[1], "<f8").tolist()
     [0.0, 0.3, 1.0]
     """

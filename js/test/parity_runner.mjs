@@ -91,7 +91,9 @@ const constraintQueries = input.constraint_queries.map((q) => attempt(() => {
 const formatQueries = input.format_queries.map(([x, spec]) => op.formatPy(x, spec));
 const readableQueries = (input.readable_queries || []).map((x) =>
   [op.readable(x), op.readableValue(x), op.roundSignificant(x, 3)]);
+const selectingQueries = (input.selecting_queries || []).map(([t, lo]) => op.selectingThreshold(t, lo));
 process.stdout.write(dump({
   states, pcf_queries: pcfQueries, constraint_queries: constraintQueries,
-  format_queries: formatQueries, readable_queries: readableQueries, elapsed_ms: elapsedMs,
+  format_queries: formatQueries, readable_queries: readableQueries,
+  selecting_queries: selectingQueries, elapsed_ms: elapsedMs,
 }));

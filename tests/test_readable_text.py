@@ -1,0 +1,129 @@
+"""Numbers a reader can read (issue 30, item 6): the headline's words and thresholds.
+
+Every expectation is computed independently of the package: the rule a shown threshold names is
+found by classifying the raw scores with the shown text parsed as a float, and the cheapest rule
+by a brute force over every threshold (expected cost per case = p·C(-|+)·FNR + (1-p)·C(+|-)·FPR,
+Drummond & Holte 2006, sec. 2).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import costwidget as cw
+from costwidget.model import readable, selecting_threshold
+
+#: A "-0" anywhere in a text: a minus, zeros, and no other digit of the same number.
+MINUS_ZERO = re.compile(r"(?<![\d.])[-−]0(?:\.0*)?(?![\d.e])")
+
+
+def _distinct_desc(scores):
+    return np.unique(np.asarray(scores, dtype=float))[::-1]
+
+
+def _selects_the_same(scores, threshold, text):
+    return np.array_equal(scores >= float(text), scores >= threshold)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False), min_size=2,
+                max_size=40),
+       st.integers(0, 3))
+def test_the_shown_threshold_flags_the_same_cases(raw, grid):
+    """For every distinct score t, `score >= float(shown)` flags exactly what `score >= t` does
+    (the shown text between t and the next lower score), on scores close together or on grids."""
+    scores = np.asarray(raw, dtype=float)
+    if grid:  # scores on a decimal grid, where a 4-digit rounding lands on another score
+        scores = np.round(scores / 10.0 ** (grid + 3), 8)
+    distinct = _distinct_desc(scores)
+    for t, lo in zip(distinct, np.append(distinct[1:], -np.inf)):
+        text = selecting_threshold(t, lo)
+        assert _selects_the_same(scores, t, text), (t, lo, text)
+        assert not MINUS_ZERO.search(text), text
+        # As short as it can be: never longer than the text that reads back as t itself.
+        assert len(text.lstrip("-")) <= len(repr(float(t)).lstrip("-")) + 4
+
+
+def test_four_digits_would_name_another_rule():
+    """Issue 31's case: 0.3003 for 0.30027084 leaves out 0.30027084 and 0.30028 themselves."""
+    scores = np.array([0.30027084, 0.30028, 0.3002, 0.1])
+    t, lo = 0.30027084, 0.3002
+    assert not _selects_the_same(scores, t, readable(t))  # the 4-digit rounding: wrong rule
+    text = selecting_threshold(t, lo)
+    assert _selects_the_same(scores, t, text) and text == "0.30027"
+
+
+def test_no_minus_zero_in_shown_numbers():
+    assert readable(-0.0) == "0"
+    assert selecting_threshold(-0.0, -1.0) == "0"
+
+
+def _brute_flags(y, scores, p, fn, fp):
+    """The cases the cheapest rule `score >= t` flags, over every threshold (all ties)."""
+    pos, neg = y.sum(), (~y).sum()
+    costs = []
+    for t in np.concatenate([np.unique(scores), [np.inf]]):
+        pred = scores >= t
+        costs.append((p * fn * (~pred & y).sum() / pos + (1 - p) * fp * (pred & ~y).sum() / neg,
+                      pred))
+    low = min(c for c, _ in costs)
+    return [pred for c, pred in costs if c <= low + 1e-12]
+
+
+@pytest.fixture()
+def grid_data():
+    """Scores on a 0.0001 grid near 0.3, where a 4-digit threshold names the neighbour."""
+    rng = np.random.default_rng(30)
+    y = rng.random(400) < 0.4
+    scores = np.round(0.3 + 0.002 * (y + rng.normal(scale=0.8, size=400)), 5)
+    return y, scores
+
+
+def test_headline_threshold_flags_what_the_brute_force_flags(grid_data):
+    y, scores = grid_data
+    w = cw.CostWidget([cw.Classifier.from_scores(y, scores, name="m")])
+    try:
+        for p in (0.2, 0.4, 0.6):
+            w.update(p_pos=p, cost_fn=1.0, cost_fp=1.0)
+            m = re.search(r"at score ≥ (\S+): ", w.headline.text)
+            assert m, w.headline.text
+            flagged = scores >= float(m.group(1))
+            assert any(np.array_equal(flagged, b) for b in _brute_flags(y, scores, p, 1.0, 1.0)), \
+                (p, w.headline.text)
+    finally:
+        w.close()
+
+
+def test_flagging_nothing_and_everything_are_said_in_words(grid_data):
+    y, scores = grid_data
+    w = cw.CostWidget([cw.Classifier.from_scores(y, scores, name="m"),
+                       cw.Classifier.from_scores(y, -scores, name="n")])
+    try:
+        w.p_pos = 0.0  # nothing is positive: flagging no case costs nothing
+        assert w.headline.text.startswith("Flag no case: 0 per case"), w.headline.text
+        assert "score ≥" not in w.headline.text
+        w.p_pos = 1.0  # everything is positive: flagging every case costs nothing
+        assert w.headline.text.startswith("Flag every case: 0 per case"), w.headline.text
+        w.update(p_pos=0.5, cost_fn=1.0, cost_fp=0.0)  # a false positive costs nothing
+        assert w.headline.text.startswith("Flag every case: 0 per case"), w.headline.text
+    finally:
+        w.close()
+
+
+def test_a_constrained_rule_at_score_zero_reads_0_not_minus_0():
+    """Scores with -0.0 (a decision function's): the randomized rule's threshold reads 0."""
+    y = np.array([0, 1, 0, 1, 1, 0, 0, 1, 0, 1], dtype=bool)
+    s = np.array([-0.0, 0.5, -0.5, 0.7, -0.0, -0.2, 0.1, 0.3, -0.9, 0.9])
+    w = cw.CostWidget([cw.Classifier.from_scores(y, s, name="m")], p_pos=0.5)
+    try:
+        for limit in (0.2, 0.3, 0.5, 0.7, 0.9):
+            w.update(constraint="neyman_pearson", max_fpr=limit)
+            assert not MINUS_ZERO.search(w.headline.text), w.headline.text
+            assert not MINUS_ZERO.search(w.readout_view.constrained_widget.value)
+    finally:
+        w.close()
