@@ -127,3 +127,28 @@ def test_a_constrained_rule_at_score_zero_reads_0_not_minus_0():
             assert not MINUS_ZERO.search(w.readout_view.constrained_widget.value)
     finally:
         w.close()
+
+
+def test_difference_axis_labels_tell_every_tick_apart():
+    """Two nearly equal models: the NEC difference spans about ±0.02; every tick label differs
+    from the others, reads back as its tick, and all ticks lie inside the drawn range."""
+    rng = np.random.default_rng(4)
+    y = rng.random(600) < 0.4
+    base = y * 3.0 + rng.normal(size=600)
+    w = cw.CostWidget.from_predictions(
+        y, {"a": np.round(base, 3), "b": np.round(base + 0.15 * rng.normal(size=600), 3)})
+    try:
+        w.difference = ["a", "b"]
+        w.wait(timeout=300)
+        view = w.difference_view
+        lo, hi = view.y_scale.min, view.y_scale.max
+        assert hi - lo < 0.2  # a small difference: the case a fixed ".2f" got wrong
+        ticks, fmt = np.asarray(view.y_axis.tick_values, dtype=float), view.y_axis.tick_format
+        labels = [format(t, fmt) for t in ticks]
+        assert len(ticks) >= 3 and len(set(labels)) == len(labels), labels
+        assert all(lo <= t <= hi for t in ticks), (lo, hi, ticks)
+        step = np.diff(ticks).min()
+        assert all(abs(float(text) - t) < step / 10 for text, t in zip(labels, ticks)), labels
+        assert not any(MINUS_ZERO.search(text) for text in labels), labels
+    finally:
+        w.close()

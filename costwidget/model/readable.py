@@ -17,7 +17,7 @@ from decimal import ROUND_FLOOR, Decimal
 import numpy as np
 
 __all__ = ["readable", "readable_value", "round_significant", "lowest_names",
-           "selecting_threshold", "next_lower_scores"]
+           "selecting_threshold", "next_lower_scores", "axis_ticks"]
 
 #: Whole numbers below this are shown in full (at most 5 digits).
 _WHOLE_IN_FULL = 1e5
@@ -160,3 +160,39 @@ def next_lower_scores(scores_descending, thresholds) -> np.ndarray:
     found = (at < ascending.size) & (ascending[np.minimum(at, ascending.size - 1)] == want)
     below = np.where(at > 0, ascending[np.maximum(at - 1, 0)], -np.inf)
     return np.where(found, below, np.nan)
+
+
+def axis_ticks(lo: float, hi: float, count: int = 5) -> tuple[np.ndarray, str]:
+    """Round tick values over ``[lo, hi]`` and a format that tells every one apart.
+
+    The step is 1, 2 or 5 times a power of ten, the smallest not under 3/4 of ``(hi - lo) /
+    count`` (so about ``count`` ticks, at most 4/3 as many); the format has as many decimals as the step needs (a fixed ``.2f`` read 0.01, 0.01,
+    0.00 for ticks 0.0125 apart). Zero is written "0.00", never "-0.00".
+
+    Examples
+    --------
+    >>> from costwidget.model.readable import axis_ticks
+    >>> ticks, fmt = axis_ticks(-0.0137, 0.012)
+    >>> [format(t, fmt) for t in ticks]
+    ['-0.010', '-0.005', '0.000', '0.005', '0.010']
+    >>> ticks, fmt = axis_ticks(0.0, 0.5)
+    >>> fmt, ticks.tolist()
+    ('.1f', [0.0, 0.1, 0.2, 0.3, 0.4, 0.5])
+    """
+    lo, hi = float(lo), float(hi)
+    if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+        raise ValueError(f"an axis needs finite lo < hi, got [{lo!r}, {hi!r}].")
+    raw = 0.75 * (hi - lo) / max(int(count), 1)  # a step a little under span/count is fine
+    power = math.floor(math.log10(raw))
+    step, decimals = None, 0
+    for k in (power, power + 1):
+        for m in (1, 2, 5):
+            s = m * 10.0 ** k
+            if s >= raw * (1 - 1e-9):
+                step, decimals = s, max(0, -k)
+                break
+        if step is not None:
+            break
+    first, last = math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9)
+    ticks = np.round(np.arange(first, last + 1) * step, decimals + 1) + 0.0  # + 0.0: no -0
+    return ticks, f".{decimals}f"
