@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import costwidget as cw
 from costwidget.model import readable, selecting_threshold
+from costwidget.widget.threshold_choice_view import TABLE_COLUMNS
 
 #: A "-0" anywhere in a text: a minus, zeros, and no other digit of the same number.
 MINUS_ZERO = re.compile(r"(?<![\d.])[-−]0(?:\.0*)?(?![\d.e])")
@@ -150,5 +151,44 @@ def test_difference_axis_labels_tell_every_tick_apart():
         step = np.diff(ticks).min()
         assert all(abs(float(text) - t) < step / 10 for text, t in zip(labels, ticks)), labels
         assert not any(MINUS_ZERO.search(text) for text in labels), labels
+    finally:
+        w.close()
+
+
+def _cells(table_html):
+    import html as _html
+
+    head = [_html.unescape(h) for h in re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", table_html)]
+    rows = [[_html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", r)]
+            for r in re.findall(r"<tr>(.*?)</tr>", table_html.split("<tbody>")[1])]
+    return head, rows
+
+
+def test_threshold_choice_tables_read_as_the_readout():
+    """Headers are words, numbers follow the readout's rule: up to 5 digits in full, grouped
+    with commas (29,926, not 2.993e+04), else 4 significant digits."""
+    rng = np.random.default_rng(1)
+    y = rng.random(300) < 0.4
+    p = 1 / (1 + np.exp(-(2 * y - 1 + rng.normal(size=300))))
+    w = cw.CostWidget.from_predictions(y, {"a": p}, p_pos=0.5, cost_fn=59852.0, cost_fp=59852.0)
+    try:
+        w.threshold_choice = "score+rate"
+        view = w.threshold_choice_view
+        for table_html, frame in ((view.choices_html.value, view.choices.reset_index(drop=True)),
+                                  (view.table_html.value,
+                                   view.table.reindex(columns=TABLE_COLUMNS).reset_index())):
+            head, rows = _cells(table_html)
+            assert head and not any("_" in h for h in head), head
+            assert len(rows) == len(frame)
+            for cells, (_, row) in zip(rows, frame.iterrows()):
+                numbers = [v for v in row if isinstance(v, float) and np.isfinite(v)]
+                shown = [c for c in cells if re.fullmatch(r"-?[\d,]+(\.\d+)?(e[-+]\d+)?", c)]
+                assert len(shown) == len(numbers), (cells, list(row))
+                for text, v in zip(shown, numbers):
+                    assert float(text.replace(",", "")) == pytest.approx(v, rel=5e-4, abs=1e-12)
+                    if 1e3 <= abs(v) < 1e5:
+                        assert "e" not in text and "," in text, text
+        # The expected cost per case at this scale is in the thousands: shown with commas.
+        assert any("," in c for r in _cells(view.choices_html.value)[1] for c in r)
     finally:
         w.close()
