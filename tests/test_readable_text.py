@@ -192,3 +192,34 @@ def test_threshold_choice_tables_read_as_the_readout():
         assert any("," in c for r in _cells(view.choices_html.value)[1] for c in r)
     finally:
         w.close()
+
+
+def test_the_cheapest_classifiers_dot_is_drawn_on_top(grid_data):
+    """The dot of the classifier with the lowest expected cost (brute force over thresholds) is
+    drawn again over every other dot and over the drag handle (bqplot draws later marks on
+    top); at a tie no dot is singled out."""
+    y, scores = grid_data
+    rng = np.random.default_rng(7)
+    models = {"first": scores + 0.004 * rng.normal(size=scores.size), "second": scores}
+    w = cw.CostWidget.from_predictions(y, models, p_pos=0.4)
+    try:
+        op, marks = w.operating_tool, list(w.figures.cost.marks)
+        for p in (0.2, 0.4, 0.7):
+            w.p_pos = p
+            costs = {n: min(_cost(y, s, p, t) for t in np.append(np.unique(s), np.inf))
+                     for n, s in models.items()}
+            best = min(costs, key=costs.get)
+            want = [1.0 if n == best else 0.0 for n in models]
+            assert list(op.winner_dot.opacities) == want, (p, costs)
+            assert op.winner_dot.y[list(models).index(best)] == pytest.approx(
+                w.readout.loc[best, "nec"])
+        assert marks.index(op.handle) < marks.index(op.nec_points) < marks.index(op.winner_dot)
+        w.p_pos = 1.0  # every classifier costs 0: a tie
+        assert list(op.winner_dot.opacities) == [0.0, 0.0]
+    finally:
+        w.close()
+
+
+def _cost(y, s, p, t):
+    pred = s >= t
+    return p * (~pred & y).sum() / y.sum() + (1 - p) * (pred & ~y).sum() / (~y).sum()

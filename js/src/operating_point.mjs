@@ -580,6 +580,19 @@ function visibleMask(classifiers, visible) {
 }
 
 /**
+ * widget/operating_point.py winner_opacities: 1 for the one visible classifier of lowest NEC
+ * (the readout's tie rule), 0 for the others and at a tie. Its dot is drawn again on top.
+ * @param {ArrayLike<number>} necs @param {Array<number>} opacities
+ * @returns {Array<number>}
+ */
+export function winnerOpacities(necs, opacities) {
+  const rows = [];
+  opacities.forEach((o, i) => { if (o > 0) rows.push([i, { nec: necs[i] }]); });
+  const low = lowestNames(rows, "nec");
+  return opacities.map((_, i) => (low.length === 1 && i === low[0] ? 1.0 : 0.0));
+}
+
+/**
  * Everything the operating-point tool draws (widget/operating_point.py sync), as typed arrays
  * ready for bqplot marks. Every classifier keeps its point in every mark (hidden ones at
  * opacity 0), so the marks' point counts never change.
@@ -616,6 +629,7 @@ export function operatingMarks(classifiers, state) {
     chosen: { x: fpr, y: tpr, opacities },
     operatingLine: { x: Float64Array.of(pcf, pcf), y: Float64Array.of(0.0, 1.0) },
     necPoints: { x: new Float64Array(n).fill(pcf), y: necs, opacities },
+    winnerDot: { x: new Float64Array(n).fill(pcf), y: necs, opacities: winnerOpacities(necs, opacities) },
     handle: { x: Float64Array.of(pcf) },
   };
 }

@@ -63,6 +63,7 @@ const states = input.states.map((s) => attempt(() => {
     chosen_y: view.operating.chosen.y,
     nec_x: view.operating.necPoints.x,
     nec_y: view.operating.necPoints.y,
+    winner_opacities: view.operating.winnerDot.opacities,
     operating_line: [view.operating.operatingLine.x, view.operating.operatingLine.y],
     expected_cost: groups[s.group].map((c) => op.operatingPoint(c, s).expected_cost),
     constrained: view.constraint.constrained,
