@@ -402,11 +402,15 @@ def test_states_agree_with_the_model(parity):
             assert (js["roc_points"][0][i], js["roc_points"][1][i]) == (cp.fpr, cp.tpr)
             assert js["cost_lines_y"][2 * i: 2 * i + 2] == [cp.intercept, cp.intercept + cp.slope]
         # The winner's dot, drawn on top: the one visible classifier of lowest NEC, none at a tie.
-        from costwidget.widget.operating_point import winner_opacities
+        from costwidget.widget.operating_point import winner_index
 
-        shown_opacity = [1.0 if name in s["visible"] else 0.0 for name, _ in group]
-        assert js["winner_opacities"] == winner_opacities([op.nec for op in py["ops"]],
-                                                          shown_opacity), where
+        k = winner_index([op.nec for op in py["ops"]],
+                         [1.0 if name in s["visible"] else 0.0 for name, _ in group])
+        dot = js["winner_dot"]
+        assert dot["visible"] == (k is not None), where
+        if k is not None:
+            assert (dot["x"], dot["y"]) == ([py["pcf"]], [js["nec_y"][k]]), where
+            assert dot["colors"] == [s["colors"].get(group[k][0], "#999999")], where
         assert js["operating_line"] == [[py["pcf"]] * 2, [0.0, 1.0]]
         assert js["constraint_on"] == (s["constraint"] != "none")
         assert all(same(a, b) for a, b in zip(js["roc_line"][0] + js["roc_line"][1],

@@ -194,30 +194,44 @@ def test_threshold_choice_tables_read_as_the_readout():
         w.close()
 
 
-def test_the_cheapest_classifiers_dot_is_drawn_on_top(grid_data):
+def test_the_cheapest_classifiers_dot_is_drawn_on_top():
     """The dot of the classifier with the lowest expected cost (brute force over thresholds) is
-    drawn again over every other dot and over the drag handle (bqplot draws later marks on
-    top); at a tie no dot is singled out."""
-    y, scores = grid_data
+    drawn again over every other dot (bqplot draws later marks on top), in its colour, at its
+    NEC; at a tie none is singled out. The drag handle sits on the x axis, below every dot."""
     rng = np.random.default_rng(7)
-    models = {"first": scores + 0.004 * rng.normal(size=scores.size), "second": scores}
+    n = 400
+    y = rng.random(n) < 0.4
+    # "first" finds most positives with few false alarms, "second" all of them less sharply:
+    # the first is the cheaper at low p(+), the second at high p(+).
+    models = {"first": np.where(y, np.where(rng.random(n) < 0.35, rng.normal(0, 1, n),
+                                            rng.normal(3, 1, n)), rng.normal(0, 1, n)),
+              "second": np.where(y, rng.normal(1.3, 1, n), rng.normal(0, 1, n))}
     w = cw.CostWidget.from_predictions(y, models, p_pos=0.4)
     try:
         op, marks = w.operating_tool, list(w.figures.cost.marks)
-        for p in (0.2, 0.4, 0.7):
+        winners = set()
+        for p in (0.2, 0.4, 0.7, 0.9):
             w.p_pos = p
             costs = {n: min(_cost(y, s, p, t) for t in np.append(np.unique(s), np.inf))
                      for n, s in models.items()}
             best = min(costs, key=costs.get)
-            want = [1.0 if n == best else 0.0 for n in models]
-            assert list(op.winner_dot.opacities) == want, (p, costs)
-            assert op.winner_dot.y[list(models).index(best)] == pytest.approx(
-                w.readout.loc[best, "nec"])
-        assert marks.index(op.handle) < marks.index(op.nec_points) < marks.index(op.winner_dot)
+            winners.add(best)
+            assert op.winner_dot.visible and list(op.winner_dot.colors) == [w.colors[best]]
+            assert op.winner_dot.y[0] == pytest.approx(costs[best] / _scale(p), abs=1e-12)
+            assert op.winner_dot.x[0] == w.pcf
+        assert winners == set(models)  # each model wins somewhere: the dot follows
+        assert marks.index(op.nec_points) < marks.index(op.winner_dot)
+        assert op.handle.y[0] == 0.0 and op.handle.scales["y"] is not w.figures.cost_y
+        assert op.handle.apply_clip is False
         w.p_pos = 1.0  # every classifier costs 0: a tie
-        assert list(op.winner_dot.opacities) == [0.0, 0.0]
+        assert not op.winner_dot.visible
     finally:
         w.close()
+
+
+def _scale(p, fn=1.0, fp=1.0):
+    """Expected cost per case over NEC (eq. 4 of Drummond & Holte 2006)."""
+    return p * fn + (1 - p) * fp
 
 
 def _cost(y, s, p, t):

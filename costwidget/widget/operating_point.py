@@ -32,21 +32,19 @@ GESTURE_DIGITS = 3
 _MAX_DECADE = 308
 
 
-def winner_opacities(nec, opacity) -> list:
-    """1.0 for the one visible classifier of lowest NEC, 0.0 for the others and at a tie (the
-    readout's tie rule, `lowest_names`); js/src/operating_point.mjs winnerOpacities.
+def winner_index(nec, opacity):
+    """Index of the one visible classifier of lowest NEC; None at a tie or with none shown (the
+    readout's tie rule, `lowest_names`). js/src/operating_point.mjs winnerIndex.
 
     Examples
     --------
-    >>> from costwidget.widget.operating_point import winner_opacities
-    >>> winner_opacities([0.2, 0.1, 0.05], [1.0, 1.0, 0.0])   # the third is hidden
-    [0.0, 1.0, 0.0]
-    >>> winner_opacities([0.1, 0.1], [1.0, 1.0])
-    [0.0, 0.0]
+    >>> from costwidget.widget.operating_point import winner_index
+    >>> winner_index([0.2, 0.1, 0.05], [1.0, 1.0, 0.0]), winner_index([0.1, 0.1], [1.0, 1.0])
+    (1, None)
     """
     rows = [(i, {"nec": float(v)}) for i, (v, o) in enumerate(zip(nec, opacity)) if o > 0]
     low = lowest_names(rows, "nec")
-    return [1.0 if len(low) == 1 and i == low[0] else 0.0 for i in range(len(opacity))]
+    return low[0] if len(low) == 1 else None
 
 
 def format_ratio(cost_fn: float, cost_fp: float) -> str:
@@ -156,10 +154,10 @@ class OperatingPointTool:
         self.nec_points = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=cs, colors=colors,
                                      default_size=60, stroke=INK)
         # The cheapest classifier's dot again, drawn over the others (a runner-up's dot at almost
-        # the same NEC hid it) and over the drag handle: one point per classifier in its colour,
-        # only the one lowest opaque (none at a tie, where the dots coincide anyway).
-        self.winner_dot = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=cs, colors=colors,
-                                     default_size=60, stroke=INK, opacities=[0.0] * n)
+        # the same NEC hid it): one point in its colour, hidden at a tie (the dots coincide
+        # there anyway). One point only: hidden points would still take the pointer.
+        self.winner_dot = bq.Scatter(x=[0.5], y=[0.0], scales=cs, colors=[INK],
+                                     default_size=60, stroke=INK, visible=False)
         # Clicking sets the operating point: transparent full-height bars, one per pcf step, above
         # the filled areas (which would take the click) but below the hoverable dots (an overlay
         # interaction would swallow their hover events).
@@ -170,9 +168,10 @@ class OperatingPointTool:
         # The drag handle at the foot of the operating line. The browser owns its position
         # while a drag lasts (the kernel never writes it then: two writers of one trait
         # race); drag events carry the pointer's x, and the kernel only reads those.
-        # Its y is a share of the pane's height (a scale of its own), so that it stays at the
-        # pane's foot whatever NEC range the axis shows (NecZoom).
-        self.handle = bq.Scatter(x=[0.5], y=[0.05],
+        # It sits on the x axis, half below it (not clipped), where it covers no operating
+        # point (at NEC 0.025 it hid the low ones); its y is a share of the pane's height (a
+        # scale of its own), so it stays there whatever NEC range the axis shows (NecZoom).
+        self.handle = bq.Scatter(x=[0.5], y=[0.0], apply_clip=False,
                                  scales={"x": cs["x"], "y": bq.LinearScale(min=0.0, max=1.0)},
                                  marker="triangle-up",
                                  default_size=160, colors=[INK], enable_move=True,
@@ -277,11 +276,18 @@ class OperatingPointTool:
             self.chosen: {"x": fpr, "y": tpr, "opacities": opacity},
             self.operating_line: {"x": [pcf, pcf]},
             self.nec_points: {"x": np.full(len(nec), pcf), "y": nec, "opacities": opacity},
-            self.winner_dot: {"x": np.full(len(nec), pcf), "y": nec,
-                              "opacities": winner_opacities(nec, opacity)},
+            self.winner_dot: self._winner_values(pcf, nec, opacity),
             self.handle: {"x": [pcf]},
         }
         return values, ops
+
+    def _winner_values(self, pcf, nec, opacity) -> dict:
+        """The winner's dot: at its NEC in its colour, hidden when no one classifier is lowest."""
+        k = winner_index(nec, opacity)
+        if k is None:
+            return {"x": [pcf], "y": [0.0], "colors": [INK], "visible": False}
+        return {"x": [pcf], "y": [float(nec[k])], "colors": [self.ctx.drawings[k].color],
+                "visible": True}
 
     def push_controls(self) -> None:
         """State -> controls (inside ``tx.pushing()``)."""

@@ -580,17 +580,30 @@ function visibleMask(classifiers, visible) {
 }
 
 /**
- * widget/operating_point.py winner_opacities: 1 for the one visible classifier of lowest NEC
- * (the readout's tie rule), 0 for the others and at a tie. Its dot is drawn again on top.
+ * widget/operating_point.py winner_index: the one visible classifier of lowest NEC (the
+ * readout's tie rule), null at a tie or with none shown. Its dot is drawn again on top.
  * @param {ArrayLike<number>} necs @param {Array<number>} opacities
- * @returns {Array<number>}
+ * @returns {number|null}
  */
-export function winnerOpacities(necs, opacities) {
+export function winnerIndex(necs, opacities) {
   const rows = [];
   opacities.forEach((o, i) => { if (o > 0) rows.push([i, { nec: necs[i] }]); });
   const low = lowestNames(rows, "nec");
-  return opacities.map((_, i) => (low.length === 1 && i === low[0] ? 1.0 : 0.0));
+  return low.length === 1 ? low[0] : null;
 }
+
+/** widget/operating_point.py _winner_values: one dot at the winner's NEC, in its colour. */
+function winnerDot(classifiers, operating, colors) {
+  const { x, y, opacities } = operating.necPoints;
+  const k = winnerIndex(y, opacities);
+  if (k === null) return { x: Float64Array.of(operating.pcf), y: Float64Array.of(0), colors: [INK], visible: false };
+  const name = classifiers[k].name;
+  const color = Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : "#999999";
+  return { x: Float64Array.of(x[k]), y: Float64Array.of(y[k]), colors: [color], visible: true };
+}
+
+/** widget/theme.py INK: the widget's ink colour, a CSS variable with its fallback. */
+const INK = "var(--cw-ink, #000)";
 
 /**
  * Everything the operating-point tool draws (widget/operating_point.py sync), as typed arrays
@@ -629,7 +642,6 @@ export function operatingMarks(classifiers, state) {
     chosen: { x: fpr, y: tpr, opacities },
     operatingLine: { x: Float64Array.of(pcf, pcf), y: Float64Array.of(0.0, 1.0) },
     necPoints: { x: new Float64Array(n).fill(pcf), y: necs, opacities },
-    winnerDot: { x: new Float64Array(n).fill(pcf), y: necs, opacities: winnerOpacities(necs, opacities) },
     handle: { x: Float64Array.of(pcf) },
   };
 }
@@ -1028,6 +1040,7 @@ export function headlineHtml(text) {
  */
 export function computeView(classifiers, state, { colors = {} } = {}) {
   const operating = operatingMarks(classifiers, state);
+  operating.winnerDot = winnerDot(classifiers, operating, colors);
   const constraint = constraintMarks(classifiers, state);
   const rows = readoutRows(classifiers, state, { best: operating.best, constrained: constraint.constrained });
   // The next lower score below each shown classifier's optimal vertex (its threshold's digits).

@@ -230,7 +230,8 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
     m.operating_line.set({ x: op.operatingLine.x, y: op.operatingLine.y });
     m.nec_points.set({ x: op.necPoints.x, y: op.necPoints.y, opacities: op.necPoints.opacities });
     if (m.winner_dot) { // older pages have no such role
-      m.winner_dot.set({ x: op.winnerDot.x, y: op.winnerDot.y, opacities: op.winnerDot.opacities });
+      const dot = op.winnerDot;
+      m.winner_dot.set({ x: dot.x, y: dot.y, colors: dot.colors, visible: dot.visible });
     }
     pushing = true; // the handle's x is also an input (a drag ends by setting it)
     try {
