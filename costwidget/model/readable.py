@@ -166,8 +166,9 @@ def axis_ticks(lo: float, hi: float, count: int = 5) -> tuple[np.ndarray, str]:
     """Round tick values over ``[lo, hi]`` and a format that tells every one apart.
 
     The step is 1, 2 or 5 times a power of ten, the smallest not under 3/4 of ``(hi - lo) /
-    count`` (so about ``count`` ticks, at most 4/3 as many); the format has as many decimals as the step needs (a fixed ``.2f`` read 0.01, 0.01,
-    0.00 for ticks 0.0125 apart). Zero is written "0.00", never "-0.00".
+    count`` (so about ``count`` ticks, at most 4/3 as many); the format has as many decimals as
+    the step needs (a fixed ``.2f`` read 0.01, 0.01, 0.00 for ticks 0.005 apart). Zero is
+    written "0.00", never "-0.00".
 
     Examples
     --------

@@ -74,6 +74,6 @@ class ClassifierDrawing:
         return x, y
 
     def lower_score(self, threshold: float) -> float:
-        """The next lower distinct score below ``threshold`` (a hull vertex's), NaN if none known."""
+        """The next lower distinct score below ``threshold`` (a hull vertex's); NaN if unknown."""
         hit = np.flatnonzero(self.hull_threshold == threshold)
         return float(self.hull_next_score[hit[0]]) if hit.size else float("nan")

@@ -323,9 +323,10 @@ class ThresholdChoiceView:
         table = self.table.reindex(columns=TABLE_COLUMNS)
         table = table.rename_axis("classifier").reset_index()
         self.table_html.value = _html_table(
-            table, TABLE_HEADERS, "<b>Threshold-choice table</b>: expected losses over cost proportion c "
-                   "uniform (calibration loss = Brier − loss of the envelope); H measure "
-                   "(Hand 2009); empty where the scores are not probabilities")
+            table, TABLE_HEADERS,
+            "<b>Threshold-choice table</b>: expected losses over cost proportion c "
+            "uniform (calibration loss = Brier − loss of the envelope); H measure "
+            "(Hand 2009); empty where the scores are not probabilities")
 
 
 def draw_on_matplotlib(ax, view, names) -> None:

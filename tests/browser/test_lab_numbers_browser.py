@@ -113,7 +113,8 @@ _COST_TICKS = r"""() => {
   const axes = document.querySelectorAll('.costwidget .costwidget-cost svg .axis');
   const y = axes.length > 1 ? axes[1] : null;
   return {ticks: y ? Array.from(y.querySelectorAll('.tick text')).map(t => t.textContent) : [],
-          headline: (document.querySelector('.costwidget .costwidget-headline') || {}).innerText || ''};
+          headline: (document.querySelector('.costwidget .costwidget-headline') || {})
+            .innerText || ''};
 }"""
 
 
