@@ -15,7 +15,7 @@ def compose_marks(w) -> None:
     # Later marks are drawn on top. In the cost pane the click bars lie above the filled
     # areas (which would take the click) and below the hover dots and the drag handle; the
     # cheapest classifier's dot (winner_dot, one point) over the other dots. The handle, last,
-    # sits on the x axis (half below it), where it covers no dot.
+    # sits at NEC 0 on the winner strip, below the dots.
     w.figures.compose(
         roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
                    *layers.hull_vertices, layers.half_points,  # issue 23: score >= 0.5
@@ -24,7 +24,7 @@ def compose_marks(w) -> None:
                     *w.threshold_choice_view.marks, *layers.cost_lines,
                     con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
                     op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,
-                    hov.cost_highlight, op.winner_dot, op.handle])
+                    op.winner_dot, hov.cost_highlight, op.handle])
 
 
 def build_widget(w) -> widgets.VBox:
