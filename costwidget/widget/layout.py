@@ -14,8 +14,8 @@ def compose_marks(w) -> None:
                             w.hover_tool)
     # Later marks are drawn on top. In the cost pane the click bars lie above the filled
     # areas (which would take the click) and below the hover dots and the drag handle; the
-    # cheapest classifier's dot (winner_dot, one point) over the other dots. The handle, last,
-    # sits at NEC 0 on the winner strip, below the dots.
+    # cheapest classifier's dot (winner_dot, one point) over the other dots. The handle stays
+    # last (it must take the pointer), at the pane's foot.
     w.figures.compose(
         roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
                    *layers.hull_vertices, layers.half_points,  # issue 23: score >= 0.5

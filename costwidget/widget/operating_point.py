@@ -168,10 +168,9 @@ class OperatingPointTool:
         # The drag handle at the foot of the operating line. The browser owns its position
         # while a drag lasts (the kernel never writes it then: two writers of one trait
         # race); drag events carry the pointer's x, and the kernel only reads those.
-        # Centred on NEC 0, over the winner strip (the figure pads the plot area below 0), not
-        # at NEC 0.025, where it hid the low operating points; its y is a share of the pane's
-        # height (a scale of its own), so it stays there whatever NEC range the axis shows.
-        self.handle = bq.Scatter(x=[0.5], y=[0.0],
+        # Its y is a share of the pane's height (a scale of its own), so that it stays at the
+        # pane's foot whatever NEC range the axis shows (NecZoom).
+        self.handle = bq.Scatter(x=[0.5], y=[0.05],
                                  scales={"x": cs["x"], "y": bq.LinearScale(min=0.0, max=1.0)},
                                  marker="triangle-up",
                                  default_size=160, colors=[INK], enable_move=True,
