@@ -35,6 +35,7 @@ import costwidget as cw
 from costwidget.model.geometry import iso_performance_segment, workforce_segment
 from costwidget.model.operating import operating_rows
 from costwidget.model import readable
+from costwidget.model.readable import next_lower_scores
 from costwidget.widget.frontend_payload import (PAYLOAD_ARRAYS, SINGLE_ARRAYS,
                                                  THRESHOLD_RELATIVE_BOUND, classifier_arrays,
                                                  pack_classifiers, unpack_classifiers)
@@ -341,13 +342,24 @@ def parity():
     readable_queries = [float(x) for x in np.concatenate([
         xs, [29926.0, 99999.0, 100000.0, 123456.0, 1e15, 999.95, 0.29995937, 3.1879154963398624,
              57.543993733715666, 0.8250000000000001, 1e-7, 5e-324, -0.0, 0.0]])]
+    # The threshold a headline shows (issue 30): every hull vertex with its next lower score,
+    # awkward doubles with their neighbours, no lower score, and signs around 0.
+    selecting_queries = [[float(t), float(lo)] for g in groups for _, clf in g
+                         for t, lo in zip(clf.hull["threshold"],
+                                          next_lower_scores(clf.roc["threshold"].to_numpy(),
+                                                            clf.hull["threshold"].to_numpy()))]
+    for x in xs:
+        x = float(x)
+        selecting_queries += [[x, float(np.nextafter(x, -np.inf))], [x, x - abs(x) / 3 - 1e-300],
+                              [x, float("nan")], [x, -float(np.float64(x) * 1.0000001)]]
     payload = {"groups": payload_groups, "states": states, "pcf_queries": pcf_queries,
                "constraint_queries": constraint_queries, "format_queries": format_queries,
-               "readable_queries": readable_queries}
+               "readable_queries": readable_queries, "selecting_queries": selecting_queries}
     out = run_node(payload)
     return {"groups": groups, "states": states, "counters": counters, "out": out, "payload": payload,
             "pcf_queries": pcf_queries, "constraint_queries": constraint_queries,
-            "format_queries": format_queries, "readable_queries": readable_queries}
+            "format_queries": format_queries, "readable_queries": readable_queries,
+            "selecting_queries": selecting_queries}
 
 
 @needs_node
@@ -405,6 +417,16 @@ def test_states_agree_with_the_model(parity):
                     f"{where}, classifier {i}: constrained {field} {jcp[field]!r} != {getattr(cp, field)!r}"
             assert (js["roc_points"][0][i], js["roc_points"][1][i]) == (cp.fpr, cp.tpr)
             assert js["cost_lines_y"][2 * i: 2 * i + 2] == [cp.intercept, cp.intercept + cp.slope]
+        # The winner's dot, drawn on top: the one visible classifier of lowest NEC, none at a tie.
+        from costwidget.widget.operating_point import winner_index
+
+        k = winner_index([op.nec for op in py["ops"]],
+                         [1.0 if name in s["visible"] else 0.0 for name, _ in group])
+        dot = js["winner_dot"]
+        assert dot["visible"] == (k is not None), where
+        if k is not None:
+            assert (dot["x"], dot["y"]) == ([py["pcf"]], [js["nec_y"][k]]), where
+            assert dot["colors"] == [s["colors"].get(group[k][0], "#999999")], where
         assert js["operating_line"] == [[py["pcf"]] * 2, [0.0, 1.0]]
         assert js["constraint_on"] == (s["constraint"] != "none")
         assert all(same(a, b) for a, b in zip(js["roc_line"][0] + js["roc_line"][1],
@@ -450,7 +472,10 @@ def test_readout_html_agrees_with_the_widget(parity):
         from costwidget.widget.headline import headline_html
 
         assert js["pcf_label"].startswith(f"PCF(+) = <b>{readable(py['pcf'])}</b>")
-        text = headline_text(py["rows"], constrained=s["constraint"] != "none")
+        lower = {c.name: float(next_lower_scores(c.roc["threshold"].to_numpy(), [op.threshold])[0])
+                 for (_, c), op in zip(parity["groups"][s["group"]], py["ops"])}
+        text = headline_text(py["rows"], constrained=s["constraint"] != "none", pcf=py["pcf"],
+                             lower_scores=lower)
         assert js["headline"] == text, f"state {n}"
         assert js["headline_html"] == headline_html(text)
 
@@ -489,6 +514,18 @@ def test_readable_numbers_agree(parity):
         assert text == readable(x), x
         assert value == readable_value(x) and sig3 == round_significant(x, 3), x
     assert len(parity["readable_queries"]) > 100
+
+
+@needs_node
+def test_selecting_thresholds_agree(parity):
+    """model/readable.py selecting_threshold and operating_point.mjs selectingThreshold: the same
+    text for every hull vertex of every classifier and for awkward doubles."""
+    from costwidget.model import selecting_threshold
+
+    queries, answers = parity["selecting_queries"], parity["out"]["selecting_queries"]
+    assert len(queries) == len(answers) > 500
+    for (t, lo), text in zip(queries, answers):
+        assert text == selecting_threshold(t, None if math.isnan(lo) else lo), (t, lo)
 
 
 @needs_node

@@ -117,7 +117,7 @@ def _kind_of_each_mark(w):
         ((*L.roc_curves, *L.hull_lines, *L.hull_vertices, *L.envelopes, *L.segment_hover), None),
         ((L.combined,), "best"), ((L.winner_strip,), "strip"),
         ((f.trivial, f.roc_diagonal), "trivial"), ((f.never_use,), "never"),
-        ((op.operating_line, op.handle, op.nec_points, op.chosen), "operating"),
+        ((op.operating_line, op.handle, op.nec_points, op.winner_dot, op.chosen), "operating"),
         ((op.iso_lines,), "iso"), ((L.half_points,), "half"), (L.cost_lines, "cost_lines"),
         (w.band_layer.marks, "bands"), (w.fold_spread_layer.marks, "fold_spread"),
         (w.threshold_choice_view.marks, "threshold_choice"),

@@ -40,7 +40,8 @@ from .headline import headline_text
 from .operating import (capacity_from_cases, capacity_to_cases, costs_for_pcf, costs_for_ratio,
                         move_to_pcf, operating_rows, population_for, prevalence_for_pcf,
                         snap_pcf, zero_cost_note)
-from .readable import lowest_names, readable, readable_value, round_significant
+from .readable import (axis_ticks, lowest_names, next_lower_scores, readable, readable_value,
+                       round_significant, selecting_threshold)
 from .paired import check_pair
 from .range_checks import check_range, range_grid, snap_range
 from .ranges import mtmcs_curve, optimal_thresholds, threshold_segments

@@ -12,8 +12,12 @@ the same, operation for operation; ``tests/test_frontend_parity.py`` checks it.
 from __future__ import annotations
 
 import math
+from decimal import ROUND_FLOOR, Decimal
 
-__all__ = ["readable", "readable_value", "round_significant", "lowest_names"]
+import numpy as np
+
+__all__ = ["readable", "readable_value", "round_significant", "lowest_names",
+           "selecting_threshold", "next_lower_scores", "axis_ticks"]
 
 #: Whole numbers below this are shown in full (at most 5 digits).
 _WHOLE_IN_FULL = 1e5
@@ -59,6 +63,8 @@ def readable(x) -> str:
     >>> from costwidget.model import readable
     >>> [readable(v) for v in (0.29995937, 57.543993733715666, 29926.0, 123456.0, 1e-7, -1.5)]
     ['0.3', '57.54', '29,926', '123,500', '1e-07', '-1.5']
+    >>> readable(-0.0)   # no "-0": a zero has no sign a reader needs
+    '0'
     """
     if x is None:
         return ""
@@ -67,7 +73,7 @@ def readable(x) -> str:
         return ""
     if math.isinf(x):
         return "∞" if x > 0 else "−∞"
-    v = readable_value(x)
+    v = readable_value(x) + 0.0  # -0.0 + 0.0 is 0.0: never "-0"
     if v.is_integer() and 1e3 <= abs(v) < 1e15:
         return f"{v:,.0f}"
     return f"{v:.4g}"
@@ -93,3 +99,101 @@ def lowest_names(rows, column: str) -> list:
     low = min(v for _, v in values)
     tol = 1e-12 * abs(low)
     return [name for name, v in values if v - low <= tol]
+
+
+def selecting_threshold(threshold: float, next_lower: float | None = None) -> str:
+    """The shortest decimal text ``d`` with ``next_lower < float(d) <= threshold``.
+
+    A rule ``score >= float(d)`` then flags exactly the cases ``score >= threshold`` flags,
+    when ``next_lower`` is the next lower distinct score (a rounded threshold such as 0.3003
+    for 0.30027084 would name another rule when a score lies between them). For each number
+    of significant digits from 1 up, the threshold rounded down to that many digits is tried;
+    the first that still lies above ``next_lower`` is shown. Without ``next_lower`` (None or
+    NaN) the text is the shortest that reads back as ``threshold`` itself. Never "-0".
+
+    ``js/src/operating_point.mjs`` ``selectingThreshold`` does the same.
+
+    Examples
+    --------
+    >>> from costwidget.model.readable import selecting_threshold
+    >>> selecting_threshold(0.30027084, 0.3001), selecting_threshold(0.30027084, 0.1)
+    ('0.3002', '0.3')
+    >>> selecting_threshold(2.5, -1.0), selecting_threshold(-0.0, -1.0)
+    ('0', '0')
+    >>> selecting_threshold(0.1 + 0.2)   # no lower score known: the threshold itself
+    '0.30000000000000004'
+    """
+    t = float(threshold)
+    if not math.isfinite(t):
+        return readable(t)
+    lo = math.nan if next_lower is None else float(next_lower)
+    if math.isnan(lo):
+        lo = math.nextafter(t, -math.inf)
+    if lo < 0.0 <= t:
+        return "0"
+    exact = Decimal(t)
+    for digits in range(1, 18):
+        quantum = Decimal(1).scaleb(exact.adjusted() - digits + 1)
+        text = format(float(exact.quantize(quantum, rounding=ROUND_FLOOR)), f".{digits}g")
+        if lo < float(text) <= t:
+            return "0" if float(text) == 0.0 else text
+    return format(t, ".17g")  # reads back as t exactly
+
+
+def next_lower_scores(scores_descending, thresholds) -> np.ndarray:
+    """For each of ``thresholds`` (each one of the scores), the next lower distinct score.
+
+    ``scores_descending`` are a classifier's distinct scores from highest to lowest (its ROC
+    thresholds, ``+inf`` first); the answer is ``-inf`` below the lowest and NaN for a threshold
+    that is not a score (NaN: a classifier known by its ROC points only).
+
+    Examples
+    --------
+    >>> from costwidget.model.readable import next_lower_scores
+    >>> next_lower_scores([np.inf, 0.9, 0.5, 0.2], [np.inf, 0.5, 0.2, np.nan]).tolist()
+    [0.9, 0.2, -inf, nan]
+    """
+    desc = np.asarray(scores_descending, dtype=float)
+    want = np.asarray(thresholds, dtype=float)
+    ascending = desc[::-1]
+    at = np.searchsorted(ascending, want, side="left")  # ascending[at] == want when present
+    found = (at < ascending.size) & (ascending[np.minimum(at, ascending.size - 1)] == want)
+    below = np.where(at > 0, ascending[np.maximum(at - 1, 0)], -np.inf)
+    return np.where(found, below, np.nan)
+
+
+def axis_ticks(lo: float, hi: float, count: int = 5) -> tuple[np.ndarray, str]:
+    """Round tick values over ``[lo, hi]`` and a format that tells every one apart.
+
+    The step is 1, 2 or 5 times a power of ten, the smallest not under 3/4 of ``(hi - lo) /
+    count`` (so about ``count`` ticks, at most 4/3 as many); the format has as many decimals as
+    the step needs (a fixed ``.2f`` read 0.01, 0.01, 0.00 for ticks 0.005 apart). Zero is
+    written "0.00", never "-0.00".
+
+    Examples
+    --------
+    >>> from costwidget.model.readable import axis_ticks
+    >>> ticks, fmt = axis_ticks(-0.0137, 0.012)
+    >>> [format(t, fmt) for t in ticks]
+    ['-0.010', '-0.005', '0.000', '0.005', '0.010']
+    >>> ticks, fmt = axis_ticks(0.0, 0.5)
+    >>> fmt, ticks.tolist()
+    ('.1f', [0.0, 0.1, 0.2, 0.3, 0.4, 0.5])
+    """
+    lo, hi = float(lo), float(hi)
+    if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+        raise ValueError(f"an axis needs finite lo < hi, got [{lo!r}, {hi!r}].")
+    raw = 0.75 * (hi - lo) / max(int(count), 1)  # a step a little under span/count is fine
+    power = math.floor(math.log10(raw))
+    step, decimals = None, 0
+    for k in (power, power + 1):
+        for m in (1, 2, 5):
+            s = m * 10.0 ** k
+            if s >= raw * (1 - 1e-9):
+                step, decimals = s, max(0, -k)
+                break
+        if step is not None:
+            break
+    first, last = math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9)
+    ticks = np.round(np.arange(first, last + 1) * step, decimals + 1) + 0.0  # + 0.0: no -0
+    return ticks, f".{decimals}f"

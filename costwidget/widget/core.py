@@ -139,7 +139,8 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
     # ------------------------------------------------------------------ composition
     def _compose(self):
         compose_marks(self)
-        self.draw_controls = DrawControls(self._ctx, folds=any(c.folds for c in self.classifiers))
+        self.draw_controls = DrawControls(self._ctx, folds=any(c.folds for c in self.classifiers),
+                                          fill_layers=[self.band_layer, self.fold_spread_layer])
         self.show_bands_box = self.draw_controls.show_bands_box
         self.band_level_slider = self.draw_controls.band_level_slider
         self.show_fold_spread_box = self.draw_controls.show_fold_spread_box
@@ -231,7 +232,8 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         """
         self._background.close()
         roots = [self.widget, self._background.widget]
-        for component in [*self._components, self.hover_tool, self.figures]:
+        for component in [*self._components, self.hover_tool, self.figures,
+                          self.draw_controls]:  # its NEC zoom holds a link no view holds
             roots += widgets_held_by(component)
         for w in reachable_widgets(roots):
             w.close()

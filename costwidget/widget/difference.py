@@ -9,7 +9,7 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
-from ..model import difference_band, significant_intervals
+from ..model import axis_ticks, difference_band, significant_intervals
 from .figures import FIGURE_MARGIN, TRIVIAL_COLOR, pane_figure
 from .fill_layer import band_xy
 from .marks import hold
@@ -88,7 +88,7 @@ class DifferenceView:
     # ------------------------------------------------------------------ the figure, on first use
     # Built when the view is first shown (or first asked for): a widget whose difference view is
     # never shown does not register its ~13 ipywidgets models (figure, scales, axes, marks).
-    _LAZY = ("figure", "y_scale", "zero", "band", "line", "significant", "operating_line")
+    _LAZY = ("figure", "y_scale", "y_axis", "zero", "band", "line", "significant", "operating_line")
 
     def __getattr__(self, name):
         if name in DifferenceView._LAZY and "ctx" in self.__dict__:
@@ -114,13 +114,17 @@ class DifferenceView:
                                     colors=[TRIVIAL_COLOR], stroke_width=6, visible=False)
         self.operating_line = bq.Lines(x=[0.5, 0.5], y=[-1.0, 1.0], scales=sc, colors=[INK],
                                        stroke_width=1.5)
+        # Ticks and their format follow the band's reach (`_draw`): a fixed ".2f" read 0.01,
+        # 0.01, 0.00 for ticks 0.005 apart.
+        ticks, fmt = axis_ticks(-0.1 * (1.0 + STRIP_ROOM), 0.1)
+        self.y_axis = bq.Axis(scale=dy, label="NEC difference", side="left", grid_lines="dashed",
+                              tick_format=fmt, tick_values=ticks)
         self.figure = pane_figure(
             "costwidget-difference", wide=True,
             marks=[self.zero, self.band, self.line, self.significant, self.operating_line],
             axes=[bq.Axis(scale=cx, label="probability cost PCF(+)", side="bottom",
                           grid_lines="dashed", tick_format=".1f"),
-                  bq.Axis(scale=dy, label="NEC difference", side="left", grid_lines="dashed",
-                          tick_format=".2f")],
+                  self.y_axis],
             title="difference", fig_margin=FIGURE_MARGIN)
         self.figure.add_class("costwidget-difference")
 
@@ -225,8 +229,10 @@ class DifferenceView:
         seg_colors = [b.color if sign > 0 else a.color for sign in intervals["sign"]]
         pcf = self.ctx.state.pcf
         floor = -reach * (1.0 + STRIP_ROOM)
-        with hold(self.band, self.line, self.significant, self.operating_line):
+        ticks, fmt = axis_ticks(floor, reach)
+        with hold(self.y_axis, self.band, self.line, self.significant, self.operating_line):
             self.y_scale.min, self.y_scale.max = floor, reach
+            self.y_axis.tick_values, self.y_axis.tick_format = ticks, fmt
             self.band.x, self.band.y = x, np.vstack([lower, upper])
             self.line.x, self.line.y = x, diff
             self.band.visible = self.line.visible = True

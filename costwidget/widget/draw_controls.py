@@ -1,10 +1,12 @@
-"""The "draw:" controls a `CostWidget` owns itself: the bands checkbox and their level, and the
-fold-spread checkbox (only when a classifier has folds). Their layers draw what they set."""
+"""The "draw:" controls a `CostWidget` owns itself: the bands checkbox and their level, the
+fold-spread checkbox (only when a classifier has folds), and the NEC axis's reach (`NecZoom`).
+Their layers draw what they set."""
 
 from __future__ import annotations
 
 import ipywidgets as widgets
 
+from .nec_zoom import NecZoom
 from .sliders import SliderBinding
 
 __all__ = ["DrawControls"]
@@ -12,9 +14,10 @@ __all__ = ["DrawControls"]
 
 class DrawControls:
     """``show_bands_box``, ``band_level_slider`` and ``show_fold_spread_box`` (None without
-    folds), bound to the state through the widget's transaction."""
+    folds), bound to the state through the widget's transaction; ``nec_zoom``, the NEC axis's
+    reach (its "fit" keeps the bands of ``fill_layers`` in view)."""
 
-    def __init__(self, ctx, *, folds: bool):
+    def __init__(self, ctx, *, folds: bool, fill_layers=()):
         self.state = ctx.state
         self.show_bands_box = widgets.Checkbox(
             description="bands", style={"description_width": "initial"},
@@ -26,6 +29,7 @@ class DrawControls:
         self.show_fold_spread_box = (widgets.Checkbox(description="fold spread (min–max)",
                                                       style={"description_width": "initial"})
                                      if folds else None)
+        self.nec_zoom = NecZoom(ctx, fill_layers)
         s, tx = self.state, ctx.tx
         self._bindings = [
             SliderBinding(self.show_bands_box, tx, lambda v: setattr(s, "show_bands", v), "bands"),
@@ -43,7 +47,7 @@ class DrawControls:
         out = [self.show_bands_box, self.band_level_slider]
         if self.show_fold_spread_box is not None:
             out.append(self.show_fold_spread_box)
-        return out
+        return out + self.nec_zoom.controls
 
     def push_controls(self) -> None:
         """Show the state's values (inside the transaction's ``pushing()``)."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model import roc_auc, roc_point_at_threshold, roc_point_to_cost_line
-from ..model import thin_indices
+from ..model import next_lower_scores, thin_indices
 
 __all__ = ["ClassifierDrawing", "MAX_CURVE_POINTS", "PALETTE"]
 
@@ -27,6 +27,7 @@ class ClassifierDrawing:
     hull_fpr: np.ndarray        # hull vertices, exact
     hull_tpr: np.ndarray
     hull_threshold: np.ndarray
+    hull_next_score: np.ndarray  # the next lower distinct score below each vertex's threshold
     env_x: np.ndarray           # lower envelope breakpoints, exact
     env_y: np.ndarray
     segment_mid: np.ndarray     # pcf at the middle of each vertex's optimal interval
@@ -51,6 +52,8 @@ class ClassifierDrawing:
             roc_x=roc["fpr"].to_numpy()[idx], roc_y=roc["tpr"].to_numpy()[idx],
             hull_fpr=hull["fpr"].to_numpy(), hull_tpr=hull["tpr"].to_numpy(),
             hull_threshold=hull["threshold"].to_numpy(),
+            hull_next_score=next_lower_scores(roc["threshold"].to_numpy(),
+                                              hull["threshold"].to_numpy()),
             env_x=env["pcf"].to_numpy(), env_y=env["nec"].to_numpy(),
             segment_mid=((seg["pcf_lo"] + seg["pcf_hi"]) / 2).to_numpy(),
             segment_vertex=vertex,
@@ -69,3 +72,8 @@ class ClassifierDrawing:
         x = np.tile([0.0, 1.0], (len(slope), 1))
         y = np.column_stack([intercept, intercept + slope])
         return x, y
+
+    def lower_score(self, threshold: float) -> float:
+        """The next lower distinct score below ``threshold`` (a hull vertex's); NaN if unknown."""
+        hit = np.flatnonzero(self.hull_threshold == threshold)
+        return float(self.hull_next_score[hit[0]]) if hit.size else float("nan")

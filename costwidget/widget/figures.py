@@ -73,8 +73,9 @@ class Figures:
                                 labels=["all negative", "all positive"])
         self.cost = pane_figure(
             "costwidget-cost", marks=[],
-            # Ticks every 0.05 on the 0-0.5 axis need two decimals.
-            axes=axes(cx, cy, "probability cost PCF(+)", "normalized expected cost", y_format=".2f"),
+            # The axis zooms (NecZoom): "~f" writes each tick with the decimals it needs
+            # (0.05, 0.1; 0.002, 0.004), where a fixed ".2f" read 0.00, 0.00 once zoomed.
+            axes=axes(cx, cy, "probability cost PCF(+)", "normalized expected cost", y_format="~f"),
             title="Cost space", fig_margin=FIGURE_MARGIN, min_aspect_ratio=1, max_aspect_ratio=1)
 
     def compose(self, roc_marks, cost_marks) -> None:

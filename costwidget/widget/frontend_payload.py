@@ -26,6 +26,10 @@ Per classifier (``PAYLOAD_ARRAYS``):
 ``scalars``
     ``[n_pos, n_neg, range_lo, range_hi]``: the class totals (NaN when unknown, from_roc) and
     the operating range.
+``hull_next_score``
+    The next lower distinct score below each hull vertex's threshold (``-inf`` below the
+    lowest, NaN without thresholds): the headline shows a threshold with the digits that select
+    the same cases (`costwidget.model.selecting_threshold`).
 
 The single candidates are as many as the distinct TPRs (up to the number of positives: three
 float64 each would make the payload grow with the data, 21.6 MB for 3 × 10^6 scores). When the
@@ -55,7 +59,7 @@ import json
 
 import numpy as np
 
-from ..model import Classifier
+from ..model import Classifier, next_lower_scores
 from .single_varints import (SINGLE_ARRAYS, THRESHOLD_DIGITS, THRESHOLD_RELATIVE_BOUND,
                              decode_single, encode_single)
 
@@ -69,7 +73,7 @@ PAYLOAD_VERSION = 2
 PAYLOAD_ARRAYS = ("hull_threshold", "hull_fpr", "hull_tpr",
                   "segment_lo", "segment_hi", "segment_vertex",
                   "single_threshold", "single_fpr", "single_tpr",
-                  "scalars")
+                  "scalars", "hull_next_score")
 _DTYPE = np.dtype("<f8")
 
 def _segment_vertices(hull, segments) -> np.ndarray:
@@ -137,6 +141,8 @@ def classifier_arrays(clf: Classifier) -> dict[str, np.ndarray]:
         "single_tpr": roc["tpr"].to_numpy()[single],
         "scalars": np.array([nan if clf.n_pos is None else float(clf.n_pos),
                              nan if clf.n_neg is None else float(clf.n_neg), lo, hi]),
+        "hull_next_score": next_lower_scores(roc["threshold"].to_numpy(),
+                                             hull["threshold"].to_numpy()),
     }
     return {k: np.ascontiguousarray(v, dtype=_DTYPE) for k, v in out.items()}
 
@@ -181,7 +187,7 @@ def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
     >>> header, buffers = pack_classifiers([cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7,
     ...                                                                    name="a")])
     >>> header["classifiers"][0]["arrays"]["hull_fpr"], len(buffers)
-    ({'buffer': 1, 'offset': 0, 'length': 3}, 8)
+    ({'buffer': 1, 'offset': 0, 'length': 3}, 9)
     >>> np.frombuffer(buffers[1], "<f8").tolist()
     [0.0, 0.3, 1.0]
     """

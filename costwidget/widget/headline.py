@@ -45,8 +45,14 @@ class Headline:
 
     def sync(self) -> None:
         rows = self.readout.rows()
-        constrained = self.ctx.state.constraint != "none"
-        self.text = headline_text(rows, constrained=constrained)
+        s = self.ctx.state
+        drawings = {d.name: d for d in self.ctx.drawings}
+        # The next lower score below each row's threshold: the headline shows the threshold
+        # with the digits that select the same cases.
+        lower = {name: drawings[name].lower_score(row["threshold"])
+                 for name, row in rows if name in drawings}
+        self.text = headline_text(rows, constrained=s.constraint != "none", pcf=s.pcf,
+                                  lower_scores=lower)
         if self.ctx.frontend_draws:  # the front end writes it while attached (one writer)
             return
         value = headline_html(self.text)

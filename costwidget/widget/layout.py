@@ -13,7 +13,9 @@ def compose_marks(w) -> None:
     layers, op, con, hov = (w.classifier_layers, w.operating_tool, w.constraint_tool,
                             w.hover_tool)
     # Later marks are drawn on top. In the cost pane the click bars lie above the filled
-    # areas (which would take the click) and below the hover dots and the drag handle.
+    # areas (which would take the click) and below the hover dots and the drag handle; the
+    # cheapest classifier's dot (winner_dot, one point) over the other dots. The handle stays
+    # last (it must take the pointer), at the pane's foot.
     w.figures.compose(
         roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
                    *layers.hull_vertices, layers.half_points,  # issue 23: score >= 0.5
@@ -22,7 +24,7 @@ def compose_marks(w) -> None:
                     *w.threshold_choice_view.marks, *layers.cost_lines,
                     con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
                     op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,
-                    hov.cost_highlight, op.handle])
+                    op.winner_dot, hov.cost_highlight, op.handle])
 
 
 def build_widget(w) -> widgets.VBox:

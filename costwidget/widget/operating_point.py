@@ -10,8 +10,8 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model import iso_performance_segment
-from ..model import (costs_for_ratio, move_to_pcf, readable, readable_value, round_significant,
-                     snap_pcf, zero_cost_note)
+from ..model import (costs_for_ratio, lowest_names, move_to_pcf, readable, readable_value,
+                     round_significant, snap_pcf, zero_cost_note)
 from .marks import hold
 from .sliders import SliderBinding
 from .theme import INK
@@ -30,6 +30,21 @@ GESTURE_DIGITS = 3
 #: The widest the ratio slider grows, in decades either way (10 ** 308 is the largest power of
 #: ten a float holds).
 _MAX_DECADE = 308
+
+
+def winner_index(nec, opacity):
+    """Index of the one visible classifier of lowest NEC; None at a tie or with none shown (the
+    readout's tie rule, `lowest_names`). js/src/operating_point.mjs winnerIndex.
+
+    Examples
+    --------
+    >>> from costwidget.widget.operating_point import winner_index
+    >>> winner_index([0.2, 0.1, 0.05], [1.0, 1.0, 0.0]), winner_index([0.1, 0.1], [1.0, 1.0])
+    (1, None)
+    """
+    rows = [(i, {"nec": float(v)}) for i, (v, o) in enumerate(zip(nec, opacity)) if o > 0]
+    low = lowest_names(rows, "nec")
+    return low[0] if len(low) == 1 else None
 
 
 def format_ratio(cost_fn: float, cost_fp: float) -> str:
@@ -138,6 +153,11 @@ class OperatingPointTool:
                                        stroke_width=1.5)
         self.nec_points = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=cs, colors=colors,
                                      default_size=60, stroke=INK)
+        # The cheapest classifier's dot again, drawn over the others (a runner-up's dot at almost
+        # the same NEC hid it): one point in its colour, hidden at a tie (the dots coincide
+        # there anyway). One point only: hidden points would still take the pointer.
+        self.winner_dot = bq.Scatter(x=[0.5], y=[0.0], scales=cs, colors=[INK],
+                                     default_size=60, stroke=INK, visible=False)
         # Clicking sets the operating point: transparent full-height bars, one per pcf step, above
         # the filled areas (which would take the click) but below the hoverable dots (an overlay
         # interaction would swallow their hover events).
@@ -148,7 +168,11 @@ class OperatingPointTool:
         # The drag handle at the foot of the operating line. The browser owns its position
         # while a drag lasts (the kernel never writes it then: two writers of one trait
         # race); drag events carry the pointer's x, and the kernel only reads those.
-        self.handle = bq.Scatter(x=[0.5], y=[0.025], scales=cs, marker="triangle-up",
+        # Its y is a share of the pane's height (a scale of its own), so that it stays at the
+        # pane's foot whatever NEC range the axis shows (NecZoom).
+        self.handle = bq.Scatter(x=[0.5], y=[0.05],
+                                 scales={"x": cs["x"], "y": bq.LinearScale(min=0.0, max=1.0)},
+                                 marker="triangle-up",
                                  default_size=160, colors=[INK], enable_move=True,
                                  restrict_x=True, update_on_move=False)
         self.handle.on_drag_start(self._on_drag_start)
@@ -251,9 +275,18 @@ class OperatingPointTool:
             self.chosen: {"x": fpr, "y": tpr, "opacities": opacity},
             self.operating_line: {"x": [pcf, pcf]},
             self.nec_points: {"x": np.full(len(nec), pcf), "y": nec, "opacities": opacity},
+            self.winner_dot: self._winner_values(pcf, nec, opacity),
             self.handle: {"x": [pcf]},
         }
         return values, ops
+
+    def _winner_values(self, pcf, nec, opacity) -> dict:
+        """The winner's dot: at its NEC in its colour, hidden when no one classifier is lowest."""
+        k = winner_index(nec, opacity)
+        if k is None:
+            return {"x": [pcf], "y": [0.0], "colors": [INK], "visible": False}
+        return {"x": [pcf], "y": [float(nec[k])], "colors": [self.ctx.drawings[k].color],
+                "visible": True}
 
     def push_controls(self) -> None:
         """State -> controls (inside ``tx.pushing()``)."""

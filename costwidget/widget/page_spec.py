@@ -36,7 +36,8 @@ def _roles(w) -> dict:
         "n_pos": con.n_pos, "n_neg": con.n_neg,
         # what the page draws
         "iso_lines": op.iso_lines, "chosen": op.chosen, "operating_line": op.operating_line,
-        "nec_points": op.nec_points, "handle": op.handle, "pcf": op.pcf,
+        "nec_points": op.nec_points, "winner_dot": op.winner_dot, "handle": op.handle,
+        "pcf": op.pcf,
         "ratio_text": op.ratio_text, "roc_line": con.roc_line, "roc_points": con.roc_points,
         "cost_lines": con.cost_lines, "capacity_value": con.capacity_value,
         "message": con.message, "neyman_pearson_layout": con.neyman_pearson_box.layout,

@@ -105,8 +105,9 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
                                    for c in shown], pcf)
 
     cost_lines = cost_lines_shown(w)
-    # As the widget: NEC up to 0.5 (what any classifier worth using costs), cost lines clipped.
-    mp.setup_cost(cost_ax, ymax=0.5)
+    # As the widget: NEC up to its axis's reach (0.5, what any classifier worth using costs,
+    # unless zoomed: NecZoom), cost lines clipped.
+    mp.setup_cost(cost_ax, ymax=w.draw_controls.nec_zoom.top)
     for name, band in w.drawn_fold_spreads.items():
         mp.draw_band(cost_ax, band, colors[name], alpha=0.10, dotted=True)
     for name, band in w.drawn_bands.items():

@@ -21,7 +21,8 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from ..model import (cost_curve, expected_cost, nec_by_threshold_choice, score_rule_at_costs,
+from ..model import (cost_curve, expected_cost, nec_by_threshold_choice, readable,
+                     score_rule_at_costs,
                      threshold_choice_table)
 
 __all__ = ["ThresholdChoiceView", "THRESHOLD_CHOICE_OPTIONS", "operating_choices"]
@@ -117,20 +118,46 @@ def operating_choices(classifiers, *, pcf: float, p_pos: float, cost_fn: float, 
                                        "expected_cost", "gap", "note"])
 
 
+#: (header, tooltip, column) of the table at the operating point, in the readout's words.
+CHOICE_COLUMNS = [
+    ("classifier", "", "classifier"),
+    ("threshold chosen", "tuned on this data (the envelope), from the score (predict_proba at "
+     "the Bayes threshold) or by rate (flag the top share)", "threshold_choice"),
+    ("threshold", "deploy: positive when score ≥ threshold", "threshold"),
+    ("norm. expected cost", "normalized expected cost (NEC), the cost pane's y axis", "nec"),
+    ("expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"),
+    ("gap to the envelope", "NEC above the envelope: what this way of choosing costs", "gap"),
+    ("note", "", "note"),
+]
+#: The same for the threshold-choice table (Hernández-Orallo, Flach & Ferri 2012).
+TABLE_HEADERS = [
+    ("classifier", "", "classifier"),
+    ("Brier score", "expected loss of the score-driven choice, c uniform", "brier"),
+    ("calibration loss", "Brier score − loss of the envelope", "calibration_loss"),
+    ("loss of the envelope", "expected loss with the threshold tuned on this data, c uniform",
+     "loss_optimal"),
+    ("H measure", "Hand (2009)", "h_measure"),
+    ("AUC", "area under the ROC curve", "auc"),
+]
+#: How each way of choosing the threshold is named in the table.
+_CHOICE_WORDS = {"optimal": "tuned (envelope)", "score": "score-driven", "rate": "rate-driven"}
+
+
 def _fmt(v) -> str:
+    """A cell: text escaped, numbers by the one rule for shown numbers (as the readout)."""
     if isinstance(v, str):
         return html.escape(v)
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    if isinstance(v, float) and math.isinf(v):
-        return "∞" if v > 0 else "−∞"
-    return f"{v:.4g}"
+    return readable(v)
 
 
-def _html_table(frame: pd.DataFrame, caption: str) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
-    body = "".join("<tr>" + "".join(f"<td>{_fmt(v)}</td>" for v in row) + "</tr>"
-                   for row in frame.itertuples(index=False))
+def _html_table(frame: pd.DataFrame, columns, caption: str) -> str:
+    def th(text, tip):
+        title = f" title='{html.escape(tip)}'" if tip else ""
+        return f"<th{title}>{html.escape(text)}</th>"
+
+    head = "".join(th(text, tip) for text, tip, _ in columns)
+    body = "".join("<tr>" + "".join(f"<td>{_fmt(row[c])}</td>" for _, _, c in columns) + "</tr>"
+                   for _, row in frame.iterrows())
     return (f"<table class='costwidget-table costwidget-threshold-choice'><caption>{caption}"
             f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
@@ -295,14 +322,18 @@ class ThresholdChoiceView:
         shown_choices["note"] = np.where(shown_choices["note"].str.contains("[0, 1]", regex=False),
                                          "scores are not probabilities: calibrate first",
                                          shown_choices["note"].str.slice(0, 80))
+        shown_choices["threshold_choice"] = shown_choices["threshold_choice"].map(_CHOICE_WORDS)
         self.choices_html.value = (
-            _html_table(shown_choices, "<b>Threshold choice at the operating point</b> "
+            _html_table(shown_choices, CHOICE_COLUMNS,
+                        "<b>Threshold choice at the operating point</b> "
                         "(gap: NEC above the envelope)") + self.note.value)
-        table = self.table.reindex(columns=TABLE_COLUMNS).reset_index()
+        table = self.table.reindex(columns=TABLE_COLUMNS)
+        table = table.rename_axis("classifier").reset_index()
         self.table_html.value = _html_table(
-            table, "<b>Threshold-choice table</b>: expected losses over cost proportion c "
-                   "uniform (calibration loss = Brier − loss of the envelope); H measure "
-                   "(Hand 2009); empty where the scores are not probabilities")
+            table, TABLE_HEADERS,
+            "<b>Threshold-choice table</b>: expected losses over cost proportion c "
+            "uniform (calibration loss = Brier − loss of the envelope); H measure "
+            "(Hand 2009); empty where the scores are not probabilities")
 
 
 def draw_on_matplotlib(ax, view, names) -> None:

@@ -31,6 +31,8 @@ export const PAYLOAD_ARRAYS = [
   "single_threshold", "single_fpr", "single_tpr",
   "scalars",
 ];
+/** Arrays decoded when the header names them (Python sends them; older payloads lack them). */
+export const PAYLOAD_OPTIONAL_ARRAYS = ["hull_next_score"];
 /** The payload format this module reads (frontend_payload.py writes the same). */
 export const PAYLOAD_FORMAT = "costwidget-operating-point";
 export const PAYLOAD_VERSION = 2;
@@ -151,6 +153,8 @@ function float64At(bytes, offset, length) {
  * @property {number} nNeg
  * @property {number} rangeLo  the operating range (Classifier.operating_range)
  * @property {number} rangeHi
+ * @property {Float64Array} hull.nextScore  the next lower distinct score below each hull
+ *   vertex's threshold (-inf below the lowest, NaN without thresholds)
  */
 export function decodePayload(header, buffers) {
   if (typeof header === "string") header = JSON.parse(header);
@@ -164,9 +168,10 @@ export function decodePayload(header, buffers) {
   const bytes = buffers.map(bufferBytes);
   return header.classifiers.map((entry) => {
     const a = {};
-    for (const name of PAYLOAD_ARRAYS) {
+    for (const name of [...PAYLOAD_ARRAYS, ...PAYLOAD_OPTIONAL_ARRAYS]) {
       if (entry.single && SINGLE_ARRAYS.includes(name)) continue;
       const spec = entry.arrays[name];
+      if (!spec && PAYLOAD_OPTIONAL_ARRAYS.includes(name)) continue;
       if (!spec) throw new Error(`classifier ${entry.name}: payload lacks ${name}`);
       const buf = bytes[spec.buffer];
       if (!buf) throw new Error(`classifier ${entry.name}: ${name} names missing buffer ${spec.buffer}`);
@@ -281,7 +286,11 @@ export function makeClassifier(name, a) {
   if (segments.lo.length === 0) throw new Error(`classifier ${name}: no envelope segments`);
   return {
     name,
-    hull: { threshold: f64(a.hull_threshold), fpr: f64(a.hull_fpr), tpr: f64(a.hull_tpr) },
+    hull: {
+      threshold: f64(a.hull_threshold), fpr: f64(a.hull_fpr), tpr: f64(a.hull_tpr),
+      // Not every caller has it (tests build classifiers directly): unknown is NaN.
+      nextScore: a.hull_next_score ? f64(a.hull_next_score) : new Float64Array(a.hull_threshold.length).fill(NaN),
+    },
     segments,
     single,
     nPos: scalars[0],
@@ -666,6 +675,32 @@ function visibleMask(classifiers, visible) {
 }
 
 /**
+ * widget/operating_point.py winner_index: the one visible classifier of lowest NEC (the
+ * readout's tie rule), null at a tie or with none shown. Its dot is drawn again on top.
+ * @param {ArrayLike<number>} necs @param {Array<number>} opacities
+ * @returns {number|null}
+ */
+export function winnerIndex(necs, opacities) {
+  const rows = [];
+  opacities.forEach((o, i) => { if (o > 0) rows.push([i, { nec: necs[i] }]); });
+  const low = lowestNames(rows, "nec");
+  return low.length === 1 ? low[0] : null;
+}
+
+/** widget/operating_point.py _winner_values: one dot at the winner's NEC, in its colour. */
+function winnerDot(classifiers, operating, colors) {
+  const { x, y, opacities } = operating.necPoints;
+  const k = winnerIndex(y, opacities);
+  if (k === null) return { x: Float64Array.of(operating.pcf), y: Float64Array.of(0), colors: [INK], visible: false };
+  const name = classifiers[k].name;
+  const color = Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : "#999999";
+  return { x: Float64Array.of(x[k]), y: Float64Array.of(y[k]), colors: [color], visible: true };
+}
+
+/** widget/theme.py INK: the widget's ink colour, a CSS variable with its fallback. */
+const INK = "var(--cw-ink, #000)";
+
+/**
  * Everything the operating-point tool draws (widget/operating_point.py sync), as typed arrays
  * ready for bqplot marks. Every classifier keeps its point in every mark (hidden ones at
  * opacity 0), so the marks' point counts never change.
@@ -973,9 +1008,48 @@ export function readable(x) {
   if (x == null || Number.isNaN(x)) return "";
   if (x === Infinity) return "∞";
   if (x === -Infinity) return "−∞";
-  const v = readableValue(x);
+  const v = readableValue(x) + 0.0; // -0 + 0 is 0: never "-0"
   if (Number.isInteger(v) && Math.abs(v) >= 1e3 && Math.abs(v) < 1e15) return formatPy(v, ",.0f");
   return formatPy(v, ".4g");
+}
+
+/** `x` (finite, not 0) rounded down to `digits` significant digits, exactly, as a double. */
+function floorSignificant(x, digits) {
+  const { n, e } = exactDecimal(x);
+  const drop = Math.max(0, n.toString().length - digits);
+  const p = 10n ** BigInt(drop);
+  let q = n / p;
+  if (x < 0 && n % p !== 0n) q += 1n; // toward -inf: a larger magnitude
+  return Number(`${x < 0 ? "-" : ""}${q}e${e + drop}`); // parsed with correct rounding
+}
+
+/**
+ * model/readable.py selecting_threshold: the shortest decimal text d with
+ * nextLower < Number(d) <= threshold, so `score >= d` flags the cases `score >= threshold` does.
+ * @param {number} threshold @param {number|null} nextLower  the next lower distinct score
+ * @returns {string}
+ */
+export function selectingThreshold(threshold, nextLower = null) {
+  const t = threshold;
+  if (!Number.isFinite(t)) return readable(t);
+  let lo = nextLower == null ? NaN : nextLower;
+  if (Number.isNaN(lo)) lo = nextDown(t);
+  if (lo < 0 && 0 <= t) return "0";
+  for (let digits = 1; digits < 18; digits++) {
+    const text = formatPy(floorSignificant(t, digits), `.${digits}g`);
+    const v = Number(text);
+    if (lo < v && v <= t) return v === 0 ? "0" : text;
+  }
+  return formatPy(t, ".17g");
+}
+
+/** math.nextafter(x, -inf) for finite x. */
+function nextDown(x) {
+  if (x === 0) return -Number.MIN_VALUE;
+  const f = new Float64Array([x]);
+  const bits = new BigInt64Array(f.buffer);
+  bits[0] += x > 0 ? -1n : 1n;
+  return f[0];
 }
 
 /** model/readable.py lowest_names: the rows with the lowest `column`, ties included. */
@@ -995,18 +1069,37 @@ function percentText(rate) {
   return readable(roundSignificant(100.0 * rate, 3));
 }
 
-function ruleText(row, constrained) {
+function ruleText(row, constrained, lower) {
   if (constrained) return `, ${row.constrained_rule}`; // then ": cost" (a comma there read ",:")
   const t = row.threshold;
+  if (t === Infinity || (row.fpr === 0 && row.tpr === 0)) return " flagging no case";
+  if (t === -Infinity || (row.fpr === 1 && row.tpr === 1)) return " flagging every case";
   if (t == null || Number.isNaN(t)) return "";
-  if (t === Infinity) return " flagging no case";
-  if (t === -Infinity) return " flagging every case";
-  return ` at score ≥ ${readable(t)}`;
+  return ` at score ≥ ${selectingThreshold(t, lower)}`;
 }
 
-/** model/headline.py headline_text: one line that names the best classifier, or the tie. */
-export function headlineText(rows, constrained = false) {
+/** model/headline.py _trivial: at PCF(+) = 0 (1) flagging no (every) case costs nothing. */
+function trivialText(pcf, constrained) {
+  if (pcf == null) return null;
+  const lead = constrained ? "Under the constraint, flag" : "Flag";
+  if (pcf === 0) return `${lead} no case: 0 per case (at PCF(+) = 0 only false positives cost)`;
+  if (pcf === 1 && !constrained) {
+    return `${lead} every case: 0 per case (at PCF(+) = 1 only missed positives cost)`;
+  }
+  return null;
+}
+
+/**
+ * model/headline.py headline_text: one line that names the best classifier, or the tie.
+ * @param {Array<[string, object]>} rows  from readoutRows
+ * @param {boolean} [constrained]
+ * @param {{pcf?: number, lowerScores?: Map<string, number>}} [options]  PCF(+), and the next
+ *   lower distinct score below each row's threshold, by name
+ */
+export function headlineText(rows, constrained = false, { pcf = null, lowerScores = null } = {}) {
   if (!rows.length) return "No classifier shown.";
+  const trivial = trivialText(pcf, constrained);
+  if (trivial !== null) return trivial;
   const prefix = constrained ? "constrained_" : "";
   const column = `${prefix}expected_cost`;
   const low = lowestNames(rows, column);
@@ -1020,7 +1113,8 @@ export function headlineText(rows, constrained = false) {
   const name = low[0];
   const row = byName.get(name);
   const lead = constrained ? "Under the constraint, deploy" : "Deploy";
-  let text = `${lead} ${name}${ruleText(row, constrained)}: ${readable(cost)} per case ` +
+  const lower = lowerScores && lowerScores.has(name) ? lowerScores.get(name) : null;
+  let text = `${lead} ${name}${ruleText(row, constrained, lower)}: ${readable(cost)} per case ` +
     `(FPR ${percentText(row[`${prefix}fpr`])} %, TPR ${percentText(row[`${prefix}tpr`])} %)`;
   const nxt = lowestNames(rows.filter(([n]) => n !== name), column);
   if (nxt.length) text += `; next best ${nxt[0]}, +${readable(byName.get(nxt[0])[column] - cost)}`;
@@ -1041,9 +1135,16 @@ export function headlineHtml(text) {
  */
 export function computeView(classifiers, state, { colors = {} } = {}) {
   const operating = operatingMarks(classifiers, state);
+  operating.winnerDot = winnerDot(classifiers, operating, colors);
   const constraint = constraintMarks(classifiers, state);
   const rows = readoutRows(classifiers, state, { best: operating.best, constrained: constraint.constrained });
-  const headline = headlineText(rows, Boolean(state.constraint) && state.constraint !== "none");
+  // The next lower score below each shown classifier's optimal vertex (its threshold's digits).
+  const lowerScores = new Map();
+  classifiers.forEach((clf, i) => {
+    lowerScores.set(clf.name, clf.hull.nextScore[operating.best[i].vertex]);
+  });
+  const headline = headlineText(rows, Boolean(state.constraint) && state.constraint !== "none",
+    { pcf: operating.pcf, lowerScores });
   return {
     headline: { text: headline, html: headlineHtml(headline) },
     operating,

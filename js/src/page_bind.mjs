@@ -16,7 +16,7 @@
 export const CONTROL_ROLES = ["p_pos", "p_pos_value", "cost_fn", "cost_fp", "log_ratio", "constraint",
   "max_fpr", "capacity", "capacity_unit", "n_pos", "n_neg"];
 /** What the glue writes (one writer each: the page has no kernel to write them). */
-export const OWNED_ROLES = ["iso_lines", "chosen", "operating_line", "nec_points", "handle",
+export const OWNED_ROLES = ["iso_lines", "chosen", "operating_line", "nec_points", "winner_dot", "handle",
   "roc_line", "roc_points", "cost_lines", "readout", "constrained_readout", "pcf", "ratio_text",
   "capacity_value", "message", "neyman_pearson_layout", "workforce_layout", "headline",
   "population_value"];
@@ -229,6 +229,10 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
     m.chosen.set({ x: op.chosen.x, y: op.chosen.y, opacities: op.chosen.opacities });
     m.operating_line.set({ x: op.operatingLine.x, y: op.operatingLine.y });
     m.nec_points.set({ x: op.necPoints.x, y: op.necPoints.y, opacities: op.necPoints.opacities });
+    if (m.winner_dot) { // older pages have no such role
+      const dot = op.winnerDot;
+      m.winner_dot.set({ x: dot.x, y: dot.y, colors: dot.colors, visible: dot.visible });
+    }
     pushing = true; // the handle's x is also an input (a drag ends by setting it)
     try {
       m.handle.set({ x: op.handle.x });

@@ -229,6 +229,9 @@ test("Python's format(): half to even on the exact value, exponents, grouping", 
 test("readable numbers: the docstring examples of model/readable.py", () => {
   assert.deepEqual([0.29995937, 57.543993733715666, 29926.0, 123456.0, 1e-7, -1.5].map(op.readable),
     ["0.3", "57.54", "29,926", "123,500", "1e-07", "-1.5"]);
+  assert.equal(op.readable(-0), "0");
+  assert.deepEqual([[0.30027084, 0.3001], [0.30027084, 0.1], [2.5, -1], [-0, -1], [0.1 + 0.2, null]]
+    .map(([t, lo]) => op.selectingThreshold(t, lo)), ["0.3002", "0.3", "0", "0", "0.30000000000000004"]);
   assert.deepEqual([3.1879154963398624, 29926.0, 0.8250000000000001].map(op.readableValue),
     [3.188, 29926, 0.825]);
   assert.equal(op.roundSignificant(57.543993733715666, 3), 57.5);
@@ -239,7 +242,11 @@ test("the headline: the docstring examples of model/headline.py", () => {
   const rows = [["gb", { threshold: 0.48812, fpr: 0.1123, tpr: 0.5, expected_cost: 0.229 }],
     ["rf", { threshold: 0.5, fpr: 0.2, tpr: 0.6, expected_cost: 0.233 }]];
   assert.equal(op.headlineText(rows),
-    "Deploy gb at score ≥ 0.4881: 0.229 per case (FPR 11.2 %, TPR 50 %); next best rf, +0.004");
+    "Deploy gb at score ≥ 0.48812: 0.229 per case (FPR 11.2 %, TPR 50 %); next best rf, +0.004");
+  assert.equal(op.headlineText(rows, false, { lowerScores: new Map([["gb", 0.45]]) }),
+    "Deploy gb at score ≥ 0.48: 0.229 per case (FPR 11.2 %, TPR 50 %); next best rf, +0.004");
+  assert.equal(op.headlineText(rows, false, { pcf: 0 }),
+    "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)");
   assert.equal(op.headlineText(rows.map(([n, r]) => [n, { ...r, expected_cost: 0 }])),
     "Tie: 2 classifiers share the lowest cost, 0 per case; none is the best here");
   assert.equal(op.headlineHtml("a <b>"),

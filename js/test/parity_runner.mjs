@@ -63,6 +63,8 @@ const states = input.states.map((s) => attempt(() => {
     chosen_y: view.operating.chosen.y,
     nec_x: view.operating.necPoints.x,
     nec_y: view.operating.necPoints.y,
+    winner_dot: { x: view.operating.winnerDot.x, y: view.operating.winnerDot.y,
+      colors: view.operating.winnerDot.colors, visible: view.operating.winnerDot.visible },
     operating_line: [view.operating.operatingLine.x, view.operating.operatingLine.y],
     expected_cost: groups[s.group].map((c) => op.operatingPoint(c, s).expected_cost),
     constrained: view.constraint.constrained,
@@ -91,7 +93,9 @@ const constraintQueries = input.constraint_queries.map((q) => attempt(() => {
 const formatQueries = input.format_queries.map(([x, spec]) => op.formatPy(x, spec));
 const readableQueries = (input.readable_queries || []).map((x) =>
   [op.readable(x), op.readableValue(x), op.roundSignificant(x, 3)]);
+const selectingQueries = (input.selecting_queries || []).map(([t, lo]) => op.selectingThreshold(t, lo));
 process.stdout.write(dump({
   states, pcf_queries: pcfQueries, constraint_queries: constraintQueries,
-  format_queries: formatQueries, readable_queries: readableQueries, elapsed_ms: elapsedMs,
+  format_queries: formatQueries, readable_queries: readableQueries,
+  selecting_queries: selectingQueries, elapsed_ms: elapsedMs,
 }));

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from lab_server import wait_for_state
 
-from costwidget.model import probability_cost, readable
+from costwidget.model import next_lower_scores, probability_cost, readable, selecting_threshold
 from costwidget.model.operating import operating_rows
 
 VIEWPORT = {"width": 1400, "height": 900}
@@ -109,7 +109,11 @@ def _expected_headline_parts(w, s):
     i = int(np.argmin(costs))
     assert sorted(costs)[1] > costs[i], "the test data should have one cheapest model"
     name, row = rows[i]
-    return name, readable(row["threshold"]), readable(row["expected_cost"])
+    # Issue 30/31: the threshold with the digits that select the same cases (the next lower
+    # score bounds it), not rounded to 4 digits.
+    clf = w.classifiers[i]
+    lower = next_lower_scores(clf.roc["threshold"].to_numpy(), [row["threshold"]])[0]
+    return name, selecting_threshold(row["threshold"], lower), readable(row["expected_cost"])
 
 
 def test_headline_on_the_first_screen_and_a_click(browser, tmp_path, artifacts):
@@ -171,7 +175,8 @@ def test_a_tie_is_named_as_a_tie(browser, tmp_path):
     ctx, page, errors = _open(browser, w, tmp_path, "tie")
     try:
         got = page.evaluate(_READ)
-        assert got["headline"].startswith("Tie: 3 classifiers share the lowest cost, 0 per case")
+        # Issue 30: what costs nothing here, flagging every case, is said in words.
+        assert got["headline"].startswith("Flag every case: 0 per case"), got["headline"]
         assert got["best"] == 0  # no row highlighted as the lowest
         assert not any(n in got["headline"] for n in w.readout.index)  # none named
         assert not errors, errors

@@ -94,3 +94,61 @@ def test_headline_is_on_the_first_screen_in_jupyterlab(lab, browser, artifacts):
     finally:
         page.close()
     assert not errors, errors
+
+
+ZOOM_NOTEBOOK = {
+    "cells": [{"cell_type": "code", "execution_count": None, "id": "z1", "metadata": {},
+               "outputs": [], "source": [
+                   "import numpy as np, costwidget as cw\n",
+                   "rng = np.random.default_rng(4)\n",
+                   "y = rng.random(600) < 0.4\n",
+                   "w = cw.CostWidget.from_predictions(y, {'a': y * 3.0 + rng.normal(size=600),\n",
+                   "                                       'b': y * 3.4 + rng.normal(size=600)},\n",
+                   "                                  p_pos=0.0)\n",
+                   "w"]}],
+    "metadata": NOTEBOOK["metadata"],
+    "nbformat": 4, "nbformat_minor": 5}
+
+_COST_TICKS = r"""() => {
+  const axes = document.querySelectorAll('.costwidget .costwidget-cost svg .axis');
+  const y = axes.length > 1 ? axes[1] : null;
+  return {ticks: y ? Array.from(y.querySelectorAll('.tick text')).map(t => t.textContent) : [],
+          headline: (document.querySelector('.costwidget .costwidget-headline') || {})
+            .innerText || ''};
+}"""
+
+
+def test_nec_axis_zoom_and_headline_words_in_jupyterlab(lab, browser, artifacts):
+    """With a kernel: "fit" zooms the NEC axis to the curves (every tick label differs), the
+    slider moves it at once (linked in the browser); at p(+) = 0 the headline says that
+    flagging no case costs nothing (the front end's headline while attached)."""
+    (lab.root / "zoom.ipynb").write_text(json.dumps(ZOOM_NOTEBOOK))
+    page = browser.new_page(viewport={"width": 1400, "height": 1400})
+    errors = console_errors(page)
+    try:
+        lab.run_notebook(page, "zoom.ipynb")
+        assert wait_for_state(page, f"() => ({_COST_TICKS})().ticks.includes('0.5')",
+                              timeout=120_000)
+        got = page.evaluate(_COST_TICKS)
+        assert got["headline"].startswith("Flag no case: 0 per case"), got
+        page.locator(".costwidget .costwidget-nec-fit").first.click()
+        # Good models: every curve under NEC 0.15, so the fitted axis ends well below 0.5.
+        assert wait_for_state(page, f"() => {{ const t = ({_COST_TICKS})().ticks;"
+                                    " return t.length > 2 && Math.max(...t.map(Number)) < 0.2; }",
+                              timeout=30_000)
+        fitted = page.evaluate(_COST_TICKS)["ticks"]
+        assert len(set(fitted)) == len(fitted), fitted
+        page.locator(".costwidget .costwidget-cost").first.screenshot(
+            path=str(artifacts / "nec_zoom_fitted_jupyterlab.png"))
+        handle = page.locator(".costwidget .costwidget-nec-zoom .noUi-handle").first
+        handle.focus()
+        for _ in range(10):
+            page.keyboard.press("ArrowLeft")
+        assert wait_for_state(page, f"() => {{ const t = ({_COST_TICKS})().ticks;"
+                                    f" return t.length > 2 && Math.max(...t.map(Number)) < "
+                                    f"{max(map(float, fitted))}; }}", timeout=15_000)
+        zoomed = page.evaluate(_COST_TICKS)["ticks"]
+        assert len(set(zoomed)) == len(zoomed), zoomed
+    finally:
+        page.close()
+    assert not errors, errors
