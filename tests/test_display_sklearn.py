@@ -483,9 +483,9 @@ def test_regressor_errors(iris):
 def test_n_samples_consistency(iris):
     _, _, X, y = iris
     classifier = DecisionTreeClassifier().fit(X, y)
-    with pytest.raises(ValueError, match="y_true has 100, y_score has 98"):
+    with pytest.raises(ValueError, match="has 98 scores but y_true has 100 labels"):
         cw.CostCurveDisplay.from_estimator(classifier, X[:-2], y)
-    with pytest.raises(ValueError, match="y_true has 98, y_score has 100"):
+    with pytest.raises(ValueError, match="has 100 scores but y_true has 98 labels"):
         cw.CostCurveDisplay.from_estimator(classifier, X, y[:-2])
     with pytest.raises(ValueError, match="sample_weight has 98 entries"):
         cw.CostCurveDisplay.from_estimator(classifier, X, y, sample_weight=np.ones(98))

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import costwidget as cw
+from costwidget.widget import nec_zoom
 from costwidget.export import page
 from costwidget.widget import CostWidget, export
 
@@ -262,6 +263,10 @@ NEED_PYTHON = {"gradient boosting (AUC = 0.79)", "logistic regression (AUC = 0.7
                "threshold choice", "decision curve", "difference", "the difference's first model",
                "the difference's second model", "brush range", "range PCF(+)", "clear",
                "thesis view"}
+#: Live in any page through a link the browser keeps (jsdlink to the cost pane's y scale).
+LINKED = {"NEC axis up to"}
+#: Needs the kernel, and says why in words of its own.
+OWN_REASON = {"fit (kernel)": nec_zoom.NO_KERNEL}
 
 
 @pytest.fixture(scope="module")
@@ -304,15 +309,19 @@ def _controls(text) -> dict:
 def test_controls_that_need_python_are_disabled_and_say_why(demo_pages):
     interactive, static, _ = demo_pages
     controls = _controls(interactive)
-    assert set(controls) == LIVE | NEED_PYTHON
-    for name in LIVE:
+    assert set(controls) == LIVE | NEED_PYTHON | LINKED | set(OWN_REASON)
+    for name, reason in OWN_REASON.items():
+        assert controls[name]["disabled"] is True and controls[name]["tooltip"] == reason
+    for name in LIVE | LINKED:
         assert controls[name]["disabled"] is False, name
         assert "needs Python" not in (controls[name].get("tooltip") or ""), name
     for name in NEED_PYTHON:
         assert controls[name]["disabled"] is True, name
         assert controls[name]["tooltip"] == f"{name}: {page.NEEDS_PYTHON}", name
     # The static page recomputes nothing: every control is disabled.
-    assert all(s["disabled"] is True for s in _controls(static).values())
+    assert all(s["disabled"] is True for name, s in _controls(static).items()
+               if name not in LINKED)
+    assert all(_controls(static)[name]["disabled"] is False for name in LINKED)
 
 
 def test_page_and_glue_agree_on_the_live_controls():

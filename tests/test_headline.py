@@ -54,7 +54,11 @@ def test_headline_names_the_brute_force_best(data):
     assert text.startswith(f"Deploy {winner} at score ≥ ")
     m = re.search(r"score ≥ (\S+): (\S+) per case", text)
     assert float(m.group(2)) == pytest.approx(costs[winner][0], rel=1e-3)
-    assert m.group(1) == readable(w.readout.loc[winner, "threshold"])
+    # The shown threshold, read back as a number, flags exactly the cases the brute-force best
+    # threshold flags (it is written with the digits that select them, issue 30 item 6).
+    shown = float(m.group(1).replace(",", ""))
+    scores = models[winner]
+    assert np.array_equal(scores >= shown, scores >= costs[winner][1])
     assert f"next best {other}, +" in text
     # Escaped in the widget: the model names are user text.
     assert "<b>model</b>" not in w.headline.widget.value
@@ -63,9 +67,19 @@ def test_headline_names_the_brute_force_best(data):
 
 
 def test_a_tie_is_named_as_a_tie_and_no_row_is_highlighted(data):
+    y, models = data
+    scores = models["strong"]
+    # Two models that score every case alike cost the same everywhere: a tie, whatever p(+).
+    w = cw.CostWidget([cw.Classifier.from_scores(y, scores, name=n) for n in ("a", "b")])
+    w.p_pos = 0.5
+    cost, _ = brute_best(y, scores, 0.5, 1.0, 1.0)
+    assert w.headline.text.startswith("Tie: 2 classifiers share the lowest cost, ")
+    assert _cost_in_headline(w.headline.text) == pytest.approx(cost, abs=5e-5)
+    assert "costwidget-best" not in w.readout_view.widget.value
+    w.close()
     w = _widget(data)
-    w.p_pos = 1.0  # every model costs 0 (it flags every case)
-    assert w.headline.text.startswith("Tie: 2 classifiers share the lowest cost, 0 per case")
+    w.p_pos = 1.0  # every model flags every case and costs 0: the same rule, said in words
+    assert w.headline.text.startswith("Flag every case: 0 per case")
     assert "costwidget-best" not in w.readout_view.widget.value
     w.p_pos = 0.5
     assert w.readout_view.widget.value.count("costwidget-best") == 1

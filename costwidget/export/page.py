@@ -236,8 +236,8 @@ constraint recompute the operating point, its marks, the headline and the readou
 The greyed-out controls (bands, the decision curve, the difference, threshold choice, the
 classifiers shown, the range of interest) need Python: what they draw stays as exported, and
 tables the page does not recompute say so in their title. Every number it recomputes is exact,
-but for a constraint's best single threshold: computed from thresholds kept to 6 significant
-digits, within 5·10⁻⁶ relative, and shown exactly as the exact one."""
+but for a constraint's best single threshold: computed from thresholds kept to
+6 significant digits, within 5·10⁻⁶ relative, and shown exactly as the exact one."""
 
 
 #: Kept as they are in a module's data: URL (letters and digits always are).

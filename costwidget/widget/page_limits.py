@@ -72,6 +72,17 @@ def _names(w) -> dict:
             for c, which in zip(pair, ("first", "second")) if c is not None}
 
 
+def _link_sources(state: dict) -> set:
+    """Controls that drive a link the browser itself keeps (``jslink``/``jsdlink``, as the NEC
+    axis's zoom): they act in any page, kernel or not, so they stay enabled."""
+    sources = set()
+    for model in state.values():
+        if model.get("model_name") in ("LinkModel", "DirectionalLinkModel"):
+            source = model["state"].get("source") or [""]
+            sources.add(str(source[0]).removeprefix("IPY_MODEL_"))
+    return sources
+
+
 def mark_page_limits(w, state: dict, *, live_roles: dict | None) -> None:
     """Disable, in ``state`` (``ipywidgets.embed`` models by id), every control of ``w`` the page
     cannot act on, and mark the tables it does not recompute as exported.
@@ -82,7 +93,7 @@ def mark_page_limits(w, state: dict, *, live_roles: dict | None) -> None:
     from .page_spec import CONTROL_ROLES
 
     live_roles = live_roles or {}
-    live = {live_roles[r] for r in CONTROL_ROLES if r in live_roles}
+    live = {live_roles[r] for r in CONTROL_ROLES if r in live_roles} | _link_sources(state)
     drawn_by_page = set(live_roles.values()) - live
     names = _names(w)
     for widget in reachable_widgets([w.widget]):

@@ -22,8 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..model import (cost_curve, expected_cost, nec_by_threshold_choice, readable,
-                     score_rule_at_costs,
-                     threshold_choice_table)
+                     score_rule_at_costs, threshold_choice_table)
 
 __all__ = ["ThresholdChoiceView", "THRESHOLD_CHOICE_OPTIONS", "operating_choices"]
 
