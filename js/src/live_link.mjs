@@ -21,7 +21,7 @@
 // window-level capture listener (which runs first) steps the widget's own sliders itself.
 
 import * as OP from "./operating_point.mjs";
-import { bindPage } from "./page_bind.mjs";
+import { bindPage, installTypedRefusals } from "./page_bind.mjs";
 
 /** The state keys exchanged with the kernel (page_spec.py STATE_KEYS). */
 export const STATE_KEYS = ["p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity",
@@ -45,7 +45,8 @@ function sameState(a, b) {
  * Bind a link model: the spec comes from its traits, the role models from `getModel(id)`.
  * @param {object} model  the link's model (get, set, on, save_changes)
  * @param {function(string): Promise<object>} getModel  model id -> widget model
- * @returns {Promise<{page: object, models: Map, roles: object, sent: function(): number}>}
+ * @returns {Promise<{page: object, models: Map, roles: object, sent: function(): number,
+ *   acked: function(): number, session: string}>}
  */
 export async function bindLive(model, getModel) {
   const roles = model.get("roles");
@@ -105,7 +106,9 @@ export async function bindLive(model, getModel) {
   };
   model.on("change:kernel_state", onKernel);
   onKernel(); // a state set from Python before this front end was bound
-  return { page, models: byId, roles, sent: () => seq };
+  // sent: the last seq sent; acked: the last the kernel took (tests wait on acked() === sent()).
+  const acked = () => ((model.get("kernel_state") || {}).acks || {})[session] || 0;
+  return { page, models: byId, roles, sent: () => seq, acked, session };
 }
 
 // ------------------------------------------------------------------------------ arrow keys
@@ -180,9 +183,10 @@ export default {
     const sliders = {};
     for (const [role] of SLIDERS) sliders[role] = await manager.get_model(roles[role]);
     const remove = installArrowKeys(window, model.get("root_class"), sliders);
+    const removeTyped = installTypedRefusals(window, model.get("root_class"), bound.page.refuse);
     // For tests and benchmarks (as the exported page's window.costwidgetPage): read only.
     (window.costwidgetLive ||= []).push({ rootClass: model.get("root_class"), ...bound });
-    return () => { remove(); };
+    return () => { remove(); removeTyped(); };
   },
   render() {},
 };
