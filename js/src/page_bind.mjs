@@ -167,6 +167,33 @@ function rows2(flat, n) {
   return out;
 }
 
+/** The number fields a user types into, by the class that marks each, and what each holds. */
+const TYPED_FIELDS = [[".costwidget-p-pos-value", "p(+)", "a number in [0, 1]"],
+  [".costwidget-cost-fn", "C(-|+)", "a cost >= 0"], [".costwidget-cost-fp", "C(+|-)", "a cost >= 0"]];
+
+/**
+ * Typed text that is no number (the field shows it empty, or the browser marks it bad input)
+ * is reverted by the field's own view with no word: say so in the banner instead.
+ * @param {object} win  the window
+ * @param {string} rootClass  the widget's root class
+ * @param {function(string)} refuse  shows the message (bindPage's `refuse`)
+ * @returns {function} removes the listener
+ */
+export function installTypedRefusals(win, rootClass, refuse) {
+  const onChange = (event) => {
+    const input = event.target;
+    if (!input || input.tagName !== "INPUT" || !input.closest || !input.closest(`.${rootClass}`)) return;
+    const field = TYPED_FIELDS.find(([selector]) => input.closest(selector));
+    if (!field) return;
+    const bad = (input.validity && input.validity.badInput) || String(input.value).trim() === "";
+    if (!bad || Number.isFinite(parseFloat(input.value))) return;
+    const [, name, wanted] = field;
+    refuse(`${name} must be ${wanted}; what was typed is not a number (the field keeps its value).`);
+  };
+  win.addEventListener("change", onChange, true);
+  return () => win.removeEventListener("change", onChange, true);
+}
+
 /** The state keys whose values differ between `before` and `after` (`visible` by content). */
 export function changedKeys(before, after) {
   const out = {};
@@ -465,5 +492,13 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
     set: (changes) => apply((s) => Object.assign(s, changes)),
     /** Take a state the kernel sent (a trait set from Python): drawn, not sent back. */
     fromKernel: (changes) => apply((s) => Object.assign(s, changes), false),
+    /** A refusal of what was typed (installTypedRefusals): to the banner, the state kept. */
+    refuse: (message) => {
+      if (live) {
+        if (live.refused) live.refused(message);
+      } else {
+        banner(message);
+      }
+    },
   };
 }
