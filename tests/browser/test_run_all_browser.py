@@ -68,7 +68,7 @@ def _page_equals_kernel_equals_cells(page, reference) -> None:
     # The page has drawn the kernel's last state once it holds it and every move it sent (none
     # is expected) was taken.
     held = wait_for_state(page, "([s]) => { const l = window.costwidgetLive[0]; return "
-                                "l.acked() === l.sent() && Object.keys(s).every((k) => "
+                                "l.acked && l.acked() === l.sent() && Object.keys(s).every((k) => "
                                 "JSON.stringify(l.page.state[k]) === JSON.stringify(s[k])); }",
                           [expected], timeout=60_000)
     live = page.evaluate("() => ({state: window.costwidgetLive[0].page.state, "
