@@ -1,12 +1,13 @@
 """The kernel's side of the live link (issue 19), with the front end's messages simulated.
 
-The front end sets ``attached`` and sends ``frontend_state = {changes, seq, session}``; the kernel answers
-``kernel_state = {state, acks, refused}``. Checked here: while attached the kernel writes none of
-the marks, tables and control values the front end owns (every trait change of them is
-recorded), a refused move goes to the banner and the last good state is sent back, each front
-end's seq is counted on its own and a move changes only its keys, a trait set from Python produces a ``kernel_state`` with the last seq as ack,
-and an export of an attached widget carries the marks the Python model computes (not the
-kernel's stale copies) and no link model.
+The front end sets ``attached`` and sends ``frontend_state = {changes, seq, session}``; the
+kernel answers ``kernel_state = {state, acks, refused}``. Checked here: while attached the
+kernel writes none of the marks, tables and control values the front end owns (every trait
+change of them is recorded), a refused move goes to the banner and the last good state is sent
+back, each front end's seq is counted on its own and a move changes only its keys, a trait set
+from Python produces one ``kernel_state`` with the last seq taken from each front end, and an
+export of an attached widget carries the marks the Python model computes (not the kernel's
+stale copies) and no link model.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def test_attached_kernel_writes_no_owned_mark_table_or_control(w):
     link.model.frontend_state = {"changes": dict(p_pos=0.6, cost_fn=2.0), "session": "s1", "seq": 1}
     w.p_pos = 0.25
     w.update(constraint="neyman_pearson", max_fpr=0.2)
-    link.model.frontend_state = {"changes": dict(constraint="workforce", capacity=3.0), "session": "s1", "seq": 2}
+    link.model.frontend_state = {"changes": dict(constraint="workforce", capacity=3.0),
+                                 "session": "s1", "seq": 2}
     assert changes == []
     # ... while the Python state, the readout and the constrained points follow.
     assert (w.constraint, w.capacity, w.p_pos, w.cost_fn) == ("workforce", 3.0, 0.25, 2.0)
@@ -128,7 +130,8 @@ def test_invalid_state_is_refused_and_last_good_state_replied(w):
     link = w.frontend_link
     link.model.attached = True
     link.model.frontend_state = {"changes": dict(p_pos=0.4), "session": "s1", "seq": 1}
-    link.model.frontend_state = {"changes": dict(p_pos=0.9, cost_fn=0.0, cost_fp=0.0), "session": "s1", "seq": 2}
+    link.model.frontend_state = {"changes": dict(p_pos=0.9, cost_fn=0.0, cost_fp=0.0),
+                                 "session": "s1", "seq": 2}
     reply = link.model.kernel_state
     assert reply["refused"] is True and reply["ack"] == 2
     assert (reply["state"]["p_pos"], reply["state"]["cost_fn"], reply["state"]["cost_fp"]) == (0.4, 1.0, 1.0)
