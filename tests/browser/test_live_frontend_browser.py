@@ -211,22 +211,44 @@ def test_attached_and_keys_drawn_by_the_front_end(live_page):
     assert not errors, errors
 
 
-def test_a_refused_typed_value_shows_in_the_banner(live_page):
-    """p(+) = 2 typed in the field: the page refuses it and keeps its state, and the refusal is
-    shown in the widget's error banner (not only in the console); the next good move clears it."""
+# What is typed, into which field, and the reason the banner must give.
+TYPED_REFUSALS = [
+    (".costwidget-p-pos-value", "2", "p_pos must lie in [0, 1], got 2"),
+    (".costwidget-p-pos-value", "abc", "p(+) must be a number in [0, 1]; what was typed is not a number"),
+    (".costwidget-cost-fn", "-5", "cost_fn (the cost C(-|+) of a false negative) must be a finite "
+                                  "number >= 0, got -5"),
+    (".costwidget-cost-fp", "-1", "cost_fp (the cost C(+|-) of a false positive) must be a finite "
+                                  "number >= 0, got -1"),
+]
+
+
+@pytest.mark.parametrize("field_class, typed, reason", TYPED_REFUSALS)
+def test_a_refused_typed_value_shows_in_the_banner(live_page, field_class, typed, reason):
+    """A value typed into a field and refused by the page: the page keeps its state, and the
+    banner shows the refusal with its reason (not only the console); the next good move clears
+    it. "abc" cannot enter a number input in Chrome: the field is left empty, and Enter
+    commits that."""
     page, clfs, colors, _errors = live_page
-    before = page.evaluate("() => window.costwidgetLive[0].page.state.p_pos")
-    field = page.locator(".costwidget .costwidget-p-pos-value input").first
-    field.fill("2")
+    before = page.evaluate("() => ({...window.costwidgetLive[0].page.state})")
+    field = page.locator(f".costwidget {field_class} input").first
+    if typed == "abc":
+        field.fill("")
+        field.press_sequentially("abc")
+    else:
+        field.fill(typed)
     field.press("Enter")
     banner = ".costwidget .costwidget-errors"
-    assert wait_for_state(page, f"() => (document.querySelector('{banner}') || {{}})"
-                                ".innerText?.includes('refused')"), "no banner"
-    assert page.evaluate("() => window.costwidgetLive[0].page.state.p_pos") == before
+    assert wait_for_state(page, f"([r]) => ((document.querySelector('{banner}') || {{}})"
+                                ".innerText || '').includes(r)", [reason]), \
+        page.evaluate(f"() => (document.querySelector('{banner}') || {{}}).innerText")
+    after = page.evaluate("() => window.costwidgetLive[0].page.state")
+    assert after == before
     _check(page, clfs, colors)
-    field.fill("0.25")
-    field.press("Enter")
-    assert wait_for_state(page, f"() => window.costwidgetLive[0].page.state.p_pos === 0.25 && "
+    good = ".costwidget .costwidget-p-pos-value input"
+    p = 0.26 if before["p_pos"] == 0.25 else 0.25  # a move: the banner clears on the next move
+    page.locator(good).first.fill(str(p))
+    page.locator(good).first.press("Enter")
+    assert wait_for_state(page, f"() => window.costwidgetLive[0].page.state.p_pos === {p} && "
                                 f"!(document.querySelector('{banner}') || {{}}).innerText")
     _check(page, clfs, colors)
 
