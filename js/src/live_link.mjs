@@ -167,26 +167,35 @@ function roleOf(box) {
   return label && label.textContent.trim().startsWith("max false-positive rate") ? "max_fpr" : null;
 }
 
+/** Bind the link in this front end; resolves to a function that removes its listeners. */
+async function bindFrontEnd(model) {
+  const manager = model.widget_manager;
+  let bound; // {page, models, roles, sent, acked, session}
+  try {
+    bound = await bindLive(model, (id) => manager.get_model(id));
+  } catch (err) {
+    console.error("costwidget: the live link could not bind; the kernel keeps drawing", err);
+    return () => {};
+  }
+  if (typeof window === "undefined") return () => {};
+  const roles = model.get("roles");
+  const sliders = {};
+  for (const [role] of SLIDERS) sliders[role] = await manager.get_model(roles[role]);
+  const remove = installArrowKeys(window, model.get("root_class"), sliders);
+  const removeTyped = installTypedRefusals(window, model.get("root_class"), bound.page.refuse);
+  // For tests and benchmarks (as the exported page's window.costwidgetPage): read only.
+  (window.costwidgetLive ||= []).push({ rootClass: model.get("root_class"), ...bound });
+  return () => { remove(); removeTyped(); };
+}
+
 /** anywidget's entry points. */
 export default {
-  async initialize({ model }) {
-    const manager = model.widget_manager;
-    let bound; // {page, models, roles, sent}
-    try {
-      bound = await bindLive(model, (id) => manager.get_model(id));
-    } catch (err) {
-      console.error("costwidget: the live link could not bind; the kernel keeps drawing", err);
-      return undefined;
-    }
-    if (typeof window === "undefined") return undefined;
-    const roles = model.get("roles");
-    const sliders = {};
-    for (const [role] of SLIDERS) sliders[role] = await manager.get_model(roles[role]);
-    const remove = installArrowKeys(window, model.get("root_class"), sliders);
-    const removeTyped = installTypedRefusals(window, model.get("root_class"), bound.page.refuse);
-    // For tests and benchmarks (as the exported page's window.costwidgetPage): read only.
-    (window.costwidgetLive ||= []).push({ rootClass: model.get("root_class"), ...bound });
-    return () => { remove(); removeTyped(); };
+  // Not awaited: anywidget fails a model whose initialize takes over 2 s ("[anywidget] Failed
+  // to initialize model.", seen on a loaded machine), while binding waits for every widget
+  // model the page owns. The binding goes on; the kernel draws until it is done.
+  initialize({ model }) {
+    const removing = bindFrontEnd(model);
+    return () => { removing.then((remove) => remove()); };
   },
   render() {},
 };
