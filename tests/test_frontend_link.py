@@ -1,12 +1,13 @@
 """The kernel's side of the live link (issue 19), with the front end's messages simulated.
 
-The front end sets ``attached`` and sends ``frontend_state = {state, seq}``; the kernel answers
-``kernel_state = {state, ack, refused}``. Checked here: while attached the kernel writes none of
-the marks, tables and control values the front end owns (every trait change of them is
-recorded), a refused state goes to the banner and the last good state is sent back, an old
-seq is ignored, a trait set from Python produces a ``kernel_state`` with the last seq as ack,
-and an export of an attached widget carries the marks the Python model computes (not the
-kernel's stale copies) and no link model.
+The front end sets ``attached`` and sends ``frontend_state = {changes, seq, session}``; the
+kernel answers ``kernel_state = {state, acks, refused}``. Checked here: while attached the
+kernel writes none of the marks, tables and control values the front end owns (every trait
+change of them is recorded), a refused move goes to the banner and the last good state is sent
+back, each front end's seq is counted on its own and a move changes only its keys, a trait set
+from Python produces one ``kernel_state`` with the last seq taken from each front end, and an
+export of an attached widget carries the marks the Python model computes (not the kernel's
+stale copies) and no link model.
 """
 
 from __future__ import annotations
@@ -51,23 +52,15 @@ def _record(widgets_):
     return changes
 
 
-def _state(w, **changes):
-    state = dict(w.frontend_link.model.kernel_state.get("state") or {})
-    if not state:
-        from costwidget.widget.page_spec import state_values
-        state = state_values(w.state)
-    state.update(changes)
-    return state
-
-
 def test_attached_kernel_writes_no_owned_mark_table_or_control(w):
     link = w.frontend_link
     link.model.attached = True
     changes = _record(_owned(w))
-    link.model.frontend_state = {"state": _state(w, p_pos=0.6, cost_fn=2.0), "session": "s1", "seq": 1}
+    link.model.frontend_state = {"changes": dict(p_pos=0.6, cost_fn=2.0), "session": "s1", "seq": 1}
     w.p_pos = 0.25
     w.update(constraint="neyman_pearson", max_fpr=0.2)
-    link.model.frontend_state = {"state": _state(w, constraint="workforce", capacity=3.0), "session": "s1", "seq": 2}
+    link.model.frontend_state = {"changes": dict(constraint="workforce", capacity=3.0),
+                                 "session": "s1", "seq": 2}
     assert changes == []
     # ... while the Python state, the readout and the constrained points follow.
     assert (w.constraint, w.capacity, w.p_pos, w.cost_fn) == ("workforce", 3.0, 0.25, 2.0)
@@ -86,47 +79,79 @@ def test_not_attached_the_kernel_draws_as_before(w):
 def test_front_end_state_is_applied_and_acknowledged(w):
     link = w.frontend_link
     link.model.attached = True
-    link.model.frontend_state = {"state": _state(w, p_pos=0.7, cost_fp=3.0), "session": "s1", "seq": 5}
+    link.model.frontend_state = {"changes": dict(p_pos=0.7, cost_fp=3.0), "session": "s1", "seq": 5}
     assert (w.p_pos, w.cost_fp) == (0.7, 3.0)
     reply = link.model.kernel_state
-    assert reply["ack"] == 5 and reply["refused"] is False
+    assert reply["acks"] == {"s1": 5} and reply["refused"] is False
     assert reply["state"]["p_pos"] == 0.7 and reply["state"]["cost_fp"] == 3.0
 
 
-def test_stale_seq_is_ignored(w):
+def test_two_front_ends_interleaved_each_counted_and_acknowledged(w):
+    """Two tabs on one widget, their moves interleaved as the kernel receives them: each
+    session's seq is counted on its own, every move is taken, and every reply carries the last
+    seq taken from each session (a tab whose moves are not all in it keeps them on top)."""
     link = w.frontend_link
     link.model.attached = True
-    link.model.frontend_state = {"state": _state(w, p_pos=0.7), "session": "s1", "seq": 5}
-    link.model.frontend_state = {"state": _state(w, p_pos=0.2), "session": "s1", "seq": 4}  # older, arrived late
-    assert w.p_pos == 0.7
-    assert link.model.kernel_state["ack"] == 5
+    link.model.frontend_state = {"changes": dict(p_pos=0.7), "session": "A", "seq": 5}
+    link.model.frontend_state = {"changes": dict(cost_fn=2.0), "session": "B", "seq": 1}
+    assert link.model.kernel_state["acks"] == {"A": 5, "B": 1}
+    link.model.frontend_state = {"changes": dict(p_pos=0.6), "session": "A", "seq": 6}
+    assert (w.p_pos, w.cost_fn) == (0.6, 2.0)  # B's cost stays: A sent only its p(+)
+    assert link.model.kernel_state["acks"] == {"A": 6, "B": 1}
+    # The same message again (an echo): taken once.
+    w.p_pos = 0.2
+    link.model.frontend_state = {"changes": dict(p_pos=0.6), "session": "A", "seq": 6}
+    assert w.p_pos == 0.2
+
+
+def test_a_python_set_during_a_drag_survives_the_next_move(w):
+    """A drag sends p(+) only: ``w.constraint`` set from Python meanwhile is not undone."""
+    link = w.frontend_link
+    link.model.attached = True
+    link.model.frontend_state = {"changes": dict(p_pos=0.4), "session": "A", "seq": 1}
+    w.constraint = "neyman_pearson"
+    link.model.frontend_state = {"changes": dict(p_pos=0.45), "session": "A", "seq": 2}
+    assert (w.constraint, w.p_pos) == ("neyman_pearson", 0.45)
+    assert link.model.kernel_state["state"]["constraint"] == "neyman_pearson"
+
+
+def test_one_kernel_state_per_python_update(w):
+    """``w.update`` of three keys notifies three traits: the front ends get the state once."""
+    link = w.frontend_link
+    link.model.attached = True
+    sent = []
+    link.model.observe(lambda ch: sent.append(ch["new"]), names=["kernel_state"])
+    w.update(p_pos=0.4, cost_fn=2.0, cost_fp=3.0)
+    assert len(sent) == 1
+    assert (sent[0]["state"]["p_pos"], sent[0]["state"]["cost_fn"]) == (0.4, 2.0)
 
 
 def test_invalid_state_is_refused_and_last_good_state_replied(w):
     link = w.frontend_link
     link.model.attached = True
-    link.model.frontend_state = {"state": _state(w, p_pos=0.4), "session": "s1", "seq": 1}
-    link.model.frontend_state = {"state": _state(w, p_pos=0.9, cost_fn=0.0, cost_fp=0.0), "session": "s1", "seq": 2}
+    link.model.frontend_state = {"changes": dict(p_pos=0.4), "session": "s1", "seq": 1}
+    link.model.frontend_state = {"changes": dict(p_pos=0.9, cost_fn=0.0, cost_fp=0.0),
+                                 "session": "s1", "seq": 2}
     reply = link.model.kernel_state
     assert reply["refused"] is True and reply["ack"] == 2
     assert (reply["state"]["p_pos"], reply["state"]["cost_fn"], reply["state"]["cost_fp"]) == (0.4, 1.0, 1.0)
     assert (w.p_pos, w.cost_fn, w.cost_fp) == (0.4, 1.0, 1.0)
     assert "cost_fn and cost_fp are both 0" in w.errors.message
     # The next good state clears the banner.
-    link.model.frontend_state = {"state": _state(w, p_pos=0.5), "session": "s1", "seq": 3}
+    link.model.frontend_state = {"changes": dict(p_pos=0.5), "session": "s1", "seq": 3}
     assert w.errors.message == "" and w.p_pos == 0.5
 
 
 def test_python_set_trait_sends_kernel_state_with_last_ack(w):
     link = w.frontend_link
     link.model.attached = True
-    link.model.frontend_state = {"state": _state(w, p_pos=0.45), "session": "s1", "seq": 7}
+    link.model.frontend_state = {"changes": dict(p_pos=0.45), "session": "s1", "seq": 7}
     sent = []
     link.model.observe(lambda ch: sent.append(ch["new"]), names=["kernel_state"])
     w.p_pos = 0.3
-    assert sent and sent[-1]["ack"] == 7 and sent[-1]["state"]["p_pos"] == 0.3
+    assert sent and sent[-1]["acks"] == {"s1": 7} and sent[-1]["state"]["p_pos"] == 0.3
     # A refused set from Python raises and the kernel_state sent last is the good state again.
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match=r"cost_fn .* must be a finite number >= 0, got -1.0"):
         w.cost_fn = -1.0
     assert link.model.kernel_state["state"]["cost_fn"] == 1.0
 
@@ -173,11 +198,11 @@ def test_export_of_attached_widget_has_python_marks_and_no_link(w):
 def test_a_new_front_end_session_counts_its_seq_from_one(w):
     link = w.frontend_link
     link.model.attached = True
-    link.model.frontend_state = {"state": _state(w, p_pos=0.7), "session": "s1", "seq": 40}
+    link.model.frontend_state = {"changes": dict(p_pos=0.7), "session": "s1", "seq": 40}
     # The page is reloaded: a new front end, whose first move is seq 1.
-    link.model.frontend_state = {"state": _state(w, p_pos=0.2), "session": "s2", "seq": 1}
+    link.model.frontend_state = {"changes": dict(p_pos=0.2), "session": "s2", "seq": 1}
     assert w.p_pos == 0.2
-    assert (link.model.kernel_state["session"], link.model.kernel_state["ack"]) == ("s2", 1)
+    assert link.model.kernel_state["acks"] == {"s1": 40, "s2": 1}
 
 
 def test_export_of_attached_widget_shows_a_python_set_state_in_its_controls(w):
@@ -205,5 +230,5 @@ def test_a_refusal_in_the_page_reaches_the_banner_and_the_next_move_clears_it(w)
                                    "message": "p_pos must lie in [0, 1], got 2 <b>"}, [])
     assert "p_pos must lie in [0, 1], got 2 &lt;b&gt;" in w.errors.message
     assert w.p_pos == 0.3
-    link.model.frontend_state = {"state": _state(w, p_pos=0.4), "session": "s1", "seq": 1}
+    link.model.frontend_state = {"changes": dict(p_pos=0.4), "session": "s1", "seq": 1}
     assert w.errors.message == "" and w.p_pos == 0.4

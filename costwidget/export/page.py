@@ -264,11 +264,13 @@ def _bind_script(frontend) -> str:
     return f"""<script type="application/json" id="costwidget-frontend">{json_for_script(frontend)}</script>
 <script type="module">
 import * as OP from "{_module_url("operating-point.js")}";
-import {{ bindPage }} from "{_module_url("page-bind.js")}";
+import {{ bindPage, installTypedRefusals }} from "{_module_url("page-bind.js")}";
 const spec = JSON.parse(document.getElementById("costwidget-frontend").textContent);
 window.costwidgetPage = window.costwidgetModels.then((models) => {{
   const byId = new Map(models.map((m) => [m.model_id, m]));
-  return bindPage(OP, spec, (id) => byId.get(id));
+  const page = bindPage(OP, spec, (id) => byId.get(id));
+  installTypedRefusals(window, "costwidget", page.refuse);  // text that is no number: banner
+  return page;
 }});
 window.costwidgetPage.catch((err) => console.error("costwidget:", err));
 </script>"""

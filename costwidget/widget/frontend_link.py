@@ -8,13 +8,14 @@ protocol (one writer per mark; the README's "How it works"):
 * the front end sets ``attached``; from then on the kernel writes none of the marks, tables and
   control links the front end owns (`Context.frontend_draws` guards those writes in the components), and
   ignores the owned controls' own observers (their values still reach the kernel's copies);
-* every user move arrives whole as ``frontend_state = {"state", "seq", "session"}``: applied in
-  one transaction (a refusal goes to the banner) and answered with
-  ``kernel_state = {"state", "ack", "session", "refused"}``, the kernel's state after it (seq
-  counts from 1 in each front end, ``session`` names it: a reloaded page starts again);
-* a state change made in the kernel (a trait set from Python, a click in the cost pane) is sent
-  as ``kernel_state`` with ``ack`` = the last seq received: the front end draws it unless the
-  user has moved since.
+* every user move arrives as ``frontend_state = {"changes", "seq", "session"}``: only the keys
+  the move changed (a key set meanwhile from Python or from another view is left as it is),
+  applied in one transaction (a refusal goes to the banner); seq counts from 1 in each front
+  end, ``session`` names it (a reloaded page, a second tab);
+* every change of the kernel's state (a move taken or refused, a trait set from Python, a click
+  in the cost pane) is sent as ``kernel_state = {"state", "acks", "attached", "session", "ack",
+  "refused"}``, ``acks`` the last seq taken from each session: each front end draws that state
+  with its own moves not yet taken on top, so every view converges to the kernel's state.
 
 With no front end (scripts, tests, nbconvert) nothing is attached and the kernel draws all.
 """
@@ -65,9 +66,11 @@ class FrontendLink:
     def __init__(self, w):
         self.w = w
         self.attached = False
-        self.last_seq = 0  # the last front-end move received
-        self.session = None  # ... from this front end (each counts its seq from 1)
+        self.acks: dict = {}  # session -> the last seq taken from that front end
+        self.session = None  # the front end whose move was taken last ...
+        self.last_seq = 0  # ... and that move's seq
         self._applying = False
+        self._last_sent = None
         spec = live_spec(w)
         self.model = LinkModel(
             _esm=BUNDLE.read_text(encoding="utf-8"), roles=spec["roles"],
@@ -81,7 +84,9 @@ class FrontendLink:
         self.model.observe(self._on_attached, names=["attached"])
         self.model.observe(self._on_frontend_state, names=["frontend_state"])
         self.model.on_msg(self._on_message)
-        w.state.observe(self._on_state, names=list(STATE_KEYS))
+        # Deferred while the transaction holds its lock (as a user's observer): sent once the
+        # state is whole (an update of p(+) moves a following population after it).
+        w.state.observe(w._tx.user_observer(self._on_state), names=list(STATE_KEYS))
 
     # ------------------------------------------------------------------ the protocol
     def _owned_bindings(self):
@@ -99,29 +104,32 @@ class FrontendLink:
 
     def _on_frontend_state(self, change) -> None:
         message = change["new"] or {}
-        seq = message.get("seq")
-        if message.get("session") != self.session:  # a new front end (a reloaded page)
-            self.session, self.last_seq = message.get("session"), 0
-        if not isinstance(seq, int) or seq <= self.last_seq:
-            return  # not newer than what was taken
-        self.last_seq = seq
+        session, seq = message.get("session"), message.get("seq")
+        changes = message.get("changes")
+        if not isinstance(seq, int) or not isinstance(changes, dict):
+            return
+        if seq <= self.acks.get(session, 0):
+            return  # taken already (an echo of an old message)
+        self.acks[session] = seq
+        self.session, self.last_seq = session, seq
         refused = False
         self._applying = True
         try:
-            self._apply(message["state"])
+            self._apply(changes)
         except Exception:  # noqa: BLE001 - shown in the banner by update(); the reply says so
             refused = True
         finally:
             self._applying = False
         self._send(refused=refused)
 
-    def _apply(self, state: dict) -> None:
-        """The front end's state, in one transaction. ``population_set`` is no trait (the state
-        keeps it as a flag): setting ``n_pos``/``n_neg`` raises it, so a population the front
-        end still lets follow p(+) is let follow again here, from the same numbers."""
+    def _apply(self, changes: dict) -> None:
+        """The keys a front-end move changed, in one transaction. ``population_set`` is no
+        trait (the state keeps it as a flag): setting ``n_pos``/``n_neg`` raises it, so a
+        population the front end still lets follow p(+) is let follow again here."""
         s = self.w.state
-        follow = not state.get("population_set", s.population_set)
-        self.w._tx.update(**{k: state[k] for k in STATE_KEYS if k != "population_set"})
+        follow = not changes.get("population_set", s.population_set)
+        self.w._tx.update(**{k: changes[k] for k in STATE_KEYS
+                             if k in changes and k != "population_set"})
         if follow and s.population_set:
             s.follow_population()
         elif not follow:
@@ -140,8 +148,14 @@ class FrontendLink:
             self._send()
 
     def _send(self, *, refused: bool = False) -> None:
-        self.model.kernel_state = {"state": state_values(self.w.state), "ack": self.last_seq,
-                                   "session": self.session, "refused": refused}
+        """Send the kernel's state, once per change: an update of several traits notifies each
+        (all after the last is set), and the front ends need the state only once."""
+        message = {"state": state_values(self.w.state), "acks": dict(self.acks),
+                   "attached": self.attached, "session": self.session, "ack": self.last_seq,
+                   "refused": refused}
+        if message != self._last_sent:
+            self._last_sent = message
+            self.model.kernel_state = message
 
     # ------------------------------------------------------------------ export
     def owned_values(self) -> dict:

@@ -8,17 +8,20 @@
 //
 // * bound, the front end sets `attached`; from then on it alone writes the operating point's
 //   and the constraint's marks, the readout tables and the controls' linking;
-// * each user move is drawn at once, then sent whole as `frontend_state = {state, seq}`;
-// * the kernel answers `kernel_state = {state, ack}` (ack = the last seq it received). A state
-//   from the kernel (its reply to a refused move, or a trait set from Python) is drawn only when
-//   `ack` is the latest seq sent: otherwise the user moved since, and that newer state, already
-//   on its way to the kernel, wins.
+// * each user move is drawn at once, then sent as `frontend_state = {changes, seq, session}`:
+//   only the keys it changed, so a key set meanwhile from Python or from another view stays;
+// * the kernel answers every change of its state with `kernel_state = {state, acks}` (acks: the
+//   last seq it took from each session). The page draws that state with its own moves the
+//   kernel has not taken yet put back on top: every view converges to the kernel's state, and
+//   a late answer never draws a key the user moved since at an older value;
+// * a write of the kernel to a control or a mark (its updates arrive in ipywidgets' set_state)
+//   is never a user's move: the page draws its own state over it (page_bind.mjs).
 //
 // Notebook 7 takes the arrow keys at document level before a focused slider sees them; a
 // window-level capture listener (which runs first) steps the widget's own sliders itself.
 
 import * as OP from "./operating_point.mjs";
-import { bindPage } from "./page_bind.mjs";
+import { bindPage, installTypedRefusals } from "./page_bind.mjs";
 
 /** The state keys exchanged with the kernel (page_spec.py STATE_KEYS). */
 export const STATE_KEYS = ["p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity",
@@ -33,7 +36,7 @@ function pick(state) {
 }
 
 function sameState(a, b) {
-  return STATE_KEYS.every((k) => (k === "visible"
+  return STATE_KEYS.every((k) => (Array.isArray(a[k]) && Array.isArray(b[k])
     ? a[k].length === b[k].length && a[k].every((v, i) => v === b[k][i])
     : Object.is(a[k], b[k])));
 }
@@ -42,7 +45,8 @@ function sameState(a, b) {
  * Bind a link model: the spec comes from its traits, the role models from `getModel(id)`.
  * @param {object} model  the link's model (get, set, on, save_changes)
  * @param {function(string): Promise<object>} getModel  model id -> widget model
- * @returns {Promise<{page: object, models: Map, roles: object, sent: function(): number}>}
+ * @returns {Promise<{page: object, models: Map, roles: object, sent: function(): number,
+ *   acked: function(): number, session: string}>}
  */
 export async function bindLive(model, getModel) {
   const roles = model.get("roles");
@@ -57,13 +61,19 @@ export async function bindLive(model, getModel) {
     payload: { header: model.get("payload_header"), buffers: model.get("payload_buffers") },
   };
   let seq = 0;
-  // Sequence numbers count from 0 in each front end (a reloaded page is a new one): the kernel
-  // tells them apart by this session.
+  // Sequence numbers count from 0 in each front end (a reloaded page, another tab, the same
+  // widget displayed twice in another front end): the kernel tells them apart by this session.
   const session = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  // The moves sent and not yet in a state the kernel sent back: [{seq, changes}], oldest first.
+  const pending = [];
   const live = {
-    changed(state) {
+    changed(state, changes) {
       seq += 1;
-      model.set("frontend_state", { state: pick(state), seq, session });
+      const sent = pick(changes);
+      // The population's numbers mean "set" or "following p(+)" only with this flag.
+      if ("n_pos" in sent || "n_neg" in sent) sent.population_set = state.population_set;
+      pending.push({ seq, changes: sent });
+      model.set("frontend_state", { changes: sent, seq, session });
       model.save_changes();
     },
     // A move the page refused (say p(+) = 2 typed in the field): the kernel shows it in the
@@ -78,17 +88,27 @@ export async function bindLive(model, getModel) {
   model.set("attached", true);
   model.save_changes();
   const page = bindPage(OP, spec, (id) => byId.get(id), { live });
+  let synced = false; // the kernel's first state since it took `attached`
   const onKernel = () => {
     const reply = model.get("kernel_state");
     if (!reply || !reply.state) return;
-    // Ours only when it answers our latest move (or we have sent none): else the user moved
-    // since, and that newer state, on its way to the kernel, wins.
-    if (reply.session === session ? reply.ack !== seq : seq !== 0) return;
-    if (!sameState(reply.state, page.state)) page.fromKernel(pick(reply.state));
+    // The kernel's state, with this page's moves it has not taken yet on top (they are on their
+    // way and it will apply them): a move of another view or a set from Python is drawn, and
+    // no key this page moved since goes back to an older value.
+    const acked = (reply.acks || {})[session] || 0;
+    while (pending.length && pending[0].seq <= acked) pending.shift();
+    const target = pick(reply.state);
+    for (const move of pending) Object.assign(target, move.changes);
+    // Once attached the kernel writes no mark: redraw whatever it wrote before it knew.
+    const first = Boolean(reply.attached) && !synced;
+    synced ||= Boolean(reply.attached);
+    if (first || !sameState(target, page.state)) page.fromKernel(target);
   };
   model.on("change:kernel_state", onKernel);
   onKernel(); // a state set from Python before this front end was bound
-  return { page, models: byId, roles, sent: () => seq };
+  // sent: the last seq sent; acked: the last the kernel took (tests wait on acked() === sent()).
+  const acked = () => ((model.get("kernel_state") || {}).acks || {})[session] || 0;
+  return { page, models: byId, roles, sent: () => seq, acked, session };
 }
 
 // ------------------------------------------------------------------------------ arrow keys
@@ -147,25 +167,35 @@ function roleOf(box) {
   return label && label.textContent.trim().startsWith("max false-positive rate") ? "max_fpr" : null;
 }
 
+/** Bind the link in this front end; resolves to a function that removes its listeners. */
+async function bindFrontEnd(model) {
+  const manager = model.widget_manager;
+  let bound; // {page, models, roles, sent, acked, session}
+  try {
+    bound = await bindLive(model, (id) => manager.get_model(id));
+  } catch (err) {
+    console.error("costwidget: the live link could not bind; the kernel keeps drawing", err);
+    return () => {};
+  }
+  if (typeof window === "undefined") return () => {};
+  const roles = model.get("roles");
+  const sliders = {};
+  for (const [role] of SLIDERS) sliders[role] = await manager.get_model(roles[role]);
+  const remove = installArrowKeys(window, model.get("root_class"), sliders);
+  const removeTyped = installTypedRefusals(window, model.get("root_class"), bound.page.refuse);
+  // For tests and benchmarks (as the exported page's window.costwidgetPage): read only.
+  (window.costwidgetLive ||= []).push({ rootClass: model.get("root_class"), ...bound });
+  return () => { remove(); removeTyped(); };
+}
+
 /** anywidget's entry points. */
 export default {
-  async initialize({ model }) {
-    const manager = model.widget_manager;
-    let bound; // {page, models, roles, sent}
-    try {
-      bound = await bindLive(model, (id) => manager.get_model(id));
-    } catch (err) {
-      console.error("costwidget: the live link could not bind; the kernel keeps drawing", err);
-      return undefined;
-    }
-    if (typeof window === "undefined") return undefined;
-    const roles = model.get("roles");
-    const sliders = {};
-    for (const [role] of SLIDERS) sliders[role] = await manager.get_model(roles[role]);
-    const remove = installArrowKeys(window, model.get("root_class"), sliders);
-    // For tests and benchmarks (as the exported page's window.costwidgetPage): read only.
-    (window.costwidgetLive ||= []).push({ rootClass: model.get("root_class"), ...bound });
-    return () => { remove(); };
+  // Not awaited: anywidget fails a model whose initialize takes over 2 s ("[anywidget] Failed
+  // to initialize model.", seen on a loaded machine), while binding waits for every widget
+  // model the page owns. The binding goes on; the kernel draws until it is done.
+  initialize({ model }) {
+    const removing = bindFrontEnd(model);
+    return () => { removing.then((remove) => remove()); };
   },
   render() {},
 };

@@ -167,6 +167,45 @@ function rows2(flat, n) {
   return out;
 }
 
+/** The number fields a user types into, by the class that marks each, and what each holds. */
+const TYPED_FIELDS = [[".costwidget-p-pos-value", "p(+)", "a number in [0, 1]"],
+  [".costwidget-cost-fn", "C(-|+)", "a cost >= 0"], [".costwidget-cost-fp", "C(+|-)", "a cost >= 0"]];
+
+/**
+ * Typed text that is no number (the field shows it empty, or the browser marks it bad input)
+ * is reverted by the field's own view with no word: say so in the banner instead.
+ * @param {object} win  the window
+ * @param {string} rootClass  the widget's root class
+ * @param {function(string)} refuse  shows the message (bindPage's `refuse`)
+ * @returns {function} removes the listener
+ */
+export function installTypedRefusals(win, rootClass, refuse) {
+  const onChange = (event) => {
+    const input = event.target;
+    if (!input || input.tagName !== "INPUT" || !input.closest || !input.closest(`.${rootClass}`)) return;
+    const field = TYPED_FIELDS.find(([selector]) => input.closest(selector));
+    if (!field) return;
+    const bad = (input.validity && input.validity.badInput) || String(input.value).trim() === "";
+    if (!bad || Number.isFinite(parseFloat(input.value))) return;
+    const [, name, wanted] = field;
+    refuse(`${name} must be ${wanted}; what was typed is not a number (the field keeps its value).`);
+  };
+  win.addEventListener("change", onChange, true);
+  return () => win.removeEventListener("change", onChange, true);
+}
+
+/** The state keys whose values differ between `before` and `after` (`visible` by content). */
+export function changedKeys(before, after) {
+  const out = {};
+  for (const key of Object.keys(after)) {
+    const [a, b] = [before[key], after[key]];
+    const same = Array.isArray(a) && Array.isArray(b)
+      ? a.length === b.length && a.every((v, i) => v === b[i]) : Object.is(a, b);
+    if (!same) out[key] = Array.isArray(b) ? [...b] : b;
+  }
+  return out;
+}
+
 /** Roles the glue writes that are not marks or tables: saved to the kernel when live. */
 const SAVED_OUTPUT_ROLES = ["pcf", "ratio_text", "capacity_value", "neyman_pearson_layout",
   "workforce_layout"];
@@ -176,9 +215,10 @@ const SAVED_OUTPUT_ROLES = ["pcf", "ratio_text", "capacity_value", "neyman_pears
  * @param {object} OP  the operating-point module (operating_point.mjs)
  * @param {object} spec  {roles: {role: model id}, state, colors, payload: {header, buffers}}
  * @param {function(string): object} modelOf  model id -> widget model
- * @param {{live?: {changed: function(object)}}} [bindOptions]  `live`: a kernel is attached;
- *   the controls the glue sets are saved (save_changes), and each user move that is taken is
- *   passed to `live.changed(state)` after it is drawn
+ * @param {{live?: {changed: function(object, object)}}} [bindOptions]  `live`: a kernel is
+ *   attached; the controls the glue sets are saved (save_changes), and each user move that is
+ *   taken is passed to `live.changed(state, changes)` after it is drawn (`changes`: the keys it
+ *   changed, with their new values)
  * @returns {{state: object, draw: function, set: function, fromKernel: function}}
  */
 export function bindPage(OP, spec, modelOf, bindOptions = {}) {
@@ -330,7 +370,10 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
       if (fromUser) banner("");
       if (live) {
         saveDirty();
-        if (fromUser) live.changed({ ...state });
+        // The keys this move changed, not the whole state: a key the user did not touch (set
+        // from Python or from another view meanwhile) is left as the kernel has it.
+        const changes = changedKeys(before, state);
+        if (fromUser && Object.keys(changes).length) live.changed({ ...state }, changes);
       }
       return view;
     } catch (err) {
@@ -400,15 +443,39 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
       return send(content, ...rest);
     };
   }
+  // A write the kernel made to a control or a mark (ipywidgets applies the kernel's updates in
+  // set_state, which holds `_state_lock` meanwhile) is never a user's move: before the kernel
+  // took `attached` it still wrote its own copies, and those writes reach the page after it
+  // bound (a handle's x written for the kernel's state, taken as a drag and converted with the
+  // page's older costs, left Run All on the tour at p(+) = 0.079). The page draws its own state
+  // over such a write instead; the kernel's state reaches it as `kernel_state` only.
+  const fromKernel = (model) => model._state_lock != null;
+  let redrawQueued = false;
+  const redrawOwnState = () => {
+    if (redrawQueued) return;
+    redrawQueued = true;
+    queueMicrotask(() => { redrawQueued = false; apply(() => {}, false); });
+  };
   for (const [role, move] of Object.entries(moves)) {
     if (!m[role]) continue;
     const event = options[role] ? "change:index" : role === "handle" ? "change:x" : "change:value";
     m[role].on(event, (_model, value) => {
+      if (pushing) return;
+      if (fromKernel(m[role])) {
+        redrawOwnState();
+        return;
+      }
       // Once the control's own set() is over (a microtask: still before the next frame), so
       // that what we set is a change of its own, which every view draws (inside the control's
       // change event Backbone would merge it into that event, which its view skips).
-      if (!pushing) queueMicrotask(() => move(value));
+      queueMicrotask(() => move(value));
     });
+  }
+  if (live) {
+    // One writer per mark: a late write of the kernel's copy is drawn over at once.
+    for (const role of OWNED_ROLES) {
+      if (m[role] && !moves[role]) m[role].on("change", () => { if (fromKernel(m[role])) redrawOwnState(); });
+    }
   }
   if (live && m.handle) {
     // A drag of the handle: bqplot's view reports each pointer move to the kernel through the
@@ -429,5 +496,13 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
     set: (changes) => apply((s) => Object.assign(s, changes)),
     /** Take a state the kernel sent (a trait set from Python): drawn, not sent back. */
     fromKernel: (changes) => apply((s) => Object.assign(s, changes), false),
+    /** A refusal of what was typed (installTypedRefusals): to the banner, the state kept. */
+    refuse: (message) => {
+      if (live) {
+        if (live.refused) live.refused(message);
+      } else {
+        banner(message);
+      }
+    },
   };
 }

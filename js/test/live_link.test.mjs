@@ -5,76 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import * as OP from "../src/operating_point.mjs";
-import { bindLive, installArrowKeys, steppedValue, STATE_KEYS } from "../src/live_link.mjs";
-import { CONTROL_ROLES, OWNED_ROLES } from "../src/page_bind.mjs";
-
-/** A Backbone-like model: get, set ("change:key" and "change" events), on, save_changes, send. */
-function model(attrs = {}) {
-  const handlers = {};
-  const fire = (event, ...args) => { for (const h of handlers[event] || []) h(...args); };
-  return {
-    attrs,
-    saved: [],
-    sentMessages: [],
-    get: (k) => attrs[k],
-    set(k, v) {
-      const changes = typeof k === "string" ? { [k]: v } : k;
-      let any = false;
-      for (const [key, value] of Object.entries(changes)) {
-        if (attrs[key] === value) continue;
-        attrs[key] = value;
-        any = true;
-        fire(`change:${key}`, this, value);
-      }
-      if (any) fire("change", this);
-    },
-    on(event, h) { (handlers[event] ||= []).push(h); },
-    save_changes() { this.saved.push(JSON.stringify(attrs.value ?? attrs.frontend_state ?? attrs.attached)); },
-    send(content) { this.sentMessages.push(content); },
-  };
-}
-
-const tick = () => new Promise((r) => setTimeout(r, 0));
-
-async function setup(kernelState = {}) {
-  const arrays = {
-    hull_threshold: [Infinity, NaN, -Infinity], hull_fpr: [0, 0.3, 1], hull_tpr: [0, 0.7, 1],
-    segment_lo: [0, 0.3, 0.7], segment_hi: [0.3, 0.7, 1], segment_vertex: [0, 1, 2],
-    single_threshold: [Infinity, NaN, -Infinity], single_fpr: [0, 0.3, 1], single_tpr: [0, 0.7, 1],
-    scalars: [10, 10, 0.3, 0.7],
-  };
-  // As ipywidgets hands bytes traits over: DataViews (here into one shared, unaligned buffer).
-  const total = OP.PAYLOAD_ARRAYS.reduce((n, k) => n + 8 * arrays[k].length, 3);
-  const shared = new ArrayBuffer(total);
-  let at = 3;
-  const buffers = OP.PAYLOAD_ARRAYS.map((k) => {
-    const view = new DataView(shared, at, 8 * arrays[k].length);
-    arrays[k].forEach((v, i) => view.setFloat64(8 * i, v, true));
-    at += 8 * arrays[k].length;
-    return view;
-  });
-  const header = {
-    format: OP.PAYLOAD_FORMAT, version: OP.PAYLOAD_VERSION, dtype: "<f8",
-    classifiers: [{ name: "a", arrays: Object.fromEntries(OP.PAYLOAD_ARRAYS.map((k, i) =>
-      [k, { buffer: i, offset: 0, length: arrays[k].length }])) }],
-  };
-  const models = {};
-  const roles = {};
-  for (const role of [...CONTROL_ROLES, ...OWNED_ROLES]) {
-    models[role] = model({ value: 0, min: 0.001, max: 0.999, step: 0.001, index: 0 });
-    roles[role] = `id-${role}`;
-  }
-  const link = model({
-    roles, colors: { a: "#123456" },
-    initial_state: { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1,
-      capacity: 10, n_pos: 10, n_neg: 10, population_set: true, visible: ["a"] },
-    options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },
-    payload_header: header, payload_buffers: buffers, kernel_state: kernelState,
-  });
-  const bound = await bindLive(link, async (id) => models[id.slice(3)]);
-  return { bound, models, link };
-}
+import { installArrowKeys, steppedValue } from "../src/live_link.mjs";
+import { kernelSet, model, setup, tick } from "./stand_in.mjs";
 
 test("bound: attached is saved, and the controls the glue set are saved to the kernel", async () => {
   const { link, models } = await setup();
@@ -88,41 +20,68 @@ test("bound: attached is saved, and the controls the glue set are saved to the k
   }
 });
 
-test("each user move is drawn at once and sent whole with the next seq", async () => {
+test("each user move is drawn at once and sent as the keys it changed, with the next seq", async () => {
   const { link, models, bound } = await setup();
   models.p_pos.set("value", 0.25);
   await tick();
   assert.deepEqual(Array.from(models.operating_line.get("x")), [0.25, 0.25]);
   const sent = link.get("frontend_state");
   assert.equal(sent.seq, 1);
-  assert.deepEqual(Object.keys(sent.state).sort(), [...STATE_KEYS].sort());
-  assert.equal(sent.state.p_pos, 0.25);
+  // population_set is true: n_pos and n_neg do not follow p(+), so only p(+) changed.
+  assert.deepEqual(sent.changes, { p_pos: 0.25 });
   assert.equal(models.p_pos_value.get("value"), 0.25);
   assert.equal(models.p_pos_value.saved.at(-1), "0.25");
   models.cost_fn.set("value", 3);
   await tick();
+  assert.deepEqual(link.get("frontend_state").changes, { cost_fn: 3 });
   assert.equal(link.get("frontend_state").seq, 2);
   assert.equal(bound.sent(), 2);
 });
 
-test("a kernel state is drawn only when it acknowledges the latest seq", async () => {
+test("a kernel state is drawn with the page's moves it has not taken yet on top", async () => {
   const { link, models, bound } = await setup();
   models.p_pos.set("value", 0.25); // seq 1
   await tick();
   models.p_pos.set("value", 0.6); // seq 2
   await tick();
-  const state = { ...bound.page.state, p_pos: 0.4 };
   const session = link.get("frontend_state").session;
-  link.set("kernel_state", { state, ack: 1, session }); // late: the user moved since
+  // The kernel's answer to seq 1 (its constraint set from Python meanwhile): p(+) stays at the
+  // newer 0.6 (seq 2 is on its way), the constraint is taken.
+  const state = { ...bound.page.state, p_pos: 0.25, constraint: "neyman_pearson" };
+  kernelSet(link, { kernel_state: { state, acks: { [session]: 1 }, attached: true } });
   assert.equal(bound.page.state.p_pos, 0.6);
+  assert.equal(bound.page.state.constraint, "neyman_pearson");
   assert.deepEqual(Array.from(models.operating_line.get("x")), [0.6, 0.6]);
-  link.set("kernel_state", { state, ack: 2, session: "another page" }); // not ours
+  // Another view's move, answered by the kernel before it took our seq 2: ours stays on top.
+  kernelSet(link, { kernel_state: { state: { ...state, p_pos: 0.4 }, acks: { [session]: 1, other: 1 } } });
   assert.equal(bound.page.state.p_pos, 0.6);
-  link.set("kernel_state", { state, ack: 2, session }); // w.p_pos = 0.4 from Python, after seq 2
+  // w.p_pos = 0.4 from Python once the kernel took seq 2: drawn.
+  kernelSet(link, { kernel_state: { state: { ...state, p_pos: 0.4 }, acks: { [session]: 2 } } });
   assert.equal(bound.page.state.p_pos, 0.4);
   assert.deepEqual(Array.from(models.operating_line.get("x")), [0.4, 0.4]);
   assert.equal(models.p_pos_value.get("value"), 0.4);
   assert.equal(link.get("frontend_state").seq, 2, "a kernel state is not sent back");
+});
+
+test("a write of the kernel to a control or to the handle is no move: the page draws its own state over it", async () => {
+  // Run All on the tour: the kernel, not yet attached, wrote the handle at PCF(+) 0.3 for its
+  // state (costs 1 and 1); the page, at costs 5 and 1, took it for a drag (p(+) = 0.0789).
+  const { link, models, bound } = await setup();
+  models.cost_fn.set("value", 5);
+  await tick();
+  const sent = bound.sent();
+  const x = Array.from(models.handle.get("x"));
+  kernelSet(models.handle, { x: [0.3] });
+  kernelSet(models.p_pos, { value: 0.7 });
+  kernelSet(models.operating_line, { x: [0.3, 0.3] });
+  await tick();
+  assert.equal(bound.page.state.p_pos, 0.5);
+  assert.equal(bound.page.state.cost_fn, 5);
+  assert.equal(bound.sent(), sent, "nothing was sent as a move");
+  assert.deepEqual(Array.from(models.handle.get("x")), x, "the handle is back at the page's state");
+  assert.equal(models.p_pos.get("value"), 0.5);
+  assert.deepEqual(Array.from(models.operating_line.get("x")), x.concat(x));
+  assert.equal(link.get("frontend_state").seq, 1);
 });
 
 test("a drag of the handle is drawn at each pointer move, and still reported to the kernel", async () => {
@@ -169,9 +128,9 @@ test("the window-level key handler steps only this widget's sliders and stops th
 test("a reloaded page starts from the kernel's latest state, and takes a state sent before its first move", async () => {
   const before = { p_pos: 0.2, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1,
     capacity: 10, n_pos: 10, n_neg: 10, visible: ["a"] };
-  const { link, bound } = await setup({ state: before, ack: 9, session: "the page before" });
+  const { link, bound } = await setup({ state: before, acks: { "the page before": 9 } });
   assert.equal(bound.page.state.p_pos, 0.2);
-  link.set("kernel_state", { state: { ...before, p_pos: 0.35 }, ack: 9, session: "the page before" });
+  kernelSet(link, { kernel_state: { state: { ...before, p_pos: 0.35 }, acks: { "the page before": 9 } } });
   assert.equal(bound.page.state.p_pos, 0.35); // no move of its own yet: the kernel's state
 });
 

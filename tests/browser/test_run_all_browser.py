@@ -1,0 +1,129 @@
+"""Run All on notebooks/tour.ipynb in JupyterLab, Notebook 7 and Voila (issue 29, item 1): the
+page ends at the state the cells set, and so does the kernel.
+
+The cells set p(+), costs and constraints in quick succession while the page is still binding
+(a state set from Python must never be taken by the page for a user's move: Run All once ended
+at p(+) = 0.079, which no cell set). The reference is independent of any front end: the same
+cells executed here in plain Python. A cell appended to a copy of the notebook prints the
+kernel's state once all cells ran; the page's live state, its controls, its marks and its
+readout must then equal both (the marks and the readout as the Python model computes them for
+that state, `test_live_frontend_browser._check`).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+
+import nbformat
+import pytest
+from lab_server import ROOT_FLAGS, run_all_open_cells, running_server, wait_for_state
+from test_live_frontend_browser import _check
+
+from costwidget.model import readable_value
+
+TOUR = Path(__file__).resolve().parents[2] / "notebooks" / "tour.ipynb"
+MARK = "KERNEL-STATE:"
+# (The mark is split in the cell's source: the source is on the page too.)
+_PRINT_STATE = ("import json\nfrom costwidget.widget.page_spec import state_values\n"
+                f"print({MARK[:6]!r} + {MARK[6:]!r} + json.dumps(state_values(w.state)))")
+
+
+def _code_cells():
+    nb = nbformat.read(TOUR, as_version=4)
+    return [c.source for c in nb.cells if c.cell_type == "code"]
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The cells run in plain Python (no front end): the state they set, the classifiers and
+    their colours."""
+    scope = {"display": lambda *a, **k: None}
+    for source in _code_cells():
+        exec(compile(source, "tour.ipynb", "exec"), scope)  # noqa: S102 - the repo's notebook
+    w = scope["w"]
+    from costwidget.widget.page_spec import state_values
+
+    out = state_values(w.state), list(w.classifiers), dict(w.colors)
+    w.close()
+    return out
+
+
+def _write_tour(folder: Path) -> str:
+    nb = nbformat.read(TOUR, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(_PRINT_STATE))
+    nbformat.write(nb, folder / "tour_run_all.ipynb")
+    return "tour_run_all.ipynb"
+
+
+def _page_equals_kernel_equals_cells(page, reference) -> None:
+    expected, clfs, colors = reference
+    assert wait_for_state(page, f"() => document.body.innerText.includes({MARK!r})",
+                          timeout=300_000), "the last cell printed nothing"
+    text = page.evaluate("() => document.body.innerText")
+    kernel = json.loads(text.split(MARK, 1)[1].splitlines()[0])
+    assert kernel == expected, "the kernel's state is not what the cells set"
+    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=120_000)
+    # The page has drawn the kernel's last state once it holds it and every move it sent (none
+    # is expected) was taken.
+    held = wait_for_state(page, "([s]) => { const l = window.costwidgetLive[0]; return "
+                                "l.acked && l.acked() === l.sent() && Object.keys(s).every((k) => "
+                                "JSON.stringify(l.page.state[k]) === JSON.stringify(s[k])); }",
+                          [expected], timeout=60_000)
+    live = page.evaluate("() => ({state: window.costwidgetLive[0].page.state, "
+                         "sent: window.costwidgetLive[0].sent()})")
+    assert held, f"the page ended at {live['state']}, the cells set {expected}"
+    assert live["sent"] == 0, "the page sent a move though nobody touched it"
+    got = _check(page, clfs, colors)
+    controls = page.evaluate("""() => { const l = window.costwidgetLive[0];
+      const m = (r) => l.models.get(l.roles[r]);
+      return {fn: m('cost_fn').get('value'), fp: m('cost_fp').get('value'),
+              p: m('p_pos').get('value'), constraint: m('constraint').get('index')}; }""")
+    assert (controls["fn"], controls["fp"]) == (readable_value(expected["cost_fn"]),
+                                                readable_value(expected["cost_fp"]))
+    assert controls["p"] == pytest.approx(expected["p_pos"], abs=5e-4)  # on the slider's grid
+    assert controls["constraint"] == ["none", "neyman_pearson", "workforce"].index(
+        expected["constraint"])
+    assert got["state"]["p_pos"] == expected["p_pos"]
+
+
+def test_run_all_in_jupyterlab(lab, browser, reference):
+    name = _write_tour(lab.root)
+    page = browser.new_page(viewport={"width": 1400, "height": 1600})
+    try:
+        lab.run_notebook(page, name)
+        _page_equals_kernel_equals_cells(page, reference)
+    finally:
+        page.close()
+
+
+def test_run_all_in_notebook7(browser, sync_api, tmp_path, reference):
+    name = _write_tour(tmp_path)
+    token = secrets.token_hex(16)
+    cmd = ["jupyter", "notebook", "--no-browser", "--ip=127.0.0.1",
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", *ROOT_FLAGS]
+    with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 1600})
+        try:
+            page.goto(f"{url}/notebooks/{name}?token={token}")
+            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+            page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first \
+                .wait_for(timeout=120_000)
+            run_all_open_cells(page, sync_api)
+            _page_equals_kernel_equals_cells(page, reference)
+        finally:
+            page.close()
+
+
+def test_run_all_in_voila(browser, tmp_path, reference):
+    name = _write_tour(tmp_path)
+    token = secrets.token_hex(16)
+    cmd = ["voila", name, "--no-browser", "--Voila.ip=127.0.0.1", f"--token={token}"]
+    with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 1600})
+        try:
+            page.goto(f"{url}/?token={token}", timeout=300_000)
+            _page_equals_kernel_equals_cells(page, reference)
+        finally:
+            page.close()
