@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { installArrowKeys, steppedValue } from "../src/live_link.mjs";
+import { installTypedRefusals } from "../src/page_bind.mjs";
 import { kernelSet, model, setup, tick } from "./stand_in.mjs";
 
 test("bound: attached is saved, and the controls the glue set are saved to the kernel", async () => {
@@ -143,4 +144,23 @@ test("a move the page refuses is reported to the kernel for its banner, and not 
   assert.equal(refused.length, 1);
   assert.match(refused[0].message, /2/);
   assert.equal(link.get("frontend_state"), undefined, "no state was sent");
+});
+
+test("text typed into a number field that is no number is refused in the banner, with the field's name", async () => {
+  const { link, bound } = await setup();
+  const listeners = [];
+  const win = { addEventListener: (type, h, capture) => listeners.push({ type, h, capture }),
+    removeEventListener() {} };
+  installTypedRefusals(win, "costwidget-link-x", bound.page.refuse);
+  assert.deepEqual([listeners[0].type, listeners[0].capture], ["change", true]);
+  const input = (value, badInput, field) => ({ tagName: "INPUT", value, validity: { badInput },
+    closest: (s) => (s === ".costwidget-link-x" || s === field ? {} : null) });
+  listeners[0].h({ target: input("", true, ".costwidget-p-pos-value") }); // "abc" in a number input
+  listeners[0].h({ target: input("", false, ".costwidget-cost-fn") }); // emptied, then Enter
+  listeners[0].h({ target: input("0.4", false, ".costwidget-cost-fn") }); // a number: the page's
+  const refused = link.sentMessages.filter((m) => m.event === "refused").map((m) => m.message);
+  assert.equal(refused.length, 2);
+  assert.match(refused[0], /^p\(\+\) must be a number in \[0, 1\]; what was typed is not a number/);
+  assert.match(refused[1], /^C\(-\|\+\) must be a cost >= 0/);
+  assert.equal(bound.page.state.p_pos, 0.5);
 });
