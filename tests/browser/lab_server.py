@@ -176,3 +176,29 @@ def wait_for_state(page, predicate: str, arg=None, *, timeout: float = 15_000) -
         # is a wait on the wrong condition.
         print(f"\nwait_for_state: not reached in {timeout / 1000:g} s: {predicate[-300:]}")
         return False
+
+
+@contextlib.contextmanager
+def offline_page(browser, path):
+    """An exported page opened from disk with every request but file: and data: refused, its
+    front end bound. Yields (page, page errors, refused URLs); the caller says what must hold."""
+    ctx = browser.new_context(viewport={"width": 1500, "height": 1800})
+    refused, errors = [], []
+
+    def route(r):
+        if r.request.url.startswith(("file:", "data:")):
+            r.continue_()
+        else:
+            refused.append(r.request.url)
+            r.abort()
+
+    ctx.route("**/*", route)
+    pg = ctx.new_page()
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(path.as_uri())
+    assert wait_for_state(pg, "() => window.costwidgetPage !== undefined", timeout=60_000)
+    pg.evaluate("window.costwidgetPage")  # resolved: the glue is bound
+    try:
+        yield pg, errors, refused
+    finally:
+        ctx.close()

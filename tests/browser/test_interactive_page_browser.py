@@ -17,7 +17,7 @@ import types
 
 import numpy as np
 import pytest
-from lab_server import wait_for_state
+from lab_server import offline_page, wait_for_state
 
 from costwidget.model import probability_cost, readable, readable_value
 from costwidget.model.operating import operating_rows
@@ -141,28 +141,11 @@ def _check(page, w, *, capacity_exact=True):
 @pytest.fixture(scope="module")
 def page(browser, exported):
     _, path = exported
-    ctx = browser.new_context(viewport={"width": 1500, "height": 1800})
-    refused = []
-
-    def route(r):
-        if r.request.url.startswith(("file:", "data:")):
-            r.continue_()
-        else:
-            refused.append(r.request.url)
-            r.abort()
-
-    ctx.route("**/*", route)
-    pg = ctx.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(path.as_uri())
-    assert wait_for_state(pg, "() => window.costwidgetPage !== undefined", timeout=60_000)
-    pg.evaluate("window.costwidgetPage")  # resolved: the glue is bound
-    yield pg
-    assert not refused, refused
-    assert not errors, errors
-    assert pg.evaluate("window.__x") is None
-    ctx.close()
+    with offline_page(browser, path) as (pg, errors, refused):
+        yield pg
+        assert not refused, refused
+        assert not errors, errors
+        assert pg.evaluate("window.__x") is None
 
 
 def _handle(page, css):

@@ -181,6 +181,18 @@ def _run_python(page, code: str) -> str:
     return out.last.inner_text() if out.count() else ""
 
 
+def _drag_right(page, handle, moves: int = 60, step_px: float = 3) -> None:
+    """Drag ``handle`` right by ``step_px`` a move, one move a frame (16 ms apart, as a hand)."""
+    box = handle.bounding_box()
+    x0, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x0, y)
+    page.mouse.down()
+    for i in range(1, moves + 1):
+        page.mouse.move(x0 + step_px * i, y)
+        page.wait_for_timeout(16)
+    page.mouse.up()
+
+
 def _kernel_state(page) -> dict:
     text = _run_python(page, 'import json; print(json.dumps({"p_pos": w.p_pos, "cost_fn": '
                              'w.cost_fn, "cost_fp": w.cost_fp, "attached": '
@@ -354,15 +366,7 @@ def test_drag_is_monotone_and_ends_equal_in_kernel(live_page):
     page.evaluate(_WATCH_LINE)
     _wait_drawn(page, "the state set before the drag")
     page.evaluate("() => { window.__lineXs = []; }")
-    handle = page.locator(".costwidget .costwidget-p-pos .noUi-handle").first
-    box = handle.bounding_box()
-    x0, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x0, y)
-    page.mouse.down()
-    for i in range(1, 61):
-        page.mouse.move(x0 + 3 * i, y)
-        page.wait_for_timeout(16)
-    page.mouse.up()
+    _drag_right(page, page.locator(".costwidget .costwidget-p-pos .noUi-handle").first)
     got = _check(page, clfs, colors)
     _wait_drawn(page, "the drag's last move")
     xs = _assert_never_back(page)
@@ -404,14 +408,7 @@ def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
         assert _kernel_state(page)["p_pos"] == got["state"]["p_pos"] == pytest.approx(0.33)
 
         page.evaluate("() => { window.__lineXs = []; }")
-        box = handle.bounding_box()
-        x0, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        page.mouse.move(x0, y)
-        page.mouse.down()
-        for i in range(1, 61):
-            page.mouse.move(x0 + 3 * i, y)
-            page.wait_for_timeout(16)
-        page.mouse.up()
+        _drag_right(page, handle)
         _wait_drawn(page, "the drag's last move")
         xs = _assert_never_back(page)
         assert len(set(xs)) >= 5, xs

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from lab_server import wait_for_state
+from lab_server import offline_page, wait_for_state
 from test_live_frontend_browser import TYPED_REFUSALS
 
 _BANNER = ".costwidget .costwidget-errors"
@@ -24,18 +24,9 @@ def page(browser, tmp_path_factory):
     path = tmp_path_factory.mktemp("page") / "page.html"
     w.to_html(path)
     w.close()
-    ctx = browser.new_context(viewport={"width": 1500, "height": 1800})
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:"))
-              else r.abort())
-    pg = ctx.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(path.as_uri())
-    assert wait_for_state(pg, "() => window.costwidgetPage !== undefined", timeout=60_000)
-    pg.evaluate("window.costwidgetPage")  # resolved: the glue is bound
-    yield pg
-    assert not errors, errors
-    ctx.close()
+    with offline_page(browser, path) as (pg, errors, _refused):
+        yield pg
+        assert not errors, errors
 
 
 @pytest.mark.parametrize("field_class, typed, reason", TYPED_REFUSALS)
