@@ -19,13 +19,11 @@ per distinct score.
 from __future__ import annotations
 
 import struct
-from fractions import Fraction
 
 import numpy as np
 
 __all__ = [
     "flip",
-    "exact_flip",
     "exact_score_threshold",
     "score_pcf_starts",
     "nec_of",
@@ -55,28 +53,6 @@ def flip(v, rho: float):
     return a / (a + (1.0 - rho) * v)
 
 
-def exact_flip(v, rho) -> list:
-    """:func:`flip` in exact rationals: ``rho·(1-v) / (rho·(1-v) + (1-rho)·v)`` for each ``v``.
-
-    ``v`` and ``rho`` are floats (taken at their exact binary values) or Fractions. The float
-    ``flip`` rounds (``1 - 0.3`` and the division), which moves a Bayes threshold off a score
-    it equals; this does not.
-
-    Examples
-    --------
-    >>> from costwidget.model.threshold_choice_kernels import exact_flip
-    >>> exact_flip([0.5, 0.75], 0.5)
-    [Fraction(1, 2), Fraction(1, 4)]
-    """
-    r = Fraction(rho)
-    out = []
-    for value in np.atleast_1d(np.asarray(v, dtype=object)).tolist():
-        x = Fraction(value)
-        a = r * (1 - x)
-        out.append(a / (a + (1 - r) * x))
-    return out
-
-
 def _threshold_at(x: float, u: int, v: int) -> float:
     """c = rho(1-x) / (rho(1-x) + (1-rho)x) at float x for rho = u/v, rounded once.
 
@@ -90,7 +66,7 @@ def _threshold_at(x: float, u: int, v: int) -> float:
 
 
 def exact_score_threshold(v, rho) -> np.ndarray:
-    """The Bayes threshold c = :func:`exact_flip` ``(v, rho)`` rounded once, to the nearest float.
+    """The Bayes threshold rho·(1-v) / (rho·(1-v) + (1-rho)·v), exact, rounded once to a float.
 
     ``score >= threshold`` is then the rule a user who typed c would get: c is computed
     without intermediate rounding (the float ``flip`` rounds ``1 - v`` and the division,
