@@ -29,8 +29,8 @@ import time
 import numpy as np
 
 import costwidget as cw
-from costwidget.model import bands as bands_module
-from costwidget.model import paired as paired_module
+from costwidget.model.uncertainty import bands as bands_module
+from costwidget.model.uncertainty import paired as paired_module
 
 N_BOOT, GRID = 1000, 512
 
@@ -95,7 +95,7 @@ def floor(n_units, n_bins, n_boot=N_BOOT, grid=GRID, repeats=3, curves=1):
 
 def stages(clf, n_boot=N_BOOT, grid=GRID, repeats=3):
     """CPU time of each step of an envelope band (as bands.envelope_replicates runs them)."""
-    from costwidget.model import bootstrap_counts, resample
+    from costwidget.model.resampling import bootstrap_counts, resample
 
     x = np.linspace(0, 1, grid)
     counts = clf._counts

@@ -34,8 +34,8 @@ def build(n_scores: int, n_classifiers: int = 3, seed: int = 0):
 
 def sizes(w) -> tuple[int, int]:
     """(page growth, live payload) in bytes."""
-    from costwidget.widget.frontend_payload import payload_json
-    from costwidget.widget.page_spec import live_spec
+    from costwidget.widget.output.frontend_payload import payload_json
+    from costwidget.widget.output.page_spec import live_spec
 
     spec = live_spec(w)
     live = sum(len(b) for b in spec["buffers"]) + len(payload_json(spec["header"]).encode())

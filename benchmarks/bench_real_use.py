@@ -9,7 +9,7 @@ leaves behind (threads and ipywidgets models).
 1. **30 widgets built and dropped** (a cell re-run 30 times, each showing bands): worker threads
    and ipywidgets models (``ipywidgets.Widget.widgets``) alive afterwards, then after
    ``close()`` of each. The threads are bounded by the shared pool
-   (``costwidget.widget.background.MAX_WORKERS``); a dropped widget's models stay registered
+   (``costwidget.widget.state.background.MAX_WORKERS``); a dropped widget's models stay registered
    until ``close()``.
 
 Run: ``.venv/bin/python benchmarks/bench_real_use.py`` (``--quick``: 10^5 cases, 10 widgets)
@@ -70,7 +70,8 @@ def _threads():
 
 
 def bench_dropped(n_widgets=30, n_cases=2_000):
-    from costwidget.widget import CostWidget, background
+    from costwidget.widget import CostWidget
+    from costwidget.widget.state.state import background
 
     clfs = classifiers(2, n_cases)
     threads0, models0 = threading.active_count(), _models()

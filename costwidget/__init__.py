@@ -16,7 +16,7 @@ _LAZY = {  # name -> "module:attribute", filled by the widget layer
     "from_duckdb": ".sources:from_duckdb",
     "from_spark": ".sources:from_spark",
     "CostCurveDisplay": ".display:CostCurveDisplay",
-    "ThesisView": ".widget.thesis_view:ThesisView",
+    "ThesisView": ".widget.panes.thesis_view:ThesisView",
 }
 
 

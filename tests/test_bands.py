@@ -8,8 +8,8 @@ from scipy import stats
 from sklearn.metrics import roc_curve
 
 import costwidget as cw
-from costwidget.model import resample
-from costwidget.model.exact_band import exact_fixed_band
+from costwidget.model.resampling import resample
+from costwidget.model.resampling.exact_band import exact_fixed_band
 
 
 def brute_band(n_pos, n_neg, tp, fp, x, level):

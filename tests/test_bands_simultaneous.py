@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from scipy import optimize, stats
 
 import costwidget as cw
-from costwidget.model.paired import max_deviations, significant_intervals, simultaneous_limits
+from costwidget.model.uncertainty.paired import (max_deviations, significant_intervals,
+                                                 simultaneous_limits)
 from pairs import correlated_pair
 
 ALPHA = 1e-3

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import costwidget as cw
-from costwidget.model import bands, bootstrap_counts, paired, resample
+from costwidget.model.resampling import bootstrap_counts, resample
+from costwidget.model.uncertainty import bands, paired
 
 # One stratum of 1000 instances: units of 1 and 3 (tables), 40 and 56 (table pieces), 900 (numpy).
 SIZES = np.array([1, 3, 40, 56, 900])

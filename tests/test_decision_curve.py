@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 
 import brute
 import costwidget as cw
-from costwidget.model.decision_curve import (
+from costwidget.model.decisions.decision_curve import (
     TREAT_ALL,
     TREAT_NONE,
     decision_curve,
     net_benefit_from_nec,
     pcf_from_threshold_probability,
 )
-from costwidget.model.threshold_choice import nec_by_threshold_choice
+from costwidget.model.decisions.threshold_choice import nec_by_threshold_choice
 
 PT = [i / 100 for i in range(1, 100)]
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import brute
 import costwidget as cw
-from costwidget.model.rounding import merge_bound
+from costwidget.model.kernels.rounding import merge_bound
 
 duckdb = pytest.importorskip("duckdb", reason="the duckdb extra is not installed")
 pytest.importorskip("pyarrow", reason="the duckdb extra is not installed")

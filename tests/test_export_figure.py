@@ -159,8 +159,8 @@ def test_matplotlib_is_imported_only_when_drawing():
 
 
 def test_palette_matches_the_widget():
-    from costwidget.widget.drawing import PALETTE
-    from costwidget.widget.figures import TRIVIAL_COLOR
+    from costwidget.widget.panes.drawing import PALETTE
+    from costwidget.widget.panes.figures import TRIVIAL_COLOR
 
     assert mp.PALETTE == PALETTE and mp.TRIVIAL_COLOR == TRIVIAL_COLOR
 
@@ -262,7 +262,7 @@ def test_to_figure_has_the_widgets_axes_and_difference_strip(widget):
 def test_range_of_interest_is_shaded(widget):
     from matplotlib.colors import to_hex
 
-    from costwidget.widget.range_of_interest import SHADE_FILL
+    from costwidget.widget.tools.range_of_interest import SHADE_FILL
 
     widget.range_of_interest = [0.2, 0.45]
     try:

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import costwidget as cw
-from costwidget.widget import nec_zoom
+from costwidget.widget.tools import nec_zoom
 from costwidget.export import page
 from costwidget.widget import CostWidget, export
 
@@ -94,7 +94,7 @@ def test_interactive_page_imports_only_the_package_modules(offline, evil_widget)
     import urllib.parse
 
     from costwidget.export.page import STATIC
-    from costwidget.widget.page_spec import page_spec
+    from costwidget.widget.output.page_spec import page_spec
 
     scan = _scan(offline)
     module = scan.scripts[-1][1]
@@ -326,7 +326,7 @@ def test_controls_that_need_python_are_disabled_and_say_why(demo_pages):
 
 def test_page_and_glue_agree_on_the_live_controls():
     """The controls page_bind.mjs binds are the ones the export leaves enabled."""
-    from costwidget.widget.page_spec import CONTROL_ROLES
+    from costwidget.widget.output.page_spec import CONTROL_ROLES
 
     glue = (ROOT / "js" / "src" / "page_bind.mjs").read_text()
     listed = re.search(r"export const CONTROL_ROLES = \[(.*?)\];", glue, re.S).group(1)

@@ -15,7 +15,7 @@ import pytest
 import costwidget as cw
 from costwidget.export import snapshot_format as fmt
 from costwidget.widget import CostWidget, export
-from costwidget.widget.state import WidgetState
+from costwidget.widget.state.state import WidgetState
 
 # Inputs a snapshot records and restore sets (pcf, names and busy are derived or fixed).
 INPUTS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos", "n_neg", "show_cost_lines",

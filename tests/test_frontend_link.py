@@ -20,7 +20,7 @@ import pytest
 
 import costwidget as cw
 from costwidget.model import probability_cost
-from costwidget.widget.frontend_link import BUNDLE
+from costwidget.widget.live.frontend_link import BUNDLE
 
 pytestmark = pytest.mark.skipif(not BUNDLE.exists(), reason="js not built (npm run build in js/)")
 
@@ -189,8 +189,8 @@ def test_export_of_attached_widget_has_python_marks_and_no_link(w):
     x = np.frombuffer(base64.b64decode(buf["data"]), dtype=line["state"]["x"]["dtype"])
     assert list(x) == [w.pcf, w.pcf]
     readout = state[w.readout_view.widget.model_id]["state"]["value"]
-    from costwidget.widget.readout import readout_html
-    from costwidget.model.operating import operating_rows
+    from costwidget.widget.text.readout import readout_html
+    from costwidget.model.decisions.operating import operating_rows
     rows = operating_rows(w.classifiers, p_pos=0.62, cost_fn=1.0, cost_fp=1.0)
     assert readout == readout_html(rows, dict(w.colors))
 

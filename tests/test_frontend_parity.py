@@ -32,11 +32,11 @@ import numpy as np
 import pytest
 
 import costwidget as cw
-from costwidget.model.geometry import iso_performance_segment, workforce_segment
-from costwidget.model.operating import operating_rows
+from costwidget.model.kernels.geometry import iso_performance_segment, workforce_segment
+from costwidget.model.decisions.operating import operating_rows
 from costwidget.model import readable
-from costwidget.model.readable import next_lower_scores
-from costwidget.widget.frontend_payload import (PAYLOAD_ARRAYS, SINGLE_ARRAYS,
+from costwidget.model.kernels.readable import next_lower_scores
+from costwidget.widget.output.frontend_payload import (PAYLOAD_ARRAYS, SINGLE_ARRAYS,
                                                  THRESHOLD_RELATIVE_BOUND, classifier_arrays,
                                                  pack_classifiers, unpack_classifiers)
 
@@ -418,7 +418,7 @@ def test_states_agree_with_the_model(parity):
             assert (js["roc_points"][0][i], js["roc_points"][1][i]) == (cp.fpr, cp.tpr)
             assert js["cost_lines_y"][2 * i: 2 * i + 2] == [cp.intercept, cp.intercept + cp.slope]
         # The winner's dot, drawn on top: the one visible classifier of lowest NEC, none at a tie.
-        from costwidget.widget.operating_point import winner_index
+        from costwidget.widget.tools.operating_point import winner_index
 
         k = winner_index([op.nec for op in py["ops"]],
                          [1.0 if name in s["visible"] else 0.0 for name, _ in group])
@@ -453,7 +453,7 @@ def test_states_agree_with_the_model(parity):
 @needs_node
 def test_readout_html_agrees_with_the_widget(parity):
     """The tables the page shows are the widget's, byte for byte (same columns, same values)."""
-    readout = pytest.importorskip("costwidget.widget.readout")
+    readout = pytest.importorskip("costwidget.widget.text.readout")
 
     class _State:
         def __init__(self, s):
@@ -469,7 +469,7 @@ def test_readout_html_agrees_with_the_widget(parity):
         assert js["constraint_html"] == readout.constraint_html(py["rows"], s["colors"], desc), \
             f"state {n}"
         from costwidget.model import headline_text, readable
-        from costwidget.widget.headline import headline_html
+        from costwidget.widget.text.headline import headline_html
 
         assert js["pcf_label"].startswith(f"PCF(+) = <b>{readable(py['pcf'])}</b>")
         lower = {c.name: float(next_lower_scores(c.roc["threshold"].to_numpy(), [op.threshold])[0])
@@ -615,7 +615,7 @@ process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "number" && !Num
 
 
 def _glue_model(kind, a, b, c, d):
-    from costwidget.model.operating import (capacity_from_cases, capacity_to_cases,
+    from costwidget.model.decisions.operating import (capacity_from_cases, capacity_to_cases,
                                             costs_for_pcf, costs_for_ratio, move_to_pcf,
                                             prevalence_for_pcf)
     try:

@@ -100,7 +100,7 @@ def test_entries_follow_the_marks_shown(demo):
 def test_legend_swatches_use_the_marks_styles(demo):
     """The legend's strip swatch has the winners' colours, the range its olive, the 0.5 point
     the pane's marker shape."""
-    from costwidget.widget.theme import RANGE_EDGE, legend_html
+    from costwidget.widget.controls.theme import RANGE_EDGE, legend_html
 
     text = legend_html(["strip", "range", "half"], colors=["#0072B2", "#E69F00"])
     assert "fill:#0072B2" in text and "fill:#E69F00" in text and RANGE_EDGE in text

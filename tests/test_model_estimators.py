@@ -11,7 +11,7 @@ from sklearn.svm import LinearSVC
 # coordinate descent, so two unseeded fits differed in the 5th digit.
 
 import costwidget as cw
-from costwidget.model.estimators import classifiers_from_estimators, estimator_names
+from costwidget.model.classifier.estimators import classifiers_from_estimators, estimator_names
 
 
 def data(n=300, seed=0, labels=(0, 1)):

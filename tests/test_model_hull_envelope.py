@@ -10,7 +10,7 @@ from scipy import integrate, stats
 
 import brute
 import costwidget as cw
-from costwidget.model.costs import (
+from costwidget.model.kernels.costs import (
     cost_line_to_roc_point,
     cost_point_to_roc_line,
     roc_line_to_cost_point,

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import costwidget as cw
-from costwidget.model.costs import roc_point_to_cost_line
+from costwidget.model.kernels.costs import roc_point_to_cost_line
 
 
 def test_kdd2000_figure_8_cost_line():

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import costwidget as cw
-from costwidget.widget.nec_zoom import NO_KERNEL
+from costwidget.widget.tools.nec_zoom import NO_KERNEL
 
 
 def _brute_top(y, s, grid=np.linspace(0.0, 1.0, 4001)):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import costwidget as cw
-from costwidget.model.paired import significant_intervals
+from costwidget.model.uncertainty.paired import significant_intervals
 from pairs import correlated_pair
 
 

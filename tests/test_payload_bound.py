@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 import costwidget as cw
 from costwidget.model import readable
-from costwidget.widget.frontend_payload import (THRESHOLD_RELATIVE_BOUND, decode_single,
+from costwidget.widget.output.frontend_payload import (THRESHOLD_RELATIVE_BOUND, decode_single,
                                                  pack_classifiers, payload_json)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,7 +193,7 @@ def _build(n, seed=0):
 
 def test_payload_bytes_per_case_meet_the_target():
     """3 x 10^5 continuous scores: bytes per candidate and per case (deterministic counts)."""
-    from costwidget.widget.page_spec import live_spec
+    from costwidget.widget.output.page_spec import live_spec
 
     n = 100_000
     w = _build(n)

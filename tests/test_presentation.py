@@ -22,8 +22,8 @@ import pytest
 
 import costwidget as cw
 from costwidget.widget import CostWidget
-from costwidget.widget.readout import CONSTRAINT_COLUMNS, READOUT_COLUMNS
-from costwidget.widget.theme import CSS, INK, legend_html, swatch_class, swatch_css
+from costwidget.widget.text.readout import CONSTRAINT_COLUMNS, READOUT_COLUMNS
+from costwidget.widget.controls.theme import CSS, INK, legend_html, swatch_class, swatch_css
 
 ROOT = Path(__file__).resolve().parents[1]
 XSS = "<img src=x onerror=alert(1)>"
@@ -406,7 +406,7 @@ def test_no_visible_label_has_a_null_tooltip(w):
     (ipywidgets sets it from the model's None): every visible label has a tooltip of its own."""
     from ipywidgets.widgets.widget_description import DescriptionWidget
 
-    from costwidget.widget.lifecycle import reachable_widgets
+    from costwidget.widget.state.lifecycle import reachable_widgets
 
     labelled = [x for x in reachable_widgets([w.widget])
                 if isinstance(x, DescriptionWidget) and x.description]
@@ -417,8 +417,8 @@ def test_no_visible_label_has_a_null_tooltip(w):
 
 def test_the_range_of_interest_has_no_classifiers_colour_and_the_grey_region_is_named_right():
     from costwidget.palette import PALETTE
-    from costwidget.widget.range_of_interest import SHADE_COLOR, SHADE_FILL
-    from costwidget.widget.theme import legend_html
+    from costwidget.widget.tools.range_of_interest import SHADE_COLOR, SHADE_FILL
+    from costwidget.widget.controls.theme import legend_html
 
     def rgb(c):
         return np.array([int(c[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)

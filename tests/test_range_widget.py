@@ -115,7 +115,7 @@ def test_a_failing_range_drawing_raises_and_keeps_the_last_good_state(parts, mon
     def broken(*args, **kwargs):
         raise RuntimeError("range summary <b>failed</b>")
 
-    monkeypatch.setattr("costwidget.widget.range_of_interest.range_summary", broken)
+    monkeypatch.setattr("costwidget.widget.tools.range_of_interest.range_summary", broken)
     with pytest.raises(RuntimeError, match="failed"):
         s.range_of_interest = [0.4, 0.6]
     assert s.range_of_interest == [0.3, 0.55] and roi.table.equals(good)

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import brute
 import costwidget as cw
 from costwidget.datasets import load_demo_scores
-from costwidget.model.ranges import (_search_curve, check_range, mtmcs_curve, range_grid, snap_range,
-                                      threshold_segments)
+from costwidget.model.comparison.ranges import (_search_curve, check_range, mtmcs_curve,
+                                                range_grid, snap_range, threshold_segments)
 
 # ---------------------------------------------------------------- the thesis's own numbers
 # Transcribed from Al-Saffar (2018), Tables 11-16 (sec. 5.7) and the worked example of

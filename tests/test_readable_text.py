@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import costwidget as cw
 from costwidget.model import readable, selecting_threshold
-from costwidget.widget.threshold_choice_view import TABLE_COLUMNS
+from costwidget.widget.panes.threshold_choice_view import TABLE_COLUMNS
 
 #: A "-0" anywhere in a text: a minus, zeros, and no other digit of the same number.
 MINUS_ZERO = re.compile(r"(?<![\d.])[-−]0(?:\.0*)?(?![\d.e])")

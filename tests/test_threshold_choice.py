@@ -24,17 +24,17 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import roc_auc_score
 
 import costwidget as cw
-from brute import (bayes_threshold, bayes_threshold as brute_c, nec_at_threshold, pcfs_next_to_each_score,
-                   rates_at_threshold)
+from brute import (bayes_threshold, bayes_threshold as brute_c, nec_at_threshold,
+                   pcfs_next_to_each_score, rates_at_threshold)
 from costwidget.datasets import DATASETS, load_demo_scores
-from costwidget.model.threshold_choice import (
+from costwidget.model.decisions.threshold_choice import (
     brier_score,
     cost_curve,
     expected_loss,
     h_measure,
     nec_by_threshold_choice,
 )
-from costwidget.model.threshold_choice_table import threshold_choice_table
+from costwidget.model.decisions.threshold_choice_table import threshold_choice_table
 
 METHODS = ("optimal", "score", "rate", "fixed")
 TOL = 1e-12

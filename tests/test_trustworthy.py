@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costwidget as cw
-from costwidget.model import validation
-from costwidget.model.paired import check_pair
+from costwidget.model.kernels import validation
+from costwidget.model.uncertainty.paired import check_pair
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -283,8 +283,8 @@ def test_one_number_check():
             clf.workforce(bad)
     with pytest.raises(ValueError, match="step must be a finite number"):
         cw.model.ranges.range_grid(0.1, 0.5, np.inf)
-    import costwidget.model.classifier as classifier_module
-    import costwidget.model.ranges as ranges_module
+    import costwidget.model.classifier.classifier as classifier_module
+    import costwidget.model.comparison.ranges as ranges_module
 
     assert not hasattr(classifier_module, "_check_number")
     assert not hasattr(ranges_module, "_check_number")

@@ -20,8 +20,9 @@ import numpy as np
 import pytest
 
 import costwidget as cw
-from costwidget.widget import CostWidget, background
-from costwidget.widget.lifecycle import reachable_widgets
+from costwidget.widget import CostWidget
+from costwidget.widget.state.state import background
+from costwidget.widget.state.lifecycle import reachable_widgets
 
 
 def _classifiers(n=300, seed=5):
@@ -50,7 +51,7 @@ def _gated_bands(monkeypatch, w, gate, *, difference=False):
 
         monkeypatch.setattr(clf, "band", band)
     if difference:
-        import costwidget.widget.difference as diff
+        import costwidget.widget.panes.difference as diff
 
         real_diff = diff.difference_band
 
@@ -392,7 +393,7 @@ KERNEL_NOTEBOOK = [
 import asyncio, threading
 import numpy as np
 import costwidget as cw
-from costwidget.widget.lifecycle import reachable_widgets
+from costwidget.widget.state.lifecycle import reachable_widgets
 rng = np.random.default_rng(5)
 y = rng.random(400) < 0.4
 w = cw.CostWidget([cw.Classifier.from_scores(y, np.round(y * k + rng.normal(size=400), 2),

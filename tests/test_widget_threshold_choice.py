@@ -9,7 +9,7 @@ import traitlets
 
 import brute
 import costwidget as cw
-from costwidget.widget.threshold_choice_view import curve_points
+from costwidget.widget.panes.threshold_choice_view import curve_points
 
 RNG = np.random.default_rng(21)
 N = 120

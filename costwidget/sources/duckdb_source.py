@@ -48,7 +48,7 @@ def aggregate_sql(cols: Columns, decimals: int | None, view: str = _VIEW) -> str
     Exact (``decimals=None``): the key is the score itself. Rounded: the key is
     ``floor(score·10^d + 1/2)``, monotone in the score, and each group also
     returns its lowest and highest raw score (the lowest is the group's exact
-    threshold on the raw scores; see :mod:`costwidget.model.rounding`). With
+    threshold on the raw scores; see :mod:`costwidget.model.kernels.rounding`). With
     weights the count is the weights' sum, and each group also returns its
     lowest weight and its number of NULL weights, so that a negative or
     missing weight cannot hide inside a sum.
@@ -235,7 +235,7 @@ def from_duckdb(source, *, y_true="label", y_score="score", model="model", fold=
         ``floor(score·10^d + 1/2)``: far fewer groups on continuous scores.
         The envelope is then off by at most ``clf.envelope_error_bound`` (and
         never below the exact one); the proof is in
-        :mod:`costwidget.model.rounding`. Each group is one ROC point whose
+        :mod:`costwidget.model.kernels.rounding`. Each group is one ROC point whose
         threshold is its lowest raw score, so every threshold reported is
         exact on the raw scores. Without ``decimals`` the result is exact and
         the bound is 0.

@@ -1,6 +1,6 @@
 """The Jupyter widget (ipywidgets + bqplot). Imported lazily by ``costwidget.CostWidget``."""
 
 from .core import CostWidget
-from .state import WidgetState
+from .state.state import WidgetState
 
 __all__ = ["CostWidget", "WidgetState"]

@@ -96,7 +96,7 @@ class Constructors:
                         **kwargs):
         """Cross-validated scores of scikit-learn estimators, one classifier each (extra ``sklearn``).
 
-        Delegates to :func:`costwidget.model.estimators.classifiers_from_estimators`: the
+        Delegates to :func:`costwidget.model.classifier.estimators.classifiers_from_estimators`: the
         splits are drawn once, so every estimator is scored on the same folds (the difference
         view can pair them); ``decision_function`` scores follow ``pos_label``.
 

@@ -14,30 +14,30 @@ from __future__ import annotations
 
 import traitlets
 
-from .background import BackgroundWork
-from .band_readout import BandReadout
-from .band_layers import bootstrap_band_layer, fold_spread_layer
-from .classifier_layers import ClassifierLayers
-from .constraint import ConstraintTool
+from .state.background import BackgroundWork
+from .text.band_readout import BandReadout
+from .panes.band_layers import bootstrap_band_layer, fold_spread_layer
+from .panes.classifier_layers import ClassifierLayers
+from .tools.constraint import ConstraintTool
 from .constructors import Constructors, named_classifiers
-from .context import Context
-from .difference import DifferenceView
-from .draw_controls import DrawControls
-from .drawing import PALETTE, ClassifierDrawing
-from .errors import ErrorArea
+from .state.context import Context
+from .panes.difference import DifferenceView
+from .tools.draw_controls import DrawControls
+from .panes.drawing import PALETTE, ClassifierDrawing
+from .state.errors import ErrorArea
 from .export_methods import ExportMethods
-from .figures import Figures
-from .hover import HoverTool
-from .layout import build_widget, compose_marks
-from .lifecycle import reachable_widgets, widgets_held_by
-from .operating_point import OperatingPointTool
-from .range_of_interest import RangeOfInterest
-from .headline import Headline
-from .readout import Readout
-from .shown_results import ShownResults
-from .state import WidgetState
-from .state_traits import STATE_TRAITS, StateTraits
-from .transaction import Transaction
+from .panes.figures import Figures
+from .tools.hover import HoverTool
+from .controls.layout import build_widget, compose_marks
+from .state.lifecycle import reachable_widgets, widgets_held_by
+from .tools.operating_point import OperatingPointTool
+from .tools.range_of_interest import RangeOfInterest
+from .text.headline import Headline
+from .text.readout import Readout
+from .text.shown_results import ShownResults
+from .state.state import WidgetState
+from .state.state_traits import STATE_TRAITS, StateTraits
+from .state.transaction import Transaction
 
 __all__ = ["CostWidget", "STATE_TRAITS"]
 
@@ -120,8 +120,8 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
                             self.hover_tool,  # issue 23: a hover is cleared when the point moves
                             self.band_readout]  # issue 23
         # issue 21: threshold choice (cost-pane curves, tables) and the decision-curve pane
-        from .decision_curve_view import DecisionCurveView
-        from .threshold_choice_view import ThresholdChoiceView
+        from .panes.decision_curve_view import DecisionCurveView
+        from .panes.threshold_choice_view import ThresholdChoiceView
         self.threshold_choice_view = ThresholdChoiceView(ctx)
         self.decision_curve_view = DecisionCurveView(ctx)
         self._components += [self.threshold_choice_view, self.decision_curve_view]
@@ -129,7 +129,8 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self._tx.redraw = self._redraw
         self._tx.push_controls = self._push_controls
         self.state.observe(self._tx.on_state_change, names=list(STATE_TRAITS))
-        from .frontend_link import link_widget  # issue 19: the front end draws the operating point
+        # issue 19: the front end draws the operating point
+        from .live.frontend_link import link_widget
         self.frontend_link = link_widget(self)
         with self._tx.held():
             self._redraw()

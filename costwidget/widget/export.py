@@ -18,11 +18,11 @@ import pathlib
 import warnings
 import weakref
 
-from .caption import caption, cost_lines_shown, visible_classifiers
-from .html_page import to_html
-from .snapshot import INPUTS, SnapshotError, restore, snapshot
-from .static_figure import figure_png, to_figure
-from .tidy_frames import to_frame
+from .text.caption import caption, cost_lines_shown, visible_classifiers
+from .output.html_page import to_html
+from .output.snapshot import INPUTS, SnapshotError, restore, snapshot
+from .output.static_figure import figure_png, to_figure
+from .output.tidy_frames import to_frame
 
 __all__ = ["snapshot", "restore", "to_figure", "save", "to_html", "to_frame", "snapshot_cell",
            "snapshot_button", "mimebundle", "caption", "SnapshotError", "SAVE_FORMATS"]

@@ -17,7 +17,7 @@ import pytest
 from lab_server import wait_for_state
 
 from costwidget.model import next_lower_scores, probability_cost, readable, selecting_threshold
-from costwidget.model.operating import operating_rows
+from costwidget.model.decisions.operating import operating_rows
 
 VIEWPORT = {"width": 1400, "height": 900}
 

@@ -20,8 +20,8 @@ import pytest
 from lab_server import offline_page, wait_for_state
 
 from costwidget.model import probability_cost, readable, readable_value
-from costwidget.model.operating import operating_rows
-from costwidget.widget.readout import constraint_description, constraint_html, readout_html
+from costwidget.model.decisions.operating import operating_rows
+from costwidget.widget.text.readout import constraint_description, constraint_html, readout_html
 
 EVIL = '<img src=x onerror="window.__x=1">'
 

@@ -24,8 +24,8 @@ import pytest
 from lab_server import console_errors, wait_for_state
 
 from costwidget.model import readable_value, Classifier, probability_cost
-from costwidget.model.operating import operating_rows
-from costwidget.widget.readout import constraint_description, constraint_html, readout_html
+from costwidget.model.decisions.operating import operating_rows
+from costwidget.widget.text.readout import constraint_description, constraint_html, readout_html
 
 BUILD = """\
 import numpy as np

@@ -34,7 +34,7 @@ from pathlib import Path
 import math
 
 import pytest
-from costwidget.widget.figures import FIGURE_MARGIN
+from costwidget.widget.panes.figures import FIGURE_MARGIN
 from lab_server import ROOT_FLAGS, console_errors, run_all_open_cells, running_server, wait_for_state
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,8 +25,8 @@ import pytest
 from lab_server import console_errors, wait_for_state
 from widget_dom import CONTROLS
 
-from costwidget.widget.operating_point import CLICK_STEPS
-from costwidget.widget.range_of_interest import SHADE_FILL
+from costwidget.widget.tools.operating_point import CLICK_STEPS
+from costwidget.widget.tools.range_of_interest import SHADE_FILL
 
 # Cell 1 is what a user types. Cell 2 says which of the cost figure's marks is the shading:
 # the test finds it by its place in `w.figures.cost.marks`, computed by the widget itself.

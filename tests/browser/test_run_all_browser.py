@@ -26,7 +26,7 @@ from costwidget.model import readable_value
 TOUR = Path(__file__).resolve().parents[2] / "notebooks" / "tour.ipynb"
 MARK = "KERNEL-STATE:"
 # (The mark is split in the cell's source: the source is on the page too.)
-_PRINT_STATE = ("import json\nfrom costwidget.widget.page_spec import state_values\n"
+_PRINT_STATE = ("import json\nfrom costwidget.widget.output.page_spec import state_values\n"
                 f"print({MARK[:6]!r} + {MARK[6:]!r} + json.dumps(state_values(w.state)))")
 
 
@@ -43,7 +43,7 @@ def reference():
     for source in _code_cells():
         exec(compile(source, "tour.ipynb", "exec"), scope)  # noqa: S102 - the repo's notebook
     w = scope["w"]
-    from costwidget.widget.page_spec import state_values
+    from costwidget.widget.output.page_spec import state_values
 
     out = state_values(w.state), list(w.classifiers), dict(w.colors)
     w.close()

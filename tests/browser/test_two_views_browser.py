@@ -15,7 +15,7 @@ import pytest
 from lab_server import console_errors, wait_for_state
 from test_live_frontend_browser import BUILD, _check, _classifiers, _run_python
 
-_STATE = ("import json; from costwidget.widget.page_spec import state_values; "
+_STATE = ("import json; from costwidget.widget.output.page_spec import state_values; "
           "print(json.dumps(state_values(w.state)))")
 _PAGE_STATE = "() => ({...window.costwidgetLive[0].page.state})"
 _TAKEN = "() => { const l = window.costwidgetLive[0]; return l.acked() === l.sent(); }"

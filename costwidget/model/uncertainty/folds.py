@@ -1,0 +1,203 @@
+"""Several evaluations of one classifier (CV folds, repeated runs) and their averages.
+
+Drummond & Holte (2000), sec. 2.2.3 and Drummond & Holte (2004), sec. 7:
+averages differ in which points of the fold curves they put into correspondence.
+
+* ``"cost"`` — cost-space vertical average: the mean NEC of the fold
+  envelopes at each pcf (points correspond when they have the same operating
+  conditions). A mean of piecewise-linear functions is piecewise linear with
+  breakpoints at the union of the folds' breakpoints, so it is exact there.
+  It is concave, so each linear piece is a cost line, i.e. an ROC point: that
+  is its ROC-space form.
+* ``"vertical"`` — ROC vertical average (Provost et al.): mean TPR at each
+  FPR of the folds' polylines, over the union of the folds' FPR values (exact;
+  linear in between). At an FPR where a fold's polyline runs vertically the
+  mean has a vertical run too, given by its bottom (mean of the left limits)
+  and its top (mean of the tops).
+* ``"threshold"`` — threshold average (Fawcett): mean (FPR, TPR) at each
+  score threshold, over the union of the folds' distinct scores.
+* ``"pooled"`` — all folds' scores merged into one ROC curve.
+
+The ROC-space averages map into cost space as the lower envelope of their
+points' cost lines (the dotted line of Drummond & Holte (2000), figure 16).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..kernels.envelope import Envelope
+from ..kernels.hull import upper_hull
+from ..kernels.sample import split_folds  # noqa: F401 (re-exported: its home before layer 0)
+
+__all__ = ["split_folds", "fold_average", "fold_spread", "AVERAGES"]  # split_folds: from .sample
+
+AVERAGES = ("cost", "vertical", "threshold", "pooled")
+
+
+def _envelope_of_points(fpr: np.ndarray, tpr: np.ndarray) -> Envelope:
+    f = np.concatenate(([0.0], fpr, [1.0]))
+    t = np.concatenate(([0.0], tpr, [1.0]))
+    order = np.lexsort((t, f))
+    f, t = f[order], t[order]
+    keep = np.concatenate(([True], (np.diff(f) != 0) | (np.diff(t) != 0)))
+    f, t = f[keep], t[keep]
+    h = upper_hull(f, t)
+    return Envelope(f[h], t[h])
+
+
+def _roc_frame(points: pd.DataFrame) -> pd.DataFrame:
+    # Every ROC-space average has the same columns; averages that are not made of
+    # score thresholds (cost, vertical) have threshold NaN, as from_confusion does.
+    return pd.DataFrame({"threshold": np.full(len(points), np.nan), "fpr": points.fpr.to_numpy(),
+                         "tpr": points.tpr.to_numpy()})
+
+
+def _cost_frame(env: Envelope) -> pd.DataFrame:
+    x, y = env.breakpoints()
+    return pd.DataFrame({"pcf": x, "nec": y})
+
+
+def _cost_average(folds) -> tuple[np.ndarray, np.ndarray]:
+    knots = np.unique(np.concatenate([c.envelope.pcf.to_numpy() for c in folds]))
+    nec = np.mean([c.nec(knots) for c in folds], axis=0)
+    return knots, nec
+
+
+def _polyline_at(f: np.ndarray, t: np.ndarray, grid: np.ndarray):
+    """(bottom, top) TPR of the polyline through the points (f, t) at each FPR of ``grid``.
+
+    ``f``/``t`` are sorted by FPR then TPR and run from FPR 0 to 1. At an FPR
+    where the polyline has a vertical run the two differ: ``bottom`` is the
+    left limit (where the curve arrives) and ``top`` the right limit (where it
+    leaves); elsewhere both are the height of the segment over that FPR.
+    """
+    first = np.concatenate(([True], f[1:] != f[:-1]))
+    last = np.concatenate((f[1:] != f[:-1], [True]))
+    u, bottom, top = f[first], t[first], t[last]
+    j = np.clip(np.searchsorted(u, grid, side="right") - 1, 0, len(u) - 1)
+    at_vertex = u[j] == grid
+    # Between vertices j and j + 1 the curve is the segment from the top of j to the bottom of j + 1.
+    nxt = np.minimum(j + 1, len(u) - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = (grid - u[j]) / (u[nxt] - u[j])
+    between = top[j] + (bottom[nxt] - top[j]) * w
+    return np.where(at_vertex, bottom[j], between), np.where(at_vertex, top[j], between)
+
+
+def _vertical_average(folds, on: str) -> tuple[np.ndarray, np.ndarray]:
+    curves = []
+    for c in folds:
+        points = c.hull if on == "hull" else c.roc
+        curves.append((points.fpr.to_numpy(), points.tpr.to_numpy()))
+    grid = np.unique(np.concatenate([f for f, _ in curves]))
+    ends = [_polyline_at(f, t, grid) for f, t in curves]
+    bottom = np.mean([b for b, _ in ends], axis=0)
+    top = np.mean([t for _, t in ends], axis=0)
+    # Where any fold has a vertical run, the mean has one too: its bottom and top.
+    run = np.any([b != t for b, t in ends], axis=0)
+    fpr = np.concatenate((grid, grid[run]))
+    tpr = np.concatenate((bottom, top[run]))
+    order = np.lexsort((tpr, fpr))
+    fpr, tpr = fpr[order], tpr[order]
+    keep = np.concatenate(([True], (fpr[1:] != fpr[:-1]) | (tpr[1:] != tpr[:-1])))
+    return fpr[keep], tpr[keep]
+
+
+def _threshold_average(folds, thresholds=None):
+    rocs = [c.roc for c in folds]
+    if thresholds is None:
+        thresholds = np.unique(np.concatenate([r.threshold.to_numpy()[1:] for r in rocs]))[::-1]
+    th = np.asarray(thresholds, dtype=np.float64)
+    fpr, tpr = [], []
+    for r in rocs:
+        # Fold thresholds descend; the point at t is the last one with threshold >= t.
+        k = np.searchsorted(-r.threshold.to_numpy(), -th, side="right") - 1
+        fpr.append(r.fpr.to_numpy()[k])
+        tpr.append(r.tpr.to_numpy()[k])
+    return (np.concatenate(([np.inf], th)), np.concatenate(([0.0], np.mean(fpr, axis=0))),
+            np.concatenate(([0.0], np.mean(tpr, axis=0))))
+
+
+def fold_average(clf, method: str = "cost", *, space: str = "cost", on: str = "hull",
+                 thresholds=None) -> pd.DataFrame:
+    """The average of a classifier's folds: the implementation of :meth:`Classifier.fold_average`.
+
+    Parameters
+    ----------
+    clf : Classifier
+        A classifier with folds (``from_scores(..., folds=...)``).
+    method, space, on, thresholds
+        As :meth:`Classifier.fold_average`, which documents each average.
+
+    Returns
+    -------
+    DataFrame
+        ``pcf``, ``nec`` (cost space) or ``threshold``, ``fpr``, ``tpr`` (ROC
+        space, whatever the method; ``threshold`` is NaN for the cost and
+        vertical averages, which are not made of thresholds).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.uncertainty.folds import fold_average
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0, 1, 1, 0, 0], [.9, .8, .7, .6, .9, .8, .2, .1],
+    ...                                 folds=[0, 0, 0, 0, 1, 1, 1, 1])
+    >>> fold_average(clf, "vertical", space="roc", on="hull")[["fpr", "tpr"]].to_numpy().tolist()
+    [[0.0, 0.0], [0.0, 0.75], [0.5, 1.0], [1.0, 1.0]]
+    """
+    folds = list(_require_folds(clf).values())
+    if method not in AVERAGES:
+        raise ValueError(f"method must be one of {AVERAGES}, got {method!r}.")
+    if space not in ("cost", "roc"):
+        raise ValueError(f"space must be 'cost' or 'roc', got {space!r}.")
+    if on not in ("hull", "roc"):
+        raise ValueError(f"on must be 'hull' or 'roc', got {on!r}.")
+    if method == "cost":
+        x, y = _cost_average(folds)
+        if space == "cost":
+            return pd.DataFrame({"pcf": x, "nec": y})
+        # Each linear piece y = s·x + f of the concave average is the ROC point (f, 1 - s - f).
+        slope = np.diff(y) / np.diff(x)
+        intercept = y[:-1] - slope * x[:-1]
+        fpr = np.concatenate(([0.0], intercept, [1.0]))
+        tpr = np.concatenate(([0.0], 1.0 - slope - intercept, [1.0]))
+        pts = pd.DataFrame({"fpr": fpr, "tpr": tpr}).drop_duplicates(ignore_index=True)
+        return _roc_frame(pts.sort_values(["fpr", "tpr"], ignore_index=True))
+    if method == "pooled":
+        return clf.envelope if space == "cost" else clf.roc[["threshold", "fpr", "tpr"]]
+    if method == "vertical":
+        fpr, tpr = _vertical_average(folds, on)
+        roc = _roc_frame(pd.DataFrame({"fpr": fpr, "tpr": tpr}))
+    else:
+        th, fpr, tpr = _threshold_average(folds, thresholds)
+        roc = pd.DataFrame({"threshold": th, "fpr": fpr, "tpr": tpr})
+    if space == "roc":
+        return roc
+    return _cost_frame(_envelope_of_points(fpr, tpr))
+
+
+def fold_spread(clf, *, grid=512, quantiles=None) -> pd.DataFrame:
+    """Implementation of :meth:`Classifier.fold_spread` (see there)."""
+    from .bands import pcf_grid
+
+    folds = list(_require_folds(clf).values())
+    x = pcf_grid(grid)
+    nec = np.array([c.nec(x) for c in folds])
+    if quantiles is None:
+        lower, upper = nec.min(axis=0), nec.max(axis=0)
+    else:
+        q = np.asarray(quantiles, dtype=np.float64)
+        if q.shape != (2,) or not (0 <= q[0] <= q[1] <= 1):
+            raise ValueError(f"quantiles must be (lo, hi) with 0 <= lo <= hi <= 1, got {quantiles!r}.")
+        lower, upper = np.quantile(nec, q, axis=0)
+    # "nec" for the centre, as in Classifier.band: one name for a band's centre everywhere
+    return pd.DataFrame({"pcf": x, "nec": nec.mean(axis=0), "lower": lower, "upper": upper})
+
+
+def _require_folds(clf) -> dict:
+    if not clf.folds:
+        raise ValueError("This classifier has no folds: build it with "
+                         "Classifier.from_scores(..., folds=fold_ids) or Classifier.from_frame(...).")
+    return clf.folds

@@ -1,0 +1,200 @@
+"""`snapshot` and `restore` of a `CostWidget`, and the checks that refuse a malformed snapshot
+before anything is changed (the format itself is `costwidget.export.snapshot_format`).
+
+Used from the widget: state, classifiers, colors, readout, constrained, difference_intervals,
+range_table, threshold_choice_view, decision_rule(), wait() and update().
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from ... import __version__
+from ...export import snapshot_format as fmt
+from ...export.snapshot_format import SnapshotError
+from ...model import probability_cost
+from ..text.caption import range_table
+
+__all__ = ["snapshot", "restore", "SnapshotError", "INPUTS"]
+
+
+def snapshot(w) -> dict:
+    """The current analysis as a plain, JSON-serialisable dict (see `snapshot_format`).
+
+    Inputs (operating point, constraint, bands, difference pair, visible classifiers, range of
+    interest) are what :func:`restore` sets; results (PCF(+), the constraint's answer, the
+    significant intervals, the range table, the readout rows) record what they gave.
+    """
+    w.wait()
+    s = w.state
+    colors = dict(w.colors)
+    readout = w.readout
+    intervals = w.difference_intervals
+    snap = {
+        "format": fmt.FORMAT,
+        "version": fmt.VERSION,
+        "costwidget": __version__,
+        "classifiers": [fmt.fingerprint(c, colors.get(c.name)) for c in w.classifiers],
+        "operating_point": {"p_pos": s.p_pos, "cost_fn": s.cost_fn, "cost_fp": s.cost_fp,
+                            "pcf": s.pcf},
+        "constraint": {"kind": s.constraint, "max_fpr": s.max_fpr, "capacity": s.capacity,
+                       "n_pos": s.n_pos, "n_neg": s.n_neg,
+                       # issue 23: whether the population follows p(+) (False) or was set
+                       "population_set": s.population_set,
+                       "result": {name: dataclasses.asdict(cp)
+                                  for name, cp in w.constrained.items()}},
+        "visible": list(s.visible),
+        "bands": {"show_bands": s.show_bands, "band_level": s.band_level,
+                  "show_fold_spread": s.show_fold_spread},
+        "display": {"show_cost_lines": s.show_cost_lines},
+        "difference": {"pair": list(s.difference),
+                       "significant": [] if intervals is None else intervals.to_dict("records")},
+        "range_of_interest": list(s.range_of_interest),
+        "range_table": [] if range_table(w) is None else
+        range_table(w).reset_index().to_dict("records"),
+        "readout": readout.reset_index().to_dict("records"),
+    }
+    snap["decision_rule"] = _decision_rule_record(w)  # issue 21: the rule to deploy
+    snap["threshold_choice"] = {"method": s.threshold_choice,  # issue 21
+                                "show_decision_curve": s.show_decision_curve,
+                                "at_operating_point":
+                                    w.threshold_choice_view.choices.to_dict("records")}
+    return fmt.jsonable(snap)
+
+
+def _decision_rule_record(w):
+    """The rule to deploy (``w.decision_rule().to_dict()``), None when nothing is shown."""
+    return w.decision_rule().to_dict() if len(w.readout) else None
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+# What each kind of snapshot value must be: (check, words for the message).
+_KINDS = {
+    "number": (_is_number, "a number"),
+    "bool": (lambda v: isinstance(v, bool), "true/false"),
+    "str": (lambda v: isinstance(v, str), "a string"),
+    "names": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+              "a list of names"),
+    "numbers": (lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
+                "a list of numbers"),
+}
+
+
+def _get(snap, path, kind):
+    """``snap[a][b]`` for ``path = "a.b"``, checked to be of ``kind``; else a SnapshotError."""
+    value = snap
+    for key in path.split("."):
+        if not isinstance(value, dict) or key not in value:
+            raise SnapshotError(f"malformed snapshot: {path!r} is missing.")
+        value = value[key]
+    check, words = _KINDS[kind]
+    if not check(value):
+        raise SnapshotError(f"malformed snapshot: {path!r} must be {words}, got {value!r}.")
+    return value
+
+
+# State trait -> (where the snapshot keeps it, what it must be).
+INPUTS = {
+    "p_pos": ("operating_point.p_pos", "number"),
+    "cost_fn": ("operating_point.cost_fn", "number"),
+    "cost_fp": ("operating_point.cost_fp", "number"),
+    "constraint": ("constraint.kind", "str"),
+    "max_fpr": ("constraint.max_fpr", "number"),
+    "capacity": ("constraint.capacity", "number"),
+    "n_pos": ("constraint.n_pos", "number"),
+    "n_neg": ("constraint.n_neg", "number"),
+    "visible": ("visible", "names"),
+    "show_bands": ("bands.show_bands", "bool"),
+    "band_level": ("bands.band_level", "number"),
+    "show_fold_spread": ("bands.show_fold_spread", "bool"),
+    "show_cost_lines": ("display.show_cost_lines", "bool"),
+    "difference": ("difference.pair", "names"),
+    "range_of_interest": ("range_of_interest", "numbers"),
+}
+
+
+def _traits_from(snap) -> dict:
+    """The state traits a snapshot sets, checked for presence and type."""
+    if not isinstance(snap, dict):
+        raise SnapshotError(f"a snapshot is a dict (from w.snapshot() or json.load), got a "
+                            f"{type(snap).__name__}.")
+    if snap.get("format") != fmt.FORMAT:
+        raise SnapshotError(f"not a costwidget snapshot: 'format' is {snap.get('format')!r}, "
+                            f"expected {fmt.FORMAT!r}.")
+    version = snap.get("version")
+    if version != fmt.VERSION:
+        raise SnapshotError(f"snapshot format version {version!r} is not readable by costwidget "
+                            f"{__version__}, which reads version {fmt.VERSION}.")
+    traits = {trait: _get(snap, path, kind) for trait, (path, kind) in INPUTS.items()}
+    pcf = _get(snap, "operating_point.pcf", "number")
+    try:
+        expected = float(probability_cost(traits["p_pos"], traits["cost_fn"], traits["cost_fp"]))
+    except ValueError as exc:
+        raise SnapshotError(f"malformed snapshot: its operating point is invalid: {exc}") from None
+    if not math.isclose(pcf, expected, rel_tol=1e-12, abs_tol=1e-15):
+        raise SnapshotError(f"malformed snapshot: pcf {pcf!r} does not follow from p_pos, cost_fn "
+                            f"and cost_fp (which give {expected!r}).")
+    return {k: (float(v) if _is_number(v) else v) for k, v in traits.items()}
+
+
+def _check_on_scratch_state(w, traits):
+    """Run every trait's own validation on a throw-away state, so nothing is set unless all pass."""
+    from ..state.state import WidgetState
+
+    scratch = WidgetState(names=list(w.state.names))
+    try:
+        with scratch.hold_trait_notifications():
+            for name, value in traits.items():
+                setattr(scratch, name, value)
+    except Exception as exc:  # noqa: BLE001 - the trait's message says what is wrong
+        raise SnapshotError(f"snapshot refused, nothing was changed: {exc}") from None
+
+
+def restore(w, snap) -> None:
+    """Bring the widget back to a snapshot taken over the same classifiers.
+
+    Refuses (``SnapshotError``, a ``ValueError``, with what is wrong) a malformed snapshot, one of
+    another format version, or one of other classifiers; the widget is then left unchanged.
+    """
+    traits = _traits_from(snap)
+    theirs = snap.get("classifiers")
+    if not isinstance(theirs, list) or not all(isinstance(c, dict) for c in theirs):
+        raise SnapshotError("malformed snapshot: 'classifiers' must be a list of fingerprints.")
+    problems = fmt.compare_fingerprints(theirs, [fmt.fingerprint(c) for c in w.classifiers])
+    if problems:
+        raise SnapshotError("this snapshot is for other classifiers, nothing was changed: "
+                            + "; ".join(problems) + ".")
+    traits.update(_threshold_choice_inputs(snap))  # issue 21 (optional: older snapshots lack it)
+    following = _population_follows(snap)
+    _check_on_scratch_state(w, traits)
+    w.update(**traits)  # all or nothing, like the scratch check
+    if following:  # setting n_pos/n_neg marked the population as set; it was following p(+)
+        w.state.follow_population()
+    else:
+        w.state.population_set = True
+    w.wait()
+
+
+def _population_follows(snap) -> bool:
+    """Whether the snapshot's workforce population follows p(+) (issue 23). Older snapshots have
+    no flag: their population was set, as every population was then."""
+    flag = snap["constraint"].get("population_set", True)
+    if not isinstance(flag, bool):
+        raise SnapshotError(f"malformed snapshot: 'constraint.population_set' must be true/false, "
+                            f"got {flag!r}.")
+    return not flag
+
+
+def _threshold_choice_inputs(snap) -> dict:
+    """``threshold_choice`` and ``show_decision_curve`` from a snapshot's optional record."""
+    rec = snap.get("threshold_choice")
+    if rec is None:
+        return {}
+    if not isinstance(rec, dict):
+        raise SnapshotError("malformed snapshot: 'threshold_choice' must be a dict.")
+    return {"threshold_choice": rec.get("method", "none"),
+            "show_decision_curve": rec.get("show_decision_curve", False)}

@@ -1,0 +1,165 @@
+"""`to_figure`: a `CostWidget`'s current state drawn with matplotlib (imported only when a figure
+is drawn), and the PNG bytes of that figure.
+
+Used from the widget: state, colors, constrained, drawn_bands, drawn_fold_spreads,
+difference_band/_intervals, threshold_choice_view, decision_curve_view, wait() and its lock.
+"""
+
+from __future__ import annotations
+
+import io
+
+from ..text.caption import caption, cost_lines_shown, visible_classifiers
+
+__all__ = ["to_figure", "figure_png"]
+
+
+def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, legend=True,
+              figsize=None, wait=True):
+    """The widget's current state drawn with matplotlib: ROC space and cost space side by side
+    (and the difference view when it is on), the same marks, colours and labels, and a caption
+    line with the operating point.
+
+    Parameters
+    ----------
+    figure : matplotlib Figure, optional
+        Where to draw (e.g. ``plt.figure(figsize=(12, 6))``). Default: a new ``Figure`` not
+        managed by pyplot, so it never shows up twice in a notebook and needs no GUI.
+    roc : bool, default True
+        Draw the ROC pane.
+    difference : bool, optional
+        Draw the difference view; default when it is on in the widget.
+    show_caption, legend : bool, default True
+    figsize : (float, float), optional
+        Size of the new figure, in inches.
+    wait : bool, default True
+        Wait for the background work (bands, fold spread, difference) first. False draws what
+        is drawn now, without waiting (the widget's display does so).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    if wait:
+        w.wait()
+    # Read what is drawn as one whole: a script's worker draws its results under this lock.
+    with w._tx.held():
+        return _draw_figure(w, figure=figure, roc=roc, difference=difference,
+                            show_caption=show_caption, legend=legend, figsize=figsize)
+
+
+def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
+    from matplotlib.figure import Figure
+
+    from ...export import matplotlib_panes as mp
+
+    s = w.state
+    colors = dict(w.colors)
+    shown = visible_classifiers(w)
+    diff_band, diff_intervals = w.difference_band, w.difference_intervals
+    if difference is None:
+        difference = diff_band is not None
+    elif difference and diff_band is None:
+        raise ValueError("the difference view is off: set w.difference = [a, b] first.")
+    ncols = int(roc) + 1 + int(difference)
+    ncols += int(s.show_decision_curve)  # issue 21: the decision-curve pane, last
+    # Each name with its AUC, as the widget's legend and scikit-learn's RocCurveDisplay.
+    labels = ([w._ctx.drawing(c.name).label for c in shown] + ["best of all"]
+              if legend and shown else [])
+    n_entries = len(labels)
+    # The caption and the legend are laid out for the figure's width: as many legend columns
+    # as the longest label allows (up to 5), the caption wrapped, and the height to hold both.
+    width_in = (figure.get_figwidth() if figure is not None
+                else (figsize or mp.default_figsize(ncols))[0])
+    legend_cols = mp.legend_columns(labels, width_in) if n_entries else 0
+    legend_rows = -(-n_entries // legend_cols) if n_entries else 0
+    text_caption = mp.wrap(mp.text(caption(w)), width_in) if show_caption else ""
+    caption_lines = text_caption.count("\n") + 1 if text_caption else 0
+    if figure is None:
+        size = figsize or mp.default_figsize(ncols, legend_rows=legend_rows,
+                                             caption_lines=max(caption_lines, 1))
+        figure = Figure(figsize=size)
+    fig = figure
+    axes = list(fig.subplots(1, ncols, squeeze=False)[0])
+    # Fixed margins unless the caller's figure has a layout engine: constrained layout would
+    # triple the time of the small PNG drawn at every display of the widget.
+    manual = fig.get_layout_engine() is None
+    if manual:
+        mp.place_panes(fig, ncols, caption_lines=text_caption.count("\n") + 1 if text_caption
+                       else 0, legend_rows=legend_rows)
+    roc_ax = axes.pop(0) if roc else None
+    cost_ax = axes.pop(0)
+    pcf = s.pcf
+    best = {c.name: c.best(pcf) for c in shown}
+    constrained = w.constrained
+
+    if roc_ax is not None:
+        mp.setup_roc(roc_ax)
+        for c in shown:
+            mp.draw_roc(roc_ax, c, colors[c.name])
+        if s.constraint != "none":
+            mp.draw_roc_constraint(roc_ax, s.constraint, max_fpr=s.max_fpr, capacity=s.capacity,
+                                   n_pos=s.n_pos, n_neg=s.n_neg,
+                                   points=[(cp.fpr, cp.tpr, colors[n]) for n, cp in constrained.items()])
+        mp.draw_iso_lines(roc_ax, [(best[c.name].fpr, best[c.name].tpr, colors[c.name])
+                                   for c in shown], pcf)
+
+    cost_lines = cost_lines_shown(w)
+    # As the widget: NEC up to its axis's reach (0.5, what any classifier worth using costs,
+    # unless zoomed: NecZoom), cost lines clipped.
+    mp.setup_cost(cost_ax, ymax=w.draw_controls.nec_zoom.top)
+    for name, band in w.drawn_fold_spreads.items():
+        mp.draw_band(cost_ax, band, colors[name], alpha=0.10, dotted=True)
+    for name, band in w.drawn_bands.items():
+        mp.draw_band(cost_ax, band, colors[name])
+    for c in shown:
+        if cost_lines:
+            mp.draw_cost_lines(cost_ax, c, colors[c.name], alpha=0.25, linewidth=0.75)
+        mp.draw_envelope(cost_ax, c, colors[c.name])
+    # issue 21
+    from ..panes.threshold_choice_view import draw_on_matplotlib as draw_threshold_choice
+    draw_threshold_choice(cost_ax, w.threshold_choice_view, [c.name for c in shown])
+    if constrained:
+        mp.draw_constrained_lines(cost_ax, [(cp.slope, cp.intercept, colors[n])
+                                            for n, cp in constrained.items()])
+    roi = s.range_of_interest
+    if roi:
+        from ..tools.range_of_interest import SHADE_COLOR, SHADE_FILL
+
+        mp.draw_range(cost_ax, roi[0], roi[1], edge=SHADE_COLOR, fill=SHADE_FILL)
+    if shown:
+        mp.draw_combined(cost_ax, shown, colors)
+    mp.draw_operating_line(cost_ax, pcf, [(best[c.name].nec, colors[c.name]) for c in shown])
+
+    if difference:
+        a, b = s.difference
+        mp.setup_difference(axes[0], a, b)
+        from ..panes.difference import STRIP_ROOM
+
+        mp.draw_difference(axes[0], diff_band, diff_intervals, color_a=colors[a],
+                           color_b=colors[b], pcf=pcf, strip_room=STRIP_ROOM)
+    if s.show_decision_curve:  # issue 21
+        from ..panes.decision_curve_view import draw_on_matplotlib as draw_decision_curve
+        draw_decision_curve(axes[-1], w.decision_curve_view, colors)
+    if n_entries:
+        entries = [(label, colors[c.name], "-") for label, c in zip(labels, shown)] + [
+            ("best of all", "black", "--")]
+        handles, labels = mp.legend_handles(entries)
+        if manual:
+            fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0),
+                       ncols=legend_cols, frameon=False)
+        else:
+            fig.legend(handles, labels, loc="outside lower center", ncols=legend_cols,
+                       frameon=False)
+    if text_caption:
+        fig.suptitle(text_caption, fontsize="medium", y=1.0 - 0.1 / fig.get_figheight(),
+                     va="top")
+    return fig
+
+
+def figure_png(w, dpi, *, wait=True) -> tuple[bytes, float]:
+    """PNG bytes of :func:`to_figure` and the figure's width in inches."""
+    fig = to_figure(w, wait=wait)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue(), fig.get_figwidth()

@@ -1,0 +1,2 @@
+"""The widget's state and its machinery: traitlets state, transaction, shared context,
+background work, lifecycle, errors."""

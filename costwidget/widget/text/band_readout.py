@@ -1,0 +1,76 @@
+"""The bands in the readout: each visible model's bootstrap band at the operating point.
+
+With bands on, ``w.readout`` gains ``nec_band_lo`` and ``nec_band_hi`` (NaN while bands are off or
+still computing) and a small table under the readout gives them with their width, so the band
+has a number, not only a shade. The limits are the drawn band read at PCF(+)
+(`costwidget.model.band_limits_at`: linear between the band's rows, as the fill is drawn).
+The kernel is this table's one writer.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import ipywidgets as widgets
+import pandas as pd
+
+from ...model import band_limits_at
+
+__all__ = ["BandReadout", "BAND_COLUMNS"]
+
+BAND_COLUMNS = ["nec_band_lo", "nec_band_hi"]
+
+
+def _fmt(value: float) -> str:
+    return "" if math.isnan(value) else f"{value:.4g}"
+
+
+class BandReadout:
+    """A table of band limits at PCF(+), redrawn on every state change and whenever the band
+    layer draws (a band arriving from the background)."""
+
+    def __init__(self, ctx, band_layer):
+        self.ctx, self.band_layer = ctx, band_layer
+        self.widget = widgets.HTML(value="")
+        self.widget.add_class("costwidget-band-readout")
+        band_layer.on_drawn.append(self.sync)
+
+    def table(self) -> pd.DataFrame:
+        """``nec_band_lo``, ``nec_band_hi`` per visible classifier (NaN where none is drawn)."""
+        pcf = self.ctx.state.pcf
+        drawn = self.band_layer.drawn
+        names = [d.name for d in self.ctx.visible()]
+        rows = [band_limits_at(drawn[n], pcf) if n in drawn else (math.nan, math.nan)
+                for n in names]
+        return pd.DataFrame(rows, columns=BAND_COLUMNS,
+                            index=pd.Index(names, name="classifier"), dtype=float)
+
+    def sync(self) -> None:
+        value = self._html()
+        if value != self.widget.value:
+            self.widget.value = value
+
+    def _html(self) -> str:
+        s = self.ctx.state
+        if not s.show_bands:
+            return ""
+        table = self.table()
+        rows = []
+        for d in self.ctx.visible():
+            lo, hi = table.loc[d.name, "nec_band_lo"], table.loc[d.name, "nec_band_hi"]
+            nec = float(d.clf.nec(s.pcf))
+            color = html.escape(d.color, quote=True)
+            cells = ([_fmt(lo), _fmt(nec), _fmt(hi), _fmt(hi - lo)] if not math.isnan(lo)
+                     else ["computing…", "", "", ""])
+            rows.append(f"<tr><td><span style='color:{color}'>&#9632;</span> "
+                        f"{html.escape(d.name)}</td>"
+                        + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        if not rows:
+            return ""
+        head = "".join(f"<th>{h}</th>" for h in ("classifier", "band lower", "NEC", "band upper",
+                                                 "width"))
+        caption = (f"Bootstrap band ({s.band_level:.0%}) of the normalized expected cost at "
+                   f"PCF(+) = {s.pcf:.4g}")
+        return (f"<table class='costwidget-table'><caption>{html.escape(caption)}</caption>"
+                f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")

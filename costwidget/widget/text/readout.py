@@ -1,0 +1,189 @@
+"""The readout: one row per visible classifier at the current operating point, as HTML tables.
+
+The numbers come from the model (`costwidget.model.decisions.operating.operating_rows`);
+this module only lays them out, with column names in words, escaping every
+name. An active constraint gets a compact table of its own, under the first,
+so neither is wider than the widget.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import ipywidgets as widgets
+import pandas as pd
+
+from ...model import lowest_names, operating_rows, readable
+
+__all__ = ["Readout", "readout_html", "constraint_html", "constraint_description",
+           "population_text", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS"]
+
+#: (header in words, its tooltip, the ``w.readout`` column) of the main table.
+READOUT_COLUMNS = [
+    ("threshold", "deploy: positive when score ≥ threshold", "threshold"),
+    ("false-pos. rate", "false-positive rate, FPR", "fpr"),
+    ("true-pos. rate", "true-positive rate, TPR", "tpr"),
+    ("norm. expected cost", "normalized expected cost (NEC), the cost pane's y axis", "nec"),
+    ("expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"),
+    ("operating range, PCF(+)", "where it beats both trivial classifiers", "range_lo"),
+]
+#: The same for the table of an active constraint.
+CONSTRAINT_COLUMNS = [
+    ("false-pos. rate", "false-positive rate under the constraint", "constrained_fpr"),
+    ("true-pos. rate", "true-positive rate under the constraint", "constrained_tpr"),
+    ("norm. expected cost", "normalized expected cost (NEC) under the constraint",
+     "constrained_nec"),
+    ("expected cost per case", "in the units of C(−|+) and C(+|−)", "constrained_expected_cost"),
+    ("rule to deploy", "randomized between two thresholds when the limit falls between "
+                       "ROC points", "constrained_rule"),
+    ("best single threshold", "the best rule without randomizing", "best_single_threshold"),
+]
+# Columns of words (left-aligned, wrapping), not numbers.
+_TEXT_COLUMNS = {"constrained_rule"}
+_TEXT = " class='costwidget-text'"
+# The highlighted row: theme colours, with light-theme fallbacks for pages without the CSS.
+_BEST_STYLE = ("background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);"
+               "font-weight:bold")
+
+
+def _number(value) -> str:
+    return readable(value)
+
+
+def _range(lo, hi) -> str:
+    if any(v is None or math.isnan(v) for v in (lo, hi)) or lo > hi:
+        return "never"
+    return f"{lo:.3g}–{hi:.3g}"
+
+
+def _cell(row, column) -> str:
+    if column == "range_lo":
+        return f"<td>{_range(row.get('range_lo'), row.get('range_hi'))}</td>"
+    value = row.get(column)
+    if isinstance(value, str):
+        return f"<td{_TEXT}>{html.escape(value)}</td>"
+    return f"<td>{_number(value)}</td>"
+
+
+def _table(rows, colors, columns, best_by, caption, note, css_class) -> str:
+    head = "<th>classifier</th>" + "".join(
+        f"<th{_TEXT if column in _TEXT_COLUMNS else ''} title='{html.escape(tip)}'>"
+        f"{html.escape(text)}</th>" for text, tip, column in columns)
+    # The one lowest is highlighted; a tie highlights none (the headline's rule).
+    low = lowest_names(rows, best_by)
+    best = low[0] if len(low) == 1 else None
+    body = []
+    for name, row in rows:
+        attrs = f" class='costwidget-best' style='{_BEST_STYLE}'" if name == best else ""
+        swatch = (f"<span style='color:{html.escape(colors.get(name, '#999999'))}'>&#9632;</span> ")
+        cells = "".join(_cell(row, column) for _, _, column in columns)
+        body.append(f"<tr{attrs}><td>{swatch}{html.escape(str(name))}</td>{cells}</tr>")
+    return (f"<table class='{css_class} costwidget-table'><caption>{caption}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+            f"<div class='costwidget-table-note'>{note}</div>")
+
+
+def readout_html(rows, colors: dict) -> str:
+    """An HTML table of ``(name, {column: value})`` rows (names escaped), the lowest expected
+    cost highlighted; plain text copies cleanly."""
+    if not rows:
+        return "<i>No classifier shown.</i>"
+    return _table(rows, colors, READOUT_COLUMNS, "expected_cost",
+                  "<b>At the operating point</b> (each classifier at its best threshold)",
+                  "Highlighted: the lowest expected cost (none when several tie). Expected cost "
+                  "per case is in the units "
+                  "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
+                  "costwidget-readout")
+
+
+def constraint_html(rows, colors: dict, description: str) -> str:
+    """The constrained columns of ``rows`` as their own table, or "" when no row has them."""
+    rows = [(name, row) for name, row in rows if "constrained_nec" in row]
+    if not rows:
+        return ""
+    return _table(rows, colors, CONSTRAINT_COLUMNS, "constrained_expected_cost",
+                  f"<b>Under the constraint</b>: {html.escape(description)}",
+                  "Highlighted: the lowest expected cost under the constraint (none when "
+                  "several tie).",
+                  "costwidget-constraint-table")
+
+
+def population_text(state) -> str:
+    """Which population the workforce constraint uses: following p(+), or set by the user.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> from costwidget.widget.text.readout import population_text
+    >>> population_text(S(n_pos=300.0, n_neg=700.0, p_pos=0.3, population_set=False))
+    'population: 1,000 cases at p(+) = 0.3'
+    >>> population_text(S(n_pos=300.0, n_neg=700.0, p_pos=0.5, population_set=True))
+    'population set: 300 positives, 700 negatives'
+    """
+    if getattr(state, "population_set", True):
+        return (f"population set: {readable(state.n_pos)} positives, "
+                f"{readable(state.n_neg)} negatives")
+    return (f"population: {readable(state.n_pos + state.n_neg)} cases at "
+            f"p(+) = {readable(state.p_pos)}")
+
+
+def constraint_description(state) -> str:
+    """The active constraint in words, e.g. "false-positive rate ≤ 0.1"."""
+    if state.constraint == "neyman_pearson":
+        return f"Neyman-Pearson, false-positive rate ≤ {readable(state.max_fpr)}"
+    if state.constraint == "workforce":
+        total = state.n_pos + state.n_neg
+        share = (f" ({readable(100 * state.capacity / total)} % of {readable(total)})"
+                 if total > 0 else "")
+        return (f"workforce, at most {readable(state.capacity)} cases flagged{share}; "
+                f"{population_text(state)}")
+    return ""
+
+
+class Readout:
+    """Owns the readout's HTML widgets (the table at the operating point, and the constrained
+    table under it); asks the operating-point and constraint tools for their look-ups, and the
+    model for the numbers."""
+
+    def __init__(self, ctx, operating_tool, constraint_tool):
+        self.ctx = ctx
+        self.operating_tool = operating_tool
+        self.constraint_tool = constraint_tool
+        self.widget = widgets.HTML()
+        self.widget.add_class("costwidget-readout")
+        self.constrained_widget = widgets.HTML()
+        self.constrained_widget.add_class("costwidget-constraint-readout")
+
+    def rows(self):
+        """The readout's ``(name, {column: value})`` rows at the drawn operating point."""
+        s = self.ctx.state
+        return operating_rows([d.clf for d in self.ctx.visible()], p_pos=s.p_pos,
+                              cost_fn=s.cost_fn, cost_fp=s.cost_fp,
+                              constrained=self.constraint_tool.constrained,
+                              best=self.operating_tool.best)
+
+    def table(self) -> pd.DataFrame:
+        """The readout as a DataFrame indexed by classifier name."""
+        rows = self.rows()
+        return pd.DataFrame([row for _, row in rows],
+                            index=pd.Index([name for name, _ in rows], name="classifier"))
+
+    def html_values(self) -> dict:
+        """``{widget: {"value": html}}`` of both tables at the current state."""
+        rows = self.rows()
+        colors = {d.name: d.color for d in self.ctx.drawings}
+        return {self.widget: {"value": readout_html(rows, colors)},
+                self.constrained_widget: {"value": constraint_html(
+                    rows, colors, constraint_description(self.ctx.state))}}
+
+    def sync(self) -> None:
+        if self.ctx.frontend_draws:  # the front end writes both tables while attached
+            return
+        values = self.html_values()
+        value = values[self.widget]["value"]
+        constrained = values[self.constrained_widget]["value"]
+        if value != self.widget.value:
+            self.widget.value = value
+        if constrained != self.constrained_widget.value:
+            self.constrained_widget.value = constrained

@@ -1,0 +1,58 @@
+"""The "draw:" controls a `CostWidget` owns itself: the bands checkbox and their level, the
+fold-spread checkbox (only when a classifier has folds), and the NEC axis's reach (`NecZoom`).
+Their layers draw what they set."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from .nec_zoom import NecZoom
+from ..controls.sliders import SliderBinding
+
+__all__ = ["DrawControls"]
+
+
+class DrawControls:
+    """``show_bands_box``, ``band_level_slider`` and ``show_fold_spread_box`` (None without
+    folds), bound to the state through the widget's transaction; ``nec_zoom``, the NEC axis's
+    reach (its "fit" keeps the bands of ``fill_layers`` in view)."""
+
+    def __init__(self, ctx, *, folds: bool, fill_layers=()):
+        self.state = ctx.state
+        self.show_bands_box = widgets.Checkbox(
+            description="bands", style={"description_width": "initial"},
+            tooltip="pointwise bootstrap band of the best achievable cost at each PCF(+)")
+        self.band_level_slider = widgets.FloatSlider(description="level", min=0.5, max=0.99,
+                                                     step=0.01, readout_format=".0%",
+                                                     style={"description_width": "initial"},
+                                                     tooltip="confidence level of the bands")
+        self.show_fold_spread_box = (widgets.Checkbox(description="fold spread (min–max)",
+                                                      style={"description_width": "initial"})
+                                     if folds else None)
+        self.nec_zoom = NecZoom(ctx, fill_layers)
+        s, tx = self.state, ctx.tx
+        self._bindings = [
+            SliderBinding(self.show_bands_box, tx, lambda v: setattr(s, "show_bands", v), "bands"),
+            SliderBinding(self.band_level_slider, tx, lambda v: setattr(s, "band_level", v),
+                          "band level"),
+        ]
+        if self.show_fold_spread_box is not None:
+            self._bindings.append(SliderBinding(
+                self.show_fold_spread_box, tx, lambda v: setattr(s, "show_fold_spread", v),
+                "fold spread"))
+
+    @property
+    def controls(self) -> list:
+        """The controls, in their order in the "draw:" row."""
+        out = [self.show_bands_box, self.band_level_slider]
+        if self.show_fold_spread_box is not None:
+            out.append(self.show_fold_spread_box)
+        return out + self.nec_zoom.controls
+
+    def push_controls(self) -> None:
+        """Show the state's values (inside the transaction's ``pushing()``)."""
+        s = self.state
+        self.show_bands_box.value = s.show_bands
+        self._bindings[1].push(s.band_level)
+        if self.show_fold_spread_box is not None:
+            self.show_fold_spread_box.value = s.show_fold_spread
