@@ -71,7 +71,7 @@ def _threads():
 
 def bench_dropped(n_widgets=30, n_cases=2_000):
     from costwidget.widget import CostWidget
-    from costwidget.widget.state.state import background
+    from costwidget.widget.state import background
 
     clfs = classifiers(2, n_cases)
     threads0, models0 = threading.active_count(), _models()

@@ -520,7 +520,7 @@ def test_readable_numbers_agree(parity):
 def test_selecting_thresholds_agree(parity):
     """model/readable.py selecting_threshold and operating_point.mjs selectingThreshold: the same
     text for every hull vertex of every classifier and for awkward doubles."""
-    from costwidget.model import selecting_threshold
+    from costwidget.model.kernels.readable import selecting_threshold
 
     queries, answers = parity["selecting_queries"], parity["out"]["selecting_queries"]
     assert len(queries) == len(answers) > 500

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import costwidget as cw
-from costwidget.model import move_to_pcf, prevalence_for_pcf, snap_pcf
+from costwidget.model.decisions.operating import move_to_pcf, prevalence_for_pcf, snap_pcf
 
 cost = st.one_of(st.just(0.0), st.floats(1e-6, 1e6))
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import brute
 import costwidget as cw
 from costwidget.datasets import load_demo_scores
-from costwidget.model.comparison.ranges import (_search_curve, check_range, mtmcs_curve,
+from costwidget.model.comparison.ranges import (search_curve, check_range, mtmcs_curve,
                                                 range_grid, snap_range, threshold_segments)
 
 # ---------------------------------------------------------------- the thesis's own numbers
@@ -329,7 +329,7 @@ def test_search_matches_a_literal_implementation(cases, fp_cost, step):
         fnr = np.mean(~pred[labels])
         fpr = np.mean(pred[~labels])
         expected.append(100 * (fnr * fn_cost + fpr * fp_cost))
-    got_t, got = _search_curve(fp_cost, step, np.sort(np.round(p_neg[labels], 12)),
+    got_t, got = search_curve(fp_cost, step, np.sort(np.round(p_neg[labels], 12)),
                                np.sort(np.round(p_neg[~labels], 12)))
     np.testing.assert_allclose(got_t, np.round(ts, 12), atol=1e-12)
     np.testing.assert_allclose(got, expected, atol=1e-9)

@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costwidget as cw
-from costwidget.model import readable, selecting_threshold
+from costwidget.model import readable
+from costwidget.model.kernels.readable import selecting_threshold
 from costwidget.widget.panes.threshold_choice_view import TABLE_COLUMNS
 
 #: A "-0" anywhere in a text: a minus, zeros, and no other digit of the same number.

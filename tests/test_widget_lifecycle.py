@@ -21,7 +21,7 @@ import pytest
 
 import costwidget as cw
 from costwidget.widget import CostWidget
-from costwidget.widget.state.state import background
+from costwidget.widget.state import background
 from costwidget.widget.state.lifecycle import reachable_widgets
 
 

@@ -1,4 +1,9 @@
-"""The numpy/pandas model of cost curves. Imports neither ipywidgets nor bqplot."""
+"""The numpy/pandas model of cost curves. Imports neither ipywidgets nor bqplot.
+
+Its modules sit in layer folders (README.md): kernels, resampling, base, uncertainty, decisions,
+comparison, classifier. This namespace is what the rest of the package imports: ``__all__`` is the
+public API, and ``FOR_CLIENTS`` lists what the widget, export, sources and display need beyond it.
+"""
 
 from .classifier.classifier import Classifier, OperatingPoint, OperatingRange
 from .comparison.compare import Comparison, combined_envelope, compare
@@ -29,27 +34,49 @@ from .decisions.decision_curve import (decision_curve, net_benefit_from_nec,
 from .comparison.selection import SelectionComparison, parameter_selection, ratio_to_pcf
 from .comparison.roc_summary import roc_auc, roc_point_at_threshold, scores_are_probabilities
 
-# For the package's other layers (widget, export, sources, display), which use the model only
-# through this namespace; not part of the documented API (not in __all__).
-from .uncertainty.bands import scored_arrays
-from .uncertainty.band_limits import band_limits_at
+# ----------------------------------------------------------------------------- FOR_CLIENTS
+# What the package's other layers (widget, export, sources, display) need beyond the public API.
+# They use the model only through this namespace; these names are not documented API (not in
+# __all__). tests/test_layers.py checks that clients take nothing else from the model and that
+# every name here is taken by some client. Grouped by the layer folder that defines it.
 from .kernels.counts import counts_classifier
-from .kernels.json_values import jsonable
-from .kernels.estimator_scoring import fitted_scores
 from .kernels.geometry import (cost_line_value, iso_performance_segment, thin_indices,
                                workforce_segment)
-from .decisions.headline import headline_text
-from .decisions.operating import (capacity_from_cases, capacity_to_cases, costs_for_pcf,
-                                  costs_for_ratio, move_to_pcf, operating_rows, population_for,
-                                  prevalence_for_pcf, snap_pcf, zero_cost_note)
-from .kernels.readable import (axis_ticks, lowest_names, next_lower_scores, readable,
-                               readable_value, round_significant, selecting_threshold)
-from .uncertainty.paired import check_pair
+from .kernels.json_values import jsonable
 from .kernels.range_checks import check_range, range_grid, snap_range
-from .comparison.ranges import mtmcs_curve, optimal_thresholds, threshold_segments
-from .decisions.threshold_choice import score_rule_at_costs
+from .kernels.readable import (axis_ticks, lowest_names, next_lower_scores, readable,
+                               readable_value, round_significant)
 from .kernels.validation import (check_costs, check_pcf, check_probability, missing_columns,
                                  renamed_keyword)
+from .uncertainty.bands import scored_arrays
+from .uncertainty.band_limits import band_limits_at
+from .uncertainty.paired import check_pair
+from .decisions.headline import headline_text
+from .decisions.operating import (capacity_from_cases, capacity_to_cases, costs_for_ratio,
+                                  move_to_pcf, operating_rows, population_for, snap_pcf,
+                                  zero_cost_note)
+from .decisions.threshold_choice import score_rule_at_costs
+from .comparison.ranges import mtmcs_curve, threshold_segments
+
+FOR_CLIENTS = (
+    # kernels
+    "counts_classifier",
+    "cost_line_value", "iso_performance_segment", "thin_indices", "workforce_segment",
+    "jsonable",
+    "check_range", "range_grid", "snap_range",
+    "axis_ticks", "lowest_names", "next_lower_scores", "readable", "readable_value",
+    "round_significant",
+    "check_costs", "check_pcf", "check_probability", "missing_columns", "renamed_keyword",
+    # uncertainty
+    "scored_arrays", "band_limits_at", "check_pair",
+    # decisions
+    "headline_text",
+    "capacity_from_cases", "capacity_to_cases", "costs_for_ratio", "move_to_pcf", "operating_rows",
+    "population_for", "snap_pcf", "zero_cost_note",
+    "score_rule_at_costs",
+    # comparison
+    "mtmcs_curve", "threshold_segments",
+)
 
 __all__ = [
     "Classifier",

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 from lab_server import wait_for_state
 
-from costwidget.model import next_lower_scores, probability_cost, readable, selecting_threshold
+from costwidget.model import next_lower_scores, probability_cost, readable
+from costwidget.model.kernels.readable import selecting_threshold
 from costwidget.model.decisions.operating import operating_rows
 
 VIEWPORT = {"width": 1400, "height": 900}

@@ -11,7 +11,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .constructors import ClassifierConstructors, _check_name
+from .constructors import ClassifierConstructors, check_name
 from ..kernels.envelope import Envelope
 from ..base.fields import ClassifierFields
 from ..kernels.hull import upper_hull
@@ -78,7 +78,7 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
                  rates_only: bool = False, sample: ScoredSample | None = None, folds=None,
                  score_counts=None, envelope_error_bound: float = 0.0, estimator_source=None):
         # Every field is set here, once; free functions read them and never set any.
-        self._name = _check_name(name)
+        self._name = check_name(name)
         self.pos_label = pos_label
         # Class totals in the data's units; the counts themselves may be scaled by a
         # power of two (weighted data), and every rate is computed from those.
@@ -157,7 +157,7 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         warnings.warn("Setting Classifier.name is deprecated and will be an error in the next "
                       "release; use clf.renamed(name), which returns a renamed copy.",
                       DeprecationWarning, stacklevel=2)
-        self._name = _check_name(value)
+        self._name = check_name(value)
 
     def renamed(self, name: str | None) -> Classifier:
         """A copy of this classifier under another name; this one is unchanged.
@@ -184,7 +184,7 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         import copy
 
         out = copy.copy(self)
-        out._name = _check_name(name)
+        out._name = check_name(name)
         out._band_cache = None
         return out
 

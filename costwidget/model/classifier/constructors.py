@@ -75,7 +75,7 @@ class ClassifierConstructors:
         >>> cw.difference_band(a, b, n_boot=20, grid=3, random_state=0)["diff"].tolist()
         [0.0, 0.0, 0.0]
         """
-        name = _check_name(name)
+        name = check_name(name)
         y_score = check_finite(as_1d(y_score, "y_score"), "y_score")
         y_arr = as_1d(y_true, "y_true")
         if len(y_score) != len(y_arr):
@@ -303,7 +303,7 @@ class ClassifierConstructors:
         counts = _dedupe_counts(RocCounts(
             thresholds=np.array([np.inf, np.nan, -np.inf]), tp=tp_pts, fp=fp_pts,
             n_pos=n_pos, n_neg=n_neg, exponent=exponent))
-        return cls(counts=counts, name=_check_name(name))
+        return cls(counts=counts, name=check_name(name))
 
     @classmethod
     def from_counts(cls, score, n_pos, n_neg, *, name=None, folds=None):
@@ -339,7 +339,7 @@ class ClassifierConstructors:
         """
         from ..kernels.counts import counts_classifier
 
-        return counts_classifier(cls, score, n_pos, n_neg, name=_check_name(name), folds=folds)
+        return counts_classifier(cls, score, n_pos, n_neg, name=check_name(name), folds=folds)
 
     @classmethod
     def from_roc(cls, fpr, tpr, thresholds=None, *, name=None):
@@ -397,10 +397,10 @@ class ClassifierConstructors:
         order = np.lexsort((t, f))
         counts = _dedupe_counts(RocCounts(thresholds=th[order], tp=t[order], fp=f[order],
                                           n_pos=1.0, n_neg=1.0))
-        return cls(counts=counts, name=_check_name(name), rates_only=True)
+        return cls(counts=counts, name=check_name(name), rates_only=True)
 
 
-def _check_name(name) -> str | None:
+def check_name(name) -> str | None:
     if name is not None and not isinstance(name, str):
         raise TypeError(f"name must be a string or None, got {type(name).__name__}.")
     return name

@@ -38,9 +38,9 @@ from ..base.fields import as_named
 # Re-exported here, their documented home before the split
 # (costwidget.model.comparison.ranges.range_grid, ...).
 from ..kernels.range_checks import (  # noqa: F401
-    _check_unit, _decimal, _plain, _scalar_or, check_range, range_grid, snap_range)
+    check_unit, typed_decimal, plain_value, scalar_or_array, check_range, range_grid, snap_range)
 from .thesis_search import (  # noqa: F401
-    ThesisSearch, _search_curve, _search_one, thesis_optimized_search)
+    ThesisSearch, search_curve, search_one, thesis_optimized_search)
 
 __all__ = [
     "ThesisSearch",
@@ -91,9 +91,9 @@ def mtmcs(clf, fp_cost):
     >>> clf.mtmcs([0.1, 0.9]).round(6).tolist()   # the trivial classifiers win at the ends
     [10.0, 10.0]
     """
-    x = _check_unit(fp_cost, "fp_cost")
+    x = check_unit(fp_cost, "fp_cost")
     out = 100.0 * np.asarray(clf.nec(1.0 - x), dtype=np.float64)
-    return _scalar_or(x, out)
+    return scalar_or_array(x, out)
 
 
 def _pcf_values(clf, pcf) -> np.ndarray:
@@ -233,11 +233,11 @@ def optimal_thresholds(clf, fp_cost) -> pd.DataFrame:
     (FPR 0.5, TPR 1) tie, and so does the ROC point of 0.6 on the edge between
     them: every θ in (0.2, 0.8] reaches the minimum.
     """
-    x = _check_unit(fp_cost, "fp_cost")
+    x = check_unit(fp_cost, "fp_cost")
     flat = np.atleast_1d(x).ravel()
     pcf = 1.0 - flat
     exact = _ExactHull(clf)
-    a, b = exact.optimal_many(pcf, lambda i: 1 - _decimal(flat[i]))
+    a, b = exact.optimal_many(pcf, lambda i: 1 - typed_decimal(flat[i]))
     rows = [exact.threshold_interval(int(i), int(j)) for i, j in zip(a, b)]
     # As Classifier.best: the vertex optimal just to the right in PCF(+), except at PCF(+) = 1.
     chosen = np.where(pcf >= 1.0, a, b)
@@ -302,7 +302,7 @@ def cost_sensitivity_table(mtmcs) -> pd.DataFrame:
         raise TypeError("mtmcs must hold numbers (MTMCS in percent).") from None
     if not np.isfinite(values).all():
         row, col = np.argwhere(~np.isfinite(values))[0]
-        label, column = (_plain(v) for v in (mtmcs.index[row], mtmcs.columns[col]))
+        label, column = (plain_value(v) for v in (mtmcs.index[row], mtmcs.columns[col]))
         raise ValueError(f"mtmcs has a missing or infinite value at row {label!r}, "
                          f"column {column!r}; every grid point needs an MTMCS.")
     total = values.sum(axis=1)
@@ -420,16 +420,16 @@ def range_summary(classifiers, lo, hi, *, step=0.05, axis="fp_cost") -> pd.DataF
         raise ValueError(f"axis must be 'fp_cost' (the thesis's FPcost axis) or 'pcf' (PCF(+)), "
                          f"got {axis!r}.")
     named = as_named(classifiers, "range_summary")
-    lo_, hi_ = (float(_check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
+    lo_, hi_ = (float(check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
     grid = range_grid(lo_, hi_, step)
     if axis == "fp_cost":
         pcf_grid = 1.0 - grid
         c_lo, c_hi = 1.0 - hi_, 1.0 - lo_
-        exact_lo, exact_hi = 1 - _decimal(hi_), 1 - _decimal(lo_)
+        exact_lo, exact_hi = 1 - typed_decimal(hi_), 1 - typed_decimal(lo_)
     else:
         pcf_grid = grid
         c_lo, c_hi = lo_, hi_
-        exact_lo, exact_hi = _decimal(lo_), _decimal(hi_)
+        exact_lo, exact_hi = typed_decimal(lo_), typed_decimal(hi_)
     values = pd.DataFrame([_pcf_values(clf, pcf_grid) for clf in named.values()],
                           index=list(named), columns=grid)
     table = cost_sensitivity_table(values)
@@ -470,7 +470,7 @@ def mtmcs_curve(clf, lo=0.05, hi=0.95) -> pd.DataFrame:
     >>> mtmcs_curve(clf, 0.0, 1.0).round(4).to_numpy().tolist()   # kinks at 2/9 and 8/11
     [[0.0, 0.0], [0.2222, 22.2222], [0.7273, 27.2727], [1.0, 0.0]]
     """
-    lo_, hi_ = (float(_check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
+    lo_, hi_ = (float(check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
     if hi_ < lo_:
         raise ValueError(f"mtmcs_curve needs lo <= hi, got lo={lo!r}, hi={hi!r}.")
     kinks = 1.0 - clf.envelope["pcf"].to_numpy()
@@ -496,7 +496,7 @@ def threshold_segments(clf, lo=0.05, hi=0.95) -> pd.DataFrame:
     0         0.0         0.5        0.4
     1         0.5         1.0        0.9
     """
-    lo_, hi_ = (float(_check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
+    lo_, hi_ = (float(check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
     seg = clf.segments
     x_lo = np.maximum(1.0 - seg["pcf_hi"].to_numpy(), lo_)
     x_hi = np.minimum(1.0 - seg["pcf_lo"].to_numpy(), hi_)

@@ -10,7 +10,7 @@ from collections import namedtuple
 import numpy as np
 import pandas as pd
 
-from ..kernels.range_checks import _check_unit
+from ..kernels.range_checks import check_unit
 from ..kernels.validation import (as_1d, check_binary_labels, check_finite, check_number,
                                   check_same_length)
 
@@ -92,23 +92,23 @@ def thesis_optimized_search(y_true, y_score, fp_cost, *, step=1e-5, pos_label=No
     step = check_number(step, "step")
     if not 0 < step <= 1:
         raise ValueError(f"step must lie in (0, 1], got {step!r}.")
-    x = _check_unit(fp_cost, "fp_cost")
+    x = check_unit(fp_cost, "fp_cost")
     is_pos, _, _ = check_binary_labels(y_arr, pos_label)
     p_neg = np.round(1.0 - scores, _SEARCH_DECIMALS)
     pos_sorted, neg_sorted = np.sort(p_neg[is_pos]), np.sort(p_neg[~is_pos])
-    results = [_search_one(float(v), step, pos_sorted, neg_sorted) for v in np.atleast_1d(x).ravel()]
+    results = [search_one(float(v), step, pos_sorted, neg_sorted) for v in np.atleast_1d(x).ravel()]
     if np.ndim(x) == 0:
         return results[0]
     return pd.DataFrame(results, columns=list(ThesisSearch._fields))
 
 
-def _search_one(fp_cost: float, step: float, pos_sorted, neg_sorted) -> ThesisSearch:
-    t, tmc = _search_curve(fp_cost, step, pos_sorted, neg_sorted)
+def search_one(fp_cost: float, step: float, pos_sorted, neg_sorted) -> ThesisSearch:
+    t, tmc = search_curve(fp_cost, step, pos_sorted, neg_sorted)
     i = int(np.argmin(tmc))  # the first minimum met, as a scan keeping the smallest would
     return ThesisSearch(fp_cost=fp_cost, threshold=float(t[i]), tmc=float(tmc[i]))
 
 
-def _search_curve(fp_cost: float, step: float, pos_sorted, neg_sorted):
+def search_curve(fp_cost: float, step: float, pos_sorted, neg_sorted):
     """(thresholds on P(negative), TMC in percent) in the order the thesis's search visits them.
 
     ``pos_sorted``/``neg_sorted``: sorted P(negative | x) of the positives and negatives.

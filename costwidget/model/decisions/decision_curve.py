@@ -27,11 +27,11 @@ import pandas as pd
 from ..kernels import threshold_choice_kernels as K
 from ..base.fields import as_named as _as_named
 from .threshold_choice import (
-    _check_method,
-    _number,
-    _prior,
-    _probabilities_only,
-    _roc,
+    check_threshold_choice,
+    number_or_inf,
+    prior_for,
+    check_probability_scores,
+    score_roc,
 )
 from ..kernels.validation import as_1d, check_finite
 
@@ -53,7 +53,7 @@ def _check_pt(pt, name: str = "thresholds") -> np.ndarray:
 
 
 def _check_prevalence(prevalence) -> float:
-    p = _number(prevalence, "prevalence")
+    p = number_or_inf(prevalence, "prevalence")
     if not 0.0 < p < 1.0:
         raise ValueError(f"prevalence must lie strictly between 0 and 1, got {prevalence!r}.")
     return p
@@ -129,12 +129,12 @@ def _rates_at(clf, method: str, pt: np.ndarray, rho: float, threshold: float):
         # Any threshold the model has is a candidate: keep the score-driven one where the
         # envelope's vertex rounds a hair below it (it never is, mathematically).
         if clf.n_pos is not None and np.all(np.isfinite(clf.counts.thresholds[1:])):
-            th, fpr, tpr = _roc(clf, "score")
+            th, fpr, tpr = score_roc(clf, "score")
             j = K.score_index(th, pt)
             better = _net_benefit(fpr[j], tpr[j], pt, rho) > _net_benefit(f, t, pt, rho)
             f, t = np.where(better, fpr[j], f), np.where(better, tpr[j], t)
         return f, t
-    th, fpr, tpr = _roc(clf, method)
+    th, fpr, tpr = score_roc(clf, method)
     if method == "score":
         j = K.score_index(th, _treat_from(pt))
         return fpr[j], tpr[j]
@@ -208,7 +208,7 @@ def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "sco
     5  treat none                   0.65       0.0000
     """
     named = _as_named(classifiers, "decision_curve")
-    method = _check_method(threshold_choice)
+    method = check_threshold_choice(threshold_choice)
     for reserved in (TREAT_ALL, TREAT_NONE):
         if reserved in named:
             raise ValueError(f"A classifier is named {reserved!r}, the name of a reference "
@@ -217,8 +217,8 @@ def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "sco
         pt = np.arange(100) / 100.0
     else:
         pt = _check_pt(check_finite(as_1d(thresholds, "thresholds"), "thresholds"))
-    threshold = _number(threshold, "threshold")
-    rhos = {name: _prior(clf, prior) for name, clf in named.items()}
+    threshold = number_or_inf(threshold, "threshold")
+    rhos = {name: prior_for(clf, prior) for name, clf in named.items()}
     distinct = sorted(set(rhos.values()))
     if len(distinct) > 1 and not np.allclose(distinct, distinct[0], rtol=1e-12, atol=0.0):
         shown = ", ".join(f"{n!r}: {r:.6g}" for n, r in rhos.items())
@@ -229,8 +229,8 @@ def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "sco
     frames = []
     for name, clf in named.items():
         if method == "score":
-            _probabilities_only(clf, _roc(clf, method)[0],
-                                "decision_curve(threshold_choice='score')")
+            check_probability_scores(clf, score_roc(clf, method)[0],
+                                     "decision_curve(threshold_choice='score')")
         f, t = _rates_at(clf, method, pt, rhos[name], threshold)
         frames.append((name, _net_benefit(f, t, pt, rhos[name])))
     ones = np.ones_like(pt)

@@ -70,7 +70,7 @@ THRESHOLD_CHOICES = ("optimal", "score", "rate", "fixed")
 
 
 # ---------------------------------------------------------------------------- checks
-def _check_method(threshold_choice) -> str:
+def check_threshold_choice(threshold_choice) -> str:
     if threshold_choice not in THRESHOLD_CHOICES:
         raise ValueError(f"threshold_choice must be one of {list(THRESHOLD_CHOICES)}, got "
                          f"{threshold_choice!r}. 'optimal' is the envelope, 'score' thresholds "
@@ -83,12 +83,12 @@ def _check_classifier(clf, name: str = "clf"):
     return check_classifier(clf, name)
 
 
-def _number(value, name: str) -> float:
+def number_or_inf(value, name: str) -> float:
     """A number, NaN refused, ±inf allowed (validation.check_number's rules and words)."""
     return check_number(value, name, finite=False)
 
 
-def _prior(clf, prior, *, needed: bool = True):
+def prior_for(clf, prior, *, needed: bool = True):
     """The prevalence ρ to use: ``prior``, else the classifier's (weighted) prevalence."""
     if prior is None:
         if clf.prevalence is None and needed:
@@ -96,7 +96,7 @@ def _prior(clf, prior, *, needed: bool = True):
                              f"(Classifier.from_roc), so its prevalence is unknown: pass prior= "
                              f"(the share of positives, strictly between 0 and 1).")
         return None if clf.prevalence is None else float(clf.prevalence)
-    p = _number(prior, "prior")
+    p = number_or_inf(prior, "prior")
     if not 0.0 < p < 1.0:
         raise ValueError(f"prior must lie strictly between 0 and 1 (the prevalence of the positive "
                          f"class), got {prior!r}.")
@@ -107,7 +107,7 @@ def _label(clf) -> str:
     return "This classifier" if clf.name is None else f"Classifier {clf.name!r}"
 
 
-def _roc(clf, method: str):
+def score_roc(clf, method: str):
     """(thresholds, fpr, tpr) of every distinct score, refusing classifiers without scores."""
     c = clf.counts
     th = c.thresholds
@@ -121,12 +121,12 @@ def _roc(clf, method: str):
     return th, c.fp / c.n_neg, c.tp / c.n_pos
 
 
-def _score_range(th: np.ndarray) -> tuple[float, float]:
+def score_range(th: np.ndarray) -> tuple[float, float]:
     return float(th[-1]), float(th[1])
 
 
-def _probabilities_only(clf, th, what: str) -> None:
-    lo, hi = _score_range(th)
+def check_probability_scores(clf, th, what: str) -> None:
+    lo, hi = score_range(th)
     if lo < 0.0 or hi > 1.0:
         raise ValueError(
             f"{what} reads scores as calibrated probabilities, but {_label(clf).lower()}'s scores "
@@ -193,23 +193,23 @@ def nec_by_threshold_choice(clf, pcf, threshold_choice: str = "optimal", *, prio
     [0.4, 0.1]
     """
     _check_classifier(clf)
-    method = _check_method(threshold_choice)
+    method = check_threshold_choice(threshold_choice)
     x = check_scalar_or_1d(check_pcf(pcf), "pcf")
     if method == "optimal":
-        _prior(clf, prior, needed=False)   # checked, though the envelope does not depend on it
+        prior_for(clf, prior, needed=False)   # checked, though the envelope does not depend on it
         # From best(), not clf.nec(): Classifier.nec may delegate here.
         out = clf.best(np.atleast_1d(x))["nec"].to_numpy()
         out = out[0] if np.ndim(x) == 0 else out
     else:
-        th, fpr, tpr = _roc(clf, method)
+        th, fpr, tpr = score_roc(clf, method)
         if method == "fixed":
-            _prior(clf, prior, needed=False)
-            j = K.score_index(th, _number(threshold, "threshold"))
+            prior_for(clf, prior, needed=False)
+            j = K.score_index(th, number_or_inf(threshold, "threshold"))
             out = K.nec_of(fpr[j], tpr[j], x)
         else:
-            rho = _prior(clf, prior)
+            rho = prior_for(clf, prior)
             if method == "score":
-                _probabilities_only(clf, th, "threshold_choice='score'")
+                check_probability_scores(clf, th, "threshold_choice='score'")
                 # c computed exactly and rounded once: the float flip(x) can round past a score.
                 t = K.exact_score_threshold(x, rho)
                 j = K.score_index(th, t if np.ndim(x) else t[0])
@@ -257,9 +257,9 @@ def score_rule_at_costs(clf, p_pos, cost_fn, cost_fp, *, prior=None) -> dict:
     from ..kernels.costs import probability_cost
 
     _check_classifier(clf)
-    th, fpr, tpr = _roc(clf, "score")
-    rho = _prior(clf, prior)
-    _probabilities_only(clf, th, "threshold_choice='score'")
+    th, fpr, tpr = score_roc(clf, "score")
+    rho = prior_for(clf, prior)
+    check_probability_scores(clf, th, "threshold_choice='score'")
     pcf = float(probability_cost(p_pos, cost_fn, cost_fp))
     r, p = Fraction(rho), Fraction(p_pos)
     neg, pos = r * (1 - p) * Fraction(cost_fp), (1 - r) * p * Fraction(cost_fn)
@@ -325,27 +325,27 @@ def cost_curve(clf, threshold_choice: str = "optimal", *, prior=None,
     0.158125
     """
     _check_classifier(clf)
-    method = _check_method(threshold_choice)
+    method = check_threshold_choice(threshold_choice)
     if method == "optimal":
-        rho = _prior(clf, prior, needed=False)
+        rho = prior_for(clf, prior, needed=False)
         seg = clf.segments
         lo, hi = seg["pcf_lo"].to_numpy(), seg["pcf_hi"].to_numpy()
         f, t = seg["fpr"].to_numpy(), seg["tpr"].to_numpy()
         out = _constant_pieces(lo, hi, seg["threshold"].to_numpy(), f, t, rho)
         out.attrs["area"] = float(clf.area())
     else:
-        th, fpr, tpr = _roc(clf, method)
+        th, fpr, tpr = score_roc(clf, method)
         if method == "fixed":
-            rho = _prior(clf, prior, needed=False)
-            j = np.atleast_1d(K.score_index(th, _number(threshold, "threshold")))
+            rho = prior_for(clf, prior, needed=False)
+            j = np.atleast_1d(K.score_index(th, number_or_inf(threshold, "threshold")))
             out = _constant_pieces(np.array([0.0]), np.array([1.0]), th[j], fpr[j], tpr[j], rho)
         elif method == "score":
-            rho = _prior(clf, prior)
-            _probabilities_only(clf, th, "threshold_choice='score'")
+            rho = prior_for(clf, prior)
+            check_probability_scores(clf, th, "threshold_choice='score'")
             lo, hi, j = _score_pieces(th, rho)
             out = _constant_pieces(lo, hi, th[j], fpr[j], tpr[j], rho)
         else:
-            rho = _prior(clf, prior)
+            rho = prior_for(clf, prior)
             out = _rate_pieces(th, fpr, tpr, rho)
         out.attrs["area"] = _area(out, method, rho)
     out.attrs.update(threshold_choice=method, prior=rho, linear=method != "rate")
@@ -408,7 +408,7 @@ def _cost_pieces(clf, method: str, rho: float, threshold: float):
         c_hi = np.concatenate(([1.0], cross))   # vertex k optimal on [cross_k, cross_k-1]
         c_lo = np.concatenate((cross, [0.0]))
         return c_lo, c_hi, f, t, f, t
-    th, fpr, tpr = _roc(clf, method)
+    th, fpr, tpr = score_roc(clf, method)
     if method == "fixed":
         j = np.atleast_1d(K.score_index(th, threshold))
         return np.array([0.0]), np.array([1.0]), fpr[j], tpr[j], fpr[j], tpr[j]
@@ -462,11 +462,11 @@ def expected_loss(clf, threshold_choice: str = "optimal", *, prior=None,
     0.208333
     """
     _check_classifier(clf)
-    method = _check_method(threshold_choice)
-    rho = _prior(clf, prior)
+    method = check_threshold_choice(threshold_choice)
+    rho = prior_for(clf, prior)
     if method == "score":
-        _probabilities_only(clf, _roc(clf, method)[0], "threshold_choice='score'")
-    pieces = _cost_pieces(clf, method, rho, _number(threshold, "threshold"))
+        check_probability_scores(clf, score_roc(clf, method)[0], "threshold_choice='score'")
+    pieces = _cost_pieces(clf, method, rho, number_or_inf(threshold, "threshold"))
     return K.loss_integral(*pieces, rho)
 
 
@@ -488,9 +488,9 @@ def brier_score(clf, *, prior=None) -> float:
     0.158125
     """
     _check_classifier(clf)
-    th, fpr, tpr = _roc(clf, "score")
-    _probabilities_only(clf, th, "brier_score")
-    rho = _prior(clf, prior)
+    th, fpr, tpr = score_roc(clf, "score")
+    check_probability_scores(clf, th, "brier_score")
+    rho = prior_for(clf, prior)
     v = th[1:]
     pos, neg = np.diff(tpr), np.diff(fpr)   # share of each class at each distinct score
     return float(rho * np.sum(pos * (1.0 - v) ** 2) + (1.0 - rho) * np.sum(neg * v ** 2))
@@ -499,7 +499,7 @@ def brier_score(clf, *, prior=None) -> float:
 def _beta_params(rho: float, severity_ratio):
     if severity_ratio is None:
         severity_ratio = rho / (1.0 - rho)
-    sr = _number(severity_ratio, "severity_ratio")
+    sr = number_or_inf(severity_ratio, "severity_ratio")
     if sr > 0:
         return 2.0, 1.0 + 1.0 / sr
     if sr < 0:
@@ -553,7 +553,7 @@ def h_measure(clf, *, severity_ratio=None, prior=None) -> float:
     0.5
     """
     _check_classifier(clf)
-    rho = _prior(clf, prior)
+    rho = prior_for(clf, prior)
     a, b = _beta_params(rho, severity_ratio)
     c_lo, c_hi, f, t, _, _ = _cost_pieces(clf, "optimal", rho, 0.5)
     loss = K.beta_loss(c_lo, c_hi, f, t, rho, a, b)

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from ..base.fields import as_named as _as_named
-from .threshold_choice import (_number, _prior, _score_range, auc, brier_score, cost_curve,
-                               expected_loss, h_measure)
+from .threshold_choice import (auc, brier_score, cost_curve, expected_loss, h_measure,
+                               number_or_inf, prior_for, score_range)
 
 __all__ = ["COLUMNS", "threshold_choice_table"]
 
@@ -30,7 +30,7 @@ def _row(clf, name: str, prior, threshold: float, severity_ratio) -> dict:
     row = dict.fromkeys(COLUMNS, math.nan)
     row["auc"] = auc(clf)
     row["area_optimal"] = float(clf.area())
-    rho = _prior(clf, prior, needed=False)
+    rho = prior_for(clf, prior, needed=False)
     if rho is None:
         warnings.warn(f"threshold_choice_table: {name!r} was built from ROC rates only, so its "
                       f"prevalence is unknown; columns {list(_PRIOR_COLUMNS)} are NaN. Pass "
@@ -50,7 +50,7 @@ def _row(clf, name: str, prior, threshold: float, severity_ratio) -> dict:
     row["loss_rate"] = expected_loss(clf, "rate", prior=rho)
     row["area_fixed"] = cost_curve(clf, "fixed", prior=rho, threshold=threshold).attrs["area"]
     row["area_rate"] = cost_curve(clf, "rate", prior=rho).attrs["area"]
-    lo, hi = _score_range(th)
+    lo, hi = score_range(th)
     if lo < 0.0 or hi > 1.0:
         warnings.warn(f"threshold_choice_table: {name!r} has scores in [{lo:.6g}, {hi:.6g}], "
                       f"outside [0, 1], so they are not probabilities and columns "
@@ -123,7 +123,7 @@ def threshold_choice_table(classifiers, *, prior=None, threshold: float = 0.5,
     toy         0.1581      0.1581         0.125            0.0331  0.75
     """
     named = _as_named(classifiers, "threshold_choice_table")
-    threshold = _number(threshold, "threshold")
+    threshold = number_or_inf(threshold, "threshold")
     rows = [_row(clf, name, prior, threshold, severity_ratio) for name, clf in named.items()]
     out = pd.DataFrame(rows, index=pd.Index(list(named), name="classifier"), columns=list(COLUMNS))
     out.attrs.update(prior=prior, threshold=threshold, severity_ratio=severity_ratio)

@@ -18,12 +18,12 @@ __all__ = ["check_range", "range_grid", "snap_range"]
 
 
 # ---------------------------------------------------------------------------- inputs
-def _decimal(value: float) -> Fraction:
+def typed_decimal(value: float) -> Fraction:
     """The decimal a float was typed as: ``0.35`` -> 7/20 (its shortest repr, read exactly)."""
     return Fraction(repr(float(value)))
 
 
-def _check_unit(values, name: str) -> np.ndarray:
+def check_unit(values, name: str) -> np.ndarray:
     """Float array of values in [0, 1], refusing NaN, other types and out-of-range values."""
     try:
         arr = np.asarray(values, dtype=np.float64)
@@ -38,12 +38,12 @@ def _check_unit(values, name: str) -> np.ndarray:
     return arr
 
 
-def _plain(value):
+def plain_value(value):
     """A numpy scalar as the Python value it holds (for messages: 0.5, not np.float64(0.5))."""
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _scalar_or(x, out):
+def scalar_or_array(x, out):
     return float(out) if np.ndim(x) == 0 else out
 
 
@@ -74,7 +74,7 @@ def range_grid(lo, hi, step=0.05) -> np.ndarray:
         raise ValueError(f"hi - lo = {hi - lo:.6g} is not a whole number of steps of {step:g}: "
                          f"the thesis's grid includes both ends. Use hi = {below:.6g} or "
                          f"{above:.6g}, or a step that divides the range.")
-    start, d = _decimal(lo), _decimal(step)
+    start, d = typed_decimal(lo), typed_decimal(step)
     return np.array([float(start + k * d) for k in range(n + 1)])
 
 
@@ -129,7 +129,7 @@ def check_range(value, *, step=0.05) -> list:
 
 def _round_decimal(value: float, step: float) -> float:
     """The multiple of ``step`` nearest to ``value``, as the decimal it stands for."""
-    return float(round(value / step) * _decimal(step))
+    return float(round(value / step) * typed_decimal(step))
 
 
 def snap_range(lo, hi, *, step=0.05) -> list:

@@ -29,7 +29,7 @@ Per classifier (``PAYLOAD_ARRAYS``):
 ``hull_next_score``
     The next lower distinct score below each hull vertex's threshold (``-inf`` below the
     lowest, NaN without thresholds): the headline shows a threshold with the digits that select
-    the same cases (`costwidget.model.selecting_threshold`).
+    the same cases (`costwidget.model.kernels.readable.selecting_threshold`).
 
 The single candidates are as many as the distinct TPRs (up to the number of positives: three
 float64 each would make the payload grow with the data, 21.6 MB for 3 × 10^6 scores). When the

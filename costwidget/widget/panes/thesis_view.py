@@ -16,7 +16,7 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
-from ...model import mtmcs_curve, optimal_thresholds, range_grid, threshold_segments
+from ...model import mtmcs_curve, range_grid, threshold_segments
 from ...palette import PALETTE
 from .figures import pane_figure
 from ..controls.theme import RANGE_EDGE, RANGE_FILL, line_swatch, marker_swatch, rect_swatch
@@ -58,7 +58,7 @@ class _Drawn:
         curve = mtmcs_curve(clf, X_LO, X_HI)
         self.curve_x, self.curve_y = curve["fp_cost"].to_numpy(), curve["mtmcs"].to_numpy()
         grid = range_grid(X_LO, X_HI)
-        at_grid = optimal_thresholds(clf, grid)
+        at_grid = clf.optimal_thresholds(grid)
         self.grid_x = grid
         self.grid_mtmcs = at_grid["mtmcs"].to_numpy()
         seg = threshold_segments(clf, X_LO, X_HI)
