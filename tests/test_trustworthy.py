@@ -282,7 +282,7 @@ def test_one_number_check():
         with pytest.raises(TypeError, match="capacity must be a number"):
             clf.workforce(bad)
     with pytest.raises(ValueError, match="step must be a finite number"):
-        cw.model.ranges.range_grid(0.1, 0.5, np.inf)
+        cw.model.comparison.ranges.range_grid(0.1, 0.5, np.inf)
     import costwidget.model.classifier.classifier as classifier_module
     import costwidget.model.comparison.ranges as ranges_module
 

@@ -1,6 +1,6 @@
 // The live link: the operating point drawn by the front end while a kernel is attached.
 //
-// costwidget/widget/frontend_link.py puts a zero-size anywidget in the widget's layout whose
+// costwidget/widget/live/frontend_link.py puts a zero-size anywidget in the widget's layout whose
 // `_esm` is this module (built with operating_point.mjs and page_bind.mjs inlined into
 // costwidget/static/live-link.js). anywidget calls `initialize({model})` once per model in each
 // front end, before any view: it resolves the widget's models by id and binds them with the

@@ -12,7 +12,7 @@
 // data: URL, where a relative import would not resolve. Nothing here evaluates text from the
 // page's data; the payload is numbers (base64 float64) and model ids.
 
-/** The widget's controls, by role (ids come from Python, costwidget/widget/page_spec.py). */
+/** The widget's controls, by role (ids come from Python, costwidget/widget/output/page_spec.py). */
 export const CONTROL_ROLES = ["p_pos", "p_pos_value", "cost_fn", "cost_fp", "log_ratio", "constraint",
   "max_fpr", "capacity", "capacity_unit", "n_pos", "n_neg"];
 /** What the glue writes (one writer each: the page has no kernel to write them). */
@@ -28,7 +28,7 @@ const RATIO_STEP = 0.01;
 // constraint.py _CAPACITY_LABEL: the unit is part of what the number means.
 const CAPACITY_LABEL = { cases: "capacity (cases flagged)", "% flagged": "capacity (% of cases flagged)" };
 
-/** model/operating.py costs_for_ratio, operation for operation. */
+/** model/decisions/operating.py costs_for_ratio, operation for operation. */
 export function costsForRatio(ratio, costFn, costFp) {
   const r = ratio;
   if (Number.isNaN(r) || r < 0) throw new RangeError(`the cost ratio must be a number >= 0, got ${ratio}.`);
@@ -43,7 +43,7 @@ export function costsForRatio(ratio, costFn, costFp) {
   return Number.isFinite(fp) ? [costFn, fp] : [r * costFn, costFn];
 }
 
-/** model/operating.py costs_for_pcf: keep p(+), change one cost so that PCF(+) = pcf. */
+/** model/decisions/operating.py costs_for_pcf: keep p(+), change one cost so that PCF(+) = pcf. */
 export function costsForPcf(pcf, pPos, costFn, costFp) {
   if (!(pcf >= 0 && pcf <= 1)) throw new RangeError(`pcf must lie in [0, 1], got ${pcf}.`);
   if (!(pPos > 0 && pPos < 1)) {
@@ -63,7 +63,7 @@ function nextAfter(x, toward) {
   return f[0];
 }
 
-/** model/costs.py probability_cost's arithmetic (eq. 6), for checked inputs. */
+/** model/kernels/costs.py probability_cost's arithmetic (eq. 6), for checked inputs. */
 function pcfOf(p, fn, fp) {
   const wPos = p * fn;
   return wPos / (wPos + (1.0 - p) * fp);
@@ -77,7 +77,7 @@ function checkPcfInputs(pcf, fn, fp) {
   if (fn === 0 && fp === 0) throw new RangeError("cost_fn and cost_fp are both 0.");
 }
 
-/** model/operating.py prevalence_for_pcf: eq. 6 solved for p(+), nudged by ulps to round-trip. */
+/** model/decisions/operating.py prevalence_for_pcf: eq. 6 solved for p(+), nudged by ulps to round-trip. */
 export function prevalenceForPcf(pcf, costFn, costFp) {
   checkPcfInputs(pcf, costFn, costFp);
   if (!(costFn > 0 && costFp > 0)) {
@@ -104,18 +104,18 @@ export function prevalenceForPcf(pcf, costFn, costFp) {
   return best;
 }
 
-// model/operating.py _REACHED and _GESTURE_SLACK.
+// model/decisions/operating.py _REACHED and _GESTURE_SLACK.
 const REACHED = 1e-9;
 const GESTURE_SLACK = 5e-4;
 
-/** model/operating.py snap_pcf: a gesture's PCF(+) on the 0.001 grid, in [0, 1]. */
+/** model/decisions/operating.py snap_pcf: a gesture's PCF(+) on the 0.001 grid, in [0, 1]. */
 export function snapPcf(x) {
   const c = Math.min(Math.max(x, 0.0), 1.0);
   return Math.floor(1000.0 * c + 0.5) / 1000.0;
 }
 
 /**
- * model/operating.py move_to_pcf: [p, costFn, costFp] giving PCF(+) = pcf; p(+) moves and the
+ * model/decisions/operating.py move_to_pcf: [p, costFn, costFp] giving PCF(+) = pcf; p(+) moves and the
  * costs stay (p to `digits` significant digits when given); with a zero cost a cost changes.
  * @param {function(number, number): number} roundSig  operating_point.mjs roundSignificant
  */
@@ -140,13 +140,13 @@ export function moveToPcf(pcf, pPos, costFn, costFp, digits = null, roundSig = n
   return [p, ...costsForPcf(pcf, p, costFn, costFp)];
 }
 
-/** model/operating.py population_for: [nPos, nNeg] of `total` cases at prevalence p. */
+/** model/decisions/operating.py population_for: [nPos, nNeg] of `total` cases at prevalence p. */
 export function populationFor(pPos, total) {
   const nPos = pPos * total;
   return [nPos, total - nPos];
 }
 
-/** model/operating.py capacity_to_cases / capacity_from_cases. */
+/** model/decisions/operating.py capacity_to_cases / capacity_from_cases. */
 export function capacityToCases(value, unit, nPos, nNeg) {
   if (!(value >= 0)) throw new RangeError(`capacity must be a number >= 0, got ${value}.`);
   if (unit === "cases") return value;

@@ -226,7 +226,7 @@ test("Python's format(): half to even on the exact value, exponents, grouping", 
   assert.equal(op.formatRatio(1, 0), "∞");
 });
 
-test("readable numbers: the docstring examples of model/readable.py", () => {
+test("readable numbers: the docstring examples of model/kernels/readable.py", () => {
   assert.deepEqual([0.29995937, 57.543993733715666, 29926.0, 123456.0, 1e-7, -1.5].map(op.readable),
     ["0.3", "57.54", "29,926", "123,500", "1e-07", "-1.5"]);
   assert.equal(op.readable(-0), "0");
@@ -238,7 +238,7 @@ test("readable numbers: the docstring examples of model/readable.py", () => {
   assert.deepEqual(op.lowestNames([["a", { c: 0 }], ["b", { c: 0 }], ["d", { c: 1 }]], "c"), ["a", "b"]);
 });
 
-test("the headline: the docstring examples of model/headline.py", () => {
+test("the headline: the docstring examples of model/decisions/headline.py", () => {
   const rows = [["gb", { threshold: 0.48812, fpr: 0.1123, tpr: 0.5, expected_cost: 0.229 }],
     ["rf", { threshold: 0.5, fpr: 0.2, tpr: 0.6, expected_cost: 0.233 }]];
   assert.equal(op.headlineText(rows),

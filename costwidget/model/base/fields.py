@@ -1,4 +1,4 @@
-"""What layer-2 functions know of a classifier without importing the class.
+"""What the free functions (layers 3-4) know of a classifier without importing the class.
 
 ``Classifier`` (:mod:`.classifier`) derives from :class:`ClassifierFields`, so a free function
 can check its argument with :func:`check_classifier` and read the public fields (``counts``,

@@ -1,5 +1,5 @@
 """How a :class:`~costwidget.Classifier` is built: from scores, a frame, an estimator, a confusion
-matrix, counts per score or ROC points (layer 1).
+matrix, counts per score or ROC points (layer 5, classifier/).
 
 Each classmethod checks its input and calls ``cls(...)`` with the classifier's fields; it is
 inherited by ``Classifier``, so ``Classifier.from_scores(...)`` is unchanged. Equation numbers are

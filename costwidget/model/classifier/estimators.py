@@ -25,7 +25,7 @@ from .classifier import Classifier
 from ..kernels.estimator_scoring import (RESPONSE_METHODS, as_labels, check_sklearn,
                                          cross_validated_scores, cv_splits, estimator_scores)
 
-# Layer 1 (constructors): builds Classifier objects; the scoring itself is in .estimator_scoring.
+# Layer 5 (classifier/): builds Classifier objects; the scoring itself is in .estimator_scoring.
 __all__ = ["RESPONSE_METHODS", "classifier_from_estimator", "classifiers_from_estimators",
            "estimator_names"]
 

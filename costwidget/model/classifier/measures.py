@@ -1,9 +1,10 @@
-"""The measures of a :class:`~costwidget.Classifier` that live in free functions (layer 2): expected
-cost, constraints, folds, bands and the thesis's measures.
+"""The measures of a :class:`~costwidget.Classifier` that live in free functions (layers 3-4):
+expected cost, constraints, folds, bands and the thesis's measures.
 
-Each method here is a short delegation with the user's docstring; the work is in the layer-2
-module it imports (:mod:`.bands`, :mod:`.folds`, :mod:`.ranges`, :mod:`.integrate`,
-:mod:`.constraints`, :mod:`.threshold_choice`), which takes the classifier as an argument and never
+Each method here is a short delegation with the user's docstring; the work is in the free-function
+module it imports (:mod:`..uncertainty.bands`, :mod:`..uncertainty.folds`,
+:mod:`..comparison.ranges`, :mod:`..decisions.integrate`, :mod:`..decisions.constraints`,
+:mod:`..decisions.threshold_choice`), which takes the classifier as an argument and never
 imports the class. This is a base class of ``Classifier``.
 """
 

@@ -1,5 +1,5 @@
 """The DataFrames a :class:`~costwidget.Classifier` shows: ROC points, hull, envelope and its
-segments (layer 1, a base class of ``Classifier`` that reads its fields).
+segments (layer 5, a base class of ``Classifier`` that reads its fields).
 """
 
 from __future__ import annotations

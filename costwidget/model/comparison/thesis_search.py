@@ -1,5 +1,5 @@
 """The thesis's "optimized search" for a threshold (Al-Saffar 2018, secs. 4.3.2 and 4.5), kept as a
-reference to compare the exact optimal thresholds of :mod:`.ranges` with (layer 2, on arrays).
+reference to compare the exact optimal thresholds of :mod:`.ranges` with (layer 4, on arrays).
 """
 
 from __future__ import annotations

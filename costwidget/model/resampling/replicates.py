@@ -1,4 +1,4 @@
-"""Bootstrap replicates of an envelope, and the cache that keeps them (layer 0).
+"""Bootstrap replicates of an envelope, and the cache that keeps them (layer 1).
 
 Replicates are built from resampling units (a stratum, a score bin, a count): the bootstrap
 of scored cases (:mod:`.bands`) and of counts per score (:mod:`.counts_band`) both end here,

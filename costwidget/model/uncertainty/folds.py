@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..kernels.envelope import Envelope
 from ..kernels.hull import upper_hull
-from ..kernels.sample import split_folds  # noqa: F401 (re-exported: its home before layer 0)
+from ..kernels.sample import split_folds  # noqa: F401 (re-exported: its home before kernels/)
 
 __all__ = ["split_folds", "fold_average", "fold_spread", "AVERAGES"]  # split_folds: from .sample
 
