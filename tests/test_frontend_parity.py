@@ -507,7 +507,8 @@ def test_constraints_at_vertices_agree(parity):
 
 @needs_node
 def test_readable_numbers_agree(parity):
-    """model/kernels/readable.py and operating_point.mjs: the same text and the same rounded doubles."""
+    """model/kernels/readable.py and operating_point.mjs: the same text and the same rounded
+    doubles."""
     from costwidget.model import readable, readable_value, round_significant
 
     for x, (text, value, sig3) in zip(parity["readable_queries"], parity["out"]["readable_queries"]):
@@ -518,8 +519,8 @@ def test_readable_numbers_agree(parity):
 
 @needs_node
 def test_selecting_thresholds_agree(parity):
-    """model/kernels/readable.py selecting_threshold and operating_point.mjs selectingThreshold: the same
-    text for every hull vertex of every classifier and for awkward doubles."""
+    """model/kernels/readable.py selecting_threshold and operating_point.mjs selectingThreshold: the
+    same text for every hull vertex of every classifier and for awkward doubles."""
     from costwidget.model.kernels.readable import selecting_threshold
 
     queries, answers = parity["selecting_queries"], parity["out"]["selecting_queries"]

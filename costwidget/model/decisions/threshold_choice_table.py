@@ -1,6 +1,7 @@
 """One table of the threshold-choice measures per classifier (Hernández-Orallo, Flach & Ferri 2012).
 
-Layer 3 (decisions/): reads classifiers through :mod:`.threshold_choice`; see there for each measure.
+Layer 3 (decisions/): reads classifiers through :mod:`.threshold_choice`; see there for each
+measure.
 """
 
 from __future__ import annotations
