@@ -514,3 +514,12 @@ def test_widget_core_is_at_most_300_lines():
     assert _lines(core) <= CORE_LIMIT, (
         f"widget/core.py has {_lines(core)} lines (limit {CORE_LIMIT}): move what it holds into "
         "a component, `layout`, or a mixin module")
+
+
+def test_paths_from_module_files_still_reach_the_static_folder():
+    # A module that finds a file from its own ``__file__`` breaks when it moves (issue 31).
+    from costwidget.export.page import STATIC
+    from costwidget.widget.live.frontend_link import BUNDLE
+
+    assert STATIC == ROOT / "static"
+    assert BUNDLE.parent == ROOT / "static"

@@ -125,7 +125,7 @@ def prevalence_for_pcf(pcf, *, cost_fn: float, cost_fp: float) -> float:
     Examples
     --------
     >>> import costwidget as cw
-    >>> from costwidget.model import prevalence_for_pcf
+    >>> from costwidget.model.decisions.operating import prevalence_for_pcf
     >>> p = prevalence_for_pcf(0.7, cost_fn=5.0, cost_fp=1.0)
     >>> round(p, 6), cw.probability_cost(p, 5.0, 1.0)
     (0.318182, 0.7)

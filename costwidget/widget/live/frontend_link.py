@@ -34,7 +34,7 @@ from ..output.page_spec import STATE_KEYS, live_spec, state_values
 __all__ = ["FrontendLink", "LinkModel", "link_widget", "BUNDLE"]
 
 #: The front end's module (built by js/build.mjs, shipped in the wheel).
-BUNDLE = pathlib.Path(__file__).resolve().parents[1] / "static" / "live-link.js"
+BUNDLE = pathlib.Path(__file__).resolve().parents[2] / "static" / "live-link.js"
 
 
 def link_widget(w):
