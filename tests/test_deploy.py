@@ -388,9 +388,6 @@ def test_widget_rule_of_one_model_under_a_constraint_that_does_not_bind(kind, li
         w.close()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 31: the widget picks the model by the readout's "
-                   "constrained cost, the paper's point (largest TPR allowed), not its cheapest "
-                   "allowed rule")
 def test_widget_rule_picks_the_model_whose_allowed_rule_is_cheapest():
     """Max FPR 100 % allows every rule: 'm' at score >= 0.6 costs 0.1, 'k' at best 0.4; the
     readout costs 'm' at its paper's point (0.8) and so the widget deploys 'k'."""

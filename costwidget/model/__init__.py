@@ -23,6 +23,7 @@ from .threshold_choice import (THRESHOLD_CHOICES, brier_score, cost_curve, expec
                                nec_by_threshold_choice)
 from .threshold_choice_table import threshold_choice_table
 from .deploy import DecisionRule, decision_rule, to_estimator
+from .decide import Decision, decide
 from .estimator_scoring import EstimatorSource
 from .decision_curve import decision_curve, net_benefit_from_nec, pcf_from_threshold_probability
 from .selection import SelectionComparison, parameter_selection, ratio_to_pcf
@@ -85,7 +86,9 @@ __all__ = [
     "net_benefit_from_nec",
     "pcf_from_threshold_probability",
     "threshold_choice_table",
+    "Decision",
     "DecisionRule",
+    "decide",
     "EstimatorSource",
     "decision_rule",
     "to_estimator",

@@ -13,7 +13,7 @@ such thresholds (Drummond & Holte (2000), sec. 2.2.2, fig. 10).
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -52,6 +52,12 @@ class DecisionRule:
     pcf_lo, pcf_hi : float
         The PCF(+) interval over which this same rule stays optimal (for a
         constrained rule: optimal among the rules the constraint allows).
+        It contains ``pcf``.
+    binding : bool
+        True when the constraint raises the cost: no cheapest unconstrained rule
+        is allowed, and the rule is the paper's constrained point (Drummond &
+        Holte (2000), sec. 2.2.2). False without a constraint, and where the
+        limit allows the unconstrained optimum (the rule is then that optimum).
     """
 
     classifier: str
@@ -71,6 +77,7 @@ class DecisionRule:
     expected_cost: float
     pcf_lo: float
     pcf_hi: float
+    binding: bool = False
 
     def to_dict(self) -> dict:
         """The record as JSON-ready plain values; infinite thresholds become ``"inf"``/``"-inf"``
@@ -166,13 +173,24 @@ def _before(op, cp) -> bool:
     return op.fpr < cp.fpr or (op.fpr == cp.fpr and op.tpr < cp.tpr)
 
 
+def _same_point(op, cp) -> bool:
+    return op.fpr == cp.fpr and op.tpr == cp.tpr
+
+
+#: NEC lies in [0, 1]: a constrained rule within this of the unconstrained optimum costs the
+#: same (a mix's rates are rounded), and the limit is then said not to bind.
+_NEC_SLACK = 1e-12
+
+
 def _constrained(clf, pcf, costs, cp) -> DecisionRule:
     op = clf.best(pcf)
-    if _before(op, cp):
+    if _before(op, cp) or _same_point(op, cp):
         # The cheapest rule is allowed: the limit does not bind at this PCF(+), and the paper's
-        # point (the largest TPR allowed) would cost more (issue 31).
+        # point (the largest TPR allowed) would cost more (issue 31). Where the optimum is the
+        # paper's point itself, it stays the cheapest allowed up to PCF(+) = 1.
         rule = _unconstrained(clf, pcf, costs)
-        return DecisionRule(**{**asdict(rule), "constraint": cp.kind})
+        return replace(rule, constraint=cp.kind,
+                       pcf_hi=1.0 if _same_point(op, cp) else rule.pcf_hi, binding=False)
     # The cheapest rule is past the limit: along the hull the cost falls up to it, so the
     # cheapest allowed rule is where the limit meets the hull (Drummond & Holte (2000),
     # sec. 2.2.2); it stays so on [hand-over into its edge, 1].
@@ -196,7 +214,8 @@ def _constrained(clf, pcf, costs, cp) -> DecisionRule:
                         threshold_high=float(cp.threshold_high),
                         prob_low=float(cp.prob_low) if cp.randomized else 0.0,
                         constraint=cp.kind, pcf=pcf, fpr=float(cp.fpr), tpr=float(cp.tpr),
-                        nec=nec, expected_cost=cost, pcf_lo=lo, pcf_hi=1.0, **costs)
+                        nec=nec, expected_cost=cost, pcf_lo=min(lo, pcf), pcf_hi=1.0,
+                        binding=bool(nec - float(op.nec) > _NEC_SLACK), **costs)
 
 
 def to_estimator(clf, rule: DecisionRule):

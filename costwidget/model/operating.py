@@ -14,7 +14,7 @@ import math
 import pandas as pd
 
 from .costs import probability_cost
-from .readable import readable, round_significant
+from .readable import round_significant
 from .validation import check_costs, check_probability
 
 __all__ = ["move_to_pcf", "prevalence_for_pcf", "snap_pcf", "zero_cost_note", "population_for",
@@ -296,14 +296,6 @@ def capacity_from_cases(cases, unit: str, *, n_pos: float, n_neg: float) -> floa
     return 100.0 * float(cases) / total if total > 0 else 0.0
 
 
-def _mix_rule(cp) -> str:
-    """The constrained classifier as a rule a user can deploy (randomized when needed)."""
-    if cp.randomized:
-        return (f"threshold {readable(cp.threshold_low)} with prob. {readable(cp.prob_low)}, "
-                f"else {readable(cp.threshold_high)}")
-    return f"threshold {readable(cp.threshold_high)}"
-
-
 def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,
                     constrained=None, best=None) -> pd.DataFrame:
     """The numbers at one operating point, one row per classifier (what the widget's readout shows).
@@ -316,7 +308,9 @@ def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float
         The operating point.
     constrained : dict, optional
         ``{name: ConstrainedPoint}`` of an active constraint: adds the
-        ``constrained_*`` columns and ``best_single_threshold``.
+        ``constrained_*`` columns, ``best_single_threshold`` and ``constrained_binding``,
+        which describe the cheapest rule the constraint allows (`decision_rule`; the
+        paper's point where the limit binds). `costwidget.model.decide` makes the same rows.
     best : dict, optional
         ``{name: OperatingPoint}`` already looked up at this PCF(+).
 
@@ -327,7 +321,7 @@ def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float
         (per case, in the cost units), the operating range ``range_lo, range_hi``
         and, with a constraint, ``constrained_fpr, constrained_tpr,
         constrained_nec, constrained_expected_cost, constrained_rule,
-        best_single_threshold``.
+        best_single_threshold, constrained_binding``.
 
     Examples
     --------
@@ -359,21 +353,19 @@ def operating_rows(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,
     >>> name, row["nec"], row["expected_cost"]
     ('a', 0.15, 0.15)
     """
+    from .decide import decision_row
+    from .deploy import decision_rule
+
     constrained = constrained or {}
     pcf = probability_cost(p_pos, cost_fn, cost_fp)
     scale = p_pos * cost_fn + (1.0 - p_pos) * cost_fp  # eq. 6's denominator: NEC -> cost per case
     rows = []
     for clf in classifiers:
         op = best[clf.name] if best is not None else clf.best(pcf)
-        lo, hi = clf.operating_range
-        row = {"threshold": op.threshold, "fpr": op.fpr, "tpr": op.tpr, "nec": op.nec,
-               "expected_cost": op.nec * scale, "range_lo": lo, "range_hi": hi}
         cp = constrained.get(clf.name)
-        if cp is not None:
-            nec = float(cp.nec(pcf))
-            row.update({"constrained_fpr": cp.fpr, "constrained_tpr": cp.tpr,
-                        "constrained_nec": nec, "constrained_expected_cost": nec * scale,
-                        "constrained_rule": _mix_rule(cp),
-                        "best_single_threshold": cp.single_threshold})
-        rows.append((clf.name, row))
+        # The constrained columns describe the cheapest rule the constraint allows (issue 31),
+        # the rule `decide` and `decision_rule` deploy, not the paper's point.
+        rule = (None if cp is None else
+                decision_rule(clf, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, constrained=cp))
+        rows.append((clf.name, decision_row(clf, op, rule, scale=scale)))
     return rows
