@@ -404,8 +404,6 @@ def test_widget_rule_picks_the_model_whose_allowed_rule_is_cheapest():
         w.close()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 31: under a tie w.decision_rule() silently picks "
-                   "the first row while the headline says none is the best")
 def test_widget_rule_under_a_tie_names_the_tied_models():
     y, scores_of = _widget_models(5)
     w = cw.CostWidget([cw.Classifier.from_scores(y, scores_of["a"], name=n)

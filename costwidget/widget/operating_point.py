@@ -242,7 +242,7 @@ class OperatingPointTool:
     # ------------------------------------------------------------------ drawing
     def sync(self) -> None:
         s = self.ctx.state
-        key = (s.pcf, tuple(s.visible))
+        key = (s.pcf, tuple(s.visible), self.ctx.decision)
         if key == self._drawn:
             return
         values, ops = self.mark_values()
@@ -275,18 +275,20 @@ class OperatingPointTool:
             self.chosen: {"x": fpr, "y": tpr, "opacities": opacity},
             self.operating_line: {"x": [pcf, pcf]},
             self.nec_points: {"x": np.full(len(nec), pcf), "y": nec, "opacities": opacity},
-            self.winner_dot: self._winner_values(pcf, nec, opacity),
+            self.winner_dot: self._winner_values(pcf),
             self.handle: {"x": [pcf]},
         }
         return values, ops
 
-    def _winner_values(self, pcf, nec, opacity) -> dict:
-        """The winner's dot: at its NEC in its colour, hidden when no one classifier is lowest."""
-        k = winner_index(nec, opacity)
-        if k is None:
+    def _winner_values(self, pcf) -> dict:
+        """The winner's dot: the `Decision`'s chosen classifier at its rule's NEC (under a
+        constraint, the cheapest rule it allows), in its colour; hidden at a tie or with none
+        shown."""
+        decision = self.ctx.decision
+        if decision.chosen is None:
             return {"x": [pcf], "y": [0.0], "colors": [INK], "visible": False}
-        return {"x": [pcf], "y": [float(nec[k])], "colors": [self.ctx.drawings[k].color],
-                "visible": True}
+        return {"x": [pcf], "y": [float(decision.rule.nec)],
+                "colors": [self.ctx.drawing(decision.chosen).color], "visible": True}
 
     def push_controls(self) -> None:
         """State -> controls (inside ``tx.pushing()``)."""
