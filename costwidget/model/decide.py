@@ -528,8 +528,8 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
         else:
             cp = None
         rule = decision_rule(clf, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, constrained=cp)
-        lower = next_lower_scores(clf.roc["threshold"].to_numpy(),
-                                  [rule.threshold_high, rule.threshold_low])
+        # From the classifier's own scores (its ROC thresholds, as the page's hull.nextScore).
+        lower = next_lower_scores(clf.counts.thresholds, [rule.threshold_high, rule.threshold_low])
         hi_lo, lo_lo = float(lower[0]), float(lower[1])
         parts.append(ClassifierDecision(
             name=clf.name, best=op, constrained=cp, rule=rule,

@@ -127,7 +127,10 @@ def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None
     interval) is the unconstrained one; where it lies at or beyond it, the
     rule is the constrained point (Drummond & Holte (2000), sec. 2.2.2), the
     cheapest allowed from the crossing where the hull vertex just before it
-    hands over, up to PCF(+) = 1.
+    hands over, up to PCF(+) = 1. ``binding`` says whether the limit raises the
+    cost (a constrained point that costs what the optimum costs does not bind).
+    :func:`costwidget.model.decide` asks this function for every classifier's
+    rule and picks the one to deploy.
 
     Examples
     --------
