@@ -807,7 +807,7 @@ function mixRule(rule) {
 }
 
 /**
- * The readout's rows (model/operating.py operating_rows, model/decide.py decision_row): one
+ * The readout's rows (model/operating.py operating_rows, model/operating.py readout_row): one
  * per visible classifier, the columns of `w.readout`, and, with a constraint, the constrained
  * columns of each classifier's cheapest allowed rule. The rows of `decisionOf`.
  * @param {Array<Classifier>} classifiers
@@ -1110,7 +1110,7 @@ export function headlineHtml(text) {
 
 // ------------------------------------------------------------------------------------ the decision
 
-/** model/deploy.py _NEC_SLACK: a constrained rule this close to the optimum costs the same. */
+/** model/operating.py _NEC_SLACK: a constrained rule this close to the optimum costs the same. */
 const NEC_SLACK = 1e-12;
 
 /** The next lower distinct score below a hull vertex's threshold (NaN when none matches). */
@@ -1121,7 +1121,7 @@ function nextScoreOf(clf, threshold) {
 }
 
 /**
- * model/deploy.py decision_rule: the cheapest rule the constraint allows (cp null: none), with
+ * model/operating.py cheapest_allowed (DecisionRule): the cheapest rule the constraint allows (cp null: none), with
  * the PCF(+) interval where it stays so and whether the limit binds.
  */
 function decisionRuleOf(clf, op, cp, pcf, costs) {
@@ -1174,7 +1174,7 @@ function decisionRuleOf(clf, op, cp, pcf, costs) {
   };
 }
 
-/** model/decide.py decision_row: one readout row. */
+/** model/operating.py readout_row: one readout row. */
 function decisionRow(clf, op, rule, scale) {
   const row = {
     threshold: op.threshold, fpr: op.fpr, tpr: op.tpr, nec: op.nec,
