@@ -16,7 +16,7 @@ readout's rows and the decision-curve point are made from those rules, so they c
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -24,12 +24,12 @@ import pandas as pd
 from .costs import cost_scale, probability_cost
 from .deploy import DecisionRule, decision_rule
 from .json_values import jsonable
+from .operating import readout_row
 from .readable import (lowest_names, next_lower_scores, readable, round_significant,
                        selecting_threshold)
 from .results import ConstrainedPoint, OperatingPoint
 
-__all__ = ["Decision", "ClassifierDecision", "DecisionCurvePoint", "decide", "decision_row",
-           "CONSTRAINTS"]
+__all__ = ["Decision", "ClassifierDecision", "DecisionCurvePoint", "decide", "CONSTRAINTS"]
 
 #: The constraints, as the widget state's ``constraint`` names them.
 CONSTRAINTS = ("none", "neyman_pearson", "workforce")
@@ -136,7 +136,7 @@ class Decision:
     classifiers : tuple of ClassifierDecision
         One per shown classifier, in the order given.
     rows : tuple of (str, dict)
-        The readout's rows (the columns of ``w.readout``; see :func:`decision_row`).
+        The readout's rows (the columns of ``w.readout``; see `operating.readout_row`).
     lowest : tuple of str
         The classifiers whose rule costs least per case (ties included, `lowest_names`).
     chosen : str or None
@@ -274,37 +274,6 @@ class Decision:
         if self.constraint != "none":
             where += f", {self.constraint}"
         return f"Decision({where}): {self.headline}"
-
-
-# ------------------------------------------------------------------------------ the rows
-def _mix_rule(rule: DecisionRule) -> str:
-    """The rule as a user deploys it (randomized when needed), for the readout's column."""
-    if rule.randomized:
-        return (f"threshold {readable(rule.threshold_low)} with prob. {readable(rule.prob_low)}, "
-                f"else {readable(rule.threshold_high)}")
-    return f"threshold {readable(rule.threshold)}"
-
-
-def decision_row(clf, op, rule=None, *, scale: float) -> dict:
-    """One readout row: the classifier at its optimal point and, with a constrained ``rule``,
-    that rule (the cheapest the constraint allows).
-
-    Columns ``threshold, fpr, tpr, nec, expected_cost, range_lo, range_hi``; with a
-    constrained rule also ``constrained_fpr, constrained_tpr, constrained_nec,
-    constrained_expected_cost, constrained_rule, best_single_threshold`` (the rule's single
-    threshold: itself when not randomized) and ``constrained_binding``. ``scale`` is
-    ``p·C(-|+) + (1-p)·C(+|-)`` (NEC to cost per case).
-    """
-    lo, hi = clf.operating_range
-    row = {"threshold": op.threshold, "fpr": op.fpr, "tpr": op.tpr, "nec": op.nec,
-           "expected_cost": op.nec * scale, "range_lo": lo, "range_hi": hi}
-    if rule is not None and rule.constraint is not None:
-        row.update({"constrained_fpr": rule.fpr, "constrained_tpr": rule.tpr,
-                    "constrained_nec": rule.nec, "constrained_expected_cost": rule.expected_cost,
-                    "constrained_rule": _mix_rule(rule),
-                    "best_single_threshold": rule.threshold,
-                    "constrained_binding": rule.binding})
-    return row
 
 
 # ------------------------------------------------------------------------------ the headline
@@ -528,16 +497,16 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
         else:
             cp = None
         rule = decision_rule(clf, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, constrained=cp)
-        lower = next_lower_scores(clf.roc["threshold"].to_numpy(),
-                                  [rule.threshold_high, rule.threshold_low])
+        # From the classifier's own scores (its ROC thresholds, as the page's hull.nextScore).
+        lower = next_lower_scores(clf.counts.thresholds, [rule.threshold_high, rule.threshold_low])
         hi_lo, lo_lo = float(lower[0]), float(lower[1])
         parts.append(ClassifierDecision(
             name=clf.name, best=op, constrained=cp, rule=rule,
             next_score_high=hi_lo, next_score_low=lo_lo,
             shown_high=selecting_threshold(rule.threshold_high, hi_lo),
             shown_low=selecting_threshold(rule.threshold_low, lo_lo)))
-        rows.append((clf.name, decision_row(clf, op, rule if cp is not None else None,
-                                            scale=scale)))
+        rows.append((clf.name, readout_row(clf, op, asdict(rule) if cp is not None else None,
+                                           scale=scale)))
     column = "expected_cost" if constraint == "none" else "constrained_expected_cost"
     lowest = tuple(lowest_names(rows, column))
     chosen = lowest[0] if len(lowest) == 1 else None
