@@ -383,6 +383,7 @@ def test_states_agree_with_the_model(parity):
     assert len(answers) == len(states)
     max_diff = {"nec": 0.0, "expected_cost": 0.0, "constrained_nec": 0.0}
     refused = 0
+    message_differs = []
     for n, (s, js) in enumerate(zip(states, answers)):
         group = groups[s["group"]]
         py = model_answer(group, s)
@@ -392,6 +393,7 @@ def test_states_agree_with_the_model(parity):
             assert "error" in js, f"{where}: the model refuses ({py['error']}), the module does not"
             continue
         assert "error" not in js, f"{where}: the module refuses: {js.get('error')}"
+        decision = model_decision(group, s)
         assert js["pcf"] == py["pcf"], where
         for i, (op, jop) in enumerate(zip(py["ops"], js["best"])):
             # The optimal vertex and its threshold: exactly.
@@ -418,18 +420,34 @@ def test_states_agree_with_the_model(parity):
                 agree = same_threshold if field in BOUNDED else same
                 assert agree(jcp[field], getattr(cp, field)), \
                     f"{where}, classifier {i}: constrained {field} {jcp[field]!r} != {getattr(cp, field)!r}"
-            assert (js["roc_points"][0][i], js["roc_points"][1][i]) == (cp.fpr, cp.tpr)
-            assert js["cost_lines_y"][2 * i: 2 * i + 2] == [cp.intercept, cp.intercept + cp.slope]
-        # The winner's dot, drawn on top: the one visible classifier of lowest NEC, none at a tie.
-        from costwidget.widget.operating_point import winner_index
+            # Issue 31: the diamond and the dashed cost line are the decision's rule under the
+            # constraint (the paper's point where the limit binds, the optimum where it does
+            # not), as the widget's constraint tool draws them.
+            rule = decision.of(group[i][0]).rule
+            assert (js["roc_points"][0][i], js["roc_points"][1][i]) == \
+                (pytest.approx(rule.fpr, rel=1e-12, abs=1e-15),
+                 pytest.approx(rule.tpr, rel=1e-12, abs=1e-15)), f"{where}: diamond {i}"
+            assert js["cost_lines_y"][2 * i: 2 * i + 2] == pytest.approx(
+                [rule.fpr, 1.0 - rule.tpr], rel=1e-12, abs=1e-15), f"{where}: cost line {i}"
+        # The constraint's message: how each rule is made, the widget's words.
+        from costwidget.widget.constraint import _made
 
-        k = winner_index([op.nec for op in py["ops"]],
-                         [1.0 if name in s["visible"] else 0.0 for name, _ in group])
+        parts = [c for c in decision.classifiers] if s["constraint"] != "none" else []
+        message = "".join(f"<li><b>{html.escape(c.name)}</b>: {html.escape(_made(c))}</li>"
+                          for c in parts)
+        if message:
+            message = (f"<details><summary>how each constrained rule is made</summary>"
+                       f"<ul>{message}</ul></details>")
+        if js["message_html"] != message:
+            message_differs.append(n)
+        # The winner's dot, drawn on top: the decision's chosen classifier at its rule's NEC,
+        # none at a tie (the widget's operating tool).
         dot = js["winner_dot"]
-        assert dot["visible"] == (k is not None), where
-        if k is not None:
-            assert (dot["x"], dot["y"]) == ([py["pcf"]], [js["nec_y"][k]]), where
-            assert dot["colors"] == [s["colors"].get(group[k][0], "#999999")], where
+        assert dot["visible"] == (decision.chosen is not None), where
+        if decision.chosen is not None:
+            assert dot["x"] == [py["pcf"]], where
+            assert dot["y"] == [pytest.approx(decision.rule.nec, rel=1e-12, abs=1e-15)], where
+            assert dot["colors"] == [s["colors"].get(decision.chosen, "#999999")], where
         assert js["operating_line"] == [[py["pcf"]] * 2, [0.0, 1.0]]
         assert js["constraint_on"] == (s["constraint"] != "none")
         assert all(same(a, b) for a, b in zip(js["roc_line"][0] + js["roc_line"][1],
@@ -448,6 +466,7 @@ def test_states_agree_with_the_model(parity):
                     assert agree(jrow[col], value), f"{where}: {name}.{col} {jrow[col]!r} != {value!r}"
     for key, d in max_diff.items():
         assert d <= TOL, f"max |Δ{key}| = {d:.3g} over {len(states)} states"
+    assert not message_differs, f"the constraint's message differs in states {message_differs[:10]}"
     assert refused < len(states) // 10
     print(f"\nparity: {len(states)} states ({refused} refused by both), max |Δ| {max_diff}, "
           f"edge cases {parity['counters']}, node {parity['out']['elapsed_ms']:.1f} ms")

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ..model import iso_performance_segment
-from ..model import (costs_for_ratio, lowest_names, move_to_pcf, readable, readable_value,
+from ..model import (costs_for_ratio, move_to_pcf, readable, readable_value,
                      round_significant, snap_pcf, zero_cost_note)
 from .marks import hold
 from .sliders import SliderBinding
@@ -30,21 +30,6 @@ GESTURE_DIGITS = 3
 #: The widest the ratio slider grows, in decades either way (10 ** 308 is the largest power of
 #: ten a float holds).
 _MAX_DECADE = 308
-
-
-def winner_index(nec, opacity):
-    """Index of the one visible classifier of lowest NEC; None at a tie or with none shown (the
-    readout's tie rule, `lowest_names`). js/src/operating_point.mjs winnerIndex.
-
-    Examples
-    --------
-    >>> from costwidget.widget.operating_point import winner_index
-    >>> winner_index([0.2, 0.1, 0.05], [1.0, 1.0, 0.0]), winner_index([0.1, 0.1], [1.0, 1.0])
-    (1, None)
-    """
-    rows = [(i, {"nec": float(v)}) for i, (v, o) in enumerate(zip(nec, opacity)) if o > 0]
-    low = lowest_names(rows, "nec")
-    return low[0] if len(low) == 1 else None
 
 
 def format_ratio(cost_fn: float, cost_fp: float) -> str:

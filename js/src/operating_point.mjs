@@ -676,26 +676,18 @@ function visibleMask(classifiers, visible) {
 }
 
 /**
- * widget/operating_point.py winner_index: the one visible classifier of lowest NEC (the
- * readout's tie rule), null at a tie or with none shown. Its dot is drawn again on top.
- * @param {ArrayLike<number>} necs @param {Array<number>} opacities
- * @returns {number|null}
+ * widget/operating_point.py _winner_values: the decision's chosen classifier (`decisionOf`), one
+ * dot at its rule's NEC (under a constraint, the cheapest rule it allows), in its colour; hidden
+ * at a tie or with none shown.
  */
-export function winnerIndex(necs, opacities) {
-  const rows = [];
-  opacities.forEach((o, i) => { if (o > 0) rows.push([i, { nec: necs[i] }]); });
-  const low = lowestNames(rows, "nec");
-  return low.length === 1 ? low[0] : null;
-}
-
-/** widget/operating_point.py _winner_values: one dot at the winner's NEC, in its colour. */
-function winnerDot(classifiers, operating, colors) {
-  const { x, y, opacities } = operating.necPoints;
-  const k = winnerIndex(y, opacities);
-  if (k === null) return { x: Float64Array.of(operating.pcf), y: Float64Array.of(0), colors: [INK], visible: false };
-  const name = classifiers[k].name;
+function winnerDot(classifiers, decision, colors) {
+  const pcf = decision.pcf;
+  if (decision.chosen === null) {
+    return { x: Float64Array.of(pcf), y: Float64Array.of(0), colors: [INK], visible: false };
+  }
+  const name = decision.chosen;
   const color = Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : "#999999";
-  return { x: Float64Array.of(x[k]), y: Float64Array.of(y[k]), colors: [color], visible: true };
+  return { x: Float64Array.of(pcf), y: Float64Array.of(decision.rule.nec), colors: [color], visible: true };
 }
 
 /** widget/theme.py INK: the widget's ink colour, a CSS variable with its fallback. */
@@ -743,31 +735,60 @@ export function operatingMarks(classifiers, state) {
 }
 
 /**
- * What the constraint tool draws (widget/constraint.py sync): the constraint's line in ROC
- * space, the constrained points and their cost lines, and the message of how each rule is
- * made. Only visible classifiers are constrained; the others keep a zero point at opacity 0.
- * @param {Array<Classifier>} classifiers
- * @param {object} state  constraint, max_fpr, capacity, n_pos, n_neg, visible
+ * The paper's constrained point of each visible classifier (`constrainedPoints`), null for the
+ * hidden ones and without a constraint; index-aligned with `classifiers`.
  */
-export function constraintMarks(classifiers, state) {
+function shownConstrained(classifiers, state) {
+  const shown = visibleMask(classifiers, state.visible);
+  const all = constrainedPoints(classifiers.filter((_, i) => shown[i]), state);
+  let j = 0;
+  return classifiers.map((_, i) => (shown[i] ? all[j++] : null));
+}
+
+/**
+ * How a classifier's rule under the constraint is made (widget/constraint.py _made): the
+ * paper's point where the limit binds; its optimum, and that it does not bind, elsewhere.
+ * @param {object} part  one of `decisionOf(...).classifiers`
+ */
+function madeText(part) {
+  if (part.rule.binding) return part.constrained.message;
+  return "the limit does not bind at this operating point: its cheapest rule, " +
+    `FPR ${readable(part.rule.fpr)}, TPR ${readable(part.rule.tpr)}, is allowed and deployed ` +
+    `(the largest TPR the limit allows: ${part.constrained.message})`;
+}
+
+/**
+ * What the constraint tool draws (widget/constraint.py sync): the constraint's line in ROC
+ * space, each visible classifier's rule under the constraint (the decision's: the cheapest rule
+ * the limit allows, its optimum where the limit does not bind) and its cost line, and the
+ * message of how each rule is made. The others keep a zero point at opacity 0.
+ * `constrained` keeps the paper's points (the largest TPR allowed), index-aligned.
+ * @param {Array<Classifier>} classifiers
+ * @param {object} state  constraint, max_fpr, capacity, n_pos, n_neg, visible (and p_pos,
+ *   cost_fn, cost_fp when no decision is given)
+ * @param {object} [decision]  `decisionOf(classifiers, state)`, made here when absent
+ */
+export function constraintMarks(classifiers, state, decision = null, constrained = null) {
   const shown = visibleMask(classifiers, state.visible);
   const n = classifiers.length;
-  const all = constrainedPoints(classifiers.filter((_, i) => shown[i]), state);
-  const constrained = [];
-  let j = 0;
-  for (let i = 0; i < n; i++) constrained.push(shown[i] ? all[j++] : null);
+  if (constrained === null) constrained = shownConstrained(classifiers, state);
+  const d = decision ?? decisionOf(classifiers, state, { constrained });
+  const on = state.constraint !== "none";
+  const parts = new Map(on ? d.classifiers.map((c) => [c.name, c]) : []);
   const fpr = new Float64Array(n);
   const tpr = new Float64Array(n);
   const costX = new Float64Array(2 * n);
   const costY = new Float64Array(2 * n);
   const opacities = new Array(n).fill(0.0);
-  constrained.forEach((cp, i) => {
+  classifiers.forEach((clf, i) => {
     costX[2 * i + 1] = 1.0;
-    if (cp) {
-      fpr[i] = cp.fpr;
-      tpr[i] = cp.tpr;
-      costY[2 * i] = cp.intercept;
-      costY[2 * i + 1] = cp.intercept + cp.slope;
+    const part = shown[i] ? parts.get(clf.name) : undefined;
+    if (part) {
+      // The rule's cost line, NEC = (1 - TPR)·PCF + FPR·(1 - PCF) (eq. 8).
+      fpr[i] = part.rule.fpr;
+      tpr[i] = part.rule.tpr;
+      costY[2 * i] = part.rule.fpr;
+      costY[2 * i + 1] = part.rule.fpr + (1.0 - part.rule.tpr - part.rule.fpr);
       opacities[i] = 1.0;
     }
   });
@@ -779,11 +800,10 @@ export function constraintMarks(classifiers, state) {
     const [xa, ya, xb, yb] = workforceSegment(state.capacity, state.n_pos, state.n_neg);
     [lineX, lineY] = Number.isNaN(xa) ? [[1.0, 1.0], [1.0, 1.0]] : [[xa, xb], [ya, yb]];
   }
-  const on = state.constraint !== "none";
   let message = "";
-  constrained.forEach((cp, i) => {
-    if (cp) message += `<li><b>${escapeHtml(classifiers[i].name)}</b>: ${escapeHtml(cp.message)}</li>`;
-  });
+  for (const part of parts.values()) {
+    message += `<li><b>${escapeHtml(part.name)}</b>: ${escapeHtml(madeText(part))}</li>`;
+  }
   if (message) {
     message = `<details><summary>how each constrained rule is made</summary><ul>${message}</ul></details>`;
   }
@@ -1370,10 +1390,12 @@ export function decide(classifiers, state, known = {}) {
  */
 export function computeView(classifiers, state, { colors = {} } = {}) {
   const operating = operatingMarks(classifiers, state);
-  operating.winnerDot = winnerDot(classifiers, operating, colors);
-  const constraint = constraintMarks(classifiers, state);
-  // The one answer: the readout's rows, the headline and the highlighted row all come from it.
-  const decision = decisionOf(classifiers, state, { best: operating.best, constrained: constraint.constrained });
+  // The one answer: the readout's rows, the headline, the highlighted row, the winner's dot and
+  // the constraint's marks all come from it (as widget/decision.py's Decision in the kernel).
+  const paperPoints = shownConstrained(classifiers, state);
+  const decision = decisionOf(classifiers, state, { best: operating.best, constrained: paperPoints });
+  operating.winnerDot = winnerDot(classifiers, decision, colors);
+  const constraint = constraintMarks(classifiers, state, decision, paperPoints);
   const rows = decision.rows;
   const headline = decision.headline;
   const constrained = decision.constraint !== "none";
