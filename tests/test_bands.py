@@ -54,12 +54,22 @@ def test_exact_band_large_support_matches_monte_carlo():
 
 def test_paper_figure_11_example():
     # Drummond & Holte (2004), fig. 11: 20 positives (16 right), 10 negatives (4 wrong).
+    from costwidget.model.exact_band import exact_fixed_band
+
     clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)
-    band = clf.band(0.9, grid=3, interval="percentile")  # the paper's band
-    np.testing.assert_allclose(band.nec, [0.4, 0.3, 0.2])
-    lo, hi = brute_band(20, 10, 16, 4, [0.0, 0.5, 1.0], 0.9)
-    np.testing.assert_allclose(band.lower, lo)
-    np.testing.assert_allclose(band.upper, hi)
+    x = np.array([0.0, 0.5, 1.0])
+    lo, hi = brute_band(20, 10, 16, 4, x, 0.9)
+    # The paper's band, of the matrix's line (NEC 0.4, 0.3, 0.2):
+    lower, upper = exact_fixed_band(20, 10, 16, 4, x, 0.9)
+    np.testing.assert_allclose(lower, lo)
+    np.testing.assert_allclose(upper, hi)
+    # clf.band() is its cost curve's, the envelope min(line, x, 1 - x) (issue 31): the paper's
+    # band capped by the trivial classifiers, which do not vary (0 at both ends here).
+    band = clf.band(0.9, grid=3, interval="percentile")
+    c = np.minimum(x, 1.0 - x)
+    np.testing.assert_allclose(band.nec, np.minimum([0.4, 0.3, 0.2], c))
+    np.testing.assert_allclose(band.lower, np.minimum(lo, c))
+    np.testing.assert_allclose(band.upper, np.minimum(hi, c))
 
 
 def _random_scores(seed, n=400, ties=2):
@@ -240,8 +250,12 @@ def _coverage_at_pcf_one(n_pos, fnr, level, **band_kw):
     binomial probability, and whether the band drawn from it holds FNR. No simulation."""
     covered = 0.0
     for fn in range(n_pos + 1):
-        band = cw.Classifier.from_confusion(tp=n_pos - fn, fn=fn, fp=3, tn=7).band(
-            level, grid=[1.0], **band_kw)
+        # The rule "score >= 0.5" held fixed: the matrix (n_pos - fn, fn, 3, 7) as scores (a
+        # from_confusion classifier's band is its envelope's since issue 31, which is 0 at
+        # PCF(+) = 1: flagging every case costs nothing there).
+        y = [1] * n_pos + [0] * 10
+        s = [1] * (n_pos - fn) + [0] * fn + [1] * 3 + [0] * 7
+        band = cw.Classifier.from_scores(y, s).band(level, threshold=0.5, grid=[1.0], **band_kw)
         if band.lower[0] <= fnr <= band.upper[0]:
             covered += stats.binom.pmf(fn, n_pos, fnr)
     return covered
@@ -275,10 +289,16 @@ def test_a_fixed_rule_band_covers_at_an_inner_pcf():
 def test_a_fixed_rule_band_is_the_binomial_quantiles():
     # At PCF(+) = 1 NEC = FN/P with FN ~ Bin(20, 1/20): the band is FN's 5 % and 95 % quantiles
     # over 20 (scipy.stats), whatever interval= says; the basic interval gave [0, 0.10].
-    clf = cw.Classifier.from_confusion(tp=19, fn=1, fp=2, tn=18)
+    # The matrix (19, 1, 2, 18) as the rule "score >= 0.5" (a from_confusion classifier's band
+    # is its envelope's since issue 31: at PCF(+) = 1 flagging every case costs 0, for sure).
+    y = np.r_[np.ones(20, bool), np.zeros(20, bool)]
+    s = np.r_[np.full(19, 0.9), 0.1, np.full(2, 0.9), np.full(18, 0.1)]
+    clf = cw.Classifier.from_scores(y, s)
     expected = stats.binom.ppf([0.05, 0.95], 20, 1 / 20) / 20        # [0, 0.15]
+    matrix = cw.Classifier.from_confusion(tp=19, fn=1, fp=2, tn=18).band(0.9, grid=[1.0])
+    assert (matrix.nec[0], matrix.lower[0], matrix.upper[0]) == (0.0, 0.0, 0.0)
     for interval in ("basic", "percentile"):
-        band = clf.band(0.9, grid=[1.0], interval=interval)
+        band = clf.band(0.9, threshold=0.5, grid=[1.0], interval=interval)
         np.testing.assert_allclose([band.lower[0], band.upper[0]], expected, atol=1e-15)
         assert band.attrs["interval"] == "percentile"
     # Beside the Clopper-Pearson interval (scipy.stats.binomtest), which inverts the test

@@ -388,9 +388,6 @@ def test_widget_rule_of_one_model_under_a_constraint_that_does_not_bind(kind, li
         w.close()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 31: the widget picks the model by the readout's "
-                   "constrained cost, the paper's point (largest TPR allowed), not its cheapest "
-                   "allowed rule")
 def test_widget_rule_picks_the_model_whose_allowed_rule_is_cheapest():
     """Max FPR 100 % allows every rule: 'm' at score >= 0.6 costs 0.1, 'k' at best 0.4; the
     readout costs 'm' at its paper's point (0.8) and so the widget deploys 'k'."""
@@ -407,8 +404,6 @@ def test_widget_rule_picks_the_model_whose_allowed_rule_is_cheapest():
         w.close()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 31: under a tie w.decision_rule() silently picks "
-                   "the first row while the headline says none is the best")
 def test_widget_rule_under_a_tie_names_the_tied_models():
     y, scores_of = _widget_models(5)
     w = cw.CostWidget([cw.Classifier.from_scores(y, scores_of["a"], name=n)

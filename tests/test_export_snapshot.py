@@ -78,7 +78,8 @@ def test_snapshot_is_plain_json_and_round_trips_exactly(analysed):
     assert snap["format"] == "costwidget.snapshot" and snap["version"] == 1
     assert set(snap) == {"format", "version", "costwidget", "classifiers", "operating_point",
                          "constraint", "visible", "bands", "display", "difference", "range_of_interest",
-                         "range_table", "readout", "decision_rule", "threshold_choice"}
+                         "range_table", "readout", "decision_rule", "threshold_choice",
+                         "decision"}  # issue 31: the one answer, Decision.to_dict()
     assert snap["range_of_interest"] == [0.2, 0.45]
     assert [r["classifier"] for r in snap["range_table"]] == NON_DEFAULT["visible"]
 

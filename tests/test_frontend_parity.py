@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "js" / "test" / "parity_runner.mjs"
 NODE = shutil.which("node")
 N_GROUPS = 70
-STATES_PER_GROUP = 18  # 1260 states
+STATES_PER_GROUP = 30  # 2100 states
 TOL = 1e-12
 
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: the front-end "
@@ -292,11 +292,14 @@ def _b64(buffers):
 @pytest.fixture(scope="module")
 def parity():
     rng = np.random.default_rng(20240619)
+    twins = np.random.default_rng(31)
     groups, payload_groups = [], []
     for g in range(N_GROUPS):
         m = int(rng.integers(1, 5))
         kinds = [KINDS[g % len(KINDS)]] + [KINDS[int(rng.integers(len(KINDS)))] for _ in range(m - 1)]
         group = [(NAMES[i], random_classifier(rng, kind, NAMES[i])) for i, kind in enumerate(kinds)]
+        if m > 1 and twins.random() < 0.3:  # a twin of the first: a tie wherever it is cheapest
+            group[-1] = (group[-1][0], group[0][1].renamed(group[-1][0]))
         groups.append(group)
         header, buffers = pack_classifiers(group)
         payload_groups.append({"header": header, "buffers": _b64(buffers)})
@@ -380,6 +383,7 @@ def test_states_agree_with_the_model(parity):
     assert len(answers) == len(states)
     max_diff = {"nec": 0.0, "expected_cost": 0.0, "constrained_nec": 0.0}
     refused = 0
+    message_differs = []
     for n, (s, js) in enumerate(zip(states, answers)):
         group = groups[s["group"]]
         py = model_answer(group, s)
@@ -389,6 +393,7 @@ def test_states_agree_with_the_model(parity):
             assert "error" in js, f"{where}: the model refuses ({py['error']}), the module does not"
             continue
         assert "error" not in js, f"{where}: the module refuses: {js.get('error')}"
+        decision = model_decision(group, s)
         assert js["pcf"] == py["pcf"], where
         for i, (op, jop) in enumerate(zip(py["ops"], js["best"])):
             # The optimal vertex and its threshold: exactly.
@@ -415,18 +420,34 @@ def test_states_agree_with_the_model(parity):
                 agree = same_threshold if field in BOUNDED else same
                 assert agree(jcp[field], getattr(cp, field)), \
                     f"{where}, classifier {i}: constrained {field} {jcp[field]!r} != {getattr(cp, field)!r}"
-            assert (js["roc_points"][0][i], js["roc_points"][1][i]) == (cp.fpr, cp.tpr)
-            assert js["cost_lines_y"][2 * i: 2 * i + 2] == [cp.intercept, cp.intercept + cp.slope]
-        # The winner's dot, drawn on top: the one visible classifier of lowest NEC, none at a tie.
-        from costwidget.widget.tools.operating_point import winner_index
+            # Issue 31: the diamond and the dashed cost line are the decision's rule under the
+            # constraint (the paper's point where the limit binds, the optimum where it does
+            # not), as the widget's constraint tool draws them.
+            rule = decision.of(group[i][0]).rule
+            assert (js["roc_points"][0][i], js["roc_points"][1][i]) == \
+                (pytest.approx(rule.fpr, rel=1e-12, abs=1e-15),
+                 pytest.approx(rule.tpr, rel=1e-12, abs=1e-15)), f"{where}: diamond {i}"
+            assert js["cost_lines_y"][2 * i: 2 * i + 2] == pytest.approx(
+                [rule.fpr, 1.0 - rule.tpr], rel=1e-12, abs=1e-15), f"{where}: cost line {i}"
+        # The constraint's message: how each rule is made, the widget's words.
+        from costwidget.widget.tools.constraint import _made
 
-        k = winner_index([op.nec for op in py["ops"]],
-                         [1.0 if name in s["visible"] else 0.0 for name, _ in group])
+        parts = [c for c in decision.classifiers] if s["constraint"] != "none" else []
+        message = "".join(f"<li><b>{html.escape(c.name)}</b>: {html.escape(_made(c))}</li>"
+                          for c in parts)
+        if message:
+            message = (f"<details><summary>how each constrained rule is made</summary>"
+                       f"<ul>{message}</ul></details>")
+        if js["message_html"] != message:
+            message_differs.append(n)
+        # The winner's dot, drawn on top: the decision's chosen classifier at its rule's NEC,
+        # none at a tie (the widget's operating tool).
         dot = js["winner_dot"]
-        assert dot["visible"] == (k is not None), where
-        if k is not None:
-            assert (dot["x"], dot["y"]) == ([py["pcf"]], [js["nec_y"][k]]), where
-            assert dot["colors"] == [s["colors"].get(group[k][0], "#999999")], where
+        assert dot["visible"] == (decision.chosen is not None), where
+        if decision.chosen is not None:
+            assert dot["x"] == [py["pcf"]], where
+            assert dot["y"] == [pytest.approx(decision.rule.nec, rel=1e-12, abs=1e-15)], where
+            assert dot["colors"] == [s["colors"].get(decision.chosen, "#999999")], where
         assert js["operating_line"] == [[py["pcf"]] * 2, [0.0, 1.0]]
         assert js["constraint_on"] == (s["constraint"] != "none")
         assert all(same(a, b) for a, b in zip(js["roc_line"][0] + js["roc_line"][1],
@@ -445,6 +466,7 @@ def test_states_agree_with_the_model(parity):
                     assert agree(jrow[col], value), f"{where}: {name}.{col} {jrow[col]!r} != {value!r}"
     for key, d in max_diff.items():
         assert d <= TOL, f"max |Δ{key}| = {d:.3g} over {len(states)} states"
+    assert not message_differs, f"the constraint's message differs in states {message_differs[:10]}"
     assert refused < len(states) // 10
     print(f"\nparity: {len(states)} states ({refused} refused by both), max |Δ| {max_diff}, "
           f"edge cases {parity['counters']}, node {parity['out']['elapsed_ms']:.1f} ms")
@@ -468,14 +490,11 @@ def test_readout_html_agrees_with_the_widget(parity):
         assert js["description"] == desc, f"state {n}"
         assert js["constraint_html"] == readout.constraint_html(py["rows"], s["colors"], desc), \
             f"state {n}"
-        from costwidget.model import headline_text, readable
+        from costwidget.model import readable
         from costwidget.widget.text.headline import headline_html
 
         assert js["pcf_label"].startswith(f"PCF(+) = <b>{readable(py['pcf'])}</b>")
-        lower = {c.name: float(next_lower_scores(c.roc["threshold"].to_numpy(), [op.threshold])[0])
-                 for (_, c), op in zip(parity["groups"][s["group"]], py["ops"])}
-        text = headline_text(py["rows"], constrained=s["constraint"] != "none", pcf=py["pcf"],
-                             lower_scores=lower)
+        text = model_decision(parity["groups"][s["group"]], s).headline
         assert js["headline"] == text, f"state {n}"
         assert js["headline_html"] == headline_html(text)
 
@@ -533,6 +552,105 @@ def test_selecting_thresholds_agree(parity):
 def test_python_format_agrees(parity):
     for (x, spec), got in zip(parity["format_queries"], parity["out"]["format_queries"]):
         assert got == format(x, spec), (x, spec)
+
+
+# ------------------------------------------------------------------------------ the decision
+def model_decision(group, s):
+    """``decide`` for state s over its visible classifiers (the page's shown ones)."""
+    shown = set(s["visible"])
+    kind = s["constraint"]
+    return cw.decide([c for n, c in group if n in shown], p_pos=s["p_pos"], cost_fn=s["cost_fn"],
+                     cost_fp=s["cost_fp"], constraint=kind,
+                     max_fpr=s["max_fpr"] if kind == "neyman_pearson" else None,
+                     capacity=s["capacity"] if kind == "workforce" else None,
+                     n_pos=s["n_pos"] if kind == "workforce" else None,
+                     n_neg=s["n_neg"] if kind == "workforce" else None)
+
+
+def _as_float(v):
+    return {"inf": math.inf, "-inf": -math.inf, None: math.nan}.get(v, v) if not \
+        isinstance(v, (int, float)) or isinstance(v, bool) else float(v)
+
+
+def decision_differences(py, js, path="", bounded=False):
+    """Where two ``Decision.to_dict()`` values differ: floats beyond 1e-12 relative, anything
+    else (strings, booleans, None, keys, lengths) at all. The best single threshold travels to 6
+    significant digits (``single_varints``): it is held to ``same_threshold`` instead, as are a
+    randomized rule's ``threshold`` (that single threshold)."""
+    if isinstance(py, dict):
+        if not isinstance(js, dict) or set(py) != set(js):
+            return [f"{path}: keys {sorted(py)} != {sorted(js) if isinstance(js, dict) else js!r}"]
+        out = []
+        for k in py:
+            b = k in BOUNDED or (k == "threshold" and py.get("randomized") is True)
+            out += decision_differences(py[k], js[k], f"{path}.{k}", b)
+        return out
+    if isinstance(py, list):
+        if not isinstance(js, list) or len(py) != len(js):
+            return [f"{path}: {py!r} != {js!r}"]
+        return [d for i, (a, b) in enumerate(zip(py, js))
+                for d in decision_differences(a, b, f"{path}[{i}]", bounded)]
+    numeric = (isinstance(py, (int, float)) and not isinstance(py, bool)) or py in ("inf", "-inf")
+    if bounded and (numeric or py is None):
+        a, b = _as_float(py), _as_float(js)
+        return [] if same_threshold(b, a) else [f"{path}: {js!r} != {py!r} (bounded)"]
+    if isinstance(py, float) and isinstance(js, (int, float)) and not isinstance(js, bool):
+        a, b = float(py), float(js)
+        if a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b)):
+            return []
+        return [f"{path}: {js!r} != {py!r}"]
+    if type(py) is not type(js) and not (isinstance(py, float) and isinstance(js, int)):
+        return [f"{path}: {js!r} ({type(js).__name__}) != {py!r} ({type(py).__name__})"]
+    return [] if py == js else [f"{path}: {js!r} != {py!r}"]
+
+
+@needs_node
+def test_the_decision_agrees_field_for_field(parity):
+    """``decide`` in the page (js ``decide``, and the view's ``decision``) is Python's
+    ``decide(...).to_dict()``: every field, floats to 1e-12 relative, strings exactly, on every
+    state (non-binding and binding limits, ties, zero costs, p(+) at 0 and 1, single-point
+    classifiers, sample weights), and both refuse the same states. The page's rows, headline
+    and highlighted row are the decision's."""
+    counts = {k: 0 for k in ("states", "refused", "tie", "binding", "not binding", "randomized",
+                             "p0", "p1", "zero_cost", "constrained")}
+    for n, (s, js) in enumerate(zip(parity["states"], parity["out"]["states"])):
+        group = parity["groups"][s["group"]]
+        try:
+            py = model_decision(group, s).to_dict()
+        except ValueError:
+            counts["refused"] += 1
+            assert "error" in js, f"state {n}: the model refuses {s}, the page does not"
+            continue
+        assert "error" not in js, f"state {n}: the page refuses: {js.get('error')}"
+        counts["states"] += 1
+        diff = decision_differences(py, js["decision"])
+        assert not diff, f"state {n}: {s}\n" + "\n".join(diff[:10])
+        assert js["view_decision"] == js["decision"], f"state {n}: the view's decision"
+        assert js["headline"] == py["headline"], f"state {n}"
+        assert [r[0] for r in js["rows"]] == [r[0] for r in py["rows"]], f"state {n}"
+        best = js["constraint_html" if s["constraint"] != "none" else "readout_html"]
+        if py["chosen"] is None:
+            assert "costwidget-best" not in best, f"state {n}"
+        else:
+            assert best.count("costwidget-best") == 1 and \
+                f"{html.escape(py['chosen'])}</td>" in best.split("costwidget-best")[1].split("</tr>")[0], \
+                f"state {n}: the highlighted row is not the chosen one"
+        counts["tie"] += py["tie"]
+        counts["constrained"] += s["constraint"] != "none"
+        counts["binding"] += py["binding"] is True
+        counts["not binding"] += py["binding"] is False
+        counts["randomized"] += any(c["rule"]["randomized"] for c in py["classifiers"])
+        counts["p0"] += s["p_pos"] == 0.0
+        counts["p1"] += s["p_pos"] == 1.0
+        counts["zero_cost"] += s["cost_fn"] == 0.0 or s["cost_fp"] == 0.0
+    assert counts["states"] + counts["refused"] >= 2000, counts
+    for key, least in (("tie", 50), ("binding", 100), ("not binding", 100), ("randomized", 50),
+                       ("p0", 20), ("p1", 20), ("zero_cost", 100)):
+        assert counts[key] >= least, f"only {counts[key]} states of kind {key}: {counts}"
+    kinds = {("confusion" if c.n_pos is not None and len(c.roc) == 3 and math.isnan(
+        c.roc["threshold"].iloc[1]) else "other") for g in parity["groups"] for _, c in g}
+    assert "confusion" in kinds
+    print(f"\ndecision parity: {counts}, node {parity['out']['elapsed_ms']:.1f} ms for all states")
 
 
 # ------------------------------------------------------------------------------ the payload

@@ -373,12 +373,12 @@ def test_client_name_check_catches_planted_names(tmp_path):
 
 # Public names, pinned: moving modules must not change what users import (issue 31).
 MODEL_PUBLIC = [
-    "Classifier", "Comparison", "ConstrainedPoint", "DecisionRule", "EstimatorSource",
+    "Classifier", "Comparison", "ConstrainedPoint", "Decision", "DecisionRule", "EstimatorSource",
     "OperatingPoint", "OperatingRange", "ScoredSample", "SelectionComparison", "THRESHOLD_CHOICES",
     "brier_score", "classifiers_from_estimators", "classifiers_from_predictions",
     "combined_envelope", "compare", "cost_curve", "cost_line_to_roc_point",
     "cost_point_to_roc_line", "cost_scale", "cost_sensitivity_table", "decision_curve",
-    "decision_rule", "difference_band", "expected_cost", "expected_loss", "h_measure",
+    "decide", "decision_rule", "difference_band", "expected_cost", "expected_loss", "h_measure",
     "iso_performance_slope", "nec_by_threshold_choice", "net_benefit_from_nec",
     "parameter_selection", "pcf_from_threshold_probability", "probability_cost", "range_summary",
     "ratio_to_pcf", "roc_auc", "roc_line_to_cost_point", "roc_point_at_threshold",

@@ -132,12 +132,20 @@ def test_neyman_pearson_marks(w, data):
         fpr, tpr = bc.paper_point(bc.roc_rates(y, scores[clf.name]), bc.neyman_pearson_load, 0.15)
         assert (cp.fpr, cp.tpr) == (pytest.approx(float(fpr), abs=1e-12),
                                     pytest.approx(float(tpr), abs=1e-12))
-        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (cp.fpr, cp.tpr)
         assert cp.fpr <= 0.15 + 1e-12
-        # cost line of the constrained point: NEC = (1 - TPR - FPR) x + FPR
-        assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx([cp.fpr, 1 - cp.tpr])
-        assert r.loc[clf.name, "constrained_tpr"] == cp.tpr
-        if cp.randomized:
+        # Issue 31: the diamond and the cost line show the rule deployed under the constraint:
+        # the paper's point where the limit binds, the unconstrained optimum where it does not.
+        rule = w.decision_rule(clf.name)
+        assert rule.fpr <= 0.15 + 1e-12
+        if rule.binding:
+            assert (rule.fpr, rule.tpr) == (cp.fpr, cp.tpr)
+        else:  # costs what the optimum costs
+            assert rule.nec == pytest.approx(clf.best(w.pcf).nec, abs=1e-12)
+        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (rule.fpr, rule.tpr)
+        # cost line of the rule: NEC = (1 - TPR - FPR) x + FPR
+        assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx([rule.fpr, 1 - rule.tpr])
+        assert r.loc[clf.name, "constrained_tpr"] == rule.tpr
+        if rule.randomized:
             assert "with prob." in r.loc[clf.name, "constrained_rule"]
     w.constraint = "none"
     assert not w.constraint_tool.roc_line.visible and "constrained_tpr" not in w.readout
@@ -159,8 +167,17 @@ def test_workforce_marks_eq14(w, data):
                                   bc.workforce_load(n_pos, n_neg), 100.0)
         assert (cp.fpr, cp.tpr) == (pytest.approx(float(fpr), abs=1e-12),
                                     pytest.approx(float(tpr), abs=1e-12))
-        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (cp.fpr, cp.tpr)
         assert cp.tpr * n_pos + cp.fpr * n_neg <= 100.0 + 1e-9
+        # Issue 31: the marks show the rule deployed: the paper's point where the limit binds,
+        # the unconstrained optimum where it does not.
+        rule = w.decision_rule(clf.name)
+        assert rule.tpr * n_pos + rule.fpr * n_neg <= 100.0 + 1e-9
+        if not rule.binding:  # costs what the optimum costs
+            assert rule.nec == pytest.approx(clf.best(w.pcf).nec, abs=1e-12)
+            assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (rule.fpr, rule.tpr)
+            assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx([rule.fpr, 1 - rule.tpr])
+            continue
+        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (cp.fpr, cp.tpr)
         # eq. 14: on the workforce line TPR = (C - FPR·N)/P, so the cost line is
         # NEC(x) = (1 - (C - FPR·N)/P - FPR) x + FPR
         tpr14 = (100.0 - cp.fpr * n_neg) / n_pos if cp.binding else cp.tpr

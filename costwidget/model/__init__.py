@@ -28,6 +28,7 @@ from .decisions.threshold_choice import (THRESHOLD_CHOICES, brier_score, cost_cu
                                          h_measure, nec_by_threshold_choice)
 from .decisions.threshold_choice_table import threshold_choice_table
 from .decisions.deploy import DecisionRule, decision_rule, to_estimator
+from .decisions.decide import Decision, decide
 from .kernels.estimator_scoring import EstimatorSource
 from .decisions.decision_curve import (decision_curve, net_benefit_from_nec,
                                        pcf_from_threshold_probability)
@@ -51,9 +52,8 @@ from .kernels.validation import (check_costs, check_pcf, check_probability, miss
 from .uncertainty.bands import scored_arrays
 from .uncertainty.band_limits import band_limits_at
 from .uncertainty.paired import check_pair
-from .decisions.headline import headline_text
 from .decisions.operating import (capacity_from_cases, capacity_to_cases, costs_for_ratio,
-                                  move_to_pcf, operating_rows, population_for, snap_pcf,
+                                  move_to_pcf, population_for, snap_pcf,
                                   zero_cost_note)
 from .decisions.threshold_choice import score_rule_at_costs
 from .comparison.ranges import mtmcs_curve, threshold_segments
@@ -70,8 +70,7 @@ FOR_CLIENTS = (
     # uncertainty
     "scored_arrays", "band_limits_at", "check_pair",
     # decisions
-    "headline_text",
-    "capacity_from_cases", "capacity_to_cases", "costs_for_ratio", "move_to_pcf", "operating_rows",
+    "capacity_from_cases", "capacity_to_cases", "costs_for_ratio", "move_to_pcf",
     "population_for", "snap_pcf", "zero_cost_note",
     "score_rule_at_costs",
     # comparison
@@ -115,7 +114,9 @@ __all__ = [
     "net_benefit_from_nec",
     "pcf_from_threshold_probability",
     "threshold_choice_table",
+    "Decision",
     "DecisionRule",
+    "decide",
     "EstimatorSource",
     "decision_rule",
     "to_estimator",

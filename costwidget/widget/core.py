@@ -21,6 +21,7 @@ from .panes.classifier_layers import ClassifierLayers
 from .tools.constraint import ConstraintTool
 from .constructors import Constructors, named_classifiers
 from .state.context import Context
+from .state.decision import DecisionSource
 from .panes.difference import DifferenceView
 from .tools.draw_controls import DrawControls
 from .panes.drawing import PALETTE, ClassifierDrawing
@@ -98,6 +99,8 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
                       drawings=drawings, background=self._background)
         self._ctx = ctx
         self.figures = ctx.figures
+        # issue 31: the one answer (a Decision), first: every component below reads it
+        self.decision_source = ctx.decisions = DecisionSource(ctx)
         # ------------------------------------------------------------- components
         self.hover_tool = HoverTool(ctx)
         self.classifier_layers = ClassifierLayers(ctx, tooltip=self.hover_tool.info)
@@ -110,10 +113,10 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self.classifier_layers.follow_fill_layers(  # issue 23: legend entries while drawn
             bands=self.band_layer, fold_spread=self.fold_spread_layer)
         self.difference_view = DifferenceView(ctx)
-        self.readout_view = Readout(ctx, self.operating_tool, self.constraint_tool)
-        self.headline = Headline(ctx, self.readout_view)  # issue 23
+        self.readout_view = Readout(ctx)
+        self.headline = Headline(ctx)  # issue 23
         self.range_tool = RangeOfInterest(ctx)
-        self._components = [self.classifier_layers, self.constraint_tool, self.operating_tool,
+        self._components = [self.decision_source, self.classifier_layers, self.constraint_tool, self.operating_tool,
                             self.readout_view, self.headline, self.band_layer,
                             self.fold_spread_layer,
                             self.difference_view, self.range_tool,

@@ -12,6 +12,7 @@
 //   workforce            costwidget/model/constraints.py      solve_linear_constraint
 //   isoPerformanceSegment, workforceSegment                   costwidget/model/geometry.py
 //   readoutRows          costwidget/model/operating.py        operating_rows
+//   decide, decisionOf   costwidget/model/decide.py           decide (Decision.to_dict())
 //   readoutHtml, ...     costwidget/widget/readout.py         the readout's HTML tables
 //   readable, ...        costwidget/model/readable.py         the one rule for shown numbers
 //   headlineText         costwidget/model/headline.py         the headline above the panes
@@ -126,7 +127,7 @@ function float64At(bytes, offset, length) {
 }
 
 /**
- * Decode the payload written by `costwidget.widget.frontend_payload.pack_classifiers`: a JSON
+ * Decode the payload written by `costwidget.widget.output.frontend_payload.pack_classifiers`: a JSON
  * header naming each classifier's arrays (buffer index, byte offset, length) and the list of
  * binary buffers (little-endian float64; a classifier's single candidates as LEB128 varints
  * when its entry has `single`, see decodeSingle). Non-finite values (thresholds ±inf, NaN where
@@ -675,26 +676,18 @@ function visibleMask(classifiers, visible) {
 }
 
 /**
- * widget/operating_point.py winner_index: the one visible classifier of lowest NEC (the
- * readout's tie rule), null at a tie or with none shown. Its dot is drawn again on top.
- * @param {ArrayLike<number>} necs @param {Array<number>} opacities
- * @returns {number|null}
+ * widget/operating_point.py _winner_values: the decision's chosen classifier (`decisionOf`), one
+ * dot at its rule's NEC (under a constraint, the cheapest rule it allows), in its colour; hidden
+ * at a tie or with none shown.
  */
-export function winnerIndex(necs, opacities) {
-  const rows = [];
-  opacities.forEach((o, i) => { if (o > 0) rows.push([i, { nec: necs[i] }]); });
-  const low = lowestNames(rows, "nec");
-  return low.length === 1 ? low[0] : null;
-}
-
-/** widget/operating_point.py _winner_values: one dot at the winner's NEC, in its colour. */
-function winnerDot(classifiers, operating, colors) {
-  const { x, y, opacities } = operating.necPoints;
-  const k = winnerIndex(y, opacities);
-  if (k === null) return { x: Float64Array.of(operating.pcf), y: Float64Array.of(0), colors: [INK], visible: false };
-  const name = classifiers[k].name;
+function winnerDot(classifiers, decision, colors) {
+  const pcf = decision.pcf;
+  if (decision.chosen === null) {
+    return { x: Float64Array.of(pcf), y: Float64Array.of(0), colors: [INK], visible: false };
+  }
+  const name = decision.chosen;
   const color = Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : "#999999";
-  return { x: Float64Array.of(x[k]), y: Float64Array.of(y[k]), colors: [color], visible: true };
+  return { x: Float64Array.of(pcf), y: Float64Array.of(decision.rule.nec), colors: [color], visible: true };
 }
 
 /** widget/theme.py INK: the widget's ink colour, a CSS variable with its fallback. */
@@ -742,31 +735,60 @@ export function operatingMarks(classifiers, state) {
 }
 
 /**
- * What the constraint tool draws (widget/constraint.py sync): the constraint's line in ROC
- * space, the constrained points and their cost lines, and the message of how each rule is
- * made. Only visible classifiers are constrained; the others keep a zero point at opacity 0.
- * @param {Array<Classifier>} classifiers
- * @param {object} state  constraint, max_fpr, capacity, n_pos, n_neg, visible
+ * The paper's constrained point of each visible classifier (`constrainedPoints`), null for the
+ * hidden ones and without a constraint; index-aligned with `classifiers`.
  */
-export function constraintMarks(classifiers, state) {
+function shownConstrained(classifiers, state) {
+  const shown = visibleMask(classifiers, state.visible);
+  const all = constrainedPoints(classifiers.filter((_, i) => shown[i]), state);
+  let j = 0;
+  return classifiers.map((_, i) => (shown[i] ? all[j++] : null));
+}
+
+/**
+ * How a classifier's rule under the constraint is made (widget/constraint.py _made): the
+ * paper's point where the limit binds; its optimum, and that it does not bind, elsewhere.
+ * @param {object} part  one of `decisionOf(...).classifiers`
+ */
+function madeText(part) {
+  if (part.rule.binding) return part.constrained.message;
+  return "the limit does not bind at this operating point: its cheapest rule, " +
+    `FPR ${readable(part.rule.fpr)}, TPR ${readable(part.rule.tpr)}, is allowed and deployed ` +
+    `(the largest TPR the limit allows: ${part.constrained.message})`;
+}
+
+/**
+ * What the constraint tool draws (widget/constraint.py sync): the constraint's line in ROC
+ * space, each visible classifier's rule under the constraint (the decision's: the cheapest rule
+ * the limit allows, its optimum where the limit does not bind) and its cost line, and the
+ * message of how each rule is made. The others keep a zero point at opacity 0.
+ * `constrained` keeps the paper's points (the largest TPR allowed), index-aligned.
+ * @param {Array<Classifier>} classifiers
+ * @param {object} state  constraint, max_fpr, capacity, n_pos, n_neg, visible (and p_pos,
+ *   cost_fn, cost_fp when no decision is given)
+ * @param {object} [decision]  `decisionOf(classifiers, state)`, made here when absent
+ */
+export function constraintMarks(classifiers, state, decision = null, constrained = null) {
   const shown = visibleMask(classifiers, state.visible);
   const n = classifiers.length;
-  const all = constrainedPoints(classifiers.filter((_, i) => shown[i]), state);
-  const constrained = [];
-  let j = 0;
-  for (let i = 0; i < n; i++) constrained.push(shown[i] ? all[j++] : null);
+  if (constrained === null) constrained = shownConstrained(classifiers, state);
+  const d = decision ?? decisionOf(classifiers, state, { constrained });
+  const on = state.constraint !== "none";
+  const parts = new Map(on ? d.classifiers.map((c) => [c.name, c]) : []);
   const fpr = new Float64Array(n);
   const tpr = new Float64Array(n);
   const costX = new Float64Array(2 * n);
   const costY = new Float64Array(2 * n);
   const opacities = new Array(n).fill(0.0);
-  constrained.forEach((cp, i) => {
+  classifiers.forEach((clf, i) => {
     costX[2 * i + 1] = 1.0;
-    if (cp) {
-      fpr[i] = cp.fpr;
-      tpr[i] = cp.tpr;
-      costY[2 * i] = cp.intercept;
-      costY[2 * i + 1] = cp.intercept + cp.slope;
+    const part = shown[i] ? parts.get(clf.name) : undefined;
+    if (part) {
+      // The rule's cost line, NEC = (1 - TPR)·PCF + FPR·(1 - PCF) (eq. 8).
+      fpr[i] = part.rule.fpr;
+      tpr[i] = part.rule.tpr;
+      costY[2 * i] = part.rule.fpr;
+      costY[2 * i + 1] = part.rule.fpr + (1.0 - part.rule.tpr - part.rule.fpr);
       opacities[i] = 1.0;
     }
   });
@@ -778,11 +800,10 @@ export function constraintMarks(classifiers, state) {
     const [xa, ya, xb, yb] = workforceSegment(state.capacity, state.n_pos, state.n_neg);
     [lineX, lineY] = Number.isNaN(xa) ? [[1.0, 1.0], [1.0, 1.0]] : [[xa, xb], [ya, yb]];
   }
-  const on = state.constraint !== "none";
   let message = "";
-  constrained.forEach((cp, i) => {
-    if (cp) message += `<li><b>${escapeHtml(classifiers[i].name)}</b>: ${escapeHtml(cp.message)}</li>`;
-  });
+  for (const part of parts.values()) {
+    message += `<li><b>${escapeHtml(part.name)}</b>: ${escapeHtml(madeText(part))}</li>`;
+  }
   if (message) {
     message = `<details><summary>how each constrained rule is made</summary><ul>${message}</ul></details>`;
   }
@@ -796,17 +817,19 @@ export function constraintMarks(classifiers, state) {
   };
 }
 
-function mixRule(cp) {
-  if (cp.randomized) {
-    return `threshold ${readable(cp.threshold_low)} with prob. ` +
-      `${readable(cp.prob_low)}, else ${readable(cp.threshold_high)}`;
+/** The rule as a user deploys it (model/decide.py _mix_rule): randomized when needed. */
+function mixRule(rule) {
+  if (rule.randomized) {
+    return `threshold ${readable(rule.threshold_low)} with prob. ` +
+      `${readable(rule.prob_low)}, else ${readable(rule.threshold_high)}`;
   }
-  return `threshold ${readable(cp.threshold_high)}`;
+  return `threshold ${readable(rule.threshold)}`;
 }
 
 /**
- * The readout's rows (model/operating.py operating_rows): one per visible classifier, the
- * columns of `w.readout`, and the constrained columns when a constraint is active.
+ * The readout's rows (model/operating.py operating_rows, model/operating.py readout_row): one
+ * per visible classifier, the columns of `w.readout`, and, with a constraint, the constrained
+ * columns of each classifier's cheapest allowed rule. The rows of `decisionOf`.
  * @param {Array<Classifier>} classifiers
  * @param {object} state
  * @param {{best?: Array, constrained?: Array}} [known]  look-ups already made for the marks
@@ -814,32 +837,7 @@ function mixRule(cp) {
  * @returns {Array<[string, object]>}
  */
 export function readoutRows(classifiers, state, known = {}) {
-  const pcf = probabilityCost(state.p_pos, state.cost_fn, state.cost_fp);
-  const p = state.p_pos;
-  const scale = p * state.cost_fn + (1.0 - p) * state.cost_fp; // NEC -> cost per case
-  const shown = visibleMask(classifiers, state.visible);
-  const rows = [];
-  classifiers.forEach((clf, i) => {
-    if (!shown[i]) return;
-    const op = known.best ? known.best[i] : best(clf, pcf);
-    const row = {
-      threshold: op.threshold, fpr: op.fpr, tpr: op.tpr, nec: op.nec,
-      expected_cost: op.nec * scale, range_lo: clf.rangeLo, range_hi: clf.rangeHi,
-    };
-    let cp = null;
-    if (known.constrained) cp = known.constrained[i];
-    else if (state.constraint && state.constraint !== "none") cp = constrainedPoints([clf], state)[0];
-    if (cp) {
-      const cnec = cp.slope * pcf + cp.intercept;
-      Object.assign(row, {
-        constrained_fpr: cp.fpr, constrained_tpr: cp.tpr, constrained_nec: cnec,
-        constrained_expected_cost: cnec * scale, constrained_rule: mixRule(cp),
-        best_single_threshold: cp.single_threshold,
-      });
-    }
-    rows.push([clf.name, row]);
-  });
-  return rows;
+  return decisionOf(classifiers, state, known).rows;
 }
 
 // ------------------------------------------------------------------------------------ the readout's HTML
@@ -891,12 +889,16 @@ function cell(row, column) {
   return `<td>${numberText(value)}</td>`;
 }
 
-function table(rows, colors, columns, bestBy, caption, note, cssClass) {
+function table(rows, colors, columns, bestBy, caption, note, cssClass, highlight) {
   const head = "<th>classifier</th>" + columns.map(([text, tip, column]) =>
     `<th${TEXT_COLUMNS.has(column) ? TEXT : ""} title='${escapeHtml(tip)}'>${escapeHtml(text)}</th>`).join("");
   // The one lowest is highlighted; a tie highlights none (the headline's rule).
-  const low = lowestNames(rows, bestBy);
-  const bestName = low.length === 1 ? low[0] : null;
+  // `highlight`, when given, is the decision's chosen classifier (the same by construction).
+  let bestName = highlight;
+  if (bestName === undefined) {
+    const low = lowestNames(rows, bestBy);
+    bestName = low.length === 1 ? low[0] : null;
+  }
   const body = rows.map(([name, row]) => {
     const attrs = name === bestName ? ` class='costwidget-best' style='${BEST_STYLE}'` : "";
     const color = colors && Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : "#999999";
@@ -915,14 +917,14 @@ function table(rows, colors, columns, bestBy, caption, note, cssClass) {
  * @param {Object<string, string>} colors  classifier name -> CSS colour
  * @returns {string}
  */
-export function readoutHtml(rows, colors) {
+export function readoutHtml(rows, colors, highlight = undefined) {
   if (!rows.length) return "<i>No classifier shown.</i>";
   return table(rows, colors, READOUT_COLUMNS, "expected_cost",
     "<b>At the operating point</b> (each classifier at its best threshold)",
     "Highlighted: the lowest expected cost (none when several tie). Expected cost " +
     "per case is in the units " +
     "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
-    "costwidget-readout");
+    "costwidget-readout", highlight);
 }
 
 /** Which population the workforce uses (widget/readout.py population_text). */
@@ -953,14 +955,14 @@ export function constraintDescription(state) {
  * @param {Array<[string, object]>} rows @param {Object<string, string>} colors
  * @param {string} description  from constraintDescription
  */
-export function constraintHtml(rows, colors, description) {
+export function constraintHtml(rows, colors, description, highlight = undefined) {
   const kept = rows.filter(([, row]) => "constrained_nec" in row);
   if (!kept.length) return "";
   return table(kept, colors, CONSTRAINT_COLUMNS, "constrained_expected_cost",
     `<b>Under the constraint</b>: ${escapeHtml(description)}`,
     "Highlighted: the lowest expected cost under the constraint (none when " +
     "several tie).",
-    "costwidget-constraint-table");
+    "costwidget-constraint-table", highlight);
 }
 
 /** One line when a cost is 0 (model/operating.py zero_cost_note): a click changes a cost. */
@@ -1126,33 +1128,287 @@ export function headlineHtml(text) {
   return `<span style='font-size:1.15em;font-weight:600;line-height:1.4'>${escapeHtml(text)}</span>`;
 }
 
+// ------------------------------------------------------------------------------------ the decision
+
+/** model/operating.py _NEC_SLACK: a constrained rule this close to the optimum costs the same. */
+const NEC_SLACK = 1e-12;
+
+/** The next lower distinct score below a hull vertex's threshold (NaN when none matches). */
+function nextScoreOf(clf, threshold) {
+  const th = clf.hull.threshold;
+  for (let i = 0; i < th.length; i++) if (th[i] === threshold) return clf.hull.nextScore[i];
+  return NaN;
+}
+
 /**
- * One frame's worth: the operating-point marks, the constraint marks and the readout (rows and
- * both tables), each classifier looked up once.
+ * model/operating.py cheapest_allowed (DecisionRule): the cheapest rule the constraint allows (cp null: none), with
+ * the PCF(+) interval where it stays so and whether the limit binds.
+ */
+function decisionRuleOf(clf, op, cp, pcf, costs) {
+  const { p_pos, cost_fn, cost_fp } = costs;
+  const base = { classifier: clf.name, pcf, p_pos, cost_fn, cost_fp };
+  const free = () => {
+    // The vertex's own piece of the envelope (model: segments with its rates).
+    let lo = Infinity;
+    let hi = -Infinity;
+    const seg = clf.segments;
+    for (let i = 0; i < seg.vertex.length; i++) {
+      if (seg.vertex[i] === op.vertex) {
+        lo = Math.min(lo, seg.lo[i]);
+        hi = Math.max(hi, seg.hi[i]);
+      }
+    }
+    if (lo === Infinity) [lo, hi] = [pcf, pcf];
+    return {
+      ...base, threshold: op.threshold, randomized: false, threshold_low: op.threshold,
+      threshold_high: op.threshold, prob_low: 0.0, constraint: null, fpr: op.fpr, tpr: op.tpr,
+      nec: op.nec, expected_cost: op.nec * costScale(p_pos, cost_fn, cost_fp),
+      pcf_lo: lo, pcf_hi: hi, binding: false,
+    };
+  };
+  if (!cp) return free();
+  const before = op.fpr < cp.fpr || (op.fpr === cp.fpr && op.tpr < cp.tpr);
+  const same = op.fpr === cp.fpr && op.tpr === cp.tpr;
+  if (before || same) {
+    const rule = free();
+    return { ...rule, constraint: cp.kind, pcf_hi: same ? 1.0 : rule.pcf_hi, binding: false };
+  }
+  const { fpr: f, tpr: t } = clf.hull;
+  let j = -1; // the last hull vertex strictly before the constrained point
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] < cp.fpr || (f[i] === cp.fpr && t[i] < cp.tpr)) j = i;
+  }
+  let lo = 0.0;
+  if (j >= 0) {
+    const df = f[j + 1] - f[j];
+    const dt = t[j + 1] - t[j];
+    lo = df + dt > 0 ? df / (df + dt) : 0.0;
+  }
+  const nec = cp.slope * pcf + cp.intercept;
+  return {
+    ...base, threshold: cp.randomized ? cp.single_threshold : cp.threshold_high,
+    randomized: cp.randomized, threshold_low: cp.threshold_low, threshold_high: cp.threshold_high,
+    prob_low: cp.randomized ? cp.prob_low : 0.0, constraint: cp.kind, fpr: cp.fpr, tpr: cp.tpr,
+    nec, expected_cost: nec * costScale(p_pos, cost_fn, cost_fp), pcf_lo: Math.min(lo, pcf),
+    pcf_hi: 1.0, binding: nec - op.nec > NEC_SLACK,
+  };
+}
+
+/** model/operating.py readout_row: one readout row. */
+function decisionRow(clf, op, rule, scale) {
+  const row = {
+    threshold: op.threshold, fpr: op.fpr, tpr: op.tpr, nec: op.nec,
+    expected_cost: op.nec * scale, range_lo: clf.rangeLo, range_hi: clf.rangeHi,
+  };
+  if (rule && rule.constraint !== null) {
+    Object.assign(row, {
+      constrained_fpr: rule.fpr, constrained_tpr: rule.tpr, constrained_nec: rule.nec,
+      constrained_expected_cost: rule.expected_cost, constrained_rule: mixRule(rule),
+      best_single_threshold: rule.threshold, constrained_binding: rule.binding,
+    });
+  }
+  return row;
+}
+
+/** model/decide.py _at: one threshold of a rule in words, null without a threshold. */
+function atWords(threshold, shown) {
+  if (threshold === Infinity) return "flagging no case";
+  if (threshold === -Infinity) return "flagging every case";
+  if (Number.isNaN(threshold)) return null;
+  return `at score ≥ ${shown}`;
+}
+
+/** model/decide.py _rule_words. */
+function ruleWords(c) {
+  const rule = c.rule;
+  if (!rule.randomized) {
+    if (rule.threshold === Infinity || (rule.fpr === 0 && rule.tpr === 0)) return " flagging no case";
+    if (rule.threshold === -Infinity || (rule.fpr === 1 && rule.tpr === 1)) return " flagging every case";
+    const words = atWords(rule.threshold, c.shown_high);
+    return words === null ? "" : ` ${words}`;
+  }
+  const low = atWords(rule.threshold_low, c.shown_low) ?? "at one ROC point";
+  const high = atWords(rule.threshold_high, c.shown_high) ?? "at the other";
+  return ` ${low} with probability ${readable(rule.prob_low)}, else ${high}`;
+}
+
+/** model/decide.py _headline: the answer in one line, from the rules. */
+function decisionHeadline(pcf, constraint, maxFpr, capacity, parts, lowest) {
+  if (!parts.length) return "No classifier shown.";
+  if (pcf === 0) return "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)";
+  if (pcf === 1 && constraint === "none") {
+    return "Flag every case: 0 per case (at PCF(+) = 1 only missed positives cost)";
+  }
+  if (!lowest.length) return "No cost to compare.";
+  const byName = new Map(parts.map((c) => [c.name, c]));
+  const cost = byName.get(lowest[0]).rule.expected_cost;
+  if (lowest.length > 1) {
+    return `Tie: ${lowest.length} classifiers share the lowest cost, ${readable(cost)} per ` +
+      "case; none is the best here";
+  }
+  const c = byName.get(lowest[0]);
+  const rule = c.rule;
+  const lead = rule.binding ? "Under the constraint, deploy" : "Deploy";
+  let text = `${lead} ${c.name}${ruleWords(c)}: ${readable(cost)} per case ` +
+    `(FPR ${percentText(rule.fpr)} %, TPR ${percentText(rule.tpr)} %)`;
+  const others = parts.filter((o) => o.name !== c.name).map((o) => [o.name, { cost: o.rule.expected_cost }]);
+  const nxt = lowestNames(others, "cost");
+  if (nxt.length) text += `; next best ${nxt[0]}, +${readable(byName.get(nxt[0]).rule.expected_cost - cost)}`;
+  if (constraint !== "none" && !rule.binding) {
+    const limit = constraint === "neyman_pearson" ? `the FPR limit ${percentText(maxFpr)} %`
+      : `the capacity of ${readable(capacity)} cases`;
+    text += `; ${limit} does not bind`;
+  }
+  return text;
+}
+
+/** decision_curve.py _net_benefit at pt and prevalence p; NaN at pt = 1. */
+function netBenefit(rule, pt, p) {
+  if (!(pt < 1.0)) return NaN;
+  return rule.tpr * p - (pt / (1.0 - pt)) * (rule.fpr * (1.0 - p));
+}
+
+/** model/decide.py _check_constraint: the constraint's inputs, checked. */
+function checkedConstraint(state) {
+  const c = state.constraint ?? "none";
+  if (!CONSTRAINTS.includes(c)) {
+    throw new RangeError(`constraint must be one of ${CONSTRAINTS.join(", ")}, got ${c}.`);
+  }
+  const out = { max_fpr: null, capacity: null, n_pos: null, n_neg: null };
+  if (c === "neyman_pearson") {
+    if (!(typeof state.max_fpr === "number" && state.max_fpr >= 0 && state.max_fpr <= 1)) {
+      throw new RangeError(`max_fpr must lie in [0, 1], got ${state.max_fpr}.`);
+    }
+    out.max_fpr = state.max_fpr;
+  } else if (c === "workforce") {
+    if (!(typeof state.capacity === "number" && state.capacity >= 0)) {
+      throw new RangeError(`capacity must be a number of cases >= 0, got ${state.capacity}.`);
+    }
+    out.capacity = state.capacity;
+    out.n_pos = state.n_pos ?? null;
+    out.n_neg = state.n_neg ?? null;
+  }
+  return [c, out];
+}
+
+/**
+ * The one answer (model/decide.py decide) with numbers as numbers: what `decide` returns before
+ * its JSON form. The shown classifiers are those of `state.visible`.
+ * @param {Array<Classifier>} classifiers
+ * @param {object} state  p_pos, cost_fn, cost_fp, constraint, max_fpr, capacity, n_pos, n_neg, visible
+ * @param {{best?: Array, constrained?: Array}} [known]  look-ups already made (index-aligned)
+ */
+export function decisionOf(classifiers, state, known = {}) {
+  const [constraint, limits] = checkedConstraint(state);
+  const pcf = probabilityCost(state.p_pos, state.cost_fn, state.cost_fp);
+  const costs = { p_pos: state.p_pos, cost_fn: state.cost_fn, cost_fp: state.cost_fp };
+  const scale = costScale(state.p_pos, state.cost_fn, state.cost_fp);
+  const shown = visibleMask(classifiers, state.visible);
+  const parts = [];
+  const rows = [];
+  classifiers.forEach((clf, i) => {
+    if (!shown[i]) return;
+    const op = known.best ? known.best[i] : best(clf, pcf);
+    let cp = null;
+    if (known.constrained) cp = known.constrained[i];
+    else if (constraint === "neyman_pearson") cp = neymanPearson(clf, limits.max_fpr);
+    else if (constraint === "workforce") {
+      cp = workforce(clf, limits.capacity, limits.n_pos ?? undefined, limits.n_neg ?? undefined);
+    }
+    const rule = decisionRuleOf(clf, op, cp, pcf, costs);
+    const hiLower = nextScoreOf(clf, rule.threshold_high);
+    const loLower = nextScoreOf(clf, rule.threshold_low);
+    parts.push({
+      name: clf.name, best: { pcf: op.pcf, threshold: op.threshold, fpr: op.fpr, tpr: op.tpr, nec: op.nec },
+      constrained: cp ? Object.fromEntries(CP_FIELDS.map((f) => [f, cp[f]])) : null,
+      rule, next_score_high: hiLower, next_score_low: loLower,
+      shown_high: selectingThreshold(rule.threshold_high, hiLower),
+      shown_low: selectingThreshold(rule.threshold_low, loLower),
+    });
+    rows.push([clf.name, decisionRow(clf, op, cp ? rule : null, scale)]);
+  });
+  const column = constraint === "none" ? "expected_cost" : "constrained_expected_cost";
+  const lowest = lowestNames(rows, column);
+  const chosen = lowest.length === 1 ? lowest[0] : null;
+  const chosenPart = parts.find((c) => c.name === chosen);
+  const rule = chosenPart ? chosenPart.rule : null;
+  const pt = state.cost_fp / (state.cost_fp + state.cost_fn);
+  const nbs = parts.map((c) => [c.name, netBenefit(c.rule, pt, state.p_pos)]);
+  const chosenNb = chosen === null ? NaN : nbs.find(([n]) => n === chosen)[1];
+  return {
+    p_pos: state.p_pos, cost_fn: state.cost_fn, cost_fp: state.cost_fp, pcf, constraint,
+    ...limits,
+    classifiers: parts,
+    rows,
+    lowest,
+    chosen,
+    tie: lowest.length > 1,
+    rule,
+    binding: rule === null || constraint === "none" ? null : rule.binding,
+    headline: decisionHeadline(pcf, constraint, limits.max_fpr, limits.capacity, parts, lowest),
+    decision_curve: { threshold_probability: pt, prevalence: state.p_pos, net_benefit: nbs, chosen: chosenNb },
+  };
+}
+
+/** The fields of a constrained point the decision keeps (model/decide.py _CP_FIELDS). */
+const CP_FIELDS = ["kind", "fpr", "tpr", "binding", "randomized", "threshold_low", "threshold_high",
+  "prob_low", "single_threshold", "single_fpr", "single_tpr", "message"];
+
+/** model/json_values.py jsonable: ±Infinity as "inf"/"-inf", NaN as null, recursively. */
+export function jsonable(value) {
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) return null;
+    if (value === Infinity) return "inf";
+    if (value === -Infinity) return "-inf";
+    return value;
+  }
+  if (Array.isArray(value)) return value.map(jsonable);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonable(v)]));
+  }
+  return value;
+}
+
+/**
+ * What to deploy, with which rule, at what cost: Python's `decide(...).to_dict()`, field for
+ * field (tests/test_frontend_parity.py), for the classifiers `state.visible` shows.
+ * @param {Array<Classifier>} classifiers
+ * @param {object} state
+ * @returns {object}  JSON values: infinities as "inf"/"-inf", NaN as null
+ */
+export function decide(classifiers, state, known = {}) {
+  return jsonable(decisionOf(classifiers, state, known));
+}
+
+/**
+ * One frame's worth: the operating-point marks, the constraint marks, the decision (`decisionOf`)
+ * and the readout (its rows and both tables) and headline made from it, each classifier looked
+ * up once.
  * @param {Array<Classifier>} classifiers
  * @param {object} state  p_pos, cost_fn, cost_fp, constraint, max_fpr, capacity, n_pos, n_neg, visible
  * @param {{colors?: Object<string, string>}} [options]
  */
 export function computeView(classifiers, state, { colors = {} } = {}) {
   const operating = operatingMarks(classifiers, state);
-  operating.winnerDot = winnerDot(classifiers, operating, colors);
-  const constraint = constraintMarks(classifiers, state);
-  const rows = readoutRows(classifiers, state, { best: operating.best, constrained: constraint.constrained });
-  // The next lower score below each shown classifier's optimal vertex (its threshold's digits).
-  const lowerScores = new Map();
-  classifiers.forEach((clf, i) => {
-    lowerScores.set(clf.name, clf.hull.nextScore[operating.best[i].vertex]);
-  });
-  const headline = headlineText(rows, Boolean(state.constraint) && state.constraint !== "none",
-    { pcf: operating.pcf, lowerScores });
+  // The one answer: the readout's rows, the headline, the highlighted row, the winner's dot and
+  // the constraint's marks all come from it (as widget/decision.py's Decision in the kernel).
+  const paperPoints = shownConstrained(classifiers, state);
+  const decision = decisionOf(classifiers, state, { best: operating.best, constrained: paperPoints });
+  operating.winnerDot = winnerDot(classifiers, decision, colors);
+  const constraint = constraintMarks(classifiers, state, decision, paperPoints);
+  const rows = decision.rows;
+  const headline = decision.headline;
+  const constrained = decision.constraint !== "none";
   return {
+    decision,
     headline: { text: headline, html: headlineHtml(headline) },
     operating,
     constraint,
     readout: {
       rows,
-      html: readoutHtml(rows, colors),
-      constraintHtml: constraintHtml(rows, colors, constraintDescription(state)),
+      html: constrained ? readoutHtml(rows, colors) : readoutHtml(rows, colors, decision.chosen),
+      constraintHtml: constraintHtml(rows, colors, constraintDescription(state),
+        constrained ? decision.chosen : undefined),
     },
     pcfLabel: pcfLabel(operating.pcf, state.cost_fn, state.cost_fp),
   };

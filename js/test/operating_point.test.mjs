@@ -252,3 +252,46 @@ test("the headline: the docstring examples of model/decisions/headline.py", () =
   assert.equal(op.headlineHtml("a <b>"),
     "<span style='font-size:1.15em;font-weight:600;line-height:1.4'>a &lt;b&gt;</span>");
 });
+
+// Issue 31's classifier: y = [0,0,1,1,0,1,0,0,0,1], s = [.1,.4,.35,.8,.2,.7,.55,.3,.05,.6]
+// (Classifier.from_scores(...) packed by frontend_payload.classifier_arrays).
+const issue31 = op.makeClassifier("m", issue31Arrays());
+
+test("decide: a limit that allows the cheapest rule does not change the answer (issue 31)", () => {
+  const state = { p_pos: 0.4, cost_fn: 1, cost_fp: 4, constraint: "none" };
+  const free = op.decide([issue31], state);
+  assert.equal(free.headline, "Deploy m at score ≥ 0.59: 0.1 per case (FPR 0 %, TPR 75 %)");
+  assert.equal(free.chosen, "m");
+  for (const [extra, limit] of [[{ constraint: "neyman_pearson", max_fpr: 1 }, "the FPR limit 100 %"],
+    [{ constraint: "neyman_pearson", max_fpr: 0.2 }, "the FPR limit 20 %"],
+    [{ constraint: "workforce", capacity: 5, n_pos: 4, n_neg: 6 }, "the capacity of 5 cases"]]) {
+    const d = op.decide([issue31], { ...state, ...extra });
+    assert.equal(d.headline, `${free.headline}; ${limit} does not bind`);
+    assert.equal(d.binding, false);
+    close(d.rule.expected_cost, 0.1);
+    assert.equal(d.rows[0][1].constrained_binding, false);
+  }
+  // A binding limit inside a hull edge: a mix, both thresholds with the digits that select.
+  const mix = op.decide([issue31], { ...state, cost_fn: 40, constraint: "neyman_pearson", max_fpr: 0.25 });
+  assert.equal(mix.headline, "Under the constraint, deploy m at score ≥ 0.34 with probability 0.75, " +
+    "else at score ≥ 0.59: 1.6 per case (FPR 25 %, TPR 93.8 %)");
+  // Two identical models: a tie, nothing chosen.
+  const twin = op.makeClassifier("twin", issue31Arrays());
+  const tie = op.decide([issue31, twin], state);
+  assert.equal(tie.tie, true);
+  assert.equal(tie.chosen, null);
+  assert.deepEqual(tie.lowest, ["m", "twin"]);
+  assert.equal(tie.headline, "Tie: 2 classifiers share the lowest cost, 0.1 per case; none is the best here");
+  // The decision curve at the current p(+): 0.75 · 0.05 (not the data's prevalence).
+  close(op.decide([issue31], { ...state, p_pos: 0.05 }).decision_curve.chosen, 0.0375);
+});
+
+function issue31Arrays() {
+  return {
+    hull_threshold: [Infinity, 0.6, 0.35, 0.05], hull_fpr: [0, 0, 1 / 3, 1], hull_tpr: [0, 0.75, 1, 1],
+    segment_lo: [0, 4 / 7], segment_hi: [4 / 7, 1], segment_vertex: [1, 2],
+    single_threshold: [Infinity, 0.8, 0.7, 0.6, 0.35], single_fpr: [0, 0, 0, 0, 1 / 3],
+    single_tpr: [0, 0.25, 0.5, 0.75, 1], scalars: [4, 6, 0, 1],
+    hull_next_score: [0.8, 0.55, 0.3, -Infinity],
+  };
+}

@@ -81,6 +81,9 @@ const states = input.states.map((s) => attempt(() => {
     pcf_label: view.pcfLabel,
     headline: view.headline.text,
     headline_html: view.headline.html,
+    // The one answer, as Decision.to_dict() (op.decide), and the view's copy of it.
+    decision: op.decide(groups[s.group], s),
+    view_decision: op.jsonable(view.decision),
   };
 }));
 const elapsedMs = Number(process.hrtime.bigint() - t0) / 1e6;

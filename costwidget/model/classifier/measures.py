@@ -370,8 +370,15 @@ class ClassifierMeasures:
               re-optimized in every replicate, so this is the uncertainty of
               the *best achievable* cost; bootstrap only. For a classifier from
               :meth:`from_confusion` (no thresholds: give none) it is the exact
-              band of its one confusion matrix, also when that matrix is a
-              trivial classifier's (then of width 0: nothing varies).
+              band of its cost curve, the envelope ``min(line, pcf, 1 - pcf)`` of
+              its one confusion matrix's line and the two trivial classifiers
+              (what ``nec`` and the readout read): ``(min(lower, c), min(upper,
+              c))`` of the matrix's exact band, ``c = min(pcf, 1 - pcf)``, exact
+              too, as the trivial lines do not vary (issue 31; it was the band
+              of the matrix's line alone, which the readout's NEC left where
+              flagging no case, or every case, is cheaper). Of width 0 where a
+              trivial classifier is cheapest for sure, and when the matrix is a
+              trivial classifier's (nothing varies).
             * ``"optimal"``: at each pcf the threshold that is optimal on the
               original data, held fixed in every replicate. It treats that
               threshold as given, so it misses the optimism of having chosen
@@ -405,7 +412,8 @@ class ClassifierMeasures:
         Returns
         -------
         DataFrame
-            ``pcf``, ``nec`` (the original curve), ``lower``, ``upper``.
+            ``pcf``, ``nec`` (the original curve: for :meth:`from_confusion`
+            its envelope, as ``clf.nec``), ``lower``, ``upper``.
             ``attrs``: ``"kind"`` (``"pointwise"``), ``"label"`` (e.g.
             ``"pointwise 90 % band"``), ``"interval"``, ``"level"``,
             ``"n_boot"`` (None when exact), ``"threshold"`` (``"envelope"``,

@@ -35,7 +35,7 @@ from .threshold_choice import (
 )
 from ..kernels.validation import as_1d, check_finite
 
-__all__ = ["decision_curve", "net_benefit_from_nec", "pcf_from_threshold_probability",
+__all__ = ["decision_curve", "net_benefit", "net_benefit_from_nec", "pcf_from_threshold_probability",
            "TREAT_ALL", "TREAT_NONE"]
 
 TREAT_ALL = "treat all"
@@ -107,8 +107,10 @@ def net_benefit_from_nec(nec, pt, prevalence):
     return float(out) if np.ndim(out) == 0 else out
 
 
-def _net_benefit(fpr, tpr, pt, rho):
-    # The formula of dcurves' binary dca: π₁·TPR - pt/(1-pt)·π₀·FPR.
+def net_benefit(fpr, tpr, pt, rho):
+    """Net benefit of a rule with rates (fpr, tpr) at threshold probability pt < 1 and
+    prevalence rho: π₁·TPR - pt/(1-pt)·π₀·FPR, the formula of dcurves' binary dca (Vickers &
+    Elkin 2006). `decide` reports its rules' net benefit with it."""
     return tpr * rho - (pt / (1.0 - pt)) * (fpr * (1.0 - rho))
 
 
@@ -131,7 +133,7 @@ def _rates_at(clf, method: str, pt: np.ndarray, rho: float, threshold: float):
         if clf.n_pos is not None and np.all(np.isfinite(clf.counts.thresholds[1:])):
             th, fpr, tpr = score_roc(clf, "score")
             j = K.score_index(th, pt)
-            better = _net_benefit(fpr[j], tpr[j], pt, rho) > _net_benefit(f, t, pt, rho)
+            better = net_benefit(fpr[j], tpr[j], pt, rho) > net_benefit(f, t, pt, rho)
             f, t = np.where(better, fpr[j], f), np.where(better, tpr[j], t)
         return f, t
     th, fpr, tpr = score_roc(clf, method)
@@ -232,9 +234,9 @@ def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "sco
             check_probability_scores(clf, score_roc(clf, method)[0],
                                      "decision_curve(threshold_choice='score')")
         f, t = _rates_at(clf, method, pt, rhos[name], threshold)
-        frames.append((name, _net_benefit(f, t, pt, rhos[name])))
+        frames.append((name, net_benefit(f, t, pt, rhos[name])))
     ones = np.ones_like(pt)
-    frames.append((TREAT_ALL, _net_benefit(ones, ones, pt, rho)))
+    frames.append((TREAT_ALL, net_benefit(ones, ones, pt, rho)))
     frames.append((TREAT_NONE, np.zeros_like(pt)))
     out = pd.DataFrame({
         "classifier": np.repeat([n for n, _ in frames], len(pt)),

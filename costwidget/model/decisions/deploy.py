@@ -15,11 +15,11 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-import numpy as np
 
 from ..kernels.costs import expected_cost, probability_cost
 from ..kernels.estimator_scoring import EstimatorSource
 from ..kernels.json_values import jsonable
+from .operating import cheapest_allowed
 
 __all__ = ["DecisionRule", "EstimatorSource", "decision_rule", "to_estimator"]
 
@@ -52,6 +52,12 @@ class DecisionRule:
     pcf_lo, pcf_hi : float
         The PCF(+) interval over which this same rule stays optimal (for a
         constrained rule: optimal among the rules the constraint allows).
+        It contains ``pcf``.
+    binding : bool
+        True when the constraint raises the cost: no cheapest unconstrained rule
+        is allowed, and the rule is the paper's constrained point (Drummond &
+        Holte (2000), sec. 2.2.2). False without a constraint, and where the
+        limit allows the unconstrained optimum (the rule is then that optimum).
     """
 
     classifier: str
@@ -71,6 +77,7 @@ class DecisionRule:
     expected_cost: float
     pcf_lo: float
     pcf_hi: float
+    binding: bool = False
 
     def to_dict(self) -> dict:
         """The record as JSON-ready plain values; infinite thresholds become ``"inf"``/``"-inf"``
@@ -120,7 +127,10 @@ def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None
     interval) is the unconstrained one; where it lies at or beyond it, the
     rule is the constrained point (Drummond & Holte (2000), sec. 2.2.2), the
     cheapest allowed from the crossing where the hull vertex just before it
-    hands over, up to PCF(+) = 1.
+    hands over, up to PCF(+) = 1. ``binding`` says whether the limit raises the
+    cost (a constrained point that costs what the optimum costs does not bind).
+    :func:`costwidget.model.decide` asks this function for every classifier's
+    rule and picks the one to deploy.
 
     Examples
     --------
@@ -139,64 +149,10 @@ def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None
             raise ValueError("p_pos is required: this classifier was built from rates only.")
         p_pos = clf.prevalence
     pcf = float(probability_cost(p_pos, cost_fn, cost_fp))
-    costs = dict(p_pos=float(p_pos), cost_fn=float(cost_fn), cost_fp=float(cost_fp))
-    if constrained is None:
-        return _unconstrained(clf, pcf, costs)
-    return _constrained(clf, pcf, costs, constrained)
-
-
-def _unconstrained(clf, pcf, costs) -> DecisionRule:
-    op = clf.best(pcf)
-    seg = clf.segments
-    # The vertex's own piece of the envelope: the segment with its rates containing pcf.
-    same = seg[(seg.fpr == op.fpr) & (seg.tpr == op.tpr)]
-    # A vertex optimal at one PCF(+) only (a tie) has no piece: its interval is that point.
-    lo, hi = (pcf, pcf) if same.empty else (float(same.pcf_lo.min()), float(same.pcf_hi.max()))
-    cost = float(expected_cost(op.nec, costs["p_pos"], costs["cost_fn"], costs["cost_fp"]))
-    return DecisionRule(classifier=clf.name, threshold=float(op.threshold), randomized=False,
-                        threshold_low=float(op.threshold), threshold_high=float(op.threshold),
-                        prob_low=0.0, constraint=None, pcf=pcf, fpr=float(op.fpr),
-                        tpr=float(op.tpr), nec=float(op.nec), expected_cost=cost,
-                        pcf_lo=lo, pcf_hi=hi, **costs)
-
-
-def _before(op, cp) -> bool:
-    """True when hull point ``op`` comes strictly before ``cp`` along the hull from (0, 0): a
-    lower load, so ``op`` is allowed whenever ``cp`` is (the load grows along the hull)."""
-    return op.fpr < cp.fpr or (op.fpr == cp.fpr and op.tpr < cp.tpr)
-
-
-def _constrained(clf, pcf, costs, cp) -> DecisionRule:
-    op = clf.best(pcf)
-    if _before(op, cp):
-        # The cheapest rule is allowed: the limit does not bind at this PCF(+), and the paper's
-        # point (the largest TPR allowed) would cost more (issue 31).
-        rule = _unconstrained(clf, pcf, costs)
-        return DecisionRule(**{**asdict(rule), "constraint": cp.kind})
-    # The cheapest rule is past the limit: along the hull the cost falls up to it, so the
-    # cheapest allowed rule is where the limit meets the hull (Drummond & Holte (2000),
-    # sec. 2.2.2); it stays so on [hand-over into its edge, 1].
-    hull = clf.hull
-    f, t = hull.fpr.to_numpy(), hull.tpr.to_numpy()
-    # Hull vertices strictly before the constrained point (lower FPR, or equal FPR and lower TPR).
-    before = np.flatnonzero((f < cp.fpr) | ((f == cp.fpr) & (t < cp.tpr)))
-    if len(before) == 0:
-        lo = 0.0
-    else:
-        j = before[-1]
-        # Where vertex j hands over to the next one along the hull (the constrained point's edge).
-        df, dt = f[j + 1] - f[j], t[j + 1] - t[j]
-        lo = float(df / (df + dt)) if df + dt > 0 else 0.0
-    nec = float(cp.nec(pcf))
-    cost = float(expected_cost(nec, costs["p_pos"], costs["cost_fn"], costs["cost_fp"]))
-    single = cp.single_threshold if cp.randomized else cp.threshold_high
-    return DecisionRule(classifier=clf.name, threshold=float(single),
-                        randomized=bool(cp.randomized),
-                        threshold_low=float(cp.threshold_low),
-                        threshold_high=float(cp.threshold_high),
-                        prob_low=float(cp.prob_low) if cp.randomized else 0.0,
-                        constraint=cp.kind, pcf=pcf, fpr=float(cp.fpr), tpr=float(cp.tpr),
-                        nec=nec, expected_cost=cost, pcf_lo=lo, pcf_hi=1.0, **costs)
+    fields = cheapest_allowed(clf, pcf, constrained)
+    cost = float(expected_cost(fields["nec"], p_pos, cost_fn, cost_fp))
+    return DecisionRule(classifier=clf.name, pcf=pcf, p_pos=float(p_pos), cost_fn=float(cost_fn),
+                        cost_fp=float(cost_fp), expected_cost=cost, **fields)
 
 
 def to_estimator(clf, rule: DecisionRule):

@@ -1,5 +1,10 @@
 """The headline: one line that answers "which classifier, at which threshold, at what cost".
 
+`costwidget.model.decide` makes the headline of the one decision (``Decision.headline``, from
+each classifier's cheapest allowed rule, with thresholds computed from the classifier's own
+scores); use that. ``headline_text`` below is the older text made from readout rows, kept for
+callers that have only rows.
+
 Built from the readout's rows (`operating_rows`), so it always says what the table says. When
 several classifiers tie at the lowest cost it says so and names none (at p(+) = 1 every
 classifier costs 0). ``js/src/operating_point.mjs`` ``headlineText`` is the same function,
@@ -62,7 +67,7 @@ def headline_text(rows, *, constrained: bool = False, pcf: float | None = None,
 
     Examples
     --------
-    >>> from costwidget.model import headline_text
+    >>> from costwidget.model.decisions.headline import headline_text
     >>> rows = [("gb", {"threshold": 0.48812, "fpr": 0.1123, "tpr": 0.5, "expected_cost": 0.229}),
     ...         ("rf", {"threshold": 0.5, "fpr": 0.2, "tpr": 0.6, "expected_cost": 0.233})]
     >>> headline_text(rows)

@@ -19,7 +19,8 @@ from ..kernels.validation import check_costs, check_probability
 
 __all__ = ["move_to_pcf", "prevalence_for_pcf", "snap_pcf", "zero_cost_note", "population_for",
            "costs_for_pcf", "costs_for_ratio", "capacity_to_cases",
-           "capacity_from_cases", "operating_table", "operating_rows", "CAPACITY_UNITS"]
+           "capacity_from_cases", "operating_table", "operating_rows", "cheapest_allowed",
+           "readout_row", "CAPACITY_UNITS"]
 
 #: Units of a workforce capacity: a number of cases, or a percentage of all cases flagged.
 CAPACITY_UNITS = ("cases", "% flagged")
@@ -296,14 +297,6 @@ def capacity_from_cases(cases, unit: str, *, n_pos: float, n_neg: float) -> floa
     return 100.0 * float(cases) / total if total > 0 else 0.0
 
 
-def _mix_rule(cp) -> str:
-    """The constrained classifier as a rule a user can deploy (randomized when needed)."""
-    if cp.randomized:
-        return (f"threshold {readable(cp.threshold_low)} with prob. {readable(cp.prob_low)}, "
-                f"else {readable(cp.threshold_high)}")
-    return f"threshold {readable(cp.threshold_high)}"
-
-
 def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,
                     constrained=None, best=None) -> pd.DataFrame:
     """The numbers at one operating point, one row per classifier (what the widget's readout shows).
@@ -316,7 +309,9 @@ def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float
         The operating point.
     constrained : dict, optional
         ``{name: ConstrainedPoint}`` of an active constraint: adds the
-        ``constrained_*`` columns and ``best_single_threshold``.
+        ``constrained_*`` columns, ``best_single_threshold`` and ``constrained_binding``,
+        which describe the cheapest rule the constraint allows (`decision_rule`; the
+        paper's point where the limit binds). `costwidget.model.decide` makes the same rows.
     best : dict, optional
         ``{name: OperatingPoint}`` already looked up at this PCF(+).
 
@@ -327,7 +322,7 @@ def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float
         (per case, in the cost units), the operating range ``range_lo, range_hi``
         and, with a constraint, ``constrained_fpr, constrained_tpr,
         constrained_nec, constrained_expected_cost, constrained_rule,
-        best_single_threshold``.
+        best_single_threshold, constrained_binding``.
 
     Examples
     --------
@@ -365,15 +360,132 @@ def operating_rows(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,
     rows = []
     for clf in classifiers:
         op = best[clf.name] if best is not None else clf.best(pcf)
-        lo, hi = clf.operating_range
-        row = {"threshold": op.threshold, "fpr": op.fpr, "tpr": op.tpr, "nec": op.nec,
-               "expected_cost": op.nec * scale, "range_lo": lo, "range_hi": hi}
         cp = constrained.get(clf.name)
-        if cp is not None:
-            nec = float(cp.nec(pcf))
-            row.update({"constrained_fpr": cp.fpr, "constrained_tpr": cp.tpr,
-                        "constrained_nec": nec, "constrained_expected_cost": nec * scale,
-                        "constrained_rule": _mix_rule(cp),
-                        "best_single_threshold": cp.single_threshold})
-        rows.append((clf.name, row))
+        # The constrained columns describe the cheapest rule the constraint allows (issue 31),
+        # the rule `decide` and `decision_rule` deploy, not the paper's point.
+        rule = None if cp is None else cheapest_allowed(clf, pcf, cp, op=op)
+        rows.append((clf.name, readout_row(clf, op, rule, scale=scale)))
     return rows
+
+
+def _mix_rule(rule) -> str:
+    """The rule as a user deploys it (randomized when needed), for the readout's column."""
+    if rule["randomized"]:
+        return (f"threshold {readable(rule['threshold_low'])} with prob. "
+                f"{readable(rule['prob_low'])}, else {readable(rule['threshold_high'])}")
+    return f"threshold {readable(rule['threshold'])}"
+
+
+def readout_row(clf, op, rule=None, *, scale: float) -> dict:
+    """One readout row: the classifier at its optimal point ``op`` and, with a constrained
+    ``rule`` (a mapping with the fields of :func:`cheapest_allowed`, or None), that rule.
+
+    Columns ``threshold, fpr, tpr, nec, expected_cost, range_lo, range_hi``; with a
+    constrained rule also ``constrained_fpr, constrained_tpr, constrained_nec,
+    constrained_expected_cost, constrained_rule, best_single_threshold`` (the rule's single
+    threshold: itself when not randomized) and ``constrained_binding``. ``scale`` is
+    ``p·C(-|+) + (1-p)·C(+|-)`` (NEC to cost per case).
+    """
+    lo, hi = clf.operating_range
+    row = {"threshold": op.threshold, "fpr": op.fpr, "tpr": op.tpr, "nec": op.nec,
+           "expected_cost": op.nec * scale, "range_lo": lo, "range_hi": hi}
+    if rule is not None and rule["constraint"] is not None:
+        row.update({"constrained_fpr": rule["fpr"], "constrained_tpr": rule["tpr"],
+                    "constrained_nec": rule["nec"],
+                    "constrained_expected_cost": rule["nec"] * scale,
+                    "constrained_rule": _mix_rule(rule),
+                    "best_single_threshold": rule["threshold"],
+                    "constrained_binding": rule["binding"]})
+    return row
+
+
+def _before(op, cp) -> bool:
+    """True when hull point ``op`` comes strictly before ``cp`` along the hull from (0, 0): a
+    lower load, so ``op`` is allowed whenever ``cp`` is (the load grows along the hull)."""
+    return op.fpr < cp.fpr or (op.fpr == cp.fpr and op.tpr < cp.tpr)
+
+
+def _same_point(op, cp) -> bool:
+    return op.fpr == cp.fpr and op.tpr == cp.tpr
+
+
+#: NEC lies in [0, 1]: a constrained rule within this of the unconstrained optimum costs the
+#: same (a mix's rates are rounded), and the limit is then said not to bind.
+_NEC_SLACK = 1e-12
+
+
+def _optimum(clf, pcf, op) -> dict:
+    seg = clf.segments
+    # The vertex's own piece of the envelope: the segment with its rates containing pcf.
+    same = seg[(seg.fpr == op.fpr) & (seg.tpr == op.tpr)]
+    # A vertex optimal at one PCF(+) only (a tie) has no piece: its interval is that point.
+    lo, hi = (pcf, pcf) if same.empty else (float(same.pcf_lo.min()), float(same.pcf_hi.max()))
+    t = float(op.threshold)
+    return {"threshold": t, "randomized": False, "threshold_low": t, "threshold_high": t,
+            "prob_low": 0.0, "constraint": None, "fpr": float(op.fpr), "tpr": float(op.tpr),
+            "nec": float(op.nec), "pcf_lo": lo, "pcf_hi": hi, "binding": False}
+
+
+def cheapest_allowed(clf, pcf: float, cp=None, *, op=None) -> dict:
+    """The cheapest rule at PCF(+) ``pcf`` that the constraint ``cp`` allows, with the PCF(+)
+    interval where it stays so; ``cp`` None: the unconstrained optimum (``clf.best``).
+
+    ``cp`` is the answer of ``clf.neyman_pearson(...)`` or ``clf.workforce(...)`` (the paper's
+    point, the largest TPR allowed). The allowed rules on the hull run from (0, 0) up to it,
+    and cost along the hull is convex: where the unconstrained optimum lies at or before the
+    paper's point the limit does not bind and the rule is that optimum; past it, the rule is
+    the paper's point (Drummond & Holte (2000), sec. 2.2.2), the cheapest allowed from the
+    crossing where the hull vertex just before it hands over, up to PCF(+) = 1.
+
+    Returns
+    -------
+    dict
+        ``threshold`` (a randomized rule's best single threshold), ``randomized``,
+        ``threshold_low``, ``threshold_high``, ``prob_low``, ``constraint`` (the kind or None),
+        ``fpr``, ``tpr``, ``nec``, ``pcf_lo``, ``pcf_hi`` (holding ``pcf``) and ``binding``
+        (the limit raises the cost). `decision_rule` makes its `DecisionRule` from it.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model.decisions.operating import cheapest_allowed
+    >>> clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
+    >>> r = cheapest_allowed(clf, 0.5, clf.neyman_pearson(0.15))
+    >>> r["randomized"], round(r["fpr"], 6), round(r["tpr"], 6), r["binding"]
+    (True, 0.15, 0.35, True)
+    >>> cheapest_allowed(clf, 0.2, clf.neyman_pearson(0.15))["binding"]  # optimum: flag none
+    False
+    """
+    op = clf.best(pcf) if op is None else op
+    if cp is None:
+        return _optimum(clf, pcf, op)
+    if _before(op, cp) or _same_point(op, cp):
+        # The cheapest rule is allowed: the limit does not bind at this PCF(+), and the paper's
+        # point (the largest TPR allowed) would cost more (issue 31). Where the optimum is the
+        # paper's point itself, it stays the cheapest allowed up to PCF(+) = 1.
+        rule = _optimum(clf, pcf, op)
+        rule.update(constraint=cp.kind)
+        if _same_point(op, cp):
+            rule["pcf_hi"] = 1.0
+        return rule
+    # The cheapest rule is past the limit: along the hull the cost falls up to it, so the
+    # cheapest allowed rule is where the limit meets the hull; it stays so on [hand-over into
+    # its edge, 1].
+    hull = clf.hull
+    f, t = hull.fpr.to_numpy(), hull.tpr.to_numpy()
+    # Hull vertices strictly before the constrained point (lower FPR, or equal FPR and lower TPR).
+    before = [i for i in range(len(f)) if f[i] < cp.fpr or (f[i] == cp.fpr and t[i] < cp.tpr)]
+    if not before:
+        lo = 0.0
+    else:
+        j = before[-1]
+        # Where vertex j hands over to the next one along the hull (the constrained point's edge).
+        df, dt = f[j + 1] - f[j], t[j + 1] - t[j]
+        lo = float(df / (df + dt)) if df + dt > 0 else 0.0
+    nec = float(cp.nec(pcf))
+    return {"threshold": float(cp.single_threshold if cp.randomized else cp.threshold_high),
+            "randomized": bool(cp.randomized), "threshold_low": float(cp.threshold_low),
+            "threshold_high": float(cp.threshold_high),
+            "prob_low": float(cp.prob_low) if cp.randomized else 0.0, "constraint": cp.kind,
+            "fpr": float(cp.fpr), "tpr": float(cp.tpr), "nec": nec, "pcf_lo": min(lo, pcf),
+            "pcf_hi": 1.0, "binding": bool(nec - float(op.nec) > _NEC_SLACK)}

@@ -280,6 +280,8 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
         reps = cache_of(clf).get(key, lambda: resample.sorted_columns(
             fixed_replicates(n_pos, n_neg, tp, fp, x, n_boot, rng)))
         lower, upper = percentile_rows(reps, level)
+    if threshold is None:  # one matrix (from_confusion): the band of its envelope
+        nec, lower, upper = trivial_capped(x, nec, lower, upper)
     out = pd.DataFrame({"pcf": x, "nec": nec, "lower": lower, "upper": upper})
     exact = method in ("auto", "exact")
     # A fixed rule's band is the paper's percentile band (Drummond & Holte (2004), sec. 8),
@@ -288,6 +290,33 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
     # PCF(+) = 1: 0.685 at level 0.9, against 0.896 for the percentile band).
     return _finish(out, level, "percentile", "fixed" if threshold is None else float(threshold),
                    None if exact else n_boot, envelope=False)
+
+
+def trivial_capped(x, nec, lower, upper):
+    """A fixed matrix's band made the band of its lower envelope ``min(line, x, 1 - x)``.
+
+    A classifier known by one confusion matrix (:meth:`Classifier.from_confusion`) has for its
+    cost curve the envelope of its line and the two trivial classifiers (flag no case, cost
+    ``x``; flag every case, cost ``1 - x``), and that is what the readout's NEC reads. The
+    trivial lines have no sampling error, and ``min(·, c)`` keeps the order of values, so each
+    quantile of ``min(L, c)`` is ``min(quantile of L, c)``: with ``c = min(x, 1 - x)`` the band
+    of the envelope is ``(min(lower, c), min(upper, c))`` exactly, around ``min(nec, c)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from costwidget.model.uncertainty.bands import trivial_capped
+    >>> x = np.array([0.1, 0.5])
+    >>> [v.round(3).tolist() for v in trivial_capped(x, np.array([0.3, 0.3]),
+    ...                                              np.array([0.231, 0.15]),
+    ...                                              np.array([0.367, 0.45]))]
+    [[0.1, 0.3], [0.1, 0.15], [0.1, 0.45]]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    c = np.minimum(x, 1.0 - x)
+    return (np.minimum(np.asarray(nec, dtype=np.float64), c),
+            np.minimum(np.asarray(lower, dtype=np.float64), c),
+            np.minimum(np.asarray(upper, dtype=np.float64), c))
 
 
 #: Ways to turn the replicates at a pcf into an interval (see :meth:`Classifier.band`).

@@ -2,7 +2,7 @@
 before anything is changed (the format itself is `costwidget.export.snapshot_format`).
 
 Used from the widget: state, classifiers, colors, readout, constrained, difference_intervals,
-range_table, threshold_choice_view, decision_rule(), wait() and update().
+range_table, threshold_choice_view, decision, wait() and update().
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ def snapshot(w) -> dict:
         range_table(w).reset_index().to_dict("records"),
         "readout": readout.reset_index().to_dict("records"),
     }
-    snap["decision_rule"] = _decision_rule_record(w)  # issue 21: the rule to deploy
+    decision = w.decision  # issue 31: the one answer, as every view shows it
+    snap["decision"] = decision.to_dict()
+    snap["decision_rule"] = _decision_rule_record(decision)  # issue 21: the rule to deploy
     snap["threshold_choice"] = {"method": s.threshold_choice,  # issue 21
                                 "show_decision_curve": s.show_decision_curve,
                                 "at_operating_point":
@@ -63,9 +65,10 @@ def snapshot(w) -> dict:
     return fmt.jsonable(snap)
 
 
-def _decision_rule_record(w):
-    """The rule to deploy (``w.decision_rule().to_dict()``), None when nothing is shown."""
-    return w.decision_rule().to_dict() if len(w.readout) else None
+def _decision_rule_record(decision):
+    """The rule to deploy (``w.decision_rule().to_dict()``); None when nothing is shown or on a
+    tie (``snap["decision"]`` names the tied classifiers in ``lowest``, with ``tie`` true)."""
+    return None if decision.rule is None else decision.rule.to_dict()
 
 
 def _is_number(v):

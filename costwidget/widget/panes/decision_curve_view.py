@@ -8,7 +8,10 @@ solid, its score-driven curve (treat iff score ≥ pt, as ``dcurves``) dashed wh
 the threshold choice is on, with "treat all" and "treat none". Net benefit is that of
 the population the operating point describes: prevalence π₁ = p(+) (the data's when p(+) is
 0 or 1, where net benefit is not defined). The operating point is drawn at the threshold
-probability its costs imply, pt = C(+|−) / (C(+|−) + C(−|+)), and moves with the sliders.
+probability its costs imply, pt = C(+|−) / (C(+|−) + C(−|+)), and moves with the sliders: each
+classifier's dot is the net benefit of its rule in the widget's `Decision` (issue 31) at the
+current p(+), NB = TPR·p − FPR·(1 − p)·pt/(1 − pt) (under a constraint, of the cheapest rule
+it allows), so it names the same rule as the headline.
 """
 
 from __future__ import annotations
@@ -103,6 +106,8 @@ class DecisionCurveView:
         self.frame = pd.DataFrame(columns=["classifier", "threshold_choice",
                                            "threshold_probability", "net_benefit"])
         self.operating_pt = math.nan
+        #: ``{name: net benefit}`` of the dots drawn (the Decision's; empty when off).
+        self.operating_nb = {}
         self._drawn_curves = None
         self._drawn_point = None
 
@@ -136,7 +141,9 @@ class DecisionCurveView:
                 self.widget.children = ()
             self.frame = self.frame.iloc[:0]
             self._drawn_curves = None
+            self._drawn_point = None
             self.operating_pt = math.nan
+            self.operating_nb = {}
             return
         shown = self.ctx.visible()
         with_score = s.threshold_choice != "none"
@@ -147,7 +154,7 @@ class DecisionCurveView:
             self._draw_curves(shown)
             self._drawn_curves = key
             self._drawn_point = None
-        point = (key, s.cost_fn, s.cost_fp)
+        point = (key, self.ctx.decision)
         if point != self._drawn_point:
             self._draw_point(shown)
             self._drawn_point = point
@@ -184,19 +191,14 @@ class DecisionCurveView:
                 self.reference.y = np.array([all_y, np.zeros(len(all_y))])
 
     def _draw_point(self, shown) -> None:
-        s = self.ctx.state
-        pt = threshold_probability(s.cost_fn, s.cost_fp)
+        # The Decision's point (issue 31): each shown classifier's rule, its net benefit at
+        # the current p(+) (the population the cost pane describes) and pt; NaN at pt = 1.
+        point = self.ctx.decision.decision_curve
+        pt = point.threshold_probability
         self.operating_pt = pt
-        ys = np.full(len(self.ctx.drawings), np.nan)
-        names = {d.name: d.clf for d in shown}
-        if pt < 1.0 and names:
-            # At the operating point's prevalence, as the curves: the rule's net benefit in the
-            # population the cost pane describes (not the data's, which p(+) may differ from).
-            nb = decision_curve(names, [pt], threshold_choice="optimal", prior=_prior(s.p_pos))
-            for i, d in enumerate(self.ctx.drawings):
-                hit = nb[nb.classifier == d.name].net_benefit
-                if len(hit):
-                    ys[i] = float(hit.iloc[0])
+        nb = dict(point.net_benefit)
+        ys = np.array([nb.get(d.name, np.nan) for d in self.ctx.drawings], dtype=float)
+        self.operating_nb = {name: v for name, v in point.net_benefit}
         with self.figure.hold_sync():
             self.point_line.x = [pt, pt]
             self.points.x = np.full(len(ys), pt)

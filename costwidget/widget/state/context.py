@@ -23,12 +23,20 @@ class Context:
     background: object
     #: The `FrontendLink` (issue 19), set once the widget is composed; None without the front end.
     frontend_link: object = None
+    #: The `DecisionSource` (issue 31): the one answer every component reads (``decision``).
+    decisions: object = None
 
     @property
     def frontend_draws(self) -> bool:
         """True while a front end draws the operating point: the kernel must not write the marks,
         tables and control links it owns (one writer per mark)."""
         return self.frontend_link is not None and self.frontend_link.attached
+
+    @property
+    def decision(self):
+        """The `Decision` at the current state (`DecisionSource`): what to deploy, with which
+        rule, at what cost; every component that shows a part of the answer reads it."""
+        return self.decisions.current()
 
     @property
     def names(self) -> list[str]:

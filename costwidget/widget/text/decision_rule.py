@@ -1,42 +1,33 @@
 """``w.decision_rule()`` and ``w.to_estimator()``: the widget's current choice, to deploy.
 
-Thin: picks the classifier (named, or the cheapest visible one at the operating
-point, under the constraint when one is active) and asks the model.
+Thin: the rule is the widget's one `Decision`'s (``w.decision.rule_for(name)``): by default
+the chosen classifier's (the cheapest shown, under the constraint when one is active; a tie
+raises, naming the tied classifiers), with ``name=`` any classifier's.
 """
 
 from __future__ import annotations
 
-from ...model import decision_rule, to_estimator
+from ...model import decide, to_estimator
 
 __all__ = ["widget_decision_rule", "widget_to_estimator"]
 
 
-def _chosen_name(w, name):
-    names = [c.name for c in w.classifiers]
-    if name is not None:
-        if name not in names:
-            raise ValueError(f"No classifier named {name!r}; the classifiers are {names}.")
-        return name
-    table = w.readout
-    if table.empty:
-        raise ValueError("No classifier is shown: make one visible, or pass name=.")
-    column = ("constrained_expected_cost" if "constrained_expected_cost" in table
-              else "expected_cost")
-    # The highlighted row of the readout: the lowest expected cost (first on ties).
-    return str(table[column].astype(float).idxmin())
-
-
 def widget_decision_rule(w, name=None):
-    """The `DecisionRule` of classifier ``name`` (default: the best shown) at the widget's state."""
-    name = _chosen_name(w, name)
+    """The `DecisionRule` of classifier ``name`` (default: the one chosen) at the widget's state.
+
+    A shown classifier's rule is the `Decision`'s; a hidden one's is :func:`decide`'s over it
+    alone at the same state (a classifier's rule does not depend on the others)."""
+    decision = w.decision
+    if name is None or name in decision.names:
+        return decision.rule_for(name)
+    names = [c.name for c in w.classifiers]
+    if name not in names:
+        raise ValueError(f"No classifier named {name!r}; the classifiers are {names}.")
+    d = decision
     clf = next(c for c in w.classifiers if c.name == name)
-    s = w.state
-    cp = None
-    if s.constraint == "neyman_pearson":
-        cp = clf.neyman_pearson(s.max_fpr)
-    elif s.constraint == "workforce":
-        cp = clf.workforce(s.capacity, n_pos=s.n_pos, n_neg=s.n_neg)
-    return decision_rule(clf, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp, constrained=cp)
+    return decide([clf], p_pos=d.p_pos, cost_fn=d.cost_fn, cost_fp=d.cost_fp,
+                  constraint=d.constraint, max_fpr=d.max_fpr, capacity=d.capacity,
+                  n_pos=d.n_pos, n_neg=d.n_neg).rule_for(name)
 
 
 def widget_to_estimator(w, name=None):

@@ -1,9 +1,10 @@
 """The headline: one line at the top of the widget that answers the question.
 
 "Deploy gradient boosting at score ≥ 0.488: 0.229 per case (FPR 11 %, TPR 50 %); next best
-random forest, +0.004". The words come from the model (`costwidget.model.headline_text`) over
-the readout's rows, so the headline and the table always agree; with an active constraint it
-names the constrained rule. Escaped: classifier names are user text.
+random forest, +0.004". The words are the widget's one `Decision`'s (``ctx.decision.headline``,
+`costwidget.model.decide`), as are the readout's rows and ``w.decision_rule()``, so they always
+agree; with an active constraint it names the cheapest rule the constraint allows, and says
+when the limit does not bind. Escaped: classifier names are user text.
 """
 
 from __future__ import annotations
@@ -11,8 +12,6 @@ from __future__ import annotations
 import html
 
 import ipywidgets as widgets
-
-from ...model import headline_text
 
 __all__ = ["Headline", "headline_html"]
 
@@ -34,25 +33,16 @@ def headline_html(text: str) -> str:
 
 
 class Headline:
-    """Owns the headline's HTML widget; draws it from the readout's rows."""
+    """Owns the headline's HTML widget; draws it from the widget's `Decision`."""
 
-    def __init__(self, ctx, readout):
+    def __init__(self, ctx):
         self.ctx = ctx
-        self.readout = readout
         self.widget = widgets.HTML()
         self.widget.add_class("costwidget-headline")
         self.text = ""
 
     def sync(self) -> None:
-        rows = self.readout.rows()
-        s = self.ctx.state
-        drawings = {d.name: d for d in self.ctx.drawings}
-        # The next lower score below each row's threshold: the headline shows the threshold
-        # with the digits that select the same cases.
-        lower = {name: drawings[name].lower_score(row["threshold"])
-                 for name, row in rows if name in drawings}
-        self.text = headline_text(rows, constrained=s.constraint != "none", pcf=s.pcf,
-                                  lower_scores=lower)
+        self.text = self.ctx.decision.headline
         if self.ctx.frontend_draws:  # the front end writes it while attached (one writer)
             return
         value = headline_html(self.text)

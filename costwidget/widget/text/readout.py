@@ -1,7 +1,7 @@
 """The readout: one row per visible classifier at the current operating point, as HTML tables.
 
-The numbers come from the model (`costwidget.model.decisions.operating.operating_rows`);
-this module only lays them out, with column names in words, escaping every
+The rows and the highlighted row come from the widget's one `Decision` (``ctx.decision``,
+`costwidget.model.decide`, issue 31); this module only lays them out, with column names in words, escaping every
 name. An active constraint gets a compact table of its own, under the first,
 so neither is wider than the widget.
 """
@@ -14,7 +14,7 @@ import math
 import ipywidgets as widgets
 import pandas as pd
 
-from ...model import lowest_names, operating_rows, readable
+from ...model import lowest_names, readable
 
 __all__ = ["Readout", "readout_html", "constraint_html", "constraint_description",
            "population_text", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS"]
@@ -66,13 +66,17 @@ def _cell(row, column) -> str:
     return f"<td>{_number(value)}</td>"
 
 
-def _table(rows, colors, columns, best_by, caption, note, css_class) -> str:
+def _lowest(rows, column):
+    """The one row of lowest ``column``, None at a tie (`lowest_names`, the decision's rule)."""
+    low = lowest_names(rows, column)
+    return low[0] if len(low) == 1 else None
+
+
+def _table(rows, colors, columns, best, caption, note, css_class) -> str:
     head = "<th>classifier</th>" + "".join(
         f"<th{_TEXT if column in _TEXT_COLUMNS else ''} title='{html.escape(tip)}'>"
         f"{html.escape(text)}</th>" for text, tip, column in columns)
-    # The one lowest is highlighted; a tie highlights none (the headline's rule).
-    low = lowest_names(rows, best_by)
-    best = low[0] if len(low) == 1 else None
+    # ``best`` is highlighted: the one lowest; a tie highlights none (the headline's rule).
     body = []
     for name, row in rows:
         attrs = f" class='costwidget-best' style='{_BEST_STYLE}'" if name == best else ""
@@ -84,12 +88,15 @@ def _table(rows, colors, columns, best_by, caption, note, css_class) -> str:
             f"<div class='costwidget-table-note'>{note}</div>")
 
 
-def readout_html(rows, colors: dict) -> str:
-    """An HTML table of ``(name, {column: value})`` rows (names escaped), the lowest expected
-    cost highlighted; plain text copies cleanly."""
+def readout_html(rows, colors: dict, best=_lowest) -> str:
+    """An HTML table of ``(name, {column: value})`` rows (names escaped), the row ``best``
+    highlighted (default: the one lowest expected cost, none at a tie); plain text copies
+    cleanly."""
     if not rows:
         return "<i>No classifier shown.</i>"
-    return _table(rows, colors, READOUT_COLUMNS, "expected_cost",
+    if best is _lowest:
+        best = _lowest(rows, "expected_cost")
+    return _table(rows, colors, READOUT_COLUMNS, best,
                   "<b>At the operating point</b> (each classifier at its best threshold)",
                   "Highlighted: the lowest expected cost (none when several tie). Expected cost "
                   "per case is in the units "
@@ -97,12 +104,15 @@ def readout_html(rows, colors: dict) -> str:
                   "costwidget-readout")
 
 
-def constraint_html(rows, colors: dict, description: str) -> str:
-    """The constrained columns of ``rows`` as their own table, or "" when no row has them."""
+def constraint_html(rows, colors: dict, description: str, best=_lowest) -> str:
+    """The constrained columns of ``rows`` as their own table, or "" when no row has them; the
+    row ``best`` highlighted (default: the one lowest constrained cost, none at a tie)."""
     rows = [(name, row) for name, row in rows if "constrained_nec" in row]
     if not rows:
         return ""
-    return _table(rows, colors, CONSTRAINT_COLUMNS, "constrained_expected_cost",
+    if best is _lowest:
+        best = _lowest(rows, "constrained_expected_cost")
+    return _table(rows, colors, CONSTRAINT_COLUMNS, best,
                   f"<b>Under the constraint</b>: {html.escape(description)}",
                   "Highlighted: the lowest expected cost under the constraint (none when "
                   "several tie).",
@@ -143,39 +153,39 @@ def constraint_description(state) -> str:
 
 class Readout:
     """Owns the readout's HTML widgets (the table at the operating point, and the constrained
-    table under it); asks the operating-point and constraint tools for their look-ups, and the
-    model for the numbers."""
+    table under it); lays out the rows of the widget's `Decision`."""
 
-    def __init__(self, ctx, operating_tool, constraint_tool):
+    def __init__(self, ctx):
         self.ctx = ctx
-        self.operating_tool = operating_tool
-        self.constraint_tool = constraint_tool
         self.widget = widgets.HTML()
         self.widget.add_class("costwidget-readout")
         self.constrained_widget = widgets.HTML()
         self.constrained_widget.add_class("costwidget-constraint-readout")
 
     def rows(self):
-        """The readout's ``(name, {column: value})`` rows at the drawn operating point."""
-        s = self.ctx.state
-        return operating_rows([d.clf for d in self.ctx.visible()], p_pos=s.p_pos,
-                              cost_fn=s.cost_fn, cost_fp=s.cost_fp,
-                              constrained=self.constraint_tool.constrained,
-                              best=self.operating_tool.best)
+        """The readout's ``(name, {column: value})`` rows: the `Decision`'s."""
+        return list(self.ctx.decision.rows)
 
     def table(self) -> pd.DataFrame:
-        """The readout as a DataFrame indexed by classifier name."""
-        rows = self.rows()
-        return pd.DataFrame([row for _, row in rows],
-                            index=pd.Index([name for name, _ in rows], name="classifier"))
+        """The readout as a DataFrame indexed by classifier name (``Decision.table()``)."""
+        return self.ctx.decision.table()
 
     def html_values(self) -> dict:
-        """``{widget: {"value": html}}`` of both tables at the current state."""
-        rows = self.rows()
+        """``{widget: {"value": html}}`` of both tables at the current state.
+
+        The table that shows the decision's rules highlights the classifier the decision
+        chose (none at a tie): the main table without a constraint, the constrained table
+        with one. Under a constraint the main table shows each classifier's unconstrained
+        optimum, and highlights the one lowest of those (none at a tie)."""
+        decision = self.ctx.decision
+        rows = list(decision.rows)
         colors = {d.name: d.color for d in self.ctx.drawings}
-        return {self.widget: {"value": readout_html(rows, colors)},
+        constrained = decision.constraint != "none"
+        return {self.widget: {"value": readout_html(
+                    rows, colors, **({} if constrained else {"best": decision.chosen}))},
                 self.constrained_widget: {"value": constraint_html(
-                    rows, colors, constraint_description(self.ctx.state))}}
+                    rows, colors, constraint_description(self.ctx.state),
+                    best=decision.chosen)}}
 
     def sync(self) -> None:
         if self.ctx.frontend_draws:  # the front end writes both tables while attached

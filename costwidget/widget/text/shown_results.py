@@ -7,7 +7,33 @@ __all__ = ["ShownResults"]
 
 
 class ShownResults:
-    """``w.readout``, ``w.range_table``, ``w.decision_rule()``, ``w.drawn_bands``, ..."""
+    """``w.decision``, ``w.readout``, ``w.range_table``, ``w.decision_rule()``, ..."""
+
+    @property
+    def decision(self):
+        """The widget's one answer at the current state: a `costwidget.model.Decision`.
+
+        Which visible classifier to deploy, with which rule (the cheapest the active
+        constraint allows), at what cost: what the headline says, the readout shows (and
+        highlights), ``decision_rule()`` returns, the constraint's marks, the winner's dot and
+        the decision-curve point show, and ``snapshot()`` and the export record
+        (`costwidget.model.decide` over the visible classifiers, p(+), costs and constraint).
+        Read-only; it follows the state.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
+        >>> s = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+        >>> w = cw.CostWidget([cw.Classifier.from_scores(y, s, name="m")], p_pos=0.4,
+        ...                   cost_fn=1.0, cost_fp=4.0)
+        >>> w.decision.chosen, w.decision.rule.threshold
+        ('m', 0.6)
+        >>> w.decision.headline == w.headline.text
+        True
+        >>> w.close()
+        """
+        return self._ctx.decision
 
     @property
     def readout(self):
@@ -26,9 +52,11 @@ class ShownResults:
 
     # --- decision rule to deploy (issue 21; see decision_rule.py) ---
     def decision_rule(self, name=None):
-        """The rule to deploy for classifier ``name`` (default: the lowest expected cost shown,
-        under the active constraint): a frozen `costwidget.model.DecisionRule` whose
-        ``to_dict()`` is JSON. See :func:`costwidget.model.decision_rule`."""
+        """The rule to deploy for classifier ``name`` (default: the one ``w.decision`` chose, the
+        lowest expected cost shown under the active constraint): a frozen
+        `costwidget.model.DecisionRule` whose ``to_dict()`` is JSON. On a tie (no one classifier
+        is the best) it raises ``ValueError`` naming the tied classifiers: pass ``name=``. See
+        :meth:`costwidget.model.Decision.rule_for`."""
         from .decision_rule import widget_decision_rule
         return widget_decision_rule(self, name)
 
@@ -42,8 +70,11 @@ class ShownResults:
 
     @property
     def constrained(self):
-        """``{name: ConstrainedPoint}`` of the active constraint (empty when none)."""
-        return dict(self.constraint_tool.constrained)
+        """``{name: ConstrainedPoint}`` of the active constraint (empty when none): the paper's
+        point of each visible classifier (the largest TPR the limit allows,
+        ``w.decision.of(name).constrained``); the rule to deploy is ``decision_rule(name)``."""
+        d = self.decision
+        return {c.name: c.constrained for c in d.classifiers if c.constrained is not None}
 
     @property
     def drawn_bands(self):

@@ -38,9 +38,20 @@ def capacity_text(cases: float, n_pos: float, n_neg: float) -> str:
     return f"= {readable(cases)} cases{share}"
 
 
+def _made(c) -> str:
+    """How a classifier's rule under the constraint is made (a `ClassifierDecision`): the
+    paper's point where the limit binds; its optimum, and that it does not bind, elsewhere."""
+    if c.rule.binding:
+        return c.constrained.message
+    return (f"the limit does not bind at this operating point: its cheapest rule, "
+            f"FPR {readable(c.rule.fpr)}, TPR {readable(c.rule.tpr)}, is allowed and deployed "
+            f"(the largest TPR the limit allows: {c.constrained.message})")
+
+
 class ConstraintTool:
-    """Owns the constraint controls and marks; ``constrained`` maps each visible classifier to its
-    `ConstrainedPoint` under the active constraint (empty when none)."""
+    """Owns the constraint controls and marks; draws each visible classifier's rule under the
+    active constraint from the widget's `Decision` (``constrained`` maps each to the paper's
+    `ConstrainedPoint`, empty when none)."""
 
     def __init__(self, ctx, *, total_cases: float | None):
         self.ctx = ctx
@@ -141,25 +152,24 @@ class ConstraintTool:
 
     def sync(self) -> None:
         s = self.ctx.state
-        key = (s.constraint, s.max_fpr, s.capacity, s.n_pos, s.n_neg, tuple(s.visible))
+        decision = self.ctx.decision
+        key = (s.constraint, s.max_fpr, s.capacity, s.n_pos, s.n_neg, tuple(s.visible),
+               s.p_pos, s.cost_fn, s.cost_fp)
         if key == self._drawn:
             return
-        shown = self.ctx.visible()
-        if s.constraint == "none":
-            constrained = {}
-        elif s.constraint == "neyman_pearson":
-            constrained = {d.name: d.clf.neyman_pearson(s.max_fpr) for d in shown}
-        else:
-            constrained = {d.name: d.clf.workforce(s.capacity, n_pos=s.n_pos, n_neg=s.n_neg)
-                           for d in shown}
+        # Each classifier's rule under the constraint is the Decision's (issue 31): the
+        # cheapest rule the limit allows, its optimum where the limit does not bind.
+        parts = {c.name: c for c in decision.classifiers} if s.constraint != "none" else {}
+        constrained = {name: c.constrained for name, c in parts.items()}
         n = len(self.ctx.drawings)
         fpr, tpr = np.zeros(n), np.zeros(n)
         slope, intercept, opacity = np.zeros(n), np.zeros(n), np.zeros(n)
         for i, d in enumerate(self.ctx.drawings):
-            cp = constrained.get(d.name)
-            if cp is not None:
-                fpr[i], tpr[i], slope[i], intercept[i], opacity[i] = (cp.fpr, cp.tpr, cp.slope,
-                                                                      cp.intercept, 1.0)
+            c = parts.get(d.name)
+            if c is not None:
+                # The rule's cost line, NEC = (1 - TPR)·PCF + FPR·(1 - PCF) (eq. 8).
+                fpr[i], tpr[i], opacity[i] = c.rule.fpr, c.rule.tpr, 1.0
+                slope[i], intercept[i] = 1.0 - c.rule.tpr - c.rule.fpr, c.rule.fpr
         if s.constraint == "neyman_pearson":
             line_x, line_y = [s.max_fpr, s.max_fpr], [0.0, 1.0]
         elif s.constraint == "workforce":
@@ -171,8 +181,8 @@ class ConstraintTool:
             line_x, line_y = [0.0, 0.0], [0.0, 1.0]
         on = s.constraint != "none"
         # The rules are in the readout's constraint table; how each is made, on request.
-        message = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(cp.message)}</li>"
-                          for name, cp in constrained.items())
+        message = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(_made(c))}</li>"
+                          for name, c in parts.items())
         if message:
             message = (f"<details><summary>how each constrained rule is made</summary>"
                        f"<ul>{message}</ul></details>")

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from ...model import iso_performance_segment
-from ...model import (costs_for_ratio, lowest_names, move_to_pcf, readable, readable_value,
+from ...model import (costs_for_ratio, move_to_pcf, readable, readable_value,
                      round_significant, snap_pcf, zero_cost_note)
 from ..controls.marks import hold
 from ..controls.sliders import SliderBinding
@@ -30,21 +30,6 @@ GESTURE_DIGITS = 3
 #: The widest the ratio slider grows, in decades either way (10 ** 308 is the largest power of
 #: ten a float holds).
 _MAX_DECADE = 308
-
-
-def winner_index(nec, opacity):
-    """Index of the one visible classifier of lowest NEC; None at a tie or with none shown (the
-    readout's tie rule, `lowest_names`). js/src/operating_point.mjs winnerIndex.
-
-    Examples
-    --------
-    >>> from costwidget.widget.tools.operating_point import winner_index
-    >>> winner_index([0.2, 0.1, 0.05], [1.0, 1.0, 0.0]), winner_index([0.1, 0.1], [1.0, 1.0])
-    (1, None)
-    """
-    rows = [(i, {"nec": float(v)}) for i, (v, o) in enumerate(zip(nec, opacity)) if o > 0]
-    low = lowest_names(rows, "nec")
-    return low[0] if len(low) == 1 else None
 
 
 def format_ratio(cost_fn: float, cost_fp: float) -> str:
@@ -243,7 +228,7 @@ class OperatingPointTool:
     # ------------------------------------------------------------------ drawing
     def sync(self) -> None:
         s = self.ctx.state
-        key = (s.pcf, tuple(s.visible))
+        key = (s.pcf, tuple(s.visible), self.ctx.decision)
         if key == self._drawn:
             return
         values, ops = self.mark_values()
@@ -276,18 +261,20 @@ class OperatingPointTool:
             self.chosen: {"x": fpr, "y": tpr, "opacities": opacity},
             self.operating_line: {"x": [pcf, pcf]},
             self.nec_points: {"x": np.full(len(nec), pcf), "y": nec, "opacities": opacity},
-            self.winner_dot: self._winner_values(pcf, nec, opacity),
+            self.winner_dot: self._winner_values(pcf),
             self.handle: {"x": [pcf]},
         }
         return values, ops
 
-    def _winner_values(self, pcf, nec, opacity) -> dict:
-        """The winner's dot: at its NEC in its colour, hidden when no one classifier is lowest."""
-        k = winner_index(nec, opacity)
-        if k is None:
+    def _winner_values(self, pcf) -> dict:
+        """The winner's dot: the `Decision`'s chosen classifier at its rule's NEC (under a
+        constraint, the cheapest rule it allows), in its colour; hidden at a tie or with none
+        shown."""
+        decision = self.ctx.decision
+        if decision.chosen is None:
             return {"x": [pcf], "y": [0.0], "colors": [INK], "visible": False}
-        return {"x": [pcf], "y": [float(nec[k])], "colors": [self.ctx.drawings[k].color],
-                "visible": True}
+        return {"x": [pcf], "y": [float(decision.rule.nec)],
+                "colors": [self.ctx.drawing(decision.chosen).color], "visible": True}
 
     def push_controls(self) -> None:
         """State -> controls (inside ``tx.pushing()``)."""

@@ -1,0 +1,55 @@
+"""The widget's one answer (issue 31): the `Decision` for the current state, computed once.
+
+`DecisionSource` is the first of a `CostWidget`'s components: at each state change it asks the
+model (:func:`costwidget.model.decide`) which classifier to deploy, with which rule, at what
+cost, over the visible classifiers at the state's p(+), costs and constraint. Every other
+component reads that one record (``ctx.decision``): the headline, the readout's tables and
+their highlighted row, ``w.decision_rule()``/``w.to_estimator()``, the constraint's marks, the
+winner's dot, the decision-curve pane's point, ``w.snapshot()`` and the export. None of them
+assembles an answer of its own, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from ...model import decide
+
+__all__ = ["DecisionSource", "DECISION_TRAITS"]
+
+#: The state the decision reads (and nothing else: a change elsewhere keeps it).
+DECISION_TRAITS = ("visible", "p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr",
+                   "capacity", "n_pos", "n_neg")
+
+
+class DecisionSource:
+    """Owns the current `Decision`; recomputes it when the state it reads changes.
+
+    It draws nothing: ``sync()`` (first in the widget's components) only brings the record up
+    to date, and ``current()`` returns it, recomputed first if the state moved since (a reader
+    outside a redraw, e.g. ``w.decision`` while a front end draws, still gets the current
+    answer).
+    """
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self._key = None
+        self._decision = None
+
+    def _state_key(self) -> tuple:
+        s = self.ctx.state
+        return tuple(tuple(v) if isinstance(v, (list, tuple)) else v
+                     for v in (getattr(s, name) for name in DECISION_TRAITS))
+
+    def current(self):
+        """The `Decision` at the current state."""
+        key = self._state_key()
+        if key != self._key or self._decision is None:
+            s = self.ctx.state
+            self._decision = decide(
+                [d.clf for d in self.ctx.visible()], p_pos=s.p_pos, cost_fn=s.cost_fn,
+                cost_fp=s.cost_fp, constraint=s.constraint, max_fpr=s.max_fpr,
+                capacity=s.capacity, n_pos=s.n_pos, n_neg=s.n_neg)
+            self._key = key
+        return self._decision
+
+    def sync(self) -> None:
+        self.current()
