@@ -5,17 +5,17 @@
 // This module mirrors the Python model *exactly*, operation for operation, so that its answers
 // are the same IEEE doubles (tests/test_frontend_parity.py checks it on >= 1000 states):
 //
-//   probabilityCost      costwidget/model/costs.py            probability_cost (eq. 6)
-//   best                 costwidget/model/classifier.py       Classifier.best / Envelope.vertex_at
-//   operatingPoint       costwidget/model/classifier.py       Classifier.operating_point
-//   neymanPearson,       costwidget/model/classifier.py and   Classifier.neyman_pearson / workforce,
-//   workforce            costwidget/model/constraints.py      solve_linear_constraint
-//   isoPerformanceSegment, workforceSegment                   costwidget/model/geometry.py
-//   readoutRows          costwidget/model/operating.py        operating_rows
-//   decide, decisionOf   costwidget/model/decide.py           decide (Decision.to_dict())
-//   readoutHtml, ...     costwidget/widget/readout.py         the readout's HTML tables
-//   readable, ...        costwidget/model/readable.py         the one rule for shown numbers
-//   headlineText         costwidget/model/headline.py         the headline above the panes
+//   probabilityCost      costwidget/model/kernels/costs.py            probability_cost (eq. 6)
+//   best                 costwidget/model/classifier/classifier.py       Classifier.best / Envelope.vertex_at
+//   operatingPoint       costwidget/model/classifier/classifier.py       Classifier.operating_point
+//   neymanPearson,       costwidget/model/classifier/classifier.py and   Classifier.neyman_pearson / workforce,
+//   workforce            costwidget/model/decisions/constraints.py      solve_linear_constraint
+//   isoPerformanceSegment, workforceSegment                   costwidget/model/kernels/geometry.py
+//   readoutRows          costwidget/model/decisions/operating.py        operating_rows
+//   decide, decisionOf   costwidget/model/decisions/decide.py           decide (Decision.to_dict())
+//   readoutHtml, ...     costwidget/widget/text/readout.py         the readout's HTML tables
+//   readable, ...        costwidget/model/kernels/readable.py         the one rule for shown numbers
+//   headlineText         costwidget/model/decisions/headline.py         the headline above the panes
 //
 // Rules kept from the Python so that doubles agree bit for bit: the same order of operations
 // (`(1 - tpr - fpr) * pcf + fpr` is `((1 - tpr) - fpr) * pcf + fpr`), no fused multiply-add (JS
@@ -438,7 +438,7 @@ export function operatingPoint(clf, { p_pos, cost_fn, cost_fp }) {
 // ------------------------------------------------------------------------------------ geometry
 
 /**
- * Clip the line (x0 + u·dx, y0 + u·dy) to [0, 1]² (model/geometry.py clip_line_to_unit_square,
+ * Clip the line (x0 + u·dx, y0 + u·dy) to [0, 1]² (model/kernels/geometry.py clip_line_to_unit_square,
  * one line): [xa, ya, xb, yb], NaN where it misses the square. NaN propagates through min/max
  * as it does in numpy's minimum/maximum.
  */
@@ -676,7 +676,7 @@ function visibleMask(classifiers, visible) {
 }
 
 /**
- * widget/operating_point.py _winner_values: the decision's chosen classifier (`decisionOf`), one
+ * widget/tools/operating_point.py _winner_values: the decision's chosen classifier (`decisionOf`), one
  * dot at its rule's NEC (under a constraint, the cheapest rule it allows), in its colour; hidden
  * at a tie or with none shown.
  */
@@ -690,11 +690,11 @@ function winnerDot(classifiers, decision, colors) {
   return { x: Float64Array.of(pcf), y: Float64Array.of(decision.rule.nec), colors: [color], visible: true };
 }
 
-/** widget/theme.py INK: the widget's ink colour, a CSS variable with its fallback. */
+/** widget/controls/theme.py INK: the widget's ink colour, a CSS variable with its fallback. */
 const INK = "var(--cw-ink, #000)";
 
 /**
- * Everything the operating-point tool draws (widget/operating_point.py sync), as typed arrays
+ * Everything the operating-point tool draws (widget/tools/operating_point.py sync), as typed arrays
  * ready for bqplot marks. Every classifier keeps its point in every mark (hidden ones at
  * opacity 0), so the marks' point counts never change.
  *
@@ -746,7 +746,7 @@ function shownConstrained(classifiers, state) {
 }
 
 /**
- * How a classifier's rule under the constraint is made (widget/constraint.py _made): the
+ * How a classifier's rule under the constraint is made (widget/tools/constraint.py _made): the
  * paper's point where the limit binds; its optimum, and that it does not bind, elsewhere.
  * @param {object} part  one of `decisionOf(...).classifiers`
  */
@@ -758,7 +758,7 @@ function madeText(part) {
 }
 
 /**
- * What the constraint tool draws (widget/constraint.py sync): the constraint's line in ROC
+ * What the constraint tool draws (widget/tools/constraint.py sync): the constraint's line in ROC
  * space, each visible classifier's rule under the constraint (the decision's: the cheapest rule
  * the limit allows, its optimum where the limit does not bind) and its cost line, and the
  * message of how each rule is made. The others keep a zero point at opacity 0.
@@ -817,7 +817,7 @@ export function constraintMarks(classifiers, state, decision = null, constrained
   };
 }
 
-/** The rule as a user deploys it (model/decide.py _mix_rule): randomized when needed. */
+/** The rule as a user deploys it (model/decisions/decide.py _mix_rule): randomized when needed. */
 function mixRule(rule) {
   if (rule.randomized) {
     return `threshold ${readable(rule.threshold_low)} with prob. ` +
@@ -827,7 +827,7 @@ function mixRule(rule) {
 }
 
 /**
- * The readout's rows (model/operating.py operating_rows, model/operating.py readout_row): one
+ * The readout's rows (model/decisions/operating.py operating_rows, model/decisions/operating.py readout_row): one
  * per visible classifier, the columns of `w.readout`, and, with a constraint, the constrained
  * columns of each classifier's cheapest allowed rule. The rows of `decisionOf`.
  * @param {Array<Classifier>} classifiers
@@ -842,7 +842,7 @@ export function readoutRows(classifiers, state, known = {}) {
 
 // ------------------------------------------------------------------------------------ the readout's HTML
 
-/** (header, tooltip, column) of the main table: widget/readout.py READOUT_COLUMNS. */
+/** (header, tooltip, column) of the main table: widget/text/readout.py READOUT_COLUMNS. */
 export const READOUT_COLUMNS = [
   ["threshold", "deploy: positive when score ≥ threshold", "threshold"],
   ["false-pos. rate", "false-positive rate, FPR", "fpr"],
@@ -851,7 +851,7 @@ export const READOUT_COLUMNS = [
   ["expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"],
   ["operating range, PCF(+)", "where it beats both trivial classifiers", "range_lo"],
 ];
-/** The same for the constraint's table: widget/readout.py CONSTRAINT_COLUMNS. */
+/** The same for the constraint's table: widget/text/readout.py CONSTRAINT_COLUMNS. */
 export const CONSTRAINT_COLUMNS = [
   ["false-pos. rate", "false-positive rate under the constraint", "constrained_fpr"],
   ["true-pos. rate", "true-positive rate under the constraint", "constrained_tpr"],
@@ -912,7 +912,7 @@ function table(rows, colors, columns, bestBy, caption, note, cssClass, highlight
 }
 
 /**
- * The readout table (widget/readout.py readout_html), the lowest expected cost highlighted.
+ * The readout table (widget/text/readout.py readout_html), the lowest expected cost highlighted.
  * @param {Array<[string, object]>} rows  from readoutRows
  * @param {Object<string, string>} colors  classifier name -> CSS colour
  * @returns {string}
@@ -927,7 +927,7 @@ export function readoutHtml(rows, colors, highlight = undefined) {
     "costwidget-readout", highlight);
 }
 
-/** Which population the workforce uses (widget/readout.py population_text). */
+/** Which population the workforce uses (widget/text/readout.py population_text). */
 export function populationText(state) {
   if (state.population_set === undefined || state.population_set) {
     return `population set: ${readable(state.n_pos)} positives, ${readable(state.n_neg)} negatives`;
@@ -935,7 +935,7 @@ export function populationText(state) {
   return `population: ${readable(state.n_pos + state.n_neg)} cases at p(+) = ${readable(state.p_pos)}`;
 }
 
-/** The active constraint in words (widget/readout.py constraint_description). */
+/** The active constraint in words (widget/text/readout.py constraint_description). */
 export function constraintDescription(state) {
   if (state.constraint === "neyman_pearson") {
     return `Neyman-Pearson, false-positive rate ≤ ${readable(state.max_fpr)}`;
@@ -951,7 +951,7 @@ export function constraintDescription(state) {
 }
 
 /**
- * The constraint's table (widget/readout.py constraint_html), "" when no row is constrained.
+ * The constraint's table (widget/text/readout.py constraint_html), "" when no row is constrained.
  * @param {Array<[string, object]>} rows @param {Object<string, string>} colors
  * @param {string} description  from constraintDescription
  */
@@ -965,7 +965,7 @@ export function constraintHtml(rows, colors, description, highlight = undefined)
     "costwidget-constraint-table", highlight);
 }
 
-/** One line when a cost is 0 (model/operating.py zero_cost_note): a click changes a cost. */
+/** One line when a cost is 0 (model/decisions/operating.py zero_cost_note): a click changes a cost. */
 export function zeroCostNote(costFn, costFp) {
   const zero = [["C(−|+)", costFn], ["C(+|−)", costFp]].filter(([, c]) => c === 0);
   if (!zero.length) return "";
@@ -993,19 +993,19 @@ export function capacityText(cases, nPos, nNeg) {
 
 // ------------------------------------------------------------------------------------ readable numbers
 
-/** model/readable.py round_significant: `digits` significant digits, exact decimal rounding. */
+/** model/kernels/readable.py round_significant: `digits` significant digits, exact decimal rounding. */
 export function roundSignificant(x, digits) {
   if (!Number.isFinite(x) || x === 0) return x;
   return Number(formatPy(x, `.${digits}g`));
 }
 
-/** model/readable.py readable_value: 4 significant digits, whole numbers below 10^5 kept. */
+/** model/kernels/readable.py readable_value: 4 significant digits, whole numbers below 10^5 kept. */
 export function readableValue(x) {
   if (Number.isFinite(x) && Number.isInteger(x) && Math.abs(x) < 1e5) return x;
   return roundSignificant(x, 4);
 }
 
-/** model/readable.py readable: the one rule as text; "" for NaN/null, "∞" for infinity. */
+/** model/kernels/readable.py readable: the one rule as text; "" for NaN/null, "∞" for infinity. */
 export function readable(x) {
   if (x == null || Number.isNaN(x)) return "";
   if (x === Infinity) return "∞";
@@ -1026,7 +1026,7 @@ function floorSignificant(x, digits) {
 }
 
 /**
- * model/readable.py selecting_threshold: the shortest decimal text d with
+ * model/kernels/readable.py selecting_threshold: the shortest decimal text d with
  * nextLower < Number(d) <= threshold, so `score >= d` flags the cases `score >= threshold` does.
  * @param {number} threshold @param {number|null} nextLower  the next lower distinct score
  * @returns {string}
@@ -1054,7 +1054,7 @@ function nextDown(x) {
   return f[0];
 }
 
-/** model/readable.py lowest_names: the rows with the lowest `column`, ties included. */
+/** model/kernels/readable.py lowest_names: the rows with the lowest `column`, ties included. */
 export function lowestNames(rows, column) {
   const values = rows.filter(([, r]) => r[column] != null && !Number.isNaN(r[column]))
     .map(([name, r]) => [name, r[column]]);
@@ -1080,7 +1080,7 @@ function ruleText(row, constrained, lower) {
   return ` at score ≥ ${selectingThreshold(t, lower)}`;
 }
 
-/** model/headline.py _trivial: at PCF(+) = 0 (1) flagging no (every) case costs nothing. */
+/** model/decisions/headline.py _trivial: at PCF(+) = 0 (1) flagging no (every) case costs nothing. */
 function trivialText(pcf, constrained) {
   if (pcf == null) return null;
   const lead = constrained ? "Under the constraint, flag" : "Flag";
@@ -1092,7 +1092,7 @@ function trivialText(pcf, constrained) {
 }
 
 /**
- * model/headline.py headline_text: one line that names the best classifier, or the tie.
+ * model/decisions/headline.py headline_text: one line that names the best classifier, or the tie.
  * @param {Array<[string, object]>} rows  from readoutRows
  * @param {boolean} [constrained]
  * @param {{pcf?: number, lowerScores?: Map<string, number>}} [options]  PCF(+), and the next
@@ -1123,14 +1123,14 @@ export function headlineText(rows, constrained = false, { pcf = null, lowerScore
   return text;
 }
 
-/** widget/headline.py headline_html: the text, escaped (names are user text). */
+/** widget/text/headline.py headline_html: the text, escaped (names are user text). */
 export function headlineHtml(text) {
   return `<span style='font-size:1.15em;font-weight:600;line-height:1.4'>${escapeHtml(text)}</span>`;
 }
 
 // ------------------------------------------------------------------------------------ the decision
 
-/** model/operating.py _NEC_SLACK: a constrained rule this close to the optimum costs the same. */
+/** model/decisions/operating.py _NEC_SLACK: a constrained rule this close to the optimum costs the same. */
 const NEC_SLACK = 1e-12;
 
 /** The next lower distinct score below a hull vertex's threshold (NaN when none matches). */
@@ -1141,7 +1141,7 @@ function nextScoreOf(clf, threshold) {
 }
 
 /**
- * model/operating.py cheapest_allowed (DecisionRule): the cheapest rule the constraint allows (cp null: none), with
+ * model/decisions/operating.py cheapest_allowed (DecisionRule): the cheapest rule the constraint allows (cp null: none), with
  * the PCF(+) interval where it stays so and whether the limit binds.
  */
 function decisionRuleOf(clf, op, cp, pcf, costs) {
@@ -1194,7 +1194,7 @@ function decisionRuleOf(clf, op, cp, pcf, costs) {
   };
 }
 
-/** model/operating.py readout_row: one readout row. */
+/** model/decisions/operating.py readout_row: one readout row. */
 function decisionRow(clf, op, rule, scale) {
   const row = {
     threshold: op.threshold, fpr: op.fpr, tpr: op.tpr, nec: op.nec,
@@ -1210,7 +1210,7 @@ function decisionRow(clf, op, rule, scale) {
   return row;
 }
 
-/** model/decide.py _at: one threshold of a rule in words, null without a threshold. */
+/** model/decisions/decide.py _at: one threshold of a rule in words, null without a threshold. */
 function atWords(threshold, shown) {
   if (threshold === Infinity) return "flagging no case";
   if (threshold === -Infinity) return "flagging every case";
@@ -1218,7 +1218,7 @@ function atWords(threshold, shown) {
   return `at score ≥ ${shown}`;
 }
 
-/** model/decide.py _rule_words. */
+/** model/decisions/decide.py _rule_words. */
 function ruleWords(c) {
   const rule = c.rule;
   if (!rule.randomized) {
@@ -1232,7 +1232,7 @@ function ruleWords(c) {
   return ` ${low} with probability ${readable(rule.prob_low)}, else ${high}`;
 }
 
-/** model/decide.py _headline: the answer in one line, from the rules. */
+/** model/decisions/decide.py _headline: the answer in one line, from the rules. */
 function decisionHeadline(pcf, constraint, maxFpr, capacity, parts, lowest) {
   if (!parts.length) return "No classifier shown.";
   if (pcf === 0) return "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)";
@@ -1268,7 +1268,7 @@ function netBenefit(rule, pt, p) {
   return rule.tpr * p - (pt / (1.0 - pt)) * (rule.fpr * (1.0 - p));
 }
 
-/** model/decide.py _check_constraint: the constraint's inputs, checked. */
+/** model/decisions/decide.py _check_constraint: the constraint's inputs, checked. */
 function checkedConstraint(state) {
   const c = state.constraint ?? "none";
   if (!CONSTRAINTS.includes(c)) {
@@ -1292,7 +1292,7 @@ function checkedConstraint(state) {
 }
 
 /**
- * The one answer (model/decide.py decide) with numbers as numbers: what `decide` returns before
+ * The one answer (model/decisions/decide.py decide) with numbers as numbers: what `decide` returns before
  * its JSON form. The shown classifiers are those of `state.visible`.
  * @param {Array<Classifier>} classifiers
  * @param {object} state  p_pos, cost_fn, cost_fp, constraint, max_fpr, capacity, n_pos, n_neg, visible
@@ -1350,11 +1350,11 @@ export function decisionOf(classifiers, state, known = {}) {
   };
 }
 
-/** The fields of a constrained point the decision keeps (model/decide.py _CP_FIELDS). */
+/** The fields of a constrained point the decision keeps (model/decisions/decide.py _CP_FIELDS). */
 const CP_FIELDS = ["kind", "fpr", "tpr", "binding", "randomized", "threshold_low", "threshold_high",
   "prob_low", "single_threshold", "single_fpr", "single_tpr", "message"];
 
-/** model/json_values.py jsonable: ±Infinity as "inf"/"-inf", NaN as null, recursively. */
+/** model/kernels/json_values.py jsonable: ±Infinity as "inf"/"-inf", NaN as null, recursively. */
 export function jsonable(value) {
   if (typeof value === "number") {
     if (Number.isNaN(value)) return null;
@@ -1391,7 +1391,7 @@ export function decide(classifiers, state, known = {}) {
 export function computeView(classifiers, state, { colors = {} } = {}) {
   const operating = operatingMarks(classifiers, state);
   // The one answer: the readout's rows, the headline, the highlighted row, the winner's dot and
-  // the constraint's marks all come from it (as widget/decision.py's Decision in the kernel).
+  // the constraint's marks all come from it (as widget/state/decision.py's Decision in the kernel).
   const paperPoints = shownConstrained(classifiers, state);
   const decision = decisionOf(classifiers, state, { best: operating.best, constrained: paperPoints });
   operating.winnerDot = winnerDot(classifiers, decision, colors);
