@@ -421,7 +421,10 @@ class ClassifierMeasures:
             scores the envelope bootstrap bins them;
             ``attrs["coarsening_bound"]`` is the largest NEC error this can add
             to any replicate (0 with <= 4096 distinct scores, about 0.001 at most
-            otherwise).
+            otherwise). The exact band of a :meth:`from_confusion` classifier
+            has ``attrs["exact_matrix"]`` ``(n_pos, n_neg, tp, fp)``, so that
+            :func:`band_limits_at` computes it at any pcf, not linearly between
+            rows (its curve bends between them).
 
         Examples
         --------

@@ -10,7 +10,9 @@ __all__ = ["band_limits_at"]
 def band_limits_at(band, pcf: float) -> tuple[float, float]:
     """``(lower, upper)`` of ``band`` (a DataFrame with ``pcf``, ``lower``, ``upper``, ``pcf``
     increasing) at ``pcf``, linear between its rows: the value of the band as it is drawn (a
-    fill between straight segments through those rows).
+    fill between straight segments through those rows). The exact band of one confusion matrix
+    (``attrs["exact_matrix"]``, from :meth:`Classifier.band` of a ``from_confusion``
+    classifier) is computed at ``pcf`` itself: its curve bends between the rows.
 
     Examples
     --------
@@ -20,6 +22,19 @@ def band_limits_at(band, pcf: float) -> tuple[float, float]:
     >>> band_limits_at(band, 0.25)
     (0.1, 0.2)
     """
+    matrix = band.attrs.get("exact_matrix") if hasattr(band, "attrs") else None
+    if matrix is not None:
+        # One confusion matrix's exact band (`Classifier.band` of a from_confusion classifier):
+        # computed at pcf itself, as its NEC is. Its curve min(line, x, 1 - x) bends between
+        # the rows (at 0.5, where the line meets a trivial one), and a band read linearly
+        # there would fall just below it (issue 31).
+        from .exact_band import exact_fixed_band
+
+        n_pos, n_neg, tp, fp = matrix
+        lower, upper = exact_fixed_band(n_pos, n_neg, tp, fp, np.array([float(pcf)]),
+                                        band.attrs["level"])
+        c = min(float(pcf), 1.0 - float(pcf))
+        return min(float(lower[0]), c), min(float(upper[0]), c)
     x = band["pcf"].to_numpy(dtype=float)
     return (float(np.interp(pcf, x, band["lower"].to_numpy(dtype=float))),
             float(np.interp(pcf, x, band["upper"].to_numpy(dtype=float))))

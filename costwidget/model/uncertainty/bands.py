@@ -288,8 +288,11 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
     # whatever ``interval`` says: reflecting it about the observed cost (the basic interval,
     # made for the envelope's minimum) covers a binomial rate too rarely (n = 20, FNR 0.12,
     # PCF(+) = 1: 0.685 at level 0.9, against 0.896 for the percentile band).
-    return _finish(out, level, "percentile", "fixed" if threshold is None else float(threshold),
-                   None if exact else n_boot, envelope=False)
+    out = _finish(out, level, "percentile", "fixed" if threshold is None else float(threshold),
+                  None if exact else n_boot, envelope=False)
+    if threshold is None and exact:  # band_limits_at computes it at any pcf (issue 31)
+        out.attrs["exact_matrix"] = (int(n_pos), int(n_neg), int(tp), int(fp))
+    return out
 
 
 def trivial_capped(x, nec, lower, upper):
