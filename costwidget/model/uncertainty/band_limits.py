@@ -28,7 +28,7 @@ def band_limits_at(band, pcf: float) -> tuple[float, float]:
         # computed at pcf itself, as its NEC is. Its curve min(line, x, 1 - x) bends between
         # the rows (at 0.5, where the line meets a trivial one), and a band read linearly
         # there would fall just below it (issue 31).
-        from .exact_band import exact_fixed_band
+        from ..resampling.exact_band import exact_fixed_band
 
         n_pos, n_neg, tp, fp = matrix
         lower, upper = exact_fixed_band(n_pos, n_neg, tp, fp, np.array([float(pcf)]),
