@@ -253,14 +253,16 @@ def test_the_default_band_is_the_basic_interval():
 ])
 def test_a_trivial_confusion_matrix_has_its_exact_band(cells, nec):
     # Drummond & Holte (2004), sec. 8: the fixed classifier's rows are binomials; with a rate of
-    # 0 or 1 nothing varies, so the band is the line itself.
+    # 0 or 1 nothing varies, so the band is the curve itself: since issue 31 the envelope
+    # min(line, x, 1 - x) of the matrix and the trivial classifiers (what the readout reads).
     clf = cw.Classifier.from_confusion(**cells)
     x = np.linspace(0, 1, 11)
+    env = np.minimum(nec(x), np.minimum(x, 1 - x))
     for band in (clf.band(grid=x), clf.band(grid=x, interval="percentile"),
                  clf.band(grid=x, method="bootstrap", n_boot=50, random_state=0)):
-        np.testing.assert_allclose(band.nec, nec(x), atol=1e-15)
-        np.testing.assert_allclose(band.lower, nec(x), atol=1e-15)
-        np.testing.assert_allclose(band.upper, nec(x), atol=1e-15)
+        np.testing.assert_allclose(band.nec, env, atol=1e-15)
+        np.testing.assert_allclose(band.lower, env, atol=1e-15)
+        np.testing.assert_allclose(band.upper, env, atol=1e-15)
 
 
 def test_a_confusion_matrix_band_refuses_thresholds_with_the_reason():

@@ -292,8 +292,13 @@ class WidgetMachine(RuleBasedStateMachine):
             assert row.expected_cost == pytest.approx(nec * scale, rel=1e-12, abs=1e-300)
             if s.constraint == "neyman_pearson":
                 assert row.constrained_fpr <= s.max_fpr + 1e-12
-                assert row.constrained_tpr == pytest.approx(
-                    brute.hull_tpr_at(*HULL[name], s.max_fpr), abs=1e-12)
+                # Issue 31: the cheapest rule the limit allows: the paper's point (the largest
+                # TPR allowed) where the limit binds, the optimum (cost nec) where it does not.
+                if row.constrained_binding:
+                    assert row.constrained_tpr == pytest.approx(
+                        brute.hull_tpr_at(*HULL[name], s.max_fpr), abs=1e-12)
+                else:
+                    assert row.constrained_nec == pytest.approx(nec, abs=1e-12)
         con = w.constraint_tool
         assert con.roc_line.visible == (s.constraint != "none")
         if s.constraint == "neyman_pearson":
