@@ -54,7 +54,7 @@ def test_exact_band_large_support_matches_monte_carlo():
 
 def test_paper_figure_11_example():
     # Drummond & Holte (2004), fig. 11: 20 positives (16 right), 10 negatives (4 wrong).
-    from costwidget.model.exact_band import exact_fixed_band
+    from costwidget.model.resampling.exact_band import exact_fixed_band
 
     clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)
     x = np.array([0.0, 0.5, 1.0])

@@ -5,7 +5,7 @@ the operating point or the constraint is driven by keyboard and by mouse; after 
 state the page *shows* is read from its controls, and the operating line, the optimal dots in
 both panes, the constraint's marks and every readout row must equal what the Python model
 computes for that state here, independently (``Classifier.best``, ``neyman_pearson``,
-``workforce``, ``operating_rows``; the readout's HTML by the widget's Python formatter). The SVG
+``workforce``, ``decide``; the readout's HTML by the widget's Python formatter). The SVG
 operating line must move too (the marks are drawn, not only set). Screenshots go to
 tests/artifacts/.
 """
@@ -19,8 +19,7 @@ import numpy as np
 import pytest
 from lab_server import offline_page, wait_for_state
 
-from costwidget.model import probability_cost, readable, readable_value
-from costwidget.model.decisions.operating import operating_rows
+from costwidget.model import decide, probability_cost, readable, readable_value
 from costwidget.widget.text.readout import constraint_description, constraint_html, readout_html
 
 EVIL = '<img src=x onerror="window.__x=1">'
@@ -112,22 +111,26 @@ def _check(page, w, *, capacity_exact=True):
     np.testing.assert_allclose(marks["nec_points"]["y"], [op.nec for op in ops], rtol=0, atol=1e-12)
     for (xa, xb), op in zip(marks["iso_lines"]["x"], ops):
         assert xa <= op.fpr <= xb
-    if s.constraint == "none":
-        constrained = {}
-    elif s.constraint == "neyman_pearson":
-        constrained = {c.name: c.neyman_pearson(s.max_fpr) for c in clfs}
-    else:
-        constrained = {c.name: c.workforce(s.capacity, n_pos=s.n_pos, n_neg=s.n_neg) for c in clfs}
+    # The page's answer is the model's one decision (issue 31): each classifier's rule under the
+    # constraint (its optimum where the limit does not bind), the readout's rows and highlight.
+    limits = {"none": {}, "neyman_pearson": {"max_fpr": s.max_fpr},
+              "workforce": {"capacity": s.capacity, "n_pos": s.n_pos, "n_neg": s.n_neg}}
+    decision = decide(clfs, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp,
+                      constraint=s.constraint, **limits[s.constraint])
     assert marks["roc_points"]["visible"] is (s.constraint != "none")
-    if constrained:
-        assert marks["roc_points"]["x"] == [constrained[c.name].fpr for c in clfs]
-        assert marks["roc_points"]["y"] == [constrained[c.name].tpr for c in clfs]
-    rows = operating_rows(clfs, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp,
-                          constrained=constrained)
-    assert got["html"]["readout"] == readout_html(rows, colors)
+    if s.constraint != "none":
+        rules = [decision.of(c.name).rule for c in clfs]
+        np.testing.assert_allclose(marks["roc_points"]["x"], [r.fpr for r in rules], rtol=1e-12,
+                                   atol=1e-15)
+        np.testing.assert_allclose(marks["roc_points"]["y"], [r.tpr for r in rules], rtol=1e-12,
+                                   atol=1e-15)
+    rows = list(decision.rows)
+    constrained = s.constraint != "none"
+    assert got["html"]["readout"] == readout_html(
+        rows, colors, **({} if constrained else {"best": decision.chosen}))
     if capacity_exact or s.constraint != "workforce":
         assert got["html"]["constrained_readout"] == constraint_html(
-            rows, colors, constraint_description(s))
+            rows, colors, constraint_description(s), best=decision.chosen)
     assert got["html"]["pcf"].startswith(f"PCF(+) = <b>{readable(pcf)}</b>")
     # What the views show agrees with the models (a view can miss an update its models got).
     shown = page.evaluate(_SHOWN)

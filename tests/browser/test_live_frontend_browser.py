@@ -6,7 +6,7 @@ A notebook builds a widget over fixed data and shows it. The front end's live li
 tests then drive the p(+) slider by keyboard and by mouse, the cost fields and the constraint,
 and after every step compare the operating line, the dots and every readout row with what the
 Python model computes here, independently, for the state the page shows (``Classifier.best``,
-``operating_rows``, the readout's Python formatter). The kernel side is read back by running a
+``decide``, the readout's Python formatter). The kernel side is read back by running a
 cell: a trait set from Python is drawn, and a drag ends with the page's p(+) equal to
 ``w.p_pos``. A MutationObserver records every change of the operating line's SVG path during a
 drag: its x must never go back (nothing drawn twice with different values).
@@ -23,8 +23,7 @@ import numpy as np
 import pytest
 from lab_server import console_errors, wait_for_state
 
-from costwidget.model import readable_value, Classifier, probability_cost
-from costwidget.model.decisions.operating import operating_rows
+from costwidget.model import readable_value, Classifier, decide, probability_cost
 from costwidget.widget.text.readout import constraint_description, constraint_html, readout_html
 
 BUILD = """\
@@ -143,25 +142,31 @@ def _check(page, clfs, colors) -> dict:
     assert marks["chosen"]["x"] == [op.fpr for op in ops]
     assert marks["chosen"]["y"] == [op.tpr for op in ops]
     np.testing.assert_allclose(marks["nec_points"]["y"], [op.nec for op in ops], rtol=0, atol=1e-12)
-    constrained = {}
+    # The page's answer is the model's one decision (issue 31): each classifier's rule under the
+    # constraint (its optimum where the limit does not bind), the readout's rows and highlight.
     if s["constraint"] == "neyman_pearson":
-        constrained = {c.name: c.neyman_pearson(s["max_fpr"]) for c in clfs}
         assert marks["roc_line"]["x"] == [s["max_fpr"], s["max_fpr"]]
-    elif s["constraint"] == "workforce":
-        constrained = {c.name: c.workforce(s["capacity"], n_pos=s["n_pos"], n_neg=s["n_neg"])
-                       for c in clfs}
+    limits = {"none": {}, "neyman_pearson": {"max_fpr": s["max_fpr"]},
+              "workforce": {k: s[k] for k in ("capacity", "n_pos", "n_neg")}}
+    decision = decide(clfs, p_pos=s["p_pos"], cost_fn=s["cost_fn"], cost_fp=s["cost_fp"],
+                      constraint=s["constraint"], **limits[s["constraint"]])
     assert marks["roc_points"]["visible"] is (s["constraint"] != "none")
-    if constrained:
-        assert marks["roc_points"]["x"] == [constrained[c.name].fpr for c in clfs]
-        assert marks["roc_points"]["y"] == [constrained[c.name].tpr for c in clfs]
-    rows = operating_rows(clfs, p_pos=s["p_pos"], cost_fn=s["cost_fn"], cost_fp=s["cost_fp"],
-                          constrained=constrained)
-    assert got["readout"] == readout_html(rows, colors)
+    if s["constraint"] != "none":
+        rules = [decision.of(c.name).rule for c in clfs]
+        np.testing.assert_allclose(marks["roc_points"]["x"], [r.fpr for r in rules], rtol=1e-12,
+                                   atol=1e-15)
+        np.testing.assert_allclose(marks["roc_points"]["y"], [r.tpr for r in rules], rtol=1e-12,
+                                   atol=1e-15)
+    rows = list(decision.rows)
+    constrained = s["constraint"] != "none"
+    assert got["readout"] == readout_html(
+        rows, colors, **({} if constrained else {"best": decision.chosen}))
     types_ = types.SimpleNamespace(**{k: s[k] for k in ("constraint", "max_fpr", "capacity",
                                                         "n_pos", "n_neg", "p_pos",
                                                         "population_set")})
     assert got["constrained_readout"] == constraint_html(rows, colors,
-                                                         constraint_description(types_))
+                                                         constraint_description(types_),
+                                                         best=decision.chosen)
     return got
 
 

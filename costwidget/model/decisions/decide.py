@@ -205,7 +205,7 @@ class Decision:
         >>> d.rule_for()
         Traceback (most recent call last):
         ...
-        ValueError: 'a' and 'b' tie at the lowest cost (0.25 per case): no one classifier is the best here. Pass name= to choose one, e.g. rule_for(name='a').
+        ValueError: 'a' and 'b' tie at the lowest cost (0.25 per case): no one classifier is the best here. Pass name= to choose one of them, e.g. name='a'.
         >>> d.rule_for("b").threshold
         0.4
         """
@@ -219,8 +219,8 @@ class Decision:
             said = (", ".join(repr(n) for n in tied[:-1]) + f" and {tied[-1]!r}")
             cost = self.of(tied[0]).rule.expected_cost
             raise ValueError(f"{said} tie at the lowest cost ({readable(cost)} per case): no "
-                             f"one classifier is the best here. Pass name= to choose one, e.g. "
-                             f"rule_for(name={tied[0]!r}).")
+                             f"one classifier is the best here. Pass name= to choose one of them, "
+                             f"e.g. name={tied[0]!r}.")
         if self.rule is None:
             raise ValueError("No classifier has a cost to compare here; pass name=.")
         return self.rule
