@@ -350,3 +350,50 @@ def test_widget_figure_caption_and_legend_fit_the_figure(names):
         assert labels == expected + ["best of all"]
     finally:
         w.close()
+
+
+@pytest.mark.parametrize("max_fpr, point", [(0.2, (0.0, 0.75)),   # the limit does not bind
+                                            (0.0, (0.0, 0.75)),
+                                            (1.0, (0.0, 0.75))])
+def test_figure_draws_the_rule_under_the_constraint(max_fpr, point):
+    """Issue 31: the figure's diamond and dashed cost line are the rule the headline deploys (its
+    optimum where the limit does not bind), not the paper's max-TPR point (FPR 0.2, TPR 0.9 at
+    max FPR 0.2): counted by hand on the issue's ten cases."""
+    from matplotlib.collections import LineCollection, PathCollection
+
+    y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
+    s = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+    w = CostWidget.from_predictions(y, {"m": s}, p_pos=0.4, cost_fn=1.0, cost_fp=4.0)
+    try:
+        w.update(constraint="neyman_pearson", max_fpr=max_fpr)
+        fig = export.to_figure(w, difference=False)
+        roc_ax, cost_ax = fig.axes[:2]
+        diamonds = [c for c in roc_ax.collections  # the diamonds: size 55 (mp.draw_roc_constraint)
+                    if isinstance(c, PathCollection) and list(c.get_sizes()) == [55]]
+        assert [tuple(o) for d in diamonds for o in d.get_offsets()] == [point]
+        dashed = [c for c in cost_ax.collections if isinstance(c, LineCollection)
+                  and c.get_linewidth()[0] == 2.0]
+        (segment,) = dashed[-1].get_segments()
+        fpr, tpr = point
+        np.testing.assert_allclose(segment, [[0.0, fpr], [1.0, 1.0 - tpr]], atol=1e-15)
+    finally:
+        w.close()
+
+
+def test_figure_draws_a_binding_rule_under_the_constraint():
+    """Workforce capacity 1 of 10 cases (4 positives): the rule mixes the vertex (FPR 0, TPR 0.75,
+    3 cases flagged) with flagging none, weight 1/3: TPR 0.25."""
+    from matplotlib.collections import PathCollection
+
+    y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
+    s = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+    w = CostWidget.from_predictions(y, {"m": s}, p_pos=0.4, cost_fn=1.0, cost_fp=4.0)
+    try:
+        w.update(constraint="workforce", n_pos=4.0, n_neg=6.0, capacity=1.0)
+        fig = export.to_figure(w, difference=False)
+        diamonds = [c for c in fig.axes[0].collections
+                    if isinstance(c, PathCollection) and list(c.get_sizes()) == [55]]
+        np.testing.assert_allclose([o for d in diamonds for o in d.get_offsets()], [[0.0, 0.25]],
+                                   atol=1e-15)
+    finally:
+        w.close()

@@ -1,7 +1,7 @@
 """`to_figure`: a `CostWidget`'s current state drawn with matplotlib (imported only when a figure
 is drawn), and the PNG bytes of that figure.
 
-Used from the widget: state, colors, constrained, drawn_bands, drawn_fold_spreads,
+Used from the widget: state, colors, decision, drawn_bands, drawn_fold_spreads,
 difference_band/_intervals, threshold_choice_view, decision_curve_view, wait() and its lock.
 """
 
@@ -91,7 +91,11 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     cost_ax = axes.pop(0)
     pcf = s.pcf
     best = {c.name: c.best(pcf) for c in shown}
-    constrained = w.constrained
+    # Under a constraint each classifier's rule from the one decision (issue 31): the paper's
+    # point where the limit binds, its optimum where it does not (as the live marks draw it).
+    decision = w.decision
+    rules = ({c.name: c.rule for c in decision.classifiers}
+             if decision.constraint != "none" else {})
 
     if roc_ax is not None:
         mp.setup_roc(roc_ax)
@@ -100,7 +104,7 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         if s.constraint != "none":
             mp.draw_roc_constraint(roc_ax, s.constraint, max_fpr=s.max_fpr, capacity=s.capacity,
                                    n_pos=s.n_pos, n_neg=s.n_neg,
-                                   points=[(cp.fpr, cp.tpr, colors[n]) for n, cp in constrained.items()])
+                                   points=[(r.fpr, r.tpr, colors[n]) for n, r in rules.items()])
         mp.draw_iso_lines(roc_ax, [(best[c.name].fpr, best[c.name].tpr, colors[c.name])
                                    for c in shown], pcf)
 
@@ -119,9 +123,9 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     # issue 21
     from ..panes.threshold_choice_view import draw_on_matplotlib as draw_threshold_choice
     draw_threshold_choice(cost_ax, w.threshold_choice_view, [c.name for c in shown])
-    if constrained:
-        mp.draw_constrained_lines(cost_ax, [(cp.slope, cp.intercept, colors[n])
-                                            for n, cp in constrained.items()])
+    if rules:  # NEC(x) = (1 - TPR - FPR)·x + FPR, the rule's cost line
+        mp.draw_constrained_lines(cost_ax, [(1.0 - r.tpr - r.fpr, r.fpr, colors[n])
+                                            for n, r in rules.items()])
     roi = s.range_of_interest
     if roi:
         from ..tools.range_of_interest import SHADE_COLOR, SHADE_FILL
