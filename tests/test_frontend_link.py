@@ -1,6 +1,6 @@
 """The kernel's side of the live link (issue 19), with the front end's messages simulated.
 
-The front end sets ``attached`` and sends ``frontend_state = {changes, seq, session}``; the
+The front end sets ``attached`` and sends ``frontend_state = {changes, seq, session, moves}``; the
 kernel answers ``kernel_state = {state, acks, refused}``. Checked here: while attached the
 kernel writes none of the marks, tables and control values the front end owns (every trait
 change of them is recorded), a refused move goes to the banner and the last good state is sent
@@ -113,6 +113,31 @@ def test_a_python_set_during_a_drag_survives_the_next_move(w):
     link.model.frontend_state = {"changes": dict(p_pos=0.45), "session": "A", "seq": 2}
     assert (w.constraint, w.p_pos) == ("neyman_pearson", 0.45)
     assert link.model.kernel_state["state"]["constraint"] == "neyman_pearson"
+
+
+def test_moves_merged_by_ipywidgets_are_each_applied_once_in_order(w):
+    """ipywidgets merges the saves made while a message is in flight: of quick moves only the
+    newest ``frontend_state`` may arrive. It repeats every move not acknowledged (``moves``):
+    the kernel applies those it has not taken, in order, each once; a refused one leaves the
+    others applied."""
+    link = w.frontend_link
+    link.model.attached = True
+    link.model.frontend_state = {"changes": dict(p_pos=0.4), "session": "A", "seq": 1}
+    moves = [{"seq": 1, "changes": dict(p_pos=0.4)},  # taken already: not applied again
+             {"seq": 2, "changes": dict(cost_fn=3.0)},
+             {"seq": 3, "changes": dict(p_pos=0.9, cost_fn=0.0, cost_fp=0.0)},  # refused
+             {"seq": 4, "changes": dict(max_fpr=0.2)}]
+    w.p_pos = 0.3  # from Python after seq 1 was taken: a repeated seq 1 would undo it
+    link.model.frontend_state = {"changes": moves[-1]["changes"], "seq": 4, "session": "A",
+                                 "moves": moves}
+    assert (w.p_pos, w.cost_fn, w.cost_fp, w.max_fpr) == (0.3, 3.0, 1.0, 0.2)
+    reply = link.model.kernel_state
+    assert (reply["ack"], reply["acks"]["A"], reply["refused"]) == (4, 4, True)
+    # An echo of an older message applies nothing (Python's later sets stay).
+    w.update(cost_fn=5.0, max_fpr=0.5)
+    link.model.frontend_state = {"changes": {}, "seq": 3, "session": "A", "moves": moves[:3]}
+    link.model.frontend_state = {"changes": {}, "seq": 4, "session": "A", "moves": moves}
+    assert (w.p_pos, w.cost_fn, w.max_fpr) == (0.3, 5.0, 0.5)
 
 
 def test_one_kernel_state_per_python_update(w):

@@ -73,7 +73,13 @@ export async function bindLive(model, getModel) {
       // The population's numbers mean "set" or "following p(+)" only with this flag.
       if ("n_pos" in sent || "n_neg" in sent) sent.population_set = state.population_set;
       pending.push({ seq, changes: sent });
-      model.set("frontend_state", { changes: sent, seq, session });
+      // ipywidgets keeps one message in flight per model and merges what is saved meanwhile
+      // (its msg_throttle): of several quick moves only the newest frontend_state may reach
+      // the kernel (the 3rd of 4 arrow presses never did, seen in the browser tests). So each
+      // message carries every move the kernel has not acknowledged yet, oldest first, and the
+      // kernel applies those it has not taken: no move is lost, none is applied twice.
+      const moves = pending.map((move) => ({ seq: move.seq, changes: move.changes }));
+      model.set("frontend_state", { changes: sent, seq, session, moves });
       model.save_changes();
     },
     // A move the page refused (say p(+) = 2 typed in the field): the kernel shows it in the

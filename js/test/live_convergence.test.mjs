@@ -32,24 +32,30 @@ class Kernel {
   constructor(state) {
     this.state = { ...state, visible: [...state.visible] };
     this.acks = {};
+    this.taken = {}; // session -> the seqs applied (or refused), to check that none is lost
     this.outboxes = [];
     this.lastSent = null;
   }
 
   connect(outbox) { this.outboxes.push(outbox); }
 
-  takeMove({ changes, state, seq, session }) {
-    if (seq <= (this.acks[session] || 0)) return;
-    this.acks[session] = seq;
-    [this.session, this.ack] = [session, seq];
-    const before = { ...this.state };
-    Object.assign(this.state, changes || state); // (`state`: a whole state, as before issue 29)
+  takeMove({ changes, seq, session, moves }) {
+    // Every move not taken yet, oldest first (FrontendLink._new_moves).
+    const fresh = (moves || [{ seq, changes }]).filter((m) => m.seq > (this.acks[session] || 0));
+    if (!fresh.length) return;
+    this.acks[session] = fresh.at(-1).seq;
+    [this.session, this.ack] = [session, fresh.at(-1).seq];
     let refused = false;
-    try {
-      OP.probabilityCost(this.state.p_pos, this.state.cost_fn, this.state.cost_fp);
-    } catch {
-      Object.assign(this.state, before); // all or nothing, as the transaction
-      refused = true;
+    for (const move of fresh) {
+      (this.taken[session] ||= []).push(move.seq);
+      const before = { ...this.state };
+      Object.assign(this.state, move.changes);
+      try {
+        OP.probabilityCost(this.state.p_pos, this.state.cost_fn, this.state.cost_fp);
+      } catch {
+        Object.assign(this.state, before); // all or nothing, as the transaction
+        refused = true;
+      }
     }
     this.send(refused);
   }
@@ -75,9 +81,14 @@ async function frontEnd(kernel, initial) {
   const fromKernel = [];
   // What the page saves goes to the kernel, in order: its moves, and its controls' values
   // (which the kernel's copies take and echo to the other front ends, set_state there).
+  // As ipywidgets (msg_throttle): one message in flight, the saves made meanwhile merged into
+  // one, so a move still waiting behind the first is replaced by the newer one.
   link.save_changes = () => {
     const sent = link.get("frontend_state");
-    if (sent) toKernel.push({ move: JSON.parse(JSON.stringify(sent)) });
+    if (!sent) return;
+    const waiting = toKernel.findIndex((item, i) => i > 0 && item.move);
+    if (waiting >= 0) toKernel.splice(waiting, 1);
+    toKernel.push({ move: JSON.parse(JSON.stringify(sent)) });
   };
   for (const role of ["p_pos", "p_pos_value", "cost_fn", "cost_fp", "max_fpr"]) {
     models[role].save_changes = () => toKernel.push({ control: role, value: models[role].get("value") });
@@ -170,6 +181,8 @@ async function runSequence(seed) {
     await deliver(page, side);
   }
   for (const [i, page] of pages.entries()) {
+    const seqs = Array.from({ length: page.bound.sent() }, (_, k) => k + 1);
+    assert.deepEqual(kernel.taken[page.bound.session] || [], seqs, `seed ${seed}: page ${i} lost a move`);
     const got = pick(page.bound.page.state);
     assert.deepEqual(got, pick(kernel.state), `seed ${seed}: page ${i} differs from the kernel`);
     const pcf = OP.probabilityCost(got.p_pos, got.cost_fn, got.cost_fp);

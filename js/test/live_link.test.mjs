@@ -39,6 +39,29 @@ test("each user move is drawn at once and sent as the keys it changed, with the 
   assert.equal(bound.sent(), 2);
 });
 
+test("each message repeats every move the kernel has not acknowledged: ipywidgets may deliver only the newest", async () => {
+  // ipywidgets keeps one message in flight per model and merges later saves into one: of
+  // three quick moves, the kernel may receive only the third frontend_state.
+  const { link, models } = await setup();
+  models.p_pos.set("value", 0.25); // seq 1
+  await tick();
+  models.cost_fn.set("value", 3); // seq 2
+  await tick();
+  models.max_fpr.set("value", 0.2); // seq 3
+  await tick();
+  const sent = link.get("frontend_state");
+  assert.equal(sent.seq, 3);
+  assert.deepEqual(sent.changes, { max_fpr: 0.2 });
+  assert.deepEqual(sent.moves, [{ seq: 1, changes: { p_pos: 0.25 } }, { seq: 2, changes: { cost_fn: 3 } },
+    { seq: 3, changes: { max_fpr: 0.2 } }]);
+  // Once the kernel acknowledges seq 2, the next message repeats seq 3 only (and its own move).
+  kernelSet(link, { kernel_state: { state: { ...link.get("initial_state"), p_pos: 0.25, cost_fn: 3 },
+    acks: { [sent.session]: 2 }, attached: true } });
+  models.p_pos.set("value", 0.3); // seq 4
+  await tick();
+  assert.deepEqual(link.get("frontend_state").moves.map((m) => m.seq), [3, 4]);
+});
+
 test("a kernel state is drawn with the page's moves it has not taken yet on top", async () => {
   const { link, models, bound } = await setup();
   models.p_pos.set("value", 0.25); // seq 1

@@ -8,10 +8,11 @@ protocol (one writer per mark; the README's "How it works"):
 * the front end sets ``attached``; from then on the kernel writes none of the marks, tables and
   control links the front end owns (`Context.frontend_draws` guards those writes in the components), and
   ignores the owned controls' own observers (their values still reach the kernel's copies);
-* every user move arrives as ``frontend_state = {"changes", "seq", "session"}``: only the keys
-  the move changed (a key set meanwhile from Python or from another view is left as it is),
+* every user move arrives as ``frontend_state = {"changes", "seq", "session", "moves"}``: only
+  the keys the move changed (a key set meanwhile from Python or from another view is left as it is),
   applied in one transaction (a refusal goes to the banner); seq counts from 1 in each front
-  end, ``session`` names it (a reloaded page, a second tab);
+  end, ``session`` names it (a reloaded page, a second tab); ``moves`` repeats every move not
+  acknowledged yet, since ipywidgets merges quick saves and may deliver only the newest;
 * every change of the kernel's state (a move taken or refused, a trait set from Python, a click
   in the cost pane) is sent as ``kernel_state = {"state", "acks", "attached", "session", "ack",
   "refused"}``, ``acks`` the last seq taken from each session: each front end draws that state
@@ -104,23 +105,38 @@ class FrontendLink:
 
     def _on_frontend_state(self, change) -> None:
         message = change["new"] or {}
-        session, seq = message.get("session"), message.get("seq")
-        changes = message.get("changes")
-        if not isinstance(seq, int) or not isinstance(changes, dict):
-            return
-        if seq <= self.acks.get(session, 0):
+        session = message.get("session")
+        moves = self._new_moves(message, self.acks.get(session, 0))
+        if not moves:
             return  # taken already (an echo of an old message)
-        self.acks[session] = seq
-        self.session, self.last_seq = session, seq
+        self.acks[session] = moves[-1][0]
+        self.session, self.last_seq = session, moves[-1][0]
         refused = False
         self._applying = True
         try:
-            self._apply(changes)
-        except Exception:  # noqa: BLE001 - shown in the banner by update(); the reply says so
-            refused = True
+            for _seq, changes in moves:  # in the order the user made them
+                try:
+                    self._apply(changes)
+                except Exception:  # noqa: BLE001 - shown in the banner by update()
+                    refused = True  # the reply says so; the next moves still apply
         finally:
             self._applying = False
         self._send(refused=refused)
+
+    @staticmethod
+    def _new_moves(message: dict, acked: int) -> list:
+        """``[(seq, changes)]`` of the moves in ``message`` not taken yet, oldest first.
+
+        A message carries every move its front end has not seen acknowledged (``moves``):
+        ipywidgets merges the saves made while a message is in flight, so only the newest
+        message of several quick moves may arrive. A message with one move has ``changes``
+        and ``seq`` only."""
+        moves = message.get("moves")
+        if not isinstance(moves, list):
+            moves = [{"seq": message.get("seq"), "changes": message.get("changes")}]
+        return [(m["seq"], m["changes"]) for m in moves
+                if isinstance(m, dict) and isinstance(m.get("seq"), int)
+                and isinstance(m.get("changes"), dict) and m["seq"] > acked]
 
     def _apply(self, changes: dict) -> None:
         """The keys a front-end move changed, in one transaction. ``population_set`` is no
