@@ -37,6 +37,17 @@ w.widget
 """
 
 
+# Every write of the kernel's capacity, with where it came from: printed when the workforce test
+# finds a capacity it did not set (once in about ten loaded runs, the kernel answered the switch to
+# workforce with 215.8308 where every move had set whole cases; the cause is not found yet).
+RECORD_CAPACITY = """\
+import traceback
+capacity_writes = []
+w.state.observe(lambda c: capacity_writes.append(
+    (c["old"], c["new"], "".join(traceback.format_stack(limit=16)[:-1]))), names=["capacity"])
+"""
+
+
 def _classifiers():
     scope: dict = {}
     exec(BUILD.replace("w.widget\n", ""), scope)  # noqa: S102 - the fixed snippet above
@@ -116,7 +127,7 @@ def _assert_never_back(page, increasing: bool = True) -> list:
 @pytest.fixture(scope="module")
 def live_page(lab, browser):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell("1")]
+    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell(RECORD_CAPACITY)]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, lab.root / "live.ipynb")
     page = browser.new_page(viewport={"width": 1300, "height": 1600})
@@ -343,7 +354,9 @@ def test_workforce_capacity_by_keys_and_the_ratio_slider(live_page):
         page.keyboard.press("ArrowLeft")
         _check(page, clfs, colors)
     assert wait_for_state(page, _TAKEN), "the kernel did not take the capacity's moves"
-    assert page.evaluate(_READ)["state"]["capacity"] == start - 4  # whole cases, step 1
+    got = page.evaluate(_READ)["state"]["capacity"]
+    assert got == start - 4, (got, start, _run_python(  # whole cases, step 1
+        page, "for old, new, where in capacity_writes: print(old, '->', new, where)"))
     page.locator(".costwidget .costwidget-ratio .noUi-handle").first.focus()
     for _ in range(3):
         page.keyboard.press("ArrowRight")
