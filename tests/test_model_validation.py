@@ -83,6 +83,15 @@ def test_undefined_pcf_names_the_cause():
         cw.probability_cost(1.0, 0.0, 1.0)
 
 
+def test_weights_that_round_to_zero_are_refused_with_the_remedy():
+    """p(+) = 2.2e-311 with C(-|+) = 2.2e-16 and C(+|-) = 0: PCF(+) is 1 in exact arithmetic,
+    but both weights round to 0; the refusal no longer claims p(+) is 0 or 1 (found by the
+    hypothesis states of test_one_decision), and the widget keeps its state."""
+    with pytest.raises(ValueError, match="both round to 0 .* scale both costs up"):
+        cw.probability_cost(2.2e-311, 2.2e-16, 0.0)
+    assert cw.probability_cost(2.2e-311, 2.2e-16 * 2.0 ** 600, 0.0) == 1.0  # scaled: defined
+
+
 @pytest.mark.parametrize("bad", [-0.01, 1.01, np.nan])
 def test_pcf_and_max_fpr_outside_unit_interval(bad):
     clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)

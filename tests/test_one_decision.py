@@ -237,6 +237,9 @@ def states(draw):
         cost_fn = 1.0
     if p_pos == 0.0 and cost_fp == 0.0:
         cost_fp = 1.0
+    # Weights that round to 0 (p(+) = 2.2e-311, C(-|+) = 2.2e-16, C(+|-) = 0) are refused too.
+    if p_pos * cost_fn + (1.0 - p_pos) * cost_fp == 0.0:
+        cost_fn = cost_fp = 1.0
     return {"visible": visible, "p_pos": p_pos, "cost_fn": cost_fn, "cost_fp": cost_fp,
             **draw(_constraint)}
 

@@ -346,8 +346,13 @@ export function probabilityCost(pPos, costFn, costFp) {
   const wNeg = (1.0 - pPos) * costFp;
   const total = wPos + wNeg;
   if (total === 0) {
-    throw new RangeError("PCF(+) is undefined: p_pos is 1 with cost_fn = 0 (or p_pos is 0 with " +
-      "cost_fp = 0), so no error has any expected cost.");
+    if ((pPos === 1 && costFn === 0) || (pPos === 0 && costFp === 0)) {
+      throw new RangeError("PCF(+) is undefined: p_pos is 1 with cost_fn = 0 (or p_pos is 0 with " +
+        "cost_fp = 0), so no error has any expected cost.");
+    }
+    // costs.py: positive weights that round to 0 (p_pos = 1e-311, cost_fn = 1e-16, cost_fp = 0).
+    throw new RangeError("PCF(+) cannot be computed: p_pos·cost_fn and (1 - p_pos)·cost_fp both " +
+      "round to 0 in floating point; scale both costs up (only their ratio matters).");
   }
   return wPos / total;
 }

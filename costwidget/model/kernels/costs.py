@@ -67,9 +67,17 @@ def probability_cost(p_pos, cost_fn, cost_fp):
     w_neg = (1.0 - p) * fp
     total = w_pos + w_neg
     if np.any(total == 0):
+        no_cost = (p == 1.0) & (fn == 0) | (p == 0.0) & (fp == 0)
+        if np.all(no_cost[total == 0] if np.ndim(no_cost) else no_cost):
+            raise ValueError(
+                "PCF(+) is undefined: p_pos is 1 with cost_fn = 0 (or p_pos is 0 with cost_fp = 0), "
+                "so no error has any expected cost."
+            )
+        # Both weights are positive in exact arithmetic but round to 0 (say p_pos = 1e-311 with
+        # cost_fn = 1e-16 and cost_fp = 0): refused, with the remedy.
         raise ValueError(
-            "PCF(+) is undefined: p_pos is 1 with cost_fn = 0 (or p_pos is 0 with cost_fp = 0), "
-            "so no error has any expected cost."
+            "PCF(+) cannot be computed: p_pos·cost_fn and (1 - p_pos)·cost_fp both round to 0 in "
+            "floating point; scale both costs up (only their ratio matters)."
         )
     return _scalar_or_array(w_pos / total)
 

@@ -122,6 +122,9 @@ def _lower_quantile(coef_in, coef_out, n_in, p_in, n_out, p_out, q):
     z = ndtri(q)
     with np.errstate(invalid="ignore", divide="ignore"):
         skew = np.where(sd > 0, k3 / sd ** 3, 0.0)
+    # The guess only starts the search: where sd**3 underflows (a PCF(+) near 0 or 1 makes a
+    # coefficient ~1e-110; 0/0 gave NaN, cast to a count index) it starts from the normal guess.
+    skew = np.where(np.isfinite(skew), skew, 0.0)
     guess = mean + (z + (z * z - 1) * skew / 6) * sd
     lo, hi = guess - 0.25 * sd - coef_in, guess + 0.25 * sd + coef_in
     for widen in (1.0, 12.0, None):
