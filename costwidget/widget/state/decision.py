@@ -7,6 +7,10 @@ component reads that one record (``ctx.decision``): the headline, the readout's 
 their highlighted row, ``w.decision_rule()``/``w.to_estimator()``, the constraint's marks, the
 winner's dot, the decision-curve pane's point, ``w.snapshot()`` and the export. None of them
 assembles an answer of its own, so they cannot disagree.
+
+Issue 32: while the bands or the difference view are shown, `RunnerUpWork` (the last
+component) computes the runner-up's paired band in the background; the decision is made with
+it (``decide(..., runner_up_band=)``) once it arrives, and the headline says how sure it is.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ class DecisionSource:
     def current(self):
         """The `Decision` at the current state."""
         key = self._state_key()
-        band = self.runner_up.for_level(self.ctx.state.band_level)
+        band = self.runner_up.for_state(self.ctx.state)
         if key != self._key or self._decision is None or band is not self._band:
             s = self.ctx.state
             self._decision = decide(
@@ -57,7 +61,7 @@ class DecisionSource:
         return self._decision
 
     def sync(self) -> None:
-        self.runner_up.request(self.current(), self.ctx.state.band_level)
+        self.current()
 
     def _band_arrived(self) -> None:
         """A band for the current decision: every view reads the decision again (the headline

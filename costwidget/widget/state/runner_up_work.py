@@ -10,6 +10,12 @@ only the state the user stops at is computed, and the sliders never wait for it.
 A result is never shown for an older state: the background work drops a superseded job's
 result, and `decide` says a band only when it is of the decision's pair, PCF(+) and rules
 (`DecisionSource` also passes it only at its level).
+
+When: while the widget shows the uncertainty, the bands or the difference view (`wanted`), as
+in the issue's case (the difference view said "not significant" while the headline named a
+winner). A widget that shows no uncertainty computes nothing it did not ask for, and its
+headline does not change under a script that reads it. Its request is the last component's
+sync, so that the bands the user asked for are queued before it.
 """
 
 from __future__ import annotations
@@ -18,11 +24,16 @@ import time
 
 from ...model import check_pair, lowest_names, runner_up_band
 
-__all__ = ["RunnerUpWork", "DEBOUNCE"]
+__all__ = ["RunnerUpWork", "DEBOUNCE", "wanted"]
 
 #: Seconds a request waits before computing: a drag's intermediate states are skipped.
 DEBOUNCE = 0.15
 _SLOT = "runner_up"
+
+
+def wanted(state) -> bool:
+    """Whether the headline says how sure it is: while the bands or the difference are shown."""
+    return bool(state.show_bands or state.difference)
 
 
 def _request_key(decision, level):
@@ -58,10 +69,21 @@ class RunnerUpWork:
         self._pending = None    # the request key being computed
         self._pairs = {}        # (chosen, runner-up) -> "" or the model's refusal
 
-    def for_level(self, level):
-        """The last band if it is at ``level`` (another level's band is not said)."""
+    def for_state(self, state):
+        """The last band if the state wants one at its level (another level's is not said)."""
         band = self.band
-        return band if band is not None and band.level == float(level) else None
+        if band is None or not wanted(state) or band.level != float(state.band_level):
+            return None
+        return band
+
+    def sync(self) -> None:
+        """Last of the widget's components: request the band of the current decision."""
+        s = self.ctx.state
+        if not wanted(s):
+            self._cancel()
+            self.reason = "said while the bands or the difference view are shown"
+            return
+        self.request(self.ctx.decision, s.band_level)
 
     def request(self, decision, level) -> None:
         """Make sure a band for ``decision`` at ``level`` is computed (or being computed)."""
