@@ -480,6 +480,18 @@ def difference_at(a, b, pcf, level=0.90, *, threshold_a=None, threshold_b=None, 
     band's row; between grid points it is the band's exact value there, where a drawing joins
     the grid points by straight lines. ``random_state`` must be an int: only a seed repeats
     the band's replicates. Returns ``(diff, lower, upper)``, ``diff`` on the original data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import costwidget as cw
+    >>> y = np.array([0, 1, 1, 0, 1, 0, 0, 1, 0, 1])
+    >>> a = cw.Classifier.from_scores(y, [.1, .8, .6, .3, .7, .2, .4, .9, .5, .35])
+    >>> b = cw.Classifier.from_scores(y, [.2, .9, .4, .1, .8, .3, .6, .7, .5, .45])
+    >>> band = cw.difference_band(a, b, n_boot=200, grid=11, random_state=0)
+    >>> at = difference_at(a, b, band.pcf[4], n_boot=200, grid=11)   # a grid point: its row
+    >>> bool(np.allclose(at, band.loc[4, ["diff", "lower", "upper"]], rtol=0, atol=1e-12))
+    True
     """
     if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
         raise TypeError(f"random_state must be an int (the seed of the band's replicates, which "
