@@ -300,12 +300,12 @@ def test_a_stale_band_is_never_shown(german, monkeypatch):
     w.headline.widget.observe(lambda ch: headlines.append(ch["new"]), names=["value"])
     try:
         assert started.wait(30)   # the first request (PCF(+) 0.3) is computing
-        w.p_pos = 0.45            # the state moves meanwhile
+        w.p_pos = 0.35            # the state moves meanwhile (the same pair, another PCF(+))
         gate.set()
         w.wait(60)
         d = w.decision
-        assert pcfs[0] == 0.3 and d.pcf == 0.45 and pcfs[-1] == 0.45
-        assert d.runner_up_band is not None and d.runner_up_band.pcf == 0.45
+        assert pcfs[0] == 0.3 and d.pcf == 0.35 and pcfs[-1] == 0.35
+        assert d.runner_up_band is not None and d.runner_up_band.pcf == 0.35
         old = cw.runner_up_band(german, cw.decide(german, p_pos=0.3))
         old_words = f"{cw.model.readable(-old.lower)} to"
         assert not any(old_words in h for h in headlines), "the band of PCF(+) 0.3 was shown"
