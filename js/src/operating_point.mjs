@@ -16,6 +16,8 @@
 //   readoutHtml, ...     costwidget/widget/text/readout.py         the readout's HTML tables
 //   readable, ...        costwidget/model/kernels/readable.py         the one rule for shown numbers
 //   headlineText         costwidget/model/decisions/headline.py         the headline above the panes
+//   fittingBand, bandWords  costwidget/model/decisions/runner_up.py     how sure: the kernel's band, said
+//                        while it is of the page's state (the page computes no band: issue 32)
 //
 // Rules kept from the Python so that doubles agree bit for bit: the same order of operations
 // (`(1 - tpr - fpr) * pcf + fpr` is `((1 - tpr) - fpr) * pcf + fpr`), no fused multiply-add (JS
