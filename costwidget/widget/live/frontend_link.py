@@ -164,7 +164,7 @@ class FrontendLink:
     def _runner_up_band(self):
         """The band the kernel's headline says (its decision's), for the page's headline to say
         too when it is of the page's state (``decide`` in the page checks that); None without."""
-        band = self.w._ctx.decision.runner_up_band
+        band = self.w.decision.runner_up_band
         return None if band is None else band.to_dict()
 
     # ------------------------------------------------------------------ export
