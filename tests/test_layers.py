@@ -382,7 +382,8 @@ MODEL_PUBLIC = [
     "iso_performance_slope", "nec_by_threshold_choice", "net_benefit_from_nec",
     "parameter_selection", "pcf_from_threshold_probability", "probability_cost", "range_summary",
     "ratio_to_pcf", "roc_auc", "roc_line_to_cost_point", "roc_point_at_threshold",
-    "roc_point_to_cost_line", "scores_are_probabilities", "significant_intervals",
+    "roc_point_to_cost_line", "RunnerUpBand", "runner_up_band", "scores_are_probabilities",
+    "significant_intervals",
     "thesis_optimized_search", "threshold_choice_table", "to_estimator",
 ]
 LAZY_PUBLIC = ["CostWidget", "demo", "from_duckdb", "from_spark", "CostCurveDisplay", "ThesisView"]

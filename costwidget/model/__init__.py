@@ -29,6 +29,7 @@ from .decisions.threshold_choice import (THRESHOLD_CHOICES, brier_score, cost_cu
 from .decisions.threshold_choice_table import threshold_choice_table
 from .decisions.deploy import DecisionRule, decision_rule, to_estimator
 from .decisions.decide import Decision, decide
+from .decisions.runner_up import RunnerUpBand, runner_up_band
 from .kernels.estimator_scoring import EstimatorSource
 from .decisions.decision_curve import (decision_curve, net_benefit_from_nec,
                                        pcf_from_threshold_probability)
@@ -117,6 +118,8 @@ __all__ = [
     "Decision",
     "DecisionRule",
     "decide",
+    "RunnerUpBand",
+    "runner_up_band",
     "EstimatorSource",
     "decision_rule",
     "to_estimator",

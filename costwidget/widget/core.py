@@ -128,6 +128,8 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self.threshold_choice_view = ThresholdChoiceView(ctx)
         self.decision_curve_view = DecisionCurveView(ctx)
         self._components += [self.threshold_choice_view, self.decision_curve_view]
+        # issue 32: how sure the headline is; requested last, after the bands the user asked for
+        self._components.append(self.decision_source.runner_up)
         self._compose()
         self._tx.redraw = self._redraw
         self._tx.push_controls = self._push_controls

@@ -108,7 +108,9 @@ export async function bindLive(model, getModel) {
     // Once attached the kernel writes no mark: redraw whatever it wrote before it knew.
     const first = Boolean(reply.attached) && !synced;
     synced ||= Boolean(reply.attached);
-    if (first || !sameState(target, page.state)) page.fromKernel(target);
+    // The band the kernel's headline says (issue 32): the page says it too while it fits.
+    const band = page.setRunnerUpBand(reply.runner_up_band ?? null, false);
+    if (first || band || !sameState(target, page.state)) page.fromKernel(target);
   };
   model.on("change:kernel_state", onKernel);
   onKernel(); // a state set from Python before this front end was bound

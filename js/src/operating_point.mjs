@@ -16,6 +16,8 @@
 //   readoutHtml, ...     costwidget/widget/text/readout.py         the readout's HTML tables
 //   readable, ...        costwidget/model/kernels/readable.py         the one rule for shown numbers
 //   headlineText         costwidget/model/decisions/headline.py         the headline above the panes
+//   fittingBand, bandWords  costwidget/model/decisions/runner_up.py     how sure: the kernel's band, said
+//                        while it is of the page's state (the page computes no band: issue 32)
 //
 // Rules kept from the Python so that doubles agree bit for bit: the same order of operations
 // (`(1 - tpr - fpr) * pcf + fpr` is `((1 - tpr) - fpr) * pcf + fpr`), no fused multiply-add (JS
@@ -1237,8 +1239,58 @@ function ruleWords(c) {
   return ` ${low} with probability ${readable(rule.prob_low)}, else ${high}`;
 }
 
+// ------------------------------------------------------------------ how sure (issue 32, item 5)
+
+/** model/kernels/json_values.py's "inf"/"-inf"/null, back to numbers. */
+function numberOf(v) {
+  if (v === "inf") return Infinity;
+  if (v === "-inf") return -Infinity;
+  return v == null ? NaN : v;
+}
+
+/** model/decisions/runner_up.py runner_up_name: the headline's "next best", or null. */
+function runnerUpName(parts, chosen) {
+  if (chosen === null) return null;
+  const others = parts.filter((c) => c.name !== chosen).map((c) => [c.name, { cost: c.rule.expected_cost }]);
+  const nxt = lowestNames(others, "cost");
+  return nxt.length ? nxt[0] : null;
+}
+
+/**
+ * model/decisions/runner_up.py fitting_band: the kernel's band (RunnerUpBand.to_dict()) if it is
+ * of this decision (its pair, its PCF(+), its rules), else null: a band of another state is not said.
+ */
+function fittingBand(band, parts, chosen, pcf, constraint) {
+  if (!band) return null;
+  if (pcf === 0 || (pcf === 1 && constraint === "none")) return null;
+  const runner = runnerUpName(parts, chosen);
+  if (chosen === null || band.chosen !== chosen || band.runner_up !== runner || band.pcf !== pcf) return null;
+  const rules = [chosen, runner].map((n) => parts.find((c) => c.name === n).rule);
+  if (band.of === "envelopes") return rules.some((r) => r.binding) ? null : band;
+  if (!rules.some((r) => r.binding) || rules.some((r) => r.randomized)) return null;
+  return numberOf(band.threshold_chosen) === rules[0].threshold &&
+    numberOf(band.threshold_runner_up) === rules[1].threshold ? band : null;
+}
+
+/** model/decisions/runner_up.py _signed: "+x", "−x" or "0". */
+function signedText(x) {
+  const v = x + 0.0;
+  if (v === 0) return "0";
+  return (v > 0 ? "+" : "−") + readable(Math.abs(v));
+}
+
+/** model/decisions/runner_up.py band_words: the headline's clause, in cost per case. */
+function bandWords(band, chosen, scale) {
+  const what = band.of === "envelopes" ? "the difference"
+    : "the two rules' difference, thresholds held fixed";
+  const said = `simultaneous paired ${percentText(band.level)} % band of ${what}: ` +
+    `${signedText(band.lower * scale)} to ${signedText(band.upper * scale)}`;
+  if (band.lower <= 0 && 0 <= band.upper) return `, which this data cannot tell apart from ${chosen} (${said})`;
+  return `, significantly more than ${chosen} (${said})`;
+}
+
 /** model/decisions/decide.py _headline: the answer in one line, from the rules. */
-function decisionHeadline(pcf, constraint, maxFpr, capacity, parts, lowest) {
+function decisionHeadline(pcf, constraint, maxFpr, capacity, parts, lowest, band = null, scale = 1.0) {
   if (!parts.length) return "No classifier shown.";
   if (pcf === 0) return "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)";
   if (pcf === 1 && constraint === "none") {
@@ -1258,7 +1310,10 @@ function decisionHeadline(pcf, constraint, maxFpr, capacity, parts, lowest) {
     `(FPR ${percentText(rule.fpr)} %, TPR ${percentText(rule.tpr)} %)`;
   const others = parts.filter((o) => o.name !== c.name).map((o) => [o.name, { cost: o.rule.expected_cost }]);
   const nxt = lowestNames(others, "cost");
-  if (nxt.length) text += `; next best ${nxt[0]}, +${readable(byName.get(nxt[0]).rule.expected_cost - cost)}`;
+  if (nxt.length) {
+    text += `; next best ${nxt[0]}, +${readable(byName.get(nxt[0]).rule.expected_cost - cost)}`;
+    if (band !== null) text += bandWords(band, c.name, scale); // how sure (issue 32)
+  }
   if (constraint !== "none" && !rule.binding) {
     const limit = constraint === "neyman_pearson" ? `the FPR limit ${percentText(maxFpr)} %`
       : `the capacity of ${readable(capacity)} cases`;
@@ -1301,7 +1356,8 @@ function checkedConstraint(state) {
  * its JSON form. The shown classifiers are those of `state.visible`.
  * @param {Array<Classifier>} classifiers
  * @param {object} state  p_pos, cost_fn, cost_fp, constraint, max_fpr, capacity, n_pos, n_neg, visible
- * @param {{best?: Array, constrained?: Array}} [known]  look-ups already made (index-aligned)
+ * @param {{best?: Array, constrained?: Array, runnerUpBand?: object}} [known]  look-ups already
+ *   made (index-aligned); runnerUpBand: the kernel's RunnerUpBand.to_dict(), said when it fits
  */
 export function decisionOf(classifiers, state, known = {}) {
   const [constraint, limits] = checkedConstraint(state);
@@ -1340,6 +1396,7 @@ export function decisionOf(classifiers, state, known = {}) {
   const pt = state.cost_fp / (state.cost_fp + state.cost_fn);
   const nbs = parts.map((c) => [c.name, netBenefit(c.rule, pt, state.p_pos)]);
   const chosenNb = chosen === null ? NaN : nbs.find(([n]) => n === chosen)[1];
+  const band = fittingBand(known.runnerUpBand ?? null, parts, chosen, pcf, constraint);
   return {
     p_pos: state.p_pos, cost_fn: state.cost_fn, cost_fp: state.cost_fp, pcf, constraint,
     ...limits,
@@ -1350,8 +1407,9 @@ export function decisionOf(classifiers, state, known = {}) {
     tie: lowest.length > 1,
     rule,
     binding: rule === null || constraint === "none" ? null : rule.binding,
-    headline: decisionHeadline(pcf, constraint, limits.max_fpr, limits.capacity, parts, lowest),
+    headline: decisionHeadline(pcf, constraint, limits.max_fpr, limits.capacity, parts, lowest, band, scale),
     decision_curve: { threshold_probability: pt, prevalence: state.p_pos, net_benefit: nbs, chosen: chosenNb },
+    runner_up_band: band,
   };
 }
 
@@ -1391,14 +1449,16 @@ export function decide(classifiers, state, known = {}) {
  * up once.
  * @param {Array<Classifier>} classifiers
  * @param {object} state  p_pos, cost_fn, cost_fp, constraint, max_fpr, capacity, n_pos, n_neg, visible
- * @param {{colors?: Object<string, string>}} [options]
+ * @param {{colors?: Object<string, string>, runnerUpBand?: object}} [options]  runnerUpBand: the
+ *   kernel's band of the runner-up (decisionOf says it when it is of this state)
  */
-export function computeView(classifiers, state, { colors = {} } = {}) {
+export function computeView(classifiers, state, { colors = {}, runnerUpBand = null } = {}) {
   const operating = operatingMarks(classifiers, state);
   // The one answer: the readout's rows, the headline, the highlighted row, the winner's dot and
   // the constraint's marks all come from it (as widget/state/decision.py's Decision in the kernel).
   const paperPoints = shownConstrained(classifiers, state);
-  const decision = decisionOf(classifiers, state, { best: operating.best, constrained: paperPoints });
+  const decision = decisionOf(classifiers, state, { best: operating.best, constrained: paperPoints,
+    runnerUpBand });
   operating.winnerDot = winnerDot(classifiers, decision, colors);
   const constraint = constraintMarks(classifiers, state, decision, paperPoints);
   const rows = decision.rows;

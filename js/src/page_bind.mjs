@@ -228,6 +228,9 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
   const m = {};
   for (const [role, id] of Object.entries(spec.roles)) m[role] = modelOf(id);
   const state = { ...spec.state };
+  // How sure the headline is (issue 32): the kernel's band of the runner-up, said while it is of
+  // the page's state (an exported page: the band as exported; live: the kernel's latest).
+  let runnerUpBand = spec.runner_up_band ?? null;
   let good = { ...state };
   let pushing = false; // our own writes to controls fire change events: not user moves
   // Where the ratio slider was put: its view answers a set value with 10**log10(v), which can
@@ -261,7 +264,7 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
   };
 
   function draw() {
-    const view = OP.computeView(classifiers, state, { colors: spec.colors });
+    const view = OP.computeView(classifiers, state, { colors: spec.colors, runnerUpBand });
     const op = view.operating;
     const con = view.constraint;
     // x and y in one set(): a view redrawn between them would join old x with new y.
@@ -496,6 +499,15 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
     set: (changes) => apply((s) => Object.assign(s, changes)),
     /** Take a state the kernel sent (a trait set from Python): drawn, not sent back. */
     fromKernel: (changes) => apply((s) => Object.assign(s, changes), false),
+    /** The kernel's band of the runner-up (RunnerUpBand.to_dict() or null); redrawn when it
+     * changed, unless `redraw` is false. Returns whether it changed. */
+    setRunnerUpBand: (band, redraw = true) => {
+      const next = band ?? null;
+      if (JSON.stringify(next) === JSON.stringify(runnerUpBand)) return false;
+      runnerUpBand = next;
+      if (redraw) apply(() => {}, false);
+      return true;
+    },
     /** A refusal of what was typed (installTypedRefusals): to the banner, the state kept. */
     refuse: (message) => {
       if (live) {

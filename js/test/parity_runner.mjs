@@ -51,7 +51,8 @@ const input = JSON.parse(readFileSync(0, "utf8"), revive);
 const groups = input.groups.map((g) => op.decodePayload(g.header, g.buffers));
 const t0 = process.hrtime.bigint();
 const states = input.states.map((s) => attempt(() => {
-  const view = op.computeView(groups[s.group], s, { colors: s.colors ?? {} });
+  const band = s.runner_up_band ?? null; // issue 32: the kernel's band, when the case has one
+  const view = op.computeView(groups[s.group], s, { colors: s.colors ?? {}, runnerUpBand: band });
   return {
     pcf: view.operating.pcf,
     slope: view.operating.slope,
@@ -82,7 +83,7 @@ const states = input.states.map((s) => attempt(() => {
     headline: view.headline.text,
     headline_html: view.headline.html,
     // The one answer, as Decision.to_dict() (op.decide), and the view's copy of it.
-    decision: op.decide(groups[s.group], s),
+    decision: op.decide(groups[s.group], s, { runnerUpBand: band }),
     view_decision: op.jsonable(view.decision),
   };
 }));

@@ -25,6 +25,7 @@ from ..kernels.costs import cost_scale, probability_cost
 from .deploy import DecisionRule, decision_rule
 from ..kernels.json_values import jsonable
 from .operating import readout_row
+from .runner_up import RunnerUpBand, band_words, fitting_band
 from ..kernels.readable import (lowest_names, next_lower_scores, readable, round_significant,
                        selecting_threshold)
 from ..base.results import ConstrainedPoint, OperatingPoint
@@ -152,6 +153,9 @@ class Decision:
         The answer in one line.
     decision_curve : DecisionCurvePoint
         The rules' net benefit at the current p(+) and pt.
+    runner_up_band : RunnerUpBand or None
+        The paired band of the runner-up's cost minus the chosen one's that the headline
+        states (`runner_up_band`); None when none was given or it is of another state.
     """
 
     p_pos: float
@@ -172,6 +176,7 @@ class Decision:
     binding: bool | None
     headline: str
     decision_curve: DecisionCurvePoint
+    runner_up_band: RunnerUpBand | None = None
 
     @property
     def names(self) -> list:
@@ -267,6 +272,8 @@ class Decision:
             "binding": self.binding,
             "headline": self.headline,
             "decision_curve": self.decision_curve.to_dict(),
+            "runner_up_band": (None if self.runner_up_band is None
+                               else self.runner_up_band.to_dict()),
         }
 
     def __repr__(self) -> str:
@@ -312,7 +319,7 @@ def _limit_words(constraint, max_fpr, capacity) -> str:
     return f"the capacity of {readable(capacity)} cases"
 
 
-def _headline(pcf, constraint, max_fpr, capacity, parts, lowest) -> str:
+def _headline(pcf, constraint, max_fpr, capacity, parts, lowest, band=None, scale=1.0) -> str:
     if not parts:
         return "No classifier shown."
     # At PCF(+) = 0 flagging no case costs nothing, at 1 flagging every case (Drummond & Holte
@@ -338,6 +345,8 @@ def _headline(pcf, constraint, max_fpr, capacity, parts, lowest) -> str:
     nxt = lowest_names(others, "cost")
     if nxt:
         text += f"; next best {nxt[0]}, +{readable(by_name[nxt[0]].rule.expected_cost - cost)}"
+        if band is not None:  # how sure: the paired band of the difference (runner_up.py)
+            text += band_words(band, c.name, scale)
     if constraint != "none" and not rule.binding:
         text += f"; {_limit_words(constraint, max_fpr, capacity)} does not bind"
     return text
@@ -416,7 +425,7 @@ def _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg):
 
 # ------------------------------------------------------------------------------ decide
 def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", max_fpr=None,
-           capacity=None, n_pos=None, n_neg=None) -> Decision:
+           capacity=None, n_pos=None, n_neg=None, runner_up_band=None) -> Decision:
     """Which classifier to deploy, with which rule, at what cost: the one answer.
 
     Parameters
@@ -435,6 +444,15 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
     n_pos, n_neg : float, optional
         Workforce: the population; default each classifier's own class totals, as
         ``clf.workforce`` does.
+    runner_up_band : RunnerUpBand, optional
+        How sure the headline is: the paired band of the runner-up's NEC minus the chosen
+        classifier's at this PCF(+), from :func:`runner_up_band` (the widget computes it in
+        the background). When it is of this decision's pair, PCF(+) and rules, the headline's
+        "next best" clause says whether the band includes 0, in cost per case: "…; next best
+        b, +0.0012, which this data cannot tell apart from a (simultaneous paired 90 % band
+        of the difference: −0.003 to +0.005)", or "…, significantly more than a (…)". A band
+        of another pair, PCF(+) or rule (an older state) is not said (``Decision.
+        runner_up_band`` is then None); without one the headline is as before.
 
     Returns
     -------
@@ -517,13 +535,14 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
     nbs = tuple((c.name, _net_benefit(c.rule, pt, p_pos)) for c in parts)
     curve = DecisionCurvePoint(threshold_probability=pt, prevalence=p_pos, net_benefit=nbs,
                                chosen=dict(nbs)[chosen] if chosen is not None else math.nan)
+    band = fitting_band(runner_up_band, parts, chosen, pcf, constraint)
     return Decision(
         p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, pcf=pcf, constraint=constraint,
         max_fpr=max_fpr, capacity=capacity, n_pos=n_pos, n_neg=n_neg,
         classifiers=tuple(parts), rows=tuple(rows), lowest=lowest, chosen=chosen,
         tie=len(lowest) > 1, rule=rule, binding=binding,
-        headline=_headline(pcf, constraint, max_fpr, capacity, parts, lowest),
-        decision_curve=curve)
+        headline=_headline(pcf, constraint, max_fpr, capacity, parts, lowest, band, scale),
+        decision_curve=curve, runner_up_band=band)
 
 
 def _net_benefit(rule: DecisionRule, pt: float, p: float) -> float:

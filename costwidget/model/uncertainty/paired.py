@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import numbers
 import threading
 import weakref
 
@@ -37,7 +38,7 @@ from ..base.fields import is_classifier
 from ..kernels.sample import align_instances
 from ..kernels.validation import check_level
 
-__all__ = ["difference_band", "significant_intervals"]
+__all__ = ["difference_band", "difference_at", "significant_intervals"]
 
 #: Up to this many distinct scores (per classifier) every score is its own bin.
 PAIRED_MAX_EXACT = 1024
@@ -220,6 +221,18 @@ def _drawn_swapped(a, b, th_a, th_b) -> bool:
         return digest.digest()
 
     return key(b, th_b) < key(a, th_a)
+
+
+def _pair_replicates(a, b, x, th_a, th_b, n_boot, rng, paired, perm):
+    """`_replicates` of a − b, drawn for the pair in a canonical order, so that swapping a and b
+    negates the band exactly (with one seed, (a, b) and (b, a) drew different resamples, and
+    significance could depend on which model was called "a"). The draws do not depend on ``x``:
+    one seed gives the same resamples at any pcf values."""
+    if _drawn_swapped(a, b, th_a, th_b):
+        inverse = None if perm is None else np.argsort(perm)
+        reps, centre, bound = _replicates(b, a, x, th_b, th_a, n_boot, rng, paired, inverse)
+        return -reps, -centre, bound
+    return _replicates(a, b, x, th_a, th_b, n_boot, rng, paired, perm)
 
 
 def _original_nec(clf, x, threshold):
@@ -434,17 +447,8 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
                                       n_boot, grid_key(grid), seed, paired)
 
     def make():
-        # The replicates are drawn for the pair in a canonical order, so that swapping a and b
-        # negates the band exactly (with one seed, (a, b) and (b, a) drew different resamples,
-        # and significance could depend on which model was called "a").
-        if _drawn_swapped(a, b, threshold_a, threshold_b):
-            inverse = None if perm is None else np.argsort(perm)
-            reps, centre, bound = _replicates(b, a, x, threshold_b, threshold_a, n_boot, rng,
-                                              paired, inverse)
-            reps, centre = -reps, -centre
-        else:
-            reps, centre, bound = _replicates(a, b, x, threshold_a, threshold_b, n_boot, rng,
-                                              paired, perm)
+        reps, centre, bound = _pair_replicates(a, b, x, threshold_a, threshold_b, n_boot, rng,
+                                               paired, perm)
         sd, max_dev = max_deviations(reps, centre)
         return {"sorted": resample.sorted_columns(reps), "sd": sd, "max_dev": max_dev,
                 "centre": centre, "bound": bound}
@@ -464,6 +468,47 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
                       "level": level, "n_boot": n_boot, "paired": paired,
                       "critical_value": crit, "coarsening_bound": reps["bound"]})
     return out
+
+
+def difference_at(a, b, pcf, level=0.90, *, threshold_a=None, threshold_b=None, n_boot=1000,
+                  grid=512, random_state=0):
+    """The paired simultaneous band of :func:`difference_band` (the same arguments) at one pcf.
+
+    The critical value c is the band's, over its ``grid`` (so the band is the one the
+    difference view draws); the centre and the bootstrap SD are those of the same replicates
+    (one seed draws the same resamples) read at ``pcf`` itself. At a grid point this is the
+    band's row; between grid points it is the band's exact value there, where a drawing joins
+    the grid points by straight lines. ``random_state`` must be an int: only a seed repeats
+    the band's replicates. Returns ``(diff, lower, upper)``, ``diff`` on the original data.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import costwidget as cw
+    >>> y = np.array([0, 1, 1, 0, 1, 0, 0, 1, 0, 1])
+    >>> a = cw.Classifier.from_scores(y, [.1, .8, .6, .3, .7, .2, .4, .9, .5, .35])
+    >>> b = cw.Classifier.from_scores(y, [.2, .9, .4, .1, .8, .3, .6, .7, .5, .45])
+    >>> band = cw.difference_band(a, b, n_boot=200, grid=11, random_state=0)
+    >>> at = difference_at(a, b, band.pcf[4], n_boot=200, grid=11)   # a grid point: its row
+    >>> bool(np.allclose(at, band.loc[4, ["diff", "lower", "upper"]], rtol=0, atol=1e-12))
+    True
+    """
+    if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
+        raise TypeError(f"random_state must be an int (the seed of the band's replicates, which "
+                        f"are drawn again at pcf), got {random_state!r}.")
+    x = pcf_grid([pcf])
+    band = difference_band(a, b, level, threshold_a=threshold_a, threshold_b=threshold_b,
+                           n_boot=n_boot, grid=grid, random_state=random_state)
+    rng, _ = make_rng(random_state)
+    reps, centre, _ = _pair_replicates(a, b, x, threshold_a, threshold_b, n_boot, rng, True,
+                                       _check_pair(a, b, True))
+    sd = reps.std(axis=0, ddof=1 if n_boot > 1 else 0)
+    c = band.attrs["critical_value"]
+    lower, upper = centre - c * sd, centre + c * sd
+    if not sd[0] > SD_FLOOR:  # no spread: the range of the original value and the replicates
+        lower, upper = np.minimum(centre, reps.min(axis=0)), np.maximum(centre, reps.max(axis=0))
+    diff = _original_nec(a, x, threshold_a) - _original_nec(b, x, threshold_b)
+    return float(diff[0]), float(lower[0]), float(upper[0])
 
 
 def significant_intervals(band: pd.DataFrame) -> pd.DataFrame:

@@ -168,10 +168,20 @@ class FrontendLink:
         (all after the last is set), and the front ends need the state only once."""
         message = {"state": state_values(self.w.state), "acks": dict(self.acks),
                    "attached": self.attached, "session": self.session, "ack": self.last_seq,
-                   "refused": refused}
+                   "refused": refused, "runner_up_band": self._runner_up_band()}
         if message != self._last_sent:
             self._last_sent = message
             self.model.kernel_state = message
+
+    def send_state(self) -> None:
+        """Send the kernel's state again (a band arrived for it: issue 32)."""
+        self._send()
+
+    def _runner_up_band(self):
+        """The band the kernel's headline says (its decision's), for the page's headline to say
+        too when it is of the page's state (``decide`` in the page checks that); None without."""
+        band = self.w.decision.runner_up_band
+        return None if band is None else band.to_dict()
 
     # ------------------------------------------------------------------ export
     def owned_values(self) -> dict:

@@ -84,4 +84,7 @@ def page_spec(w) -> dict:
     header, buffers = spec.pop("header"), spec.pop("buffers")
     spec["payload"] = {"header": header,
                        "buffers": [base64.b64encode(b).decode("ascii") for b in buffers]}
+    # issue 32: the runner-up's band as exported; the page says it while its state is this one
+    band = w.decision.runner_up_band
+    spec["runner_up_band"] = None if band is None else band.to_dict()
     return spec

@@ -7,11 +7,16 @@ component reads that one record (``ctx.decision``): the headline, the readout's 
 their highlighted row, ``w.decision_rule()``/``w.to_estimator()``, the constraint's marks, the
 winner's dot, the decision-curve pane's point, ``w.snapshot()`` and the export. None of them
 assembles an answer of its own, so they cannot disagree.
+
+Issue 32: while the bands or the difference view are shown, `RunnerUpWork` (the last
+component) computes the runner-up's paired band in the background; the decision is made with
+it (``decide(..., runner_up_band=)``) once it arrives, and the headline says how sure it is.
 """
 
 from __future__ import annotations
 
 from ...model import decide
+from .runner_up_work import RunnerUpWork
 
 __all__ = ["DecisionSource", "DECISION_TRAITS"]
 
@@ -33,6 +38,9 @@ class DecisionSource:
         self.ctx = ctx
         self._key = None
         self._decision = None
+        self._band = None
+        # issue 32: how sure the headline is (the runner-up's paired band, in the background)
+        self.runner_up = RunnerUpWork(ctx, self._band_arrived)
 
     def _state_key(self) -> tuple:
         s = self.ctx.state
@@ -42,14 +50,22 @@ class DecisionSource:
     def current(self):
         """The `Decision` at the current state."""
         key = self._state_key()
-        if key != self._key or self._decision is None:
+        band = self.runner_up.for_state(self.ctx.state)
+        if key != self._key or self._decision is None or band is not self._band:
             s = self.ctx.state
             self._decision = decide(
                 [d.clf for d in self.ctx.visible()], p_pos=s.p_pos, cost_fn=s.cost_fn,
                 cost_fp=s.cost_fp, constraint=s.constraint, max_fpr=s.max_fpr,
-                capacity=s.capacity, n_pos=s.n_pos, n_neg=s.n_neg)
-            self._key = key
+                capacity=s.capacity, n_pos=s.n_pos, n_neg=s.n_neg, runner_up_band=band)
+            self._key, self._band = key, band
         return self._decision
 
     def sync(self) -> None:
         self.current()
+
+    def _band_arrived(self) -> None:
+        """A band for the current decision: every view reads the decision again (the headline
+        gains its clause), and the front end, which writes the headline while attached, hears."""
+        self.ctx.tx.redraw()
+        if self.ctx.frontend_link is not None:
+            self.ctx.frontend_link.send_state()

@@ -1,0 +1,86 @@
+"""Real-browser test (issue 32, item 5): the live widget's headline says how sure it is.
+
+In JupyterLab a widget over two models scored on the same cases shows its difference view, so
+the kernel computes the runner-up's paired band in the background. While the live link is
+attached the front end writes the headline: it must say the kernel's band, exactly as the
+kernel's own headline does; a slider step drops the clause in the same frame (the band is of
+the old PCF(+)), and the band of the new state, once the kernel computed it, is said again,
+the page's headline equal to the kernel's.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from lab_server import console_errors, wait_for_state
+from test_live_frontend_browser import _run_python
+
+BUILD = """\
+import numpy as np
+from costwidget.widget import CostWidget
+rng = np.random.default_rng(11)
+y = rng.random(600) < 0.35
+s = y * 1.0 + rng.normal(size=600)
+w = CostWidget.from_predictions(y, {"first": s, "twin": s + 0.3 * rng.normal(size=600)}, p_pos=0.3)
+w.difference = ["first", "twin"]
+w.widget
+"""
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "tests" / "artifacts"
+
+_HEADLINE = r"""() => {
+  const live = (window.costwidgetLive || [])[0];
+  return live ? live.models.get(live.roles.headline).get('value') : '';
+}"""
+_P_POS = "() => window.costwidgetLive[0].page.state.p_pos"
+
+
+@pytest.fixture(scope="module")
+def live_page(lab, browser):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell("1")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, lab.root / "sure.ipynb")
+    page = browser.new_page(viewport={"width": 1300, "height": 1600})
+    errors = console_errors(page)
+    lab.run_notebook(page, "sure.ipynb")
+    page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
+    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=60_000)
+    yield page, errors
+    page.close()
+
+
+def _kernel(page) -> dict:
+    text = _run_python(page, "w.wait(120); import json; print(json.dumps({'p_pos': w.p_pos, "
+                             "'headline': w.headline.text, 'attached': w.frontend_link.attached}))")
+    return json.loads(re.search(r"\{.*\}", text).group(0))
+
+
+def test_the_live_headline_says_the_kernels_band(live_page):
+    page, errors = live_page
+    said = "() => /tell apart|significantly more/.test((" + _HEADLINE + ")())"
+    assert wait_for_state(page, said, timeout=120_000), page.evaluate(_HEADLINE)
+    kernel = _kernel(page)
+    assert kernel["attached"] is True
+    assert page.evaluate(_HEADLINE).endswith(html.escape(kernel["headline"]) + "</span>")
+    handle = page.locator(".costwidget .costwidget-p-pos .noUi-handle").first
+    handle.focus()
+    before = page.evaluate(_P_POS)
+    page.keyboard.press("ArrowRight")
+    # Drawn in the same frame: the page moved, and the old PCF(+)'s band is not said.
+    assert page.evaluate(_P_POS) != before
+    assert not page.evaluate(said)
+    # The kernel computes the new state's band; the page says it, as the kernel does.
+    assert wait_for_state(page, said, timeout=120_000), page.evaluate(_HEADLINE)
+    kernel = _kernel(page)
+    assert kernel["p_pos"] == page.evaluate(_P_POS)
+    assert page.evaluate(_HEADLINE).endswith(html.escape(kernel["headline"]) + "</span>")
+    assert "tell apart" in kernel["headline"] or "significantly more" in kernel["headline"]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".costwidget").first.screenshot(path=str(ARTIFACTS / "runner_up_live.png"))
+    assert not [e for e in errors if "costwidget" in e.lower()], errors
