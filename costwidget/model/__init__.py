@@ -20,6 +20,7 @@ from .kernels.costs import (
 )
 from .classifier.estimators import classifiers_from_estimators
 from .uncertainty.paired import difference_band, significant_intervals
+from .uncertainty.honest import honest_cost
 from .classifier.predictions import classifiers_from_predictions
 from .comparison.ranges import cost_sensitivity_table, range_summary
 from .comparison.thesis_search import thesis_optimized_search
@@ -95,6 +96,7 @@ __all__ = [
     "cost_scale",
     "difference_band",
     "expected_cost",
+    "honest_cost",
     "iso_performance_slope",
     "parameter_selection",
     "probability_cost",
