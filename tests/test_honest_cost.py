@@ -270,3 +270,35 @@ def test_refuses_random_splits_of_weighted_counts():
     clf = cw.Classifier.from_counts([0.1, 0.5, 0.9], [0.5, 1.5, 2.0], [2.0, 1.0, 0.5])
     with pytest.raises(ValueError, match="weighted counts"):
         cw.honest_cost(clf)
+
+
+# ------------------------------------------------------------------------ in the decision
+def test_decide_reads_the_honest_cost_at_the_operating_point():
+    y, s, folds, w = tied_weighted_unequal()
+    a = cw.Classifier.from_scores(y, s, sample_weight=w, folds=folds, name="a")
+    b = cw.Classifier.from_scores(y, np.roll(s, 3), sample_weight=w, folds=folds, name="b")
+    p, c_fn, c_fp = 0.4, 1.0, 2.0
+    pcf = p * c_fn / (p * c_fn + (1 - p) * c_fp)
+    scale = p * c_fn + (1 - p) * c_fp
+    d = cw.decide([a, b], p_pos=p, cost_fn=c_fn, cost_fp=c_fp, honest={"a": cw.honest_cost(a)})
+    want = float(brute_force(y, s, folds, w, pcf)[0])
+    assert d.of("a").rule.nec_honest == pytest.approx(want, abs=1e-12)
+    assert np.isnan(d.of("b").rule.nec_honest)
+    table = d.table()
+    assert table.loc["a", "nec_honest"] == pytest.approx(want, abs=1e-12)
+    assert table.loc["a", "expected_cost_honest"] == pytest.approx(want * scale, abs=1e-12)
+    assert d.rule_for("a").to_dict()["nec_honest"] == pytest.approx(want, abs=1e-12)
+    assert d.chosen == "b" and "new data" not in d.headline   # b has no honest curve
+    d = cw.decide([a, b], p_pos=p, cost_fn=c_fn, cost_fp=c_fp,
+                  honest={"a": cw.honest_cost(a), "b": cw.honest_cost(b)})
+    want_b = float(brute_force(y, np.roll(s, 3), folds, w, pcf)[0])
+    assert d.headline.endswith(f"; on new data {cw.model.readable(want_b * scale)} per case")
+    plain = cw.decide([a, b], p_pos=p, cost_fn=c_fn, cost_fp=c_fp)
+    assert "nec_honest" not in plain.rule.to_dict() and "new data" not in plain.headline
+    assert "nec_honest" not in plain.table().columns
+
+
+def test_decide_refuses_honest_curves_of_classifiers_not_shown():
+    a = cw.Classifier.from_scores([0, 1, 0, 1], [.1, .2, .3, .4], name="a")
+    with pytest.raises(ValueError, match=r"not among the shown classifiers \['a'\]"):
+        cw.decide([a], p_pos=0.5, honest={"z": pd.DataFrame({"pcf": [0.0], "nec": [0.0]})})

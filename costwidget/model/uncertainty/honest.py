@@ -27,7 +27,7 @@ from ..kernels.out_of_fold import (
 from ..kernels.roc import in_units, roc_counts
 from ..kernels.validation import check_pcf, check_random_state
 
-__all__ = ["honest_cost"]
+__all__ = ["honest_cost", "honest_at"]
 
 
 def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -> pd.DataFrame:
@@ -107,6 +107,34 @@ def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -
     out = pd.DataFrame({"pcf": x, "nec": nec, "envelope": envelope, "optimism": nec - envelope})
     out.attrs["folds"] = "given" if clf.folds else "random"
     return out
+
+
+def honest_at(curve, pcf: float) -> float:
+    """The honest NEC at one PCF(+), read off a table of :func:`honest_cost`.
+
+    From the breakpoint rows (``pcf=None``) it is exact: the value at a breakpoint (its last
+    row), else the line between the breakpoints around ``pcf``. From rows at other PCF(+) it
+    is the value of a row at ``pcf``, else their linear interpolation (exact where the curve
+    does not jump in between).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"pcf": [0.0, 0.5, 0.5, 1.0], "nec": [0.1, 0.3, 0.2, 0.0]})
+    >>> honest_at(rows, 0.25), honest_at(rows, 0.5), honest_at(rows, 0.75)
+    (0.2, 0.2, 0.1)
+    """
+    x = curve["pcf"].to_numpy(dtype=np.float64)
+    y = curve["nec"].to_numpy(dtype=np.float64)
+    x0 = float(pcf)
+    if not len(x) or x0 < x[0] or x0 > x[-1]:
+        return float("nan")
+    right = int(np.searchsorted(x, x0, side="right"))  # first row beyond pcf
+    at = right - 1  # the last row at or below pcf
+    if x[at] == x0 or right == len(x):
+        return float(y[at])
+    w = (x0 - x[at]) / (x[right] - x[at])
+    return float(y[at] + (y[right] - y[at]) * w)
 
 
 def _breakpoint_rows(repeats) -> tuple[np.ndarray, np.ndarray]:
