@@ -52,6 +52,7 @@ from .kernels.validation import (check_costs, check_pcf, check_probability, miss
                                  renamed_keyword)
 from .uncertainty.bands import scored_arrays
 from .uncertainty.band_limits import band_limits_at
+from .uncertainty.honest import honest_winners
 from .uncertainty.paired import check_pair
 from .decisions.operating import (capacity_from_cases, capacity_to_cases, costs_for_ratio,
                                   move_to_pcf, population_for, snap_pcf,
@@ -69,7 +70,7 @@ FOR_CLIENTS = (
     "round_significant",
     "check_costs", "check_pcf", "check_probability", "missing_columns", "renamed_keyword",
     # uncertainty
-    "scored_arrays", "band_limits_at", "check_pair",
+    "scored_arrays", "band_limits_at", "check_pair", "honest_winners",
     # decisions
     "capacity_from_cases", "capacity_to_cases", "costs_for_ratio", "move_to_pcf",
     "population_for", "snap_pcf", "zero_cost_note",

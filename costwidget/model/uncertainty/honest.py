@@ -27,7 +27,7 @@ from ..kernels.out_of_fold import (
 from ..kernels.roc import in_units, roc_counts
 from ..kernels.validation import check_pcf, check_random_state
 
-__all__ = ["honest_cost", "honest_at"]
+__all__ = ["honest_cost", "honest_at", "honest_winners"]
 
 
 def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -> pd.DataFrame:
@@ -109,32 +109,90 @@ def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -
     return out
 
 
-def honest_at(curve, pcf: float) -> float:
+def honest_at(curve, pcf: float, *, left: bool = False) -> float:
     """The honest NEC at one PCF(+), read off a table of :func:`honest_cost`.
 
     From the breakpoint rows (``pcf=None``) it is exact: the value at a breakpoint (its last
-    row), else the line between the breakpoints around ``pcf``. From rows at other PCF(+) it
-    is the value of a row at ``pcf``, else their linear interpolation (exact where the curve
-    does not jump in between).
+    row; with ``left=True`` the limit from the left, its first row), else the line between the
+    breakpoints around ``pcf``. From rows at other PCF(+) it is the value of a row at ``pcf``,
+    else their linear interpolation (exact where the curve does not jump in between).
 
     Examples
     --------
     >>> import pandas as pd
     >>> rows = pd.DataFrame({"pcf": [0.0, 0.5, 0.5, 1.0], "nec": [0.1, 0.3, 0.2, 0.0]})
-    >>> honest_at(rows, 0.25), honest_at(rows, 0.5), honest_at(rows, 0.75)
-    (0.2, 0.2, 0.1)
+    >>> honest_at(rows, 0.25), honest_at(rows, 0.5), honest_at(rows, 0.5, left=True)
+    (0.2, 0.2, 0.3)
     """
     x = curve["pcf"].to_numpy(dtype=np.float64)
     y = curve["nec"].to_numpy(dtype=np.float64)
     x0 = float(pcf)
     if not len(x) or x0 < x[0] or x0 > x[-1]:
         return float("nan")
-    right = int(np.searchsorted(x, x0, side="right"))  # first row beyond pcf
-    at = right - 1  # the last row at or below pcf
-    if x[at] == x0 or right == len(x):
-        return float(y[at])
-    w = (x0 - x[at]) / (x[right] - x[at])
-    return float(y[at] + (y[right] - y[at]) * w)
+    first = int(np.searchsorted(x, x0, side="left"))   # the first row at or beyond pcf
+    last = int(np.searchsorted(x, x0, side="right")) - 1  # the last row at or below pcf
+    if x[first] == x0:
+        return float(y[first] if left else y[last])
+    w = (x0 - x[last]) / (x[first] - x[last])
+    return float(y[last] + (y[first] - y[last]) * w)
+
+
+def honest_winners(curves: dict) -> pd.DataFrame:
+    """Which classifier costs least on new data at each PCF(+): the strip of the honest curves.
+
+    The curves (tables of :func:`honest_cost` at ``pcf=None``, by name) and the trivial
+    classifiers (``"all negative"``, NEC = PCF(+); ``"all positive"``, NEC = 1 - PCF(+)) are
+    compared exactly: between the union of the curves' breakpoints each is a line, and the
+    lowest line changes only where two cross. A tie goes to the first (the trivial ones first).
+
+    Returns
+    -------
+    DataFrame
+        ``pcf_lo``, ``pcf_hi``, ``classifier``: consecutive intervals covering [0, 1].
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.DataFrame({"pcf": [0.0, 1.0], "nec": [0.3, 0.3]})
+    >>> honest_winners({"a": a}).round(2).to_numpy().tolist()
+    [[0.0, 0.3, 'all negative'], [0.3, 0.7, 'a'], [0.7, 1.0, 'all positive']]
+    """
+    names = ["all negative", "all positive", *curves]
+    trivial = {"all negative": pd.DataFrame({"pcf": [0.0, 1.0], "nec": [0.0, 1.0]}),
+               "all positive": pd.DataFrame({"pcf": [0.0, 1.0], "nec": [1.0, 0.0]})}
+    tables = {**trivial, **curves}
+    x = np.unique(np.concatenate([t["pcf"].to_numpy(dtype=np.float64) for t in tables.values()]))
+    rows = []
+    for a, b in zip(x[:-1], x[1:], strict=True):
+        ya = np.array([honest_at(tables[n], a) for n in names])
+        yb = np.array([honest_at(tables[n], b, left=True) for n in names])
+        for lo, hi, k in _lowest_lines(ya, yb):
+            rows.append((a + (b - a) * lo, a + (b - a) * hi, names[k]))
+    merged = []
+    for lo, hi, name in rows:
+        if merged and merged[-1][2] == name:
+            merged[-1] = (merged[-1][0], hi, name)
+        elif hi > lo or not merged:
+            merged.append((lo, hi, name))
+    return pd.DataFrame(merged, columns=["pcf_lo", "pcf_hi", "classifier"])
+
+
+def _lowest_lines(ya: np.ndarray, yb: np.ndarray) -> list:
+    """(t_lo, t_hi, index) of the lowest of the lines from ``ya`` (t = 0) to ``yb`` (t = 1)."""
+    slope = yb - ya
+    t, out = 0.0, []
+    cur = int(np.lexsort((slope, ya))[0])  # the lowest at 0, then the flattest, then the first
+    while True:
+        faster = slope < slope[cur]  # only a line falling faster can pass below the current one
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cross = np.where(faster, (ya - ya[cur]) / (slope[cur] - slope), np.inf)
+        cross = np.where(cross > t, cross, np.inf)
+        end = float(cross.min())
+        out.append((t, min(end, 1.0), cur))
+        if end >= 1.0:
+            return out
+        tied = np.flatnonzero(cross == end)
+        t, cur = end, int(tied[np.argmin(slope[tied])])
 
 
 def _breakpoint_rows(repeats) -> tuple[np.ndarray, np.ndarray]:
