@@ -125,7 +125,7 @@ def test_strip_on_new_data_names_the_cheapest_honest_curve(widget):
     w.wait(timeout=60)
     strip = w.classifier_layers.winner_strip
     colors = {v: k for k, v in w.colors.items()}
-    for (lo, hi), color in zip(np.asarray(strip.x), strip.colors):
+    for (lo, hi), color in zip(np.asarray(strip.x), strip.colors, strict=True):
         mid = (lo + hi) / 2
         costs = {"all negative": mid, "all positive": 1 - mid}
         costs.update({n: float(brute_force(y, s, folds, None, mid)[0])
@@ -181,3 +181,54 @@ def test_the_draw_row_has_the_new_data_boxes(widget):
     assert w.show_honest
     w.wait(timeout=60)
     assert sorted(w.drawn_honest) == ["a", "b", "c"]
+
+
+# ------------------------------------------------------------------------ the front end
+def test_the_front_ends_decision_reads_the_honest_curves_as_python_does():
+    """js ``decide`` with ``state.honest`` (the curves on screen, as the live link and the
+    exported page send them) is Python's ``decide(..., honest=)``: field for field, the rows'
+    honest columns, the headline and the readout's columns; at PCF(+) on and between the
+    curves' breakpoints (jumps included) and under constraints."""
+    from test_frontend_parity import NODE, _b64, decision_differences, run_node
+
+    from costwidget.widget.output.frontend_payload import pack_classifiers
+
+    if NODE is None:
+        pytest.skip("node is not installed")
+    y, folds, scores = data(seed=3, n=90)
+    group = [(n, cw.Classifier.from_scores(y, s, folds=folds, name=n)) for n, s in scores.items()]
+    curves = {n: cw.honest_cost(c) for n, c in group}
+    header, buffers = pack_classifiers(group)
+    knots = np.unique(np.concatenate([c["pcf"].to_numpy() for c in curves.values()]))
+    pcfs = [0.0, 1.0, *knots[1:-1:7], *((knots[1:] + knots[:-1]) / 2)[::5]]
+    states = []
+    for i, x in enumerate(pcfs):
+        constraint = ("none", "neyman_pearson", "workforce")[i % 3]
+        shown = [n for j, (n, _) in enumerate(group) if (i + j) % 4 != 0]
+        states.append({"group": 0, "p_pos": float(x), "cost_fn": 1.0, "cost_fp": 1.0,
+                       "constraint": constraint, "max_fpr": 0.15, "capacity": 20.0,
+                       "n_pos": float(y.sum()), "n_neg": float((~y).sum()),
+                       "population_set": True, "visible": shown,
+                       "honest": {n: {"pcf": c["pcf"].tolist(), "nec": c["nec"].tolist()}
+                                  for n, c in curves.items() if n != "c" or i % 2}})
+    out = run_node({"groups": [{"header": header, "buffers": _b64(buffers)}], "states": states,
+                    "pcf_queries": [], "constraint_queries": [], "format_queries": [],
+                    "readable_queries": [], "selecting_queries": []})
+    said = 0
+    for s, js in zip(states, out["states"], strict=True):
+        shown = [c for n, c in group if n in s["visible"]]
+        honest = {n: curves[n] for n in s["honest"] if n in s["visible"]}
+        py = cw.decide(shown, p_pos=s["p_pos"], cost_fn=1.0, cost_fp=1.0,
+                       constraint=s["constraint"],
+                       max_fpr=s["max_fpr"] if s["constraint"] == "neyman_pearson" else None,
+                       capacity=s["capacity"] if s["constraint"] == "workforce" else None,
+                       n_pos=s["n_pos"] if s["constraint"] == "workforce" else None,
+                       n_neg=s["n_neg"] if s["constraint"] == "workforce" else None,
+                       honest=honest or None).to_dict()
+        assert "error" not in js, js
+        diff = decision_differences(py, js["decision"])
+        assert not diff, f"{s['p_pos']}, {s['constraint']}: " + "\n".join(diff[:10])
+        assert js["headline"] == py["headline"]
+        assert ("cost per case on new data" in js["readout_html"]) == bool(honest)
+        said += "on new data" in py["headline"]
+    assert said >= 10, said

@@ -168,6 +168,8 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         # Honest curves arriving from the background change the decision: every view redraws.
         if not getattr(self, "_redrawing", False):
             self._redraw()
+        if getattr(self, "frontend_link", None) is not None:  # the front end's decision reads them too
+            self.frontend_link.resend()
 
     def _push_controls(self):
         with self._tx.pushing():
