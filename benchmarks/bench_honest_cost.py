@@ -106,13 +106,14 @@ def bench_speed(n: int = 10**5, repeats: int = 3, widget: bool = True) -> dict:
     out = {"n": n, "classifiers": 5, "honest_s": honest, "roc_curve_s": roc, "band_s": band,
            "honest_over_roc_curve": honest / roc, "honest_over_band": honest / band}
     if widget:
-        out["widget_s"] = widget_time(clfs, repeats)
+        out.update(widget_time(clfs, repeats) or {})
     return out
 
 
-def widget_time(clfs: dict, repeats: int) -> float | None:
-    """Seconds from ``w.show_honest = True`` until the honest curves are drawn (every
-    visible classifier's), on a fresh widget each time (no cache)."""
+def widget_time(clfs: dict, repeats: int) -> dict | None:
+    """Seconds from ``w.show_honest = True`` until every visible classifier's honest curve is
+    drawn (on a fresh widget each time: no cache), and the time of a p(+) move made while they
+    compute (the sliders stay live: the curves compute on a worker thread)."""
     try:
         from costwidget import CostWidget
     except ImportError:  # no widget extras
@@ -122,16 +123,23 @@ def widget_time(clfs: dict, repeats: int) -> float | None:
         w = CostWidget(list(clfs.values()))
         start = time.perf_counter()
         w.show_honest = True
-        w.wait_for_background()
+        moved = time.perf_counter()
+        w.p_pos = 0.31  # a slider move while the curves compute
+        move = time.perf_counter() - moved
+        busy = w.busy
+        w.wait(timeout=600)
         took = time.perf_counter() - start
-        assert set(w.honest_curves) == set(clfs), "every classifier's honest curve drawn"
+        assert set(w.drawn_honest) == set(clfs), "every classifier's honest curve drawn"
+        idle = time.perf_counter()
+        w.p_pos = 0.29  # the same move with nothing computing, for comparison
+        idle = time.perf_counter() - idle
         w.close()
-        return took
+        return took, move, busy, idle
 
-    try:
-        return min(once() for _ in range(repeats))
-    except AttributeError:  # a widget without show_honest
-        return None
+    runs = [once() for _ in range(repeats)]
+    return {"widget_s": min(r[0] for r in runs), "move_while_busy_s": min(r[1] for r in runs),
+            "busy_during_move": all(r[2] for r in runs),
+            "move_idle_s": min(r[3] for r in runs)}
 
 
 def figure(results: list, path: str) -> None:
@@ -143,8 +151,8 @@ def figure(results: list, path: str) -> None:
     fig, axes = plt.subplots(1, len(results), figsize=(5.2 * len(results), 3.8), sharey=True)
     for ax, r in zip(np.atleast_1d(axes), results, strict=True):
         x = np.asarray(r["pcf"])
-        for key, label, color in (("envelope", "lower envelope", "#444444"),
-                                  ("honest", "honest cost (cw.honest_cost)", "#d95f02")):
+        for key, label, color in (("envelope", "lower envelope (±2 s.e.)", "#444444"),
+                                  ("honest", "honest cost, cw.honest_cost (±2 s.e.)", "#d95f02")):
             bias, se = np.asarray(r[f"{key}_bias"]), np.asarray(r[f"{key}_se"])
             ax.plot(x, bias, color=color, label=label, lw=2)
             ax.fill_between(x, bias - 2 * se, bias + 2 * se, color=color, alpha=0.2, lw=0)
@@ -181,7 +189,10 @@ def main(argv=None) -> None:
     print(f"Speed, 5 classifiers x 10^5 cases, 5 folds: honest {speed['honest_s']:.3f} s = "
           f"{speed['honest_over_roc_curve']:.1f}x roc_curve ({speed['roc_curve_s']:.3f} s), "
           f"{speed['honest_over_band']:.2f}x band() ({speed['band_s']:.2f} s); "
-          f"widget: {speed.get('widget_s')}")
+          f"widget: drawn in {speed.get('widget_s', float('nan')):.3f} s, a p(+) move meanwhile "
+          f"{speed.get('move_while_busy_s', float('nan')):.3f} s "
+          f"(idle {speed.get('move_idle_s', float('nan')):.3f} s) "
+          f"(busy then: {speed.get('busy_during_move')})")
     if args.figure:
         figure(results, args.figure)
     if args.json:
