@@ -302,3 +302,16 @@ def test_decide_refuses_honest_curves_of_classifiers_not_shown():
     a = cw.Classifier.from_scores([0, 1, 0, 1], [.1, .2, .3, .4], name="a")
     with pytest.raises(ValueError, match=r"not among the shown classifiers \['a'\]"):
         cw.decide([a], p_pos=0.5, honest={"z": pd.DataFrame({"pcf": [0.0], "nec": [0.0]})})
+
+
+def test_headline_names_no_cost_on_new_data_where_it_names_no_threshold():
+    y, s, folds, w = tied_weighted_unequal()
+    a = cw.Classifier.from_scores(y, s, sample_weight=w, folds=folds, name="a")
+    honest = {"a": cw.honest_cost(a)}
+    for p, c_fn, c_fp in ((0.0, 1.0, 1.0), (1.0, 1.0, 1.0)):   # PCF(+) 0 and 1
+        d = cw.decide([a], p_pos=p, cost_fn=c_fn, cost_fp=c_fp, honest=honest)
+        assert d.headline.startswith("Flag") and "new data" not in d.headline
+        assert not np.isnan(d.rule.nec_honest)  # the rule still carries it
+    d = cw.decide([a], p_pos=0.6, cost_fn=1.0, cost_fp=1.0, constraint="neyman_pearson",
+                  max_fpr=0.05, honest=honest)
+    assert d.binding and "new data" not in d.headline   # a binding limit: not the tuned rule

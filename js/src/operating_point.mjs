@@ -1355,7 +1355,7 @@ export function decisionOf(classifiers, state, known = {}) {
     rule,
     binding: rule === null || constraint === "none" ? null : rule.binding,
     headline: decisionHeadline(pcf, constraint, limits.max_fpr, limits.capacity, parts, lowest) +
-      honestWords(rule, scale),
+      honestWords(rule, scale, pcf, constraint),
     decision_curve: { threshold_probability: pt, prevalence: state.p_pos, net_benefit: nbs, chosen: chosenNb },
   };
 }
@@ -1395,10 +1395,11 @@ function withHonest(parts, rows, honest, shown, classifiers, pcf, scale) {
 }
 
 /** model/decisions/decide.py _honest_words: the chosen rule's cost on new data. */
-function honestWords(rule, scale) {
+function honestWords(rule, scale, pcf, constraint) {
   if (!rule || rule.nec_honest === undefined || Number.isNaN(rule.nec_honest) || rule.binding) {
     return "";
   }
+  if (pcf === 0 || (pcf === 1 && constraint === "none")) return "";  // "Flag no/every case"
   return `; on new data ${readable(rule.nec_honest * scale)} per case`;
 }
 

@@ -531,7 +531,7 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
         classifiers=tuple(parts), rows=tuple(rows), lowest=lowest, chosen=chosen,
         tie=len(lowest) > 1, rule=rule, binding=binding,
         headline=_headline(pcf, constraint, max_fpr, capacity, parts, lowest)
-        + _honest_words(rule, scale),
+        + _honest_words(rule, scale, pcf, constraint),
         decision_curve=curve)
 
 
@@ -565,9 +565,12 @@ def _with_honest(parts, rows, honest, pcf, scale):
     return parts, rows
 
 
-def _honest_words(rule, scale) -> str:
-    """The chosen rule's cost on new data, for the headline (when known and the rule is the
-    threshold tuned at the PCF(+), i.e. no constraint binds)."""
+def _honest_words(rule, scale, pcf, constraint) -> str:
+    """The chosen rule's cost on new data, for the headline: when known, when the rule is the
+    threshold tuned at the PCF(+) (no constraint binds), and when the headline names it (not
+    at PCF(+) 0, nor at 1 without a constraint, where it says to flag no or every case)."""
     if rule is None or math.isnan(rule.nec_honest) or rule.binding:
+        return ""
+    if pcf == 0.0 or (pcf == 1.0 and constraint == "none"):
         return ""
     return f"; on new data {readable(rule.nec_honest * scale)} per case"
