@@ -80,3 +80,14 @@ def test_band_benchmarks_run_at_tiny_size(bench_bands, capsys):
     assert 0.0 <= diff["coarsening_bound"] <= 0.002
     out = capsys.readouterr().out
     assert "numpy.sort" in out and "roc_curve" in out and "floor" in out
+
+
+def test_honest_cost_benchmark_runs(tmp_path):
+    # Issue 32: the known-truth simulation, the speed figures and the figure, at tiny sizes.
+    honest = _load(BENCH.with_name("bench_honest_cost.py"))
+    r = honest.simulate(80, 1.0, reps=4, seed=1)
+    assert r["reps"] == 4 and len(r["envelope_bias"]) == len(honest.PCF)
+    speed = honest.bench_speed(n=3000, repeats=1)
+    assert speed["honest_s"] > 0 and speed["widget_s"] > 0
+    honest.figure([r], str(tmp_path / "sim.png"))
+    assert (tmp_path / "sim.png").stat().st_size > 1000

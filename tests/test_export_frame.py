@@ -31,7 +31,8 @@ def widget():
 def test_keys_and_classifier_column(widget):
     frames = export.to_frame(widget)
     assert set(frames) == {"roc", "hull", "envelope", "bands", "readout", "difference", "range",
-                           "decision_curve", "threshold_choice"}
+                           "decision_curve", "threshold_choice",
+                           "honest"}  # issue 32: empty while the honest curves are off
     for key in ("roc", "hull", "envelope", "bands", "readout"):
         assert frames[key].columns[0] == "classifier", key
         assert list(pd.unique(frames[key]["classifier"])) == ["a", "c"], key

@@ -262,7 +262,8 @@ NEED_PYTHON = {"gradient boosting (AUC = 0.79)", "logistic regression (AUC = 0.7
                "cost lines of all hull points", "bands", "level", "fold spread (min–max)",
                "threshold choice", "decision curve", "difference", "the difference's first model",
                "the difference's second model", "brush range", "range PCF(+)", "clear",
-               "thesis view"}
+               "thesis view",
+               "new data", "strip on new data"}  # issue 32
 #: Live in any page through a link the browser keeps (jsdlink to the cost pane's y scale).
 LINKED = {"NEC axis up to"}
 #: Needs the kernel, and says why in words of its own.

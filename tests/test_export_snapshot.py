@@ -22,11 +22,13 @@ INPUTS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n
           "show_bands", "band_level", "show_fold_spread", "difference", "visible",
           "range_of_interest")
 INPUTS += ("threshold_choice", "show_decision_curve")  # issue 21: an optional record
+INPUTS += ("show_honest", "honest_strip")  # issue 32: an optional record
 NON_DEFAULT = dict(p_pos=0.23, cost_fn=4.5, cost_fp=1.25, constraint="workforce", max_fpr=0.07,
                    capacity=55.0, n_pos=120.0, n_neg=180.0, show_bands=True, band_level=0.8,
                    show_fold_spread=True, difference=["weak", "good"], visible=["good", "weak"],
                    range_of_interest=[0.2, 0.45], show_cost_lines=True,
-                   threshold_choice="score+rate", show_decision_curve=True)
+                   threshold_choice="score+rate", show_decision_curve=True,
+                   show_honest=True, honest_strip=True)
 
 
 def _classifiers(seed=7, n=240):
@@ -79,7 +81,8 @@ def test_snapshot_is_plain_json_and_round_trips_exactly(analysed):
     assert set(snap) == {"format", "version", "costwidget", "classifiers", "operating_point",
                          "constraint", "visible", "bands", "display", "difference", "range_of_interest",
                          "range_table", "readout", "decision_rule", "threshold_choice",
-                         "decision"}  # issue 31: the one answer, Decision.to_dict()
+                         "decision",  # issue 31: the one answer, Decision.to_dict()
+                         "honest"}  # issue 32
     assert snap["range_of_interest"] == [0.2, 0.45]
     assert [r["classifier"] for r in snap["range_table"]] == NON_DEFAULT["visible"]
 

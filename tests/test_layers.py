@@ -379,6 +379,7 @@ MODEL_PUBLIC = [
     "combined_envelope", "compare", "cost_curve", "cost_line_to_roc_point",
     "cost_point_to_roc_line", "cost_scale", "cost_sensitivity_table", "decision_curve",
     "decide", "decision_rule", "difference_band", "expected_cost", "expected_loss", "h_measure",
+    "honest_cost",
     "iso_performance_slope", "nec_by_threshold_choice", "net_benefit_from_nec",
     "parameter_selection", "pcf_from_threshold_probability", "probability_cost", "range_summary",
     "ratio_to_pcf", "roc_auc", "roc_line_to_cost_point", "roc_point_at_threshold",

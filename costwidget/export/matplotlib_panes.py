@@ -228,17 +228,30 @@ def draw_cost_lines(ax, clf, color: str, *, alpha: float = 0.3, linewidth: float
                                             linewidths=linewidth, zorder=3))
 
 
-def draw_combined(ax, classifiers, colors: dict):
+def draw_honest(ax, curve, color: str, *, alpha: float = 0.14):
+    """An honest curve (``cw.honest_cost`` at its breakpoints; issue 32): the cost on new data
+    dashed, its gap to the envelope (``envelope``) shaded."""
+    ax.fill_between(curve["pcf"], curve["envelope"], curve["nec"], color=color, alpha=alpha,
+                    linewidth=0, zorder=2)
+    (line,) = ax.plot(curve["pcf"], curve["nec"], color=color, linestyle="--", linewidth=1.5,
+                      zorder=4)
+    return line
+
+
+def draw_combined(ax, classifiers, colors: dict, *, winners=None):
     """The "best of all" envelope (dashed black) and, along y = 0, a strip coloured by the
-    classifier that is best there (grey where a trivial classifier is)."""
+    classifier that is best there (grey where a trivial classifier is). ``winners``
+    (``pcf_lo``, ``pcf_hi``, ``classifier``) colours the strip instead, e.g. the honest
+    curves' (issue 32)."""
     best = combined_envelope(classifiers)
     x = np.concatenate([best["pcf_lo"].to_numpy(), best["pcf_hi"].to_numpy()[-1:]])
     y = np.concatenate([best["nec_lo"].to_numpy(), best["nec_hi"].to_numpy()[-1:]])
     (line,) = ax.plot(x, y, color="black", linestyle="--", linewidth=1.5, zorder=7,
                       label="best of all")
-    segments = [[(lo, 0.0), (hi, 0.0)] for lo, hi in zip(best["pcf_lo"], best["pcf_hi"])]
+    wins = best if winners is None else winners
+    segments = [[(lo, 0.0), (hi, 0.0)] for lo, hi in zip(wins["pcf_lo"], wins["pcf_hi"])]
     # Not antialiased: neighbouring pieces would show hairline seams.
-    strip = LineCollection(segments, colors=[colors.get(n, TRIVIAL_COLOR) for n in best["classifier"]],
+    strip = LineCollection(segments, colors=[colors.get(n, TRIVIAL_COLOR) for n in wins["classifier"]],
                            linewidths=7, zorder=8, capstyle="butt", antialiaseds=False)
     strip.set_clip_on(False)  # half of it lies below y = 0
     ax.add_collection(strip)

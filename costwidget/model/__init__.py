@@ -20,6 +20,7 @@ from .kernels.costs import (
 )
 from .classifier.estimators import classifiers_from_estimators
 from .uncertainty.paired import difference_band, significant_intervals
+from .uncertainty.honest import honest_cost
 from .classifier.predictions import classifiers_from_predictions
 from .comparison.ranges import cost_sensitivity_table, range_summary
 from .comparison.thesis_search import thesis_optimized_search
@@ -52,6 +53,7 @@ from .kernels.validation import (check_costs, check_pcf, check_probability, miss
                                  renamed_keyword)
 from .uncertainty.bands import scored_arrays
 from .uncertainty.band_limits import band_limits_at
+from .uncertainty.honest import honest_winners
 from .uncertainty.paired import check_pair
 from .decisions.operating import (capacity_from_cases, capacity_to_cases, costs_for_ratio,
                                   move_to_pcf, population_for, snap_pcf,
@@ -69,7 +71,7 @@ FOR_CLIENTS = (
     "round_significant",
     "check_costs", "check_pcf", "check_probability", "missing_columns", "renamed_keyword",
     # uncertainty
-    "scored_arrays", "band_limits_at", "check_pair",
+    "scored_arrays", "band_limits_at", "check_pair", "honest_winners",
     # decisions
     "capacity_from_cases", "capacity_to_cases", "costs_for_ratio", "move_to_pcf",
     "population_for", "snap_pcf", "zero_cost_note",
@@ -96,6 +98,7 @@ __all__ = [
     "cost_scale",
     "difference_band",
     "expected_cost",
+    "honest_cost",
     "iso_performance_slope",
     "parameter_selection",
     "probability_cost",

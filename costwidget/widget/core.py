@@ -17,6 +17,7 @@ import traitlets
 from .state.background import BackgroundWork
 from .text.band_readout import BandReadout
 from .panes.band_layers import bootstrap_band_layer, fold_spread_layer
+from .panes.honest_layer import honest_layer
 from .panes.classifier_layers import ClassifierLayers
 from .tools.constraint import ConstraintTool
 from .constructors import Constructors, named_classifiers
@@ -109,14 +110,18 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self.constraint_tool = ConstraintTool(ctx, total_cases=total)
         self.band_layer = bootstrap_band_layer(ctx)
         self.fold_spread_layer = fold_spread_layer(ctx)
+        # issue 32: the cost on new data; drawn first in a redraw, since the decision reads it
+        self.honest_layer = honest_layer(ctx)
+        ctx.honest_curves = lambda: self.honest_layer.drawn
+        self.honest_layer.on_drawn.append(self._honest_drawn)
         self.band_readout = BandReadout(ctx, self.band_layer)  # issue 23: band limits at PCF(+)
         self.classifier_layers.follow_fill_layers(  # issue 23: legend entries while drawn
-            bands=self.band_layer, fold_spread=self.fold_spread_layer)
+            bands=self.band_layer, fold_spread=self.fold_spread_layer, honest=self.honest_layer)
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx)
         self.headline = Headline(ctx)  # issue 23
         self.range_tool = RangeOfInterest(ctx)
-        self._components = [self.decision_source, self.classifier_layers, self.constraint_tool, self.operating_tool,
+        self._components = [self.honest_layer, self.decision_source, self.classifier_layers, self.constraint_tool, self.operating_tool,
                             self.readout_view, self.headline, self.band_layer,
                             self.fold_spread_layer,
                             self.difference_view, self.range_tool,
@@ -146,15 +151,27 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
     def _compose(self):
         compose_marks(self)
         self.draw_controls = DrawControls(self._ctx, folds=any(c.folds for c in self.classifiers),
-                                          fill_layers=[self.band_layer, self.fold_spread_layer])
+                                          fill_layers=[self.band_layer, self.fold_spread_layer,
+                                                       self.honest_layer])
         self.show_bands_box = self.draw_controls.show_bands_box
         self.band_level_slider = self.draw_controls.band_level_slider
         self.show_fold_spread_box = self.draw_controls.show_fold_spread_box
         self.widget = build_widget(self)
 
     def _redraw(self):
-        for component in self._components:
-            component.sync()
+        self._redrawing = True
+        try:
+            for component in self._components:
+                component.sync()
+        finally:
+            self._redrawing = False
+
+    def _honest_drawn(self):
+        # Honest curves arriving from the background change the decision: every view redraws.
+        if not getattr(self, "_redrawing", False):
+            self._redraw()
+        if getattr(self, "frontend_link", None) is not None:  # the front end's decision reads them too
+            self.frontend_link.resend()
 
     def _push_controls(self):
         with self._tx.pushing():

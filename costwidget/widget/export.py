@@ -94,7 +94,8 @@ def _state_key(w):
     s = w.state
     # What is drawn now, too: the image shows the bands on screen, never ones still computing.
     drawn = (tuple(w.band_layer.drawn), tuple(w.fold_spread_layer.drawn),
-             w.difference_view.shown is not None)
+             w.difference_view.shown is not None,
+             tuple(w.honest_layer.drawn), s.honest_strip)  # issue 32
     return (tuple(repr(getattr(s, t)) for t in INPUTS), cost_lines_shown(w),
             tuple(dict(w.colors).items()), drawn)
 

@@ -38,7 +38,13 @@ function pick(state) {
 function sameState(a, b) {
   return STATE_KEYS.every((k) => (Array.isArray(a[k]) && Array.isArray(b[k])
     ? a[k].length === b[k].length && a[k].every((v, i) => v === b[k][i])
-    : Object.is(a[k], b[k])));
+    : Object.is(a[k], b[k]))) && sameHonest(a.honest, b.honest);
+}
+
+/** Issue 32: the honest curves on screen come from the kernel only (never a move): equal when
+ * they are the same curves (each message decodes them afresh). */
+function sameHonest(a, b) {
+  return a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
 /**
@@ -104,6 +110,8 @@ export async function bindLive(model, getModel) {
     const acked = (reply.acks || {})[session] || 0;
     while (pending.length && pending[0].seq <= acked) pending.shift();
     const target = pick(reply.state);
+    // The honest curves on screen (issue 32): the page's decide reads them; the kernel draws them.
+    if (reply.state.honest !== undefined) target.honest = reply.state.honest;
     for (const move of pending) Object.assign(target, move.changes);
     // Once attached the kernel writes no mark: redraw whatever it wrote before it knew.
     const first = Boolean(reply.attached) && !synced;

@@ -858,6 +858,12 @@ export const READOUT_COLUMNS = [
   ["expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"],
   ["operating range, PCF(+)", "where it beats both trivial classifiers", "range_lo"],
 ];
+/** Issue 32: with the honest curves shown (widget/text/readout.py HONEST_COLUMNS). */
+export const HONEST_COLUMNS = [
+  ["norm. cost on new data", "NEC of this threshold's tuning on cases it was not tuned on " +
+    "(cw.honest_cost)", "nec_honest"],
+  ["cost per case on new data", "in the units of C(−|+) and C(+|−)", "expected_cost_honest"],
+];
 /** The same for the constraint's table: widget/text/readout.py CONSTRAINT_COLUMNS. */
 export const CONSTRAINT_COLUMNS = [
   ["false-pos. rate", "false-positive rate under the constraint", "constrained_fpr"],
@@ -926,7 +932,9 @@ function table(rows, colors, columns, bestBy, caption, note, cssClass, highlight
  */
 export function readoutHtml(rows, colors, highlight = undefined) {
   if (!rows.length) return "<i>No classifier shown.</i>";
-  return table(rows, colors, READOUT_COLUMNS, "expected_cost",
+  const columns = rows.some(([, r]) => "nec_honest" in r)
+    ? READOUT_COLUMNS.concat(HONEST_COLUMNS) : READOUT_COLUMNS;
+  return table(rows, colors, columns, "expected_cost",
     "<b>At the operating point</b> (each classifier at its best threshold)",
     "Highlighted: the lowest expected cost (none when several tie). Expected cost " +
     "per case is in the units " +
@@ -1388,6 +1396,7 @@ export function decisionOf(classifiers, state, known = {}) {
     });
     rows.push([clf.name, decisionRow(clf, op, cp ? rule : null, scale)]);
   });
+  withHonest(parts, rows, state.honest, shown, classifiers, pcf, scale);  // issue 32
   const column = constraint === "none" ? "expected_cost" : "constrained_expected_cost";
   const lowest = lowestNames(rows, column);
   const chosen = lowest.length === 1 ? lowest[0] : null;
@@ -1407,10 +1416,54 @@ export function decisionOf(classifiers, state, known = {}) {
     tie: lowest.length > 1,
     rule,
     binding: rule === null || constraint === "none" ? null : rule.binding,
-    headline: decisionHeadline(pcf, constraint, limits.max_fpr, limits.capacity, parts, lowest, band, scale),
+    headline: decisionHeadline(pcf, constraint, limits.max_fpr, limits.capacity, parts, lowest, band, scale) +
+      honestWords(rule, scale, pcf, constraint),
     decision_curve: { threshold_probability: pt, prevalence: state.p_pos, net_benefit: nbs, chosen: chosenNb },
     runner_up_band: band,
   };
+}
+
+/**
+ * model/uncertainty/honest.py honest_at: the honest NEC at `x` off a curve's breakpoint rows
+ * (`{pcf, nec}` arrays; at a jump the left limit comes first); NaN outside [first, last].
+ */
+export function honestAt(curve, x, left = false) {
+  const p = curve.pcf;
+  const y = curve.nec;
+  if (!p.length || x < p[0] || x > p[p.length - 1]) return NaN;
+  let first = 0;  // the first row at or beyond x
+  while (first < p.length && p[first] < x) first += 1;
+  let last = first;  // the last row at or below x
+  while (last + 1 < p.length && p[last + 1] <= x) last += 1;
+  if (first < p.length && p[first] === x) return left ? y[first] : y[last];
+  last = first - 1;
+  const w = (x - p[last]) / (p[first] - p[last]);
+  return y[last] + (y[first] - y[last]) * w;
+}
+
+/** model/decisions/decide.py _with_honest: the honest curves' cost at pcf in rules and rows. */
+function withHonest(parts, rows, honest, shown, classifiers, pcf, scale) {
+  if (!honest) return;
+  const names = classifiers.filter((_, i) => shown[i]).map((c) => c.name)
+    .filter((n) => honest[n]);
+  if (!names.length) return;
+  const nec = new Map(names.map((n) => [n, honestAt(honest[n], pcf)]));
+  for (const c of parts) {
+    if (nec.has(c.name)) c.rule = { ...c.rule, nec_honest: nec.get(c.name) };
+  }
+  for (const row of rows) {
+    const v = nec.has(row[0]) ? nec.get(row[0]) : NaN;
+    row[1] = { ...row[1], nec_honest: v, expected_cost_honest: v * scale };
+  }
+}
+
+/** model/decisions/decide.py _honest_words: the chosen rule's cost on new data. */
+function honestWords(rule, scale, pcf, constraint) {
+  if (!rule || rule.nec_honest === undefined || Number.isNaN(rule.nec_honest) || rule.binding) {
+    return "";
+  }
+  if (pcf === 0 || (pcf === 1 && constraint === "none")) return "";  // "Flag no/every case"
+  return `; on new data ${readable(rule.nec_honest * scale)} per case`;
 }
 
 /** The fields of a constrained point the decision keeps (model/decisions/decide.py _CP_FIELDS). */

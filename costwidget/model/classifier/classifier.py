@@ -12,9 +12,8 @@ import numpy as np
 import pandas as pd
 
 from .constructors import ClassifierConstructors, check_name
-from ..kernels.envelope import Envelope
+from ..kernels.envelope import Envelope, envelope_of_counts
 from ..base.fields import ClassifierFields
-from ..kernels.hull import upper_hull
 from .measures import ClassifierMeasures
 from ..resampling.replicates import ReplicateCache
 from ..base.results import OperatingPoint, OperatingRange
@@ -87,11 +86,7 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         self.n_neg = None if rates_only else _in_units(counts.n_neg, counts.exponent)
         self._counts = counts
         self._thresholds = counts.thresholds
-        hull = upper_hull(counts.fp, counts.tp, counts.hull_candidates)
-        self._hull_index = hull
-        hull_fp, hull_tp = counts.fp[hull], counts.tp[hull]
-        self._envelope = Envelope(hull_fp / counts.n_neg, hull_tp / counts.n_pos,
-                                  crossings=_crossings(hull_fp, hull_tp, counts.n_pos, counts.n_neg))
+        self._hull_index, self._envelope = envelope_of_counts(counts)
         self._sample = sample  # the scored cases, for resampling and folds (from_scores)
         self._folds = dict(folds or {})  # fold label -> Classifier (from_scores/from_counts folds=)
         # Counts per score (counts.FoldCounts) of a from_counts classifier, for its bootstrap.
@@ -374,19 +369,3 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         return (f"Classifier({name}{len(self._thresholds)} ROC points, "
                 f"{len(self._hull_index)} hull vertices)")
 
-
-def _crossings(hull_fp, hull_tp, n_pos, n_neg) -> np.ndarray:
-    """pcf where consecutive hull vertices' cost lines cross: Δf / (Δf + Δt) (eq. 8).
-
-    Integer counts: ΔFP·P / (ΔFP·P + ΔTP·N), exact products, one rounding.
-    Float counts (weights, rates): from the rate differences ΔFP/N and ΔTP/P,
-    which lie in [0, 1] whatever the scale of the counts; a product of two
-    weighted counts would overflow at 1e160 or underflow at 1e-160.
-    """
-    if hull_fp.dtype.kind in "iu" and hull_tp.dtype.kind in "iu":
-        dfp = np.diff(hull_fp) * float(n_pos)
-        dtp = np.diff(hull_tp) * float(n_neg)
-    else:
-        dfp = np.diff(hull_fp) / n_neg
-        dtp = np.diff(hull_tp) / n_pos
-    return dfp / (dfp + dtp)

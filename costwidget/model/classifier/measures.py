@@ -331,6 +331,32 @@ class ClassifierMeasures:
 
         return fold_spread(self, grid=grid, quantiles=quantiles)
 
+    def honest_cost(self, pcf=None, *, n_splits=5, n_repeats=10,
+                    random_state=None) -> pd.DataFrame:
+        """The cost on new data of the threshold tuned at each PCF(+), beside the envelope.
+
+        Every case is judged by the threshold chosen without it (on the other folds, or on
+        random stratified splits without folds). See :func:`costwidget.honest_cost`, which
+        documents the parameters and the result.
+
+        Returns
+        -------
+        DataFrame
+            ``pcf``, ``nec`` (the honest cost), ``envelope``, ``optimism``.
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> clf = cw.Classifier.from_scores([1, 0, 1, 0, 1, 0, 1, 0], [.9, .8, .7, .1, .6, .4, .3, .2],
+        ...                                 folds=[0, 0, 0, 0, 1, 1, 1, 1])
+        >>> float(clf.honest_cost(0.5)["optimism"].iloc[0])
+        0.125
+        """
+        from ..uncertainty.honest import honest_cost
+
+        return honest_cost(self, pcf, n_splits=n_splits, n_repeats=n_repeats,
+                           random_state=random_state)
+
     def band(self, level=0.90, *, threshold=None, method="auto", n_boot=1000, grid=512,
              random_state=None, interval="basic") -> pd.DataFrame:
         """Pointwise confidence band on the cost curve (Drummond & Holte (2004), sec. 8).

@@ -425,7 +425,8 @@ def _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg):
 
 # ------------------------------------------------------------------------------ decide
 def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", max_fpr=None,
-           capacity=None, n_pos=None, n_neg=None, runner_up_band=None) -> Decision:
+           capacity=None, n_pos=None, n_neg=None, runner_up_band=None,
+           honest=None) -> Decision:
     """Which classifier to deploy, with which rule, at what cost: the one answer.
 
     Parameters
@@ -453,6 +454,12 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
         of the difference: −0.003 to +0.005)", or "…, significantly more than a (…)". A band
         of another pair, PCF(+) or rule (an older state) is not said (``Decision.
         runner_up_band`` is then None); without one the headline is as before.
+    honest : dict {name: DataFrame}, optional
+        Honest curves (:func:`costwidget.honest_cost`) of some shown classifiers. Each one's
+        honest cost at the PCF(+) goes into its rule (``nec_honest``) and its readout row
+        (``nec_honest``, ``expected_cost_honest``: per case on new data), and the headline
+        gives the chosen classifier's cost on new data (unless a constraint binds: its rule is
+        then not the tuned threshold).
 
     Returns
     -------
@@ -525,6 +532,8 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
             shown_low=selecting_threshold(rule.threshold_low, lo_lo)))
         rows.append((clf.name, readout_row(clf, op, asdict(rule) if cp is not None else None,
                                            scale=scale)))
+    if honest:
+        parts, rows = _with_honest(parts, rows, honest, pcf, scale)
     column = "expected_cost" if constraint == "none" else "constrained_expected_cost"
     lowest = tuple(lowest_names(rows, column))
     chosen = lowest[0] if len(lowest) == 1 else None
@@ -541,7 +550,8 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
         max_fpr=max_fpr, capacity=capacity, n_pos=n_pos, n_neg=n_neg,
         classifiers=tuple(parts), rows=tuple(rows), lowest=lowest, chosen=chosen,
         tie=len(lowest) > 1, rule=rule, binding=binding,
-        headline=_headline(pcf, constraint, max_fpr, capacity, parts, lowest, band, scale),
+        headline=_headline(pcf, constraint, max_fpr, capacity, parts, lowest, band, scale)
+        + _honest_words(rule, scale, pcf, constraint),
         decision_curve=curve, runner_up_band=band)
 
 
@@ -552,3 +562,35 @@ def _net_benefit(rule: DecisionRule, pt: float, p: float) -> float:
     from .decision_curve import net_benefit as nb
 
     return float(nb(rule.fpr, rule.tpr, pt, p))
+
+
+# ------------------------------------------------------------------------------ cost on new data
+def _with_honest(parts, rows, honest, pcf, scale):
+    """The rules and readout rows with each given honest curve's cost at ``pcf``."""
+    from dataclasses import replace
+
+    from ..uncertainty.honest import honest_at
+
+    shown = {c.name for c in parts}
+    unknown = sorted(set(honest) - shown)
+    if unknown:
+        raise ValueError(f"honest= has curves of {unknown}, which are not among the shown "
+                         f"classifiers {sorted(shown)}.")
+    nec = {name: honest_at(curve, pcf) for name, curve in honest.items()}
+    parts = [replace(c, rule=replace(c.rule, nec_honest=nec[c.name])) if c.name in nec else c
+             for c in parts]
+    rows = [(name, {**row, "nec_honest": nec.get(name, math.nan),
+                    "expected_cost_honest": nec.get(name, math.nan) * scale})
+            for name, row in rows]
+    return parts, rows
+
+
+def _honest_words(rule, scale, pcf, constraint) -> str:
+    """The chosen rule's cost on new data, for the headline: when known, when the rule is the
+    threshold tuned at the PCF(+) (no constraint binds), and when the headline names it (not
+    at PCF(+) 0, nor at 1 without a constraint, where it says to flag no or every case)."""
+    if rule is None or math.isnan(rule.nec_honest) or rule.binding:
+        return ""
+    if pcf == 0.0 or (pcf == 1.0 and constraint == "none"):
+        return ""
+    return f"; on new data {readable(rule.nec_honest * scale)} per case"

@@ -58,6 +58,10 @@ class DecisionRule:
         is allowed, and the rule is the paper's constrained point (Drummond &
         Holte (2000), sec. 2.2.2). False without a constraint, and where the
         limit allows the unconstrained optimum (the rule is then that optimum).
+    nec_honest : float
+        The honest cost (:func:`costwidget.honest_cost`) at ``pcf``: what the threshold tuned
+        there costs on cases it was not tuned on. NaN unless given to :func:`decide`
+        (``honest=``); ``to_dict`` carries it only when known.
     """
 
     classifier: str
@@ -78,6 +82,7 @@ class DecisionRule:
     pcf_lo: float
     pcf_hi: float
     binding: bool = False
+    nec_honest: float = math.nan
 
     def to_dict(self) -> dict:
         """The record as JSON-ready plain values; infinite thresholds become ``"inf"``/``"-inf"``
@@ -94,7 +99,10 @@ class DecisionRule:
         >>> d["threshold"], d["fpr"], d["tpr"], d["pcf_lo"], d["pcf_hi"]
         (0.9, 0.0, 0.5, 0.0, 0.5)
         """
-        return {k: jsonable(v) for k, v in asdict(self).items()}
+        out = {k: jsonable(v) for k, v in asdict(self).items()}
+        if math.isnan(self.nec_honest):
+            del out["nec_honest"]  # unknown: the record is the one without honest curves
+        return out
 
 
 def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None) -> DecisionRule:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["Envelope"]
+from .hull import upper_hull
+
+__all__ = ["Envelope", "envelope_of_counts", "hull_crossings"]
 
 
 class Envelope:
@@ -109,3 +111,32 @@ class Envelope:
         operating range and gives ``lo == hi``.
         """
         return float(self.crossings[0]), float(self.crossings[-1])
+
+
+def hull_crossings(hull_fp, hull_tp, n_pos, n_neg) -> np.ndarray:
+    """pcf where consecutive hull vertices' cost lines cross: Δf / (Δf + Δt) (eq. 8).
+
+    Integer counts: ΔFP·P / (ΔFP·P + ΔTP·N), exact products, one rounding.
+    Float counts (weights, rates): from the rate differences ΔFP/N and ΔTP/P,
+    which lie in [0, 1] whatever the scale of the counts; a product of two
+    weighted counts would overflow at 1e160 or underflow at 1e-160.
+    """
+    if hull_fp.dtype.kind in "iu" and hull_tp.dtype.kind in "iu":
+        dfp = np.diff(hull_fp) * float(n_pos)
+        dtp = np.diff(hull_tp) * float(n_neg)
+    else:
+        dfp = np.diff(hull_fp) / n_neg
+        dtp = np.diff(hull_tp) / n_pos
+    return dfp / (dfp + dtp)
+
+
+def envelope_of_counts(counts) -> tuple[np.ndarray, Envelope]:
+    """(hull vertex indices into the ROC points, their :class:`Envelope`) of a ``RocCounts``.
+
+    The one way a classifier's envelope is made from its counts, so that a classifier refitted
+    on part of the data (``out_of_fold``) chooses its thresholds exactly as ``Classifier.best``.
+    """
+    hull = upper_hull(counts.fp, counts.tp, counts.hull_candidates)
+    hull_fp, hull_tp = counts.fp[hull], counts.tp[hull]
+    return hull, Envelope(hull_fp / counts.n_neg, hull_tp / counts.n_pos,
+                          crossings=hull_crossings(hull_fp, hull_tp, counts.n_pos, counts.n_neg))

@@ -21,6 +21,7 @@ def compose_marks(w) -> None:
                    *layers.hull_vertices, layers.half_points,  # issue 23: score >= 0.5
                    con.roc_points, op.chosen, hov.roc_highlight],
         cost_marks=[*w.range_tool.marks, *w.fold_spread_layer.marks, *w.band_layer.marks,
+                    *w.honest_layer.marks,  # issue 32
                     *w.threshold_choice_view.marks, *layers.cost_lines,
                     con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
                     op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,

@@ -287,7 +287,7 @@ def strip_swatch(colors) -> str:
 
 #: Every kind of mark the legend can name, in the order it names them.
 LEGEND_KINDS = ("best", "strip", "trivial", "never", "operating", "iso", "half", "cost_lines",
-                "bands", "fold_spread", "threshold_choice", "neyman_pearson", "workforce",
+                "bands", "fold_spread", "honest", "threshold_choice", "neyman_pearson", "workforce",
                 "range")
 ALWAYS = ("best", "strip", "trivial", "never", "operating", "iso")
 
@@ -321,6 +321,9 @@ def legend_html(kinds=ALWAYS, *, colors=(), band_level=None, bands_outlined=Fals
                   "bootstrap band" + (f" ({band_level:.0%})" if band_level else "")),
         "fold_spread": (rect_swatch(first, first, opacity=0.10, dash="1.5 1.5"),
                         "fold spread (min–max)"),
+        "honest": (line_swatch(first, "5 3", 1.5) + rect_swatch(first, "none", opacity=0.14),
+                   "cost on new data (threshold tuned without the case); shaded: its gap to "
+                   "the envelope"),
         "threshold_choice": (line_swatch(first, "6 2 1 2", 1.5)
                              + rect_swatch(first, "none", opacity=0.18),
                              "threshold chosen from the score or by rate; shaded: its gap to the "

@@ -30,7 +30,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets as t
 
-from ..output.page_spec import STATE_KEYS, live_spec, state_values
+from ..output.page_spec import STATE_KEYS, front_end_state, live_spec
 
 __all__ = ["FrontendLink", "LinkModel", "link_widget", "BUNDLE"]
 
@@ -163,10 +163,16 @@ class FrontendLink:
         if not self._applying:
             self._send()
 
+    def resend(self) -> None:
+        """Send the state again if what the front end draws from changed outside the traits
+        (honest curves arriving from the background, issue 32)."""
+        if not self._applying:
+            self._send()
+
     def _send(self, *, refused: bool = False) -> None:
         """Send the kernel's state, once per change: an update of several traits notifies each
         (all after the last is set), and the front ends need the state only once."""
-        message = {"state": state_values(self.w.state), "acks": dict(self.acks),
+        message = {"state": front_end_state(self.w), "acks": dict(self.acks),
                    "attached": self.attached, "session": self.session, "ack": self.last_seq,
                    "refused": refused, "runner_up_band": self._runner_up_band()}
         if message != self._last_sent:

@@ -14,7 +14,8 @@ import base64
 
 from .frontend_payload import pack_classifiers
 
-__all__ = ["page_spec", "live_spec", "STATE_KEYS", "state_values", "CONTROL_ROLES"]
+__all__ = ["page_spec", "live_spec", "STATE_KEYS", "state_values", "CONTROL_ROLES",
+           "honest_values", "front_end_state"]
 
 #: The roles of the controls the page binds (page_bind.mjs CONTROL_ROLES): every other control
 #: needs Python, and an exported page shows it disabled (`page_limits`).
@@ -62,13 +63,26 @@ def state_values(state) -> dict:
     return values
 
 
+def honest_values(w) -> dict:
+    """The honest curves on screen (issue 32) as ``{name: {"pcf": [...], "nec": [...]}}``: the
+    front end's ``decide`` reads them (operating_point.mjs ``withHonest``), as the kernel's
+    decision does."""
+    return {n: {"pcf": c["pcf"].tolist(), "nec": c["nec"].tolist()}
+            for n, c in w.honest_layer.drawn.items()}
+
+
+def front_end_state(w) -> dict:
+    """What the front end draws from: the state keys and the honest curves on screen."""
+    return {**state_values(w.state), "honest": honest_values(w)}
+
+
 def live_spec(w) -> dict:
     """What the live link (`frontend_link`) sends once: the spec with the classifiers as raw
     ``bytes`` buffers (ipywidgets carries them as binary, not JSON)."""
     header, buffers = pack_classifiers([(c.name, c) for c in w.classifiers])
     return {
         "roles": _roles(w),
-        "state": state_values(w.state),
+        "state": front_end_state(w),
         "colors": dict(w.colors),
         # Selection widgets hold an index in the browser: their values, in order.
         "options": {"constraint": _option_values(w.constraint_tool.constraint),

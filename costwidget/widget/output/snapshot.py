@@ -62,6 +62,8 @@ def snapshot(w) -> dict:
                                 "show_decision_curve": s.show_decision_curve,
                                 "at_operating_point":
                                     w.threshold_choice_view.choices.to_dict("records")}
+    snap["honest"] = {"show_honest": s.show_honest,  # issue 32: the cost on new data
+                      "honest_strip": s.honest_strip}
     return fmt.jsonable(snap)
 
 
@@ -172,6 +174,7 @@ def restore(w, snap) -> None:
         raise SnapshotError("this snapshot is for other classifiers, nothing was changed: "
                             + "; ".join(problems) + ".")
     traits.update(_threshold_choice_inputs(snap))  # issue 21 (optional: older snapshots lack it)
+    traits.update(_honest_inputs(snap))  # issue 32 (optional too)
     following = _population_follows(snap)
     _check_on_scratch_state(w, traits)
     w.update(**traits)  # all or nothing, like the scratch check
@@ -201,3 +204,11 @@ def _threshold_choice_inputs(snap) -> dict:
         raise SnapshotError("malformed snapshot: 'threshold_choice' must be a dict.")
     return {"threshold_choice": rec.get("method", "none"),
             "show_decision_curve": rec.get("show_decision_curve", False)}
+
+
+def _honest_inputs(snap) -> dict:
+    """``show_honest`` and ``honest_strip`` from a snapshot's optional record (issue 32); a
+    snapshot from before it shows no honest curves."""
+    if "honest" not in snap:
+        return {"show_honest": False, "honest_strip": False}
+    return {key: _get(snap, f"honest.{key}", "bool") for key in ("show_honest", "honest_strip")}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 
+from ...model import honest_winners
 from ..text.caption import caption, cost_lines_shown, visible_classifiers
 
 __all__ = ["to_figure", "figure_png"]
@@ -64,7 +65,9 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     ncols = int(roc) + 1 + int(difference)
     ncols += int(s.show_decision_curve)  # issue 21: the decision-curve pane, last
     # Each name with its AUC, as the widget's legend and scikit-learn's RocCurveDisplay.
+    honest_shown = bool(w.drawn_honest)  # issue 32: its legend entry
     labels = ([w._ctx.drawing(c.name).label for c in shown] + ["best of all"]
+              + (["cost on new data"] if honest_shown else [])
               if legend and shown else [])
     n_entries = len(labels)
     # The caption and the legend are laid out for the figure's width: as many legend columns
@@ -116,6 +119,8 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         mp.draw_band(cost_ax, band, colors[name], alpha=0.10, dotted=True)
     for name, band in w.drawn_bands.items():
         mp.draw_band(cost_ax, band, colors[name])
+    for name, curve in w.drawn_honest.items():  # issue 32: the cost on new data
+        mp.draw_honest(cost_ax, curve, colors[name])
     for c in shown:
         if cost_lines:
             mp.draw_cost_lines(cost_ax, c, colors[c.name], alpha=0.25, linewidth=0.75)
@@ -132,7 +137,9 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
 
         mp.draw_range(cost_ax, roi[0], roi[1], edge=SHADE_COLOR, fill=SHADE_FILL)
     if shown:
-        mp.draw_combined(cost_ax, shown, colors)
+        strip = w.classifier_layers.honest_for_strip()  # issue 32: the strip on new data
+        mp.draw_combined(cost_ax, shown, colors,
+                         winners=None if strip is None else honest_winners(strip))
     mp.draw_operating_line(cost_ax, pcf, [(best[c.name].nec, colors[c.name]) for c in shown])
 
     if difference:
@@ -147,7 +154,8 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         draw_decision_curve(axes[-1], w.decision_curve_view, colors)
     if n_entries:
         entries = [(label, colors[c.name], "-") for label, c in zip(labels, shown)] + [
-            ("best of all", "black", "--")]
+            ("best of all", "black", "--")] + (
+            [("cost on new data", "#666666", (0, (4, 2)))] if honest_shown else [])
         handles, labels = mp.legend_handles(entries)
         if manual:
             fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0),

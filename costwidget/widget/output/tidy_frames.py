@@ -30,6 +30,8 @@ def to_frame(w) -> dict:
       the decision-curve pane, with "treat all" and "treat none" (empty when it is off);
     * ``"threshold_choice"``: each threshold choice method's ``threshold``, ``nec``,
       ``expected_cost`` and ``gap`` to the envelope at the operating point (empty when off).
+    * ``"honest"``: the honest curves drawn (``cw.honest_cost`` at its breakpoints): ``pcf``,
+      ``nec`` (the cost on new data), ``envelope`` and ``optimism`` (empty when off).
     """
     w.wait()
     shown = visible_classifiers(w)
@@ -64,4 +66,7 @@ def to_frame(w) -> dict:
         # issue 21: the decision curve drawn, and each threshold choice at the operating point
         "decision_curve": w.decision_curve_view.frame.reset_index(drop=True),
         "threshold_choice": w.threshold_choice_view.choices.reset_index(drop=True),
+        # issue 32: the cost on new data, as drawn
+        "honest": stack([(n, c) for n, c in w.drawn_honest.items()],
+                        ["pcf", "nec", "envelope", "optimism"]),
     }

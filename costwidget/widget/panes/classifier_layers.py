@@ -8,7 +8,7 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
-from ...model import combined_envelope
+from ...model import combined_envelope, honest_winners
 from .figures import TRIVIAL_COLOR
 from .fill_layer import OUTLINE_ABOVE
 from ..controls.marks import hold
@@ -129,7 +129,8 @@ class ClassifierLayers:
             kinds.append("half")
         if s.show_cost_lines and visible:
             kinds.append("cost_lines")
-        for kind, enabled in (("bands", s.show_bands), ("fold_spread", s.show_fold_spread)):
+        for kind, enabled in (("bands", s.show_bands), ("fold_spread", s.show_fold_spread),
+                              ("honest", s.show_honest)):
             layer = self._fill_layers.get(kind)
             if (layer.drawn if layer is not None else enabled and visible):
                 kinds.append(kind)
@@ -158,7 +159,8 @@ class ClassifierLayers:
     def _sync_marks(self) -> None:
         s = self.ctx.state
         per_vertex = s.show_cost_lines
-        key = (tuple(s.visible), per_vertex)
+        honest = self.honest_for_strip()
+        key = (tuple(s.visible), per_vertex, tuple((n, id(c)) for n, c in (honest or {}).items()))
         if key == self._drawn:
             return
         visible = self.ctx.visible()
@@ -168,8 +170,10 @@ class ClassifierLayers:
             comb_x = np.concatenate([best["pcf_lo"].to_numpy(), best["pcf_hi"].to_numpy()[-1:]])
             comb_y = np.concatenate([best["nec_lo"].to_numpy(), best["nec_hi"].to_numpy()[-1:]])
             colors = {d.name: d.color for d in visible}
-            strip_x = np.column_stack([best["pcf_lo"], best["pcf_hi"]])
-            strip_colors = [colors.get(n, TRIVIAL_COLOR) for n in best["classifier"]]
+            # issue 32: the strip compares the honest curves when asked and all are drawn
+            wins = best if honest is None else honest_winners(honest)
+            strip_x = np.column_stack([wins["pcf_lo"], wins["pcf_hi"]])
+            strip_colors = [colors.get(n, TRIVIAL_COLOR) for n in wins["classifier"]]
         else:
             comb_x, comb_y = np.array([0.0, 0.5, 1.0]), np.array([0.0, 0.5, 0.0])
             strip_x, strip_colors = np.array([[0.0, 1.0]]), [TRIVIAL_COLOR]
@@ -194,6 +198,18 @@ class ClassifierLayers:
                 self.half_points.colors = [d.color for d in half]
             self.half_points.visible = bool(half)
         self._drawn = key
+
+    def honest_for_strip(self):
+        """``{name: honest curve}`` the winner strip compares (issue 32): with ``honest_strip``
+        on and every visible classifier's honest curve on screen; else None (the envelopes)."""
+        s, ctx = self.ctx.state, self.ctx
+        if not (s.honest_strip and s.show_honest) or ctx.honest_curves is None:
+            return None
+        curves = ctx.honest_curves()
+        visible = [d.name for d in ctx.visible()]
+        if not visible or any(n not in curves for n in visible):
+            return None
+        return {n: curves[n] for n in visible}
 
     def push_controls(self) -> None:
         shown = set(self.ctx.state.visible)
@@ -223,4 +239,6 @@ def possible_legend_kinds(drawings) -> list:
     kinds += ["cost_lines", "bands"]
     if any(d.clf.folds for d in drawings):
         kinds.append("fold_spread")
+    if any(d.clf.sample is not None or d.clf.score_counts is not None for d in drawings):
+        kinds.append("honest")  # issue 32
     return kinds + ["threshold_choice", "workforce", "range"]

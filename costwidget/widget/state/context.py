@@ -25,6 +25,9 @@ class Context:
     frontend_link: object = None
     #: The `DecisionSource` (issue 31): the one answer every component reads (``decision``).
     decisions: object = None
+    #: ``() -> {name: honest curve}`` of the honest curves on screen (issue 32; the decision
+    #: reads them); None in a widget without them.
+    honest_curves: object = None
 
     @property
     def frontend_draws(self) -> bool:

@@ -45,7 +45,14 @@ class DecisionSource:
     def _state_key(self) -> tuple:
         s = self.ctx.state
         return tuple(tuple(v) if isinstance(v, (list, tuple)) else v
-                     for v in (getattr(s, name) for name in DECISION_TRAITS))
+                     for v in (getattr(s, name) for name in DECISION_TRAITS)) + (
+            tuple((n, id(c)) for n, c in self._honest().items()),)
+
+    def _honest(self) -> dict:
+        """The honest curves on screen of the visible classifiers (issue 32), by name."""
+        curves = self.ctx.honest_curves() if self.ctx.honest_curves is not None else {}
+        shown = set(self.ctx.state.visible)
+        return {n: c for n, c in curves.items() if n in shown}
 
     def current(self):
         """The `Decision` at the current state."""
@@ -56,7 +63,8 @@ class DecisionSource:
             self._decision = decide(
                 [d.clf for d in self.ctx.visible()], p_pos=s.p_pos, cost_fn=s.cost_fn,
                 cost_fp=s.cost_fp, constraint=s.constraint, max_fpr=s.max_fpr,
-                capacity=s.capacity, n_pos=s.n_pos, n_neg=s.n_neg, runner_up_band=band)
+                capacity=s.capacity, n_pos=s.n_pos, n_neg=s.n_neg, runner_up_band=band,
+                honest=self._honest() or None)
             self._key, self._band = key, band
         return self._decision
 

@@ -36,6 +36,11 @@ class WidgetState(t.HasTraits):
     show_bands = t.Bool(False, help="bootstrap confidence bands around the visible envelopes")
     band_level = t.Float(0.9, help="confidence level of the bands and of the difference view")
     show_fold_spread = t.Bool(False, help="min-max band of the fold envelopes (classifiers with folds)")
+    # issue 32: the cost on new data of the threshold tuned at each PCF(+) (cw.honest_cost)
+    show_honest = t.Bool(False, help="each visible classifier's honest cost on new data beside "
+                                     "its envelope, the gap shaded")
+    honest_strip = t.Bool(False, help="the winner strip compares the honest curves (when shown) "
+                                      "instead of the envelopes")
     difference = t.List(t.Unicode(), help="[a, b]: show NEC_a - NEC_b with its paired band and "
                                           "where it is significant; [] hides the view")
     visible = t.List(t.Unicode(), help="names of the classifiers shown")

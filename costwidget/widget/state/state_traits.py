@@ -10,6 +10,7 @@ STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacit
                 "n_neg", "show_cost_lines", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
                 "range_of_interest")
 STATE_TRAITS += ("threshold_choice", "show_decision_curve")  # issue 21
+STATE_TRAITS += ("show_honest", "honest_strip")  # issue 32
 
 
 class _StateTrait:
@@ -58,4 +59,6 @@ class StateTraits:
     range_of_interest = _StateTrait()
     threshold_choice = _StateTrait()  # issue 21
     show_decision_curve = _StateTrait()  # issue 21
+    show_honest = _StateTrait()  # issue 32
+    honest_strip = _StateTrait()  # issue 32
     busy = _StateTrait()  # read-only: setting raises TraitError

@@ -17,7 +17,7 @@ import pandas as pd
 from ...model import lowest_names, readable
 
 __all__ = ["Readout", "readout_html", "constraint_html", "constraint_description",
-           "population_text", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS"]
+           "population_text", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS", "HONEST_COLUMNS"]
 
 #: (header in words, its tooltip, the ``w.readout`` column) of the main table.
 READOUT_COLUMNS = [
@@ -27,6 +27,12 @@ READOUT_COLUMNS = [
     ("norm. expected cost", "normalized expected cost (NEC), the cost pane's y axis", "nec"),
     ("expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"),
     ("operating range, PCF(+)", "where it beats both trivial classifiers", "range_lo"),
+]
+#: Issue 32: with the honest curves shown, the cost on new data of the same threshold.
+HONEST_COLUMNS = [
+    ("norm. cost on new data", "NEC of this threshold's tuning on cases it was not tuned on "
+                               "(cw.honest_cost)", "nec_honest"),
+    ("cost per case on new data", "in the units of C(−|+) and C(+|−)", "expected_cost_honest"),
 ]
 #: The same for the table of an active constraint.
 CONSTRAINT_COLUMNS = [
@@ -96,7 +102,9 @@ def readout_html(rows, colors: dict, best=_lowest) -> str:
         return "<i>No classifier shown.</i>"
     if best is _lowest:
         best = _lowest(rows, "expected_cost")
-    return _table(rows, colors, READOUT_COLUMNS, best,
+    columns = READOUT_COLUMNS + (HONEST_COLUMNS if any("nec_honest" in r for _, r in rows)
+                                 else [])
+    return _table(rows, colors, columns, best,
                   "<b>At the operating point</b> (each classifier at its best threshold)",
                   "Highlighted: the lowest expected cost (none when several tie). Expected cost "
                   "per case is in the units "

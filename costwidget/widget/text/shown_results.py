@@ -82,6 +82,13 @@ class ShownResults:
         return {k: v.copy() for k, v in self.band_layer.drawn.items()}
 
     @property
+    def drawn_honest(self):
+        """``{name: honest curve}`` on screen (``cw.honest_cost`` at its breakpoints, with the
+        gap's edges ``lower``/``upper``; issue 32), in the widget's order; empty when off."""
+        drawn = self.honest_layer.drawn
+        return {c.name: drawn[c.name].copy() for c in self.classifiers if c.name in drawn}
+
+    @property
     def drawn_fold_spreads(self):
         """``{name: DataFrame}`` of the fold-spread bands on screen (empty when off)."""
         return {k: v.copy() for k, v in self.fold_spread_layer.drawn.items()}
