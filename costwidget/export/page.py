@@ -36,6 +36,11 @@ _RENDER = """
 // may run before require.js has loaded the manager, so it waits on this promise.
 var resolveModels;
 window.costwidgetModels = new Promise(function (resolve) { resolveModels = resolve; });
+// The manager's bundles find their public path from their require.js URL resolved against
+// document.location, which in an <iframe srcdoc> (a notebook or documentation page showing this
+// page) is about:srcdoc, no base at all. An absolute baseUrl from the document's base URL (its
+// own folder, or the host page's for srcdoc) works in both.
+require.config({baseUrl: new URL(".", document.baseURI).href});
 require(["@jupyter-widgets/html-manager"], function (hm) {
   var manager = new hm.HTMLManager({loader: hm.requireLoader});
   var read = function (el) { return JSON.parse(el.textContent); };

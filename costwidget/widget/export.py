@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import html
 import importlib.util
+import os
 import pathlib
 import warnings
 import weakref
@@ -25,7 +26,8 @@ from .output.static_figure import figure_png, to_figure
 from .output.tidy_frames import to_frame
 
 __all__ = ["snapshot", "restore", "to_figure", "save", "to_html", "to_frame", "snapshot_cell",
-           "snapshot_button", "mimebundle", "caption", "SnapshotError", "SAVE_FORMATS"]
+           "snapshot_button", "mimebundle", "output_mode", "page_frame", "caption", "SnapshotError",
+           "SAVE_FORMATS"]
 
 #: File suffixes :func:`save` writes.
 SAVE_FORMATS = (".png", ".svg", ".pdf", ".html")
@@ -36,6 +38,18 @@ FALLBACK_IMAGE = True
 FALLBACK_DPI = 72
 #: Resolution of :func:`snapshot_cell`'s image and of ``save(".png")``.
 REPORT_DPI = 150
+#: The environment variable that says what a notebook output of the widget holds (read at each
+#: display): ``live`` (unset: the live view, and the static image beside it), ``page`` (the
+#: interactive page of :func:`to_html` in an ``<iframe>``, live with no kernel and no network)
+#: or ``image`` (the static image only). nbconvert's HTML renders a saved live view with a widget
+#: manager loaded from a CDN (so offline it shows nothing) and drops the image; ``page`` or
+#: ``image`` leave the live view out, so ``COSTWIDGET_NOTEBOOK_OUTPUT=page jupyter nbconvert
+#: --to html --execute`` shows the widget working offline. The documentation is built so.
+OUTPUT_ENV = "COSTWIDGET_NOTEBOOK_OUTPUT"
+OUTPUT_MODES = ("live", "page", "image")
+#: Height of the ``page`` output's frame, in CSS pixels: the exported page of two panes side by
+#: side, its readout and the note under it.
+PAGE_FRAME_HEIGHT = 1080
 
 
 # ---------------------------------------------------------------------------- files
@@ -110,10 +124,11 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
     state and what is drawn are unchanged; without matplotlib there is none, and a failure
     to draw it never stops the widget from displaying (a warning says why).
     """
+    mode = output_mode()
     # The view spec is what ipywidgets' own _repr_mimebundle_ returns; that one also builds a
     # text/plain repr of every trait of every child (all the marks' arrays), ~0.2 s thrown away.
     data = {"text/plain": _plain(w)}
-    if w.widget.comm is not None:  # a closed widget has no view to show, only its image
+    if mode == "live" and w.widget.comm is not None:  # a closed widget has only its image
         data["application/vnd.jupyter.widget-view+json"] = w.widget.get_view_spec()
     wanted = [m for m in ("image/png", "text/html")
               if (include is None or m in include) and (exclude is None or m not in exclude)]
@@ -130,7 +145,29 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
         except Exception as exc:  # noqa: BLE001 - the live widget must still display
             warnings.warn(f"costwidget: no static image in this output ({type(exc).__name__}: "
                           f"{exc}); the live widget is unaffected.", RuntimeWarning, stacklevel=2)
+    if mode == "page" and (include is None or "text/html" in include) and \
+            (exclude is None or "text/html" not in exclude):
+        data["text/html"] = page_frame(w)
     return data
+
+
+def output_mode() -> str:
+    """What a notebook output of the widget holds: the value of :data:`OUTPUT_ENV`, or ``live``."""
+    mode = os.environ.get(OUTPUT_ENV, "").strip().lower() or "live"
+    if mode not in OUTPUT_MODES:
+        raise ValueError(f"{OUTPUT_ENV}={mode!r} is not one of {', '.join(OUTPUT_MODES)}; "
+                         f"unset it for the live widget.")
+    return mode
+
+
+def page_frame(w) -> str:
+    """The interactive page of :func:`to_html` as an ``<iframe srcdoc>``: a notebook output (or a
+    documentation page) that shows the widget working with no kernel and no network. The page
+    is escaped into the attribute, so nothing in it is parsed as the host page's markup."""
+    title = html.escape(f"Cost curves (interactive, no kernel): {caption(w)}", quote=True)
+    return (f"<iframe class='costwidget-page' title='{title}' srcdoc='"
+            f"{html.escape(to_html(w), quote=True)}' style='width: 100%; border: 0; "
+            f"height: {PAGE_FRAME_HEIGHT}px'></iframe>")
 
 
 def snapshot_cell(w, *, dpi=REPORT_DPI):
