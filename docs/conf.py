@@ -9,7 +9,6 @@ offline page in an ``<iframe>`` (``COSTWIDGET_NOTEBOOK_OUTPUT=page``), live with
 from __future__ import annotations
 
 import os
-import re
 import pathlib
 import shutil
 import sys
@@ -17,6 +16,7 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))  # the source tree's costwidget, as the tests import it
+sys.path.insert(0, str(HERE / "_ext"))
 
 import costwidget  # noqa: E402 - after the path is set
 
@@ -31,6 +31,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "numpydoc",
     "sphinx_copybutton",
+    "escape_bars",  # docs/_ext: the bars of C(-|+) in docstrings
 ]
 
 # ---------------------------------------------------------------- examples: the notebooks
@@ -89,28 +90,3 @@ html_copy_source = False
 exclude_patterns = ["_build", "first_screen", "**.ipynb_checkpoints"]
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
-
-# ---------------------------------------------------------------- docstrings
-# The docstrings write costs as the papers do, C(-|+) and C(+|-), and an absolute value as
-# |x|; reStructuredText would read the bars as substitution references. Escape them in prose
-# (never inside ``literals`` or doctest lines, which are shown as written).
-_COST_BAR = re.compile(r"C\(([^|()\s]{1,2})\|([^|()\s]{1,2})\)")
-_ABS_BARS = re.compile(r"(?<![\\\w])\|(\w[^|]*?\w)\|(?!\w)")
-
-
-def _escape_bars(line: str) -> str:
-    if line.lstrip().startswith((">>>", "...")):
-        return line
-    parts = line.split("``")
-    for i in range(0, len(parts), 2):  # even parts lie outside ``literals``
-        text = _COST_BAR.sub(r"C(\1\\|\2)", parts[i])
-        parts[i] = _ABS_BARS.sub(r"\\|\1\\|", text)
-    return "``".join(parts)
-
-
-def _escape_docstring(app, what, name, obj, options, lines):
-    lines[:] = [_escape_bars(line) for line in lines]
-
-
-def setup(app):
-    app.connect("autodoc-process-docstring", _escape_docstring)
