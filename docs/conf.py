@@ -77,6 +77,7 @@ html_static_path = ["_static"]
 html_css_files = ["costwidget.css"]
 html_theme_options = {
     "navigation_with_keys": False,
+    "default_mode": "auto",  # follows the reader's colour scheme (empty, the theme logs an error)
     "show_toc_level": 2,
     "header_links_before_dropdown": 6,
     "footer_start": ["copyright"],

@@ -108,3 +108,22 @@ def test_nbconvert_html_execute_carries_the_page(tmp_path):
     assert "costwidget-frontend" in frame["srcdoc"]  # the interactive page, not the static one
     # No live view, which would need a widget manager from a CDN.
     assert f'<script type="{VIEW}">' not in text
+
+
+def test_the_thesis_view_is_a_framed_page_too(monkeypatch):
+    import costwidget as cw
+
+    a = cw.Classifier.from_confusion(tp=9, fn=1, fp=4, tn=6, name=EVIL)
+    view = cw.ThesisView([a])
+    view.show([EVIL], [0.5, 0.75], p_pos=0.5)
+    assert VIEW in view._repr_mimebundle_()  # live, as display(view.widget)
+    monkeypatch.setenv(export.OUTPUT_ENV, "page")
+    data = view._repr_mimebundle_()
+    assert VIEW not in data
+    (frame,) = _frames(data["text/html"])
+    page = frame["srcdoc"]
+    assert 'type="application/vnd.jupyter.widget-state+json"' in page
+    # Every model of the charts is in the page's state (the bqplot figures among them).
+    for mark in view.mtmcs_lines.values():
+        assert f'"{mark.model_id}"' in page
+    assert EVIL not in data["text/html"] and EVIL not in page

@@ -394,3 +394,34 @@ def _cdn_manifest() -> dict:
         return json.loads(manifest.read_text(encoding="utf-8"))["cdn"]
     raise RuntimeMissing(f"{manifest} is missing (it pins the CDN versions): rebuild the runtime "
                          "with `cd js && npm ci && npm run build`.")
+
+
+def widget_page(*, manager_state, view_specs, title) -> str:
+    """A page of any widget's embedded state (bqplot included), offline and static: the same
+    inlined runtime as :func:`standalone_page`, without the cost widget's readout and record.
+    Names reach it only as escaped text and as JSON in script elements."""
+    runtime, _ = load_runtime()
+    head = "\n".join(f"<script>{script_safe(js)}</script>" for js in (
+        runtime, amd_bundle("bqscales", "bqscales"), amd_bundle("bqplot", "bqplot")))
+    views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
+                      f"{json_for_script(v)}</script>" for v in view_specs)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{_STYLE}</style>
+{head}
+</head>
+<body>
+<main>
+<section id="costwidget-view">
+<script type="application/vnd.jupyter.widget-state+json">{json_for_script(manager_state)}</script>
+{views}
+</section>
+</main>
+<script>{_RENDER}</script>
+</body>
+</html>
+"""

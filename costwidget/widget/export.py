@@ -14,11 +14,12 @@ from __future__ import annotations
 import base64
 import html
 import importlib.util
-import os
 import pathlib
 import warnings
 import weakref
 
+from ..export import notebook_output
+from ..export.notebook_output import OUTPUT_ENV, output_mode
 from .text.caption import caption, cost_lines_shown, visible_classifiers
 from .output.html_page import to_html
 from .output.snapshot import INPUTS, SnapshotError, restore, snapshot
@@ -26,8 +27,8 @@ from .output.static_figure import figure_png, to_figure
 from .output.tidy_frames import to_frame
 
 __all__ = ["snapshot", "restore", "to_figure", "save", "to_html", "to_frame", "snapshot_cell",
-           "snapshot_button", "mimebundle", "output_mode", "page_frame", "caption", "SnapshotError",
-           "SAVE_FORMATS"]
+           "snapshot_button", "mimebundle", "output_mode", "OUTPUT_ENV", "page_frame", "caption",
+           "SnapshotError", "SAVE_FORMATS"]
 
 #: File suffixes :func:`save` writes.
 SAVE_FORMATS = (".png", ".svg", ".pdf", ".html")
@@ -38,15 +39,10 @@ FALLBACK_IMAGE = True
 FALLBACK_DPI = 72
 #: Resolution of :func:`snapshot_cell`'s image and of ``save(".png")``.
 REPORT_DPI = 150
-#: The environment variable that says what a notebook output of the widget holds (read at each
-#: display): ``live`` (unset: the live view, and the static image beside it), ``page`` (the
-#: interactive page of :func:`to_html` in an ``<iframe>``, live with no kernel and no network)
-#: or ``image`` (the static image only). nbconvert's HTML renders a saved live view with a widget
-#: manager loaded from a CDN (so offline it shows nothing) and drops the image; ``page`` or
-#: ``image`` leave the live view out, so ``COSTWIDGET_NOTEBOOK_OUTPUT=page jupyter nbconvert
-#: --to html --execute`` shows the widget working offline. The documentation is built so.
-OUTPUT_ENV = "COSTWIDGET_NOTEBOOK_OUTPUT"
-OUTPUT_MODES = ("live", "page", "image")
+# What a notebook output holds outside Jupyter (COSTWIDGET_NOTEBOOK_OUTPUT: live, page or image)
+# is said in costwidget.export.notebook_output; ``page`` shows the interactive page of
+# :func:`to_html` in an ``<iframe>``, so ``COSTWIDGET_NOTEBOOK_OUTPUT=page jupyter nbconvert
+# --to html --execute`` shows the widget working offline. The documentation is built so.
 #: Height of the ``page`` output's frame, in CSS pixels: the exported page of two panes side by
 #: side, its readout and the note under it.
 PAGE_FRAME_HEIGHT = 1080
@@ -151,23 +147,12 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
     return data
 
 
-def output_mode() -> str:
-    """What a notebook output of the widget holds: the value of :data:`OUTPUT_ENV`, or ``live``."""
-    mode = os.environ.get(OUTPUT_ENV, "").strip().lower() or "live"
-    if mode not in OUTPUT_MODES:
-        raise ValueError(f"{OUTPUT_ENV}={mode!r} is not one of {', '.join(OUTPUT_MODES)}; "
-                         f"unset it for the live widget.")
-    return mode
-
-
 def page_frame(w) -> str:
     """The interactive page of :func:`to_html` as an ``<iframe srcdoc>``: a notebook output (or a
-    documentation page) that shows the widget working with no kernel and no network. The page
-    is escaped into the attribute, so nothing in it is parsed as the host page's markup."""
-    title = html.escape(f"Cost curves (interactive, no kernel): {caption(w)}", quote=True)
-    return (f"<iframe class='costwidget-page' title='{title}' srcdoc='"
-            f"{html.escape(to_html(w), quote=True)}' style='width: 100%; border: 0; "
-            f"height: {PAGE_FRAME_HEIGHT}px'></iframe>")
+    documentation page) that shows the widget working with no kernel and no network."""
+    return notebook_output.page_frame(
+        to_html(w), title=f"Cost curves (interactive, no kernel): {caption(w)}",
+        height=PAGE_FRAME_HEIGHT)
 
 
 def snapshot_cell(w, *, dpi=REPORT_DPI):
