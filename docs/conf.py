@@ -77,13 +77,14 @@ html_static_path = ["_static"]
 html_css_files = ["costwidget.css"]
 html_theme_options = {
     "navigation_with_keys": False,
-    "default_mode": "auto",  # follows the reader's colour scheme (empty, the theme logs an error)
     "show_toc_level": 2,
     "header_links_before_dropdown": 6,
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
     "secondary_sidebar_items": ["page-toc"],
 }
+# The colour scheme follows the reader's (left empty, the theme logs an error on every page).
+html_context = {"default_mode": "auto"}
 html_sidebars = {"index": [], "getting_started": [], "changelog": []}
 html_show_sourcelink = False
 html_copy_source = False
