@@ -57,13 +57,14 @@ def site(tmp_path_factory):
 
 
 class Offline:
-    """A browser context that refuses every request but file: and data:, and records console
-    errors, page errors and refused URLs per page."""
+    """Browser contexts that refuse every request but file: and data:, and record console
+    errors, page errors and refused URLs. Each page gets a context of its own: a page of
+    several megabytes of widget frames is then not slowed by the ones opened before it."""
 
     def __init__(self, browser, **context):
-        self.ctx = browser.new_context(viewport={"width": 1400, "height": 900}, **context)
-        self.refused, self.errors = [], []
-        self.ctx.route("**/*", self._route)
+        self.browser, self.context = browser, {"viewport": {"width": 1400, "height": 900},
+                                               **context}
+        self.refused, self.errors, self.contexts = [], [], []
 
     def _route(self, r):
         if r.request.url.startswith(("file:", "data:")):
@@ -73,23 +74,43 @@ class Offline:
             r.abort()
 
     def open(self, path: Path, query: str = ""):
-        page = self.ctx.new_page()
+        ctx = self.browser.new_context(**self.context)
+        self.contexts.append(ctx)
+        ctx.route("**/*", self._route)
+        page = ctx.new_page()
         page.on("console", lambda m: self.errors.append(f"{path.name}: {m.text}")
                 if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(f"{path.name}: {e}"))
         page.goto(path.as_uri() + query, wait_until="load")
         return page
 
+    def done(self, page):
+        """Close the page's context (its frames and their memory)."""
+        ctx = page.context
+        ctx.close()
+        self.contexts.remove(ctx)
+
     def close(self):
-        self.ctx.close()
+        for ctx in self.contexts:
+            ctx.close()
+        self.contexts = []
 
 
-def _widget_frame(page):
-    """The frame of the first widget on the page, once its front end is bound."""
+def _widget_frame(page, index=0):
+    """A widget frame of the page once its views are drawn (the state's models created and each
+    view displayed; ``costwidgetModels`` rejects, and the test fails, if one is not)."""
     page.wait_for_selector("iframe.costwidget-page", state="attached")
-    frame = page.locator("iframe.costwidget-page").first.element_handle().content_frame()
+    frame = page.locator("iframe.costwidget-page").nth(index).element_handle().content_frame()
+    assert wait_for_state(frame, "() => window.costwidgetModels !== undefined", timeout=60_000)
+    # Resolved; the models stay in the page (they are the whole widget).
+    assert frame.evaluate("async () => (await window.costwidgetModels).length") > 10
+    return frame
+
+
+def _bound(frame):
+    """The frame once the interactive page's module is bound to the models."""
     assert wait_for_state(frame, "() => window.costwidgetPage !== undefined", timeout=60_000)
-    frame.evaluate("window.costwidgetPage")
+    frame.evaluate("async () => { await window.costwidgetPage; return true; }")
     return frame
 
 
@@ -116,9 +137,9 @@ def test_every_page_loads_offline_with_no_error(site, browser):
     try:
         for path in sorted(site.rglob("*.html")):
             page = offline.open(path)
-            if page.locator("iframe.costwidget-page").count():
-                _widget_frame(page)  # the widget renders with no network, no error
-            page.close()
+            for i in range(page.locator("iframe.costwidget-page").count()):
+                _widget_frame(page, i)  # each widget renders with no network, no error
+            offline.done(page)
         assert offline.refused == []
         assert offline.errors == []
     finally:
@@ -157,10 +178,9 @@ def test_a_docs_widget_answers_the_arrow_key_with_no_kernel(site, browser, artif
     try:
         for page_path in ("getting_started.html", "examples/tour.html"):
             page = offline.open(site / page_path)
-            frame = _widget_frame(page)
-            _press_right(frame)
+            _press_right(_bound(_widget_frame(page)))
             page.screenshot(path=artifacts / f"docs-widget-{Path(page_path).stem}.png")
-            page.close()
+            offline.done(page)
         assert offline.refused == [] and offline.errors == []
     finally:
         offline.close()
@@ -175,7 +195,7 @@ def test_nbconvert_html_shows_the_widget_working_offline(tmp_path, browser):
     offline = Offline(browser)
     try:
         page = offline.open(tmp_path / "report.html")
-        _press_right(_widget_frame(page))
+        _press_right(_bound(_widget_frame(page)))
         # nbconvert's own template asks a CDN for require.js (and for a widget manager where
         # widget state was saved); the widget needs neither.
         assert all(re.match(r"https://(cdnjs\.cloudflare\.com|unpkg\.com|cdn\.jsdelivr\.net)/", u)
@@ -196,7 +216,7 @@ def test_screenshots(site, browser, artifacts, scheme):
             theme = page.evaluate("document.documentElement.dataset.theme")
             assert theme == scheme  # the theme follows the reader's colour scheme
             page.screenshot(path=artifacts / f"docs-{name}-{scheme}.png")
-            page.close()
+            offline.done(page)
         assert offline.refused == [] and offline.errors == []
     finally:
         offline.close()
