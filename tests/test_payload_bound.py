@@ -31,8 +31,12 @@ from hypothesis import strategies as st
 
 import costwidget as cw
 from costwidget.model import readable
-from costwidget.widget.output.frontend_payload import (THRESHOLD_RELATIVE_BOUND, decode_single,
-                                                 pack_classifiers, payload_json)
+from costwidget.widget.output.frontend_payload import (
+    THRESHOLD_RELATIVE_BOUND,
+    decode_single,
+    pack_classifiers,
+    payload_json,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULE = ROOT / "js" / "src" / "operating_point.mjs"

@@ -14,7 +14,6 @@ scripts must not contain ``</script`` or ``<!--`` (checked; they are rewritten i
 from __future__ import annotations
 
 import base64
-import urllib.parse
 import hashlib
 import html
 import importlib.metadata
@@ -22,6 +21,7 @@ import json
 import math
 import pathlib
 import re
+import urllib.parse
 
 __all__ = ["standalone_page", "load_runtime", "amd_bundle", "script_safe", "json_for_script",
            "readout_table", "RuntimeMissing", "STATIC", "NEEDS_PYTHON"]

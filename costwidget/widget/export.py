@@ -20,11 +20,11 @@ import weakref
 
 from ..export import notebook_output
 from ..export.notebook_output import OUTPUT_ENV, output_mode
-from .text.caption import caption, cost_lines_shown, visible_classifiers
 from .output.html_page import to_html
 from .output.snapshot import INPUTS, SnapshotError, restore, snapshot
 from .output.static_figure import figure_png, to_figure
 from .output.tidy_frames import to_frame
+from .text.caption import caption, cost_lines_shown, visible_classifiers
 
 __all__ = ["snapshot", "restore", "to_figure", "save", "to_html", "to_frame", "snapshot_cell",
            "snapshot_button", "mimebundle", "output_mode", "OUTPUT_ENV", "page_frame", "caption",

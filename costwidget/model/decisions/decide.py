@@ -18,16 +18,20 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-import numpy as np
 import pandas as pd
 
-from ..kernels.costs import cost_scale, probability_cost
-from .deploy import DecisionRule, decision_rule
-from ..kernels.json_values import jsonable
-from .operating import readout_row
-from ..kernels.readable import (lowest_names, next_lower_scores, readable, round_significant,
-                       selecting_threshold)
 from ..base.results import ConstrainedPoint, OperatingPoint
+from ..kernels.costs import cost_scale, probability_cost
+from ..kernels.json_values import jsonable
+from ..kernels.readable import (
+    lowest_names,
+    next_lower_scores,
+    readable,
+    round_significant,
+    selecting_threshold,
+)
+from .deploy import DecisionRule, decision_rule
+from .operating import readout_row
 
 __all__ = ["Decision", "ClassifierDecision", "DecisionCurvePoint", "decide", "CONSTRAINTS"]
 

@@ -12,9 +12,7 @@ such thresholds (Drummond & Holte (2000), sec. 2.2.2, fig. 10).
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
-
 
 from ..kernels.costs import expected_cost, probability_cost
 from ..kernels.estimator_scoring import EstimatorSource

@@ -18,8 +18,8 @@ import numpy as np
 
 from ...model import mtmcs_curve, range_grid, threshold_segments
 from ...palette import PALETTE
-from .figures import pane_figure
 from ..controls.theme import RANGE_EDGE, RANGE_FILL, line_swatch, marker_swatch, rect_swatch
+from .figures import pane_figure
 
 __all__ = ["ThesisView", "ratio_tick_labels"]
 
