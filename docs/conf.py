@@ -87,6 +87,9 @@ html_theme_options = {
 html_context = {"default_mode": "auto"}
 html_sidebars = {"index": [], "getting_started": [], "changelog": []}
 html_show_sourcelink = False
+# Search results without page summaries: the summary fetch()es each result page, which a page
+# opened from disk may not do (CORS on file:), and every search then logs errors.
+html_show_search_summary = False
 html_copy_source = False
 
 exclude_patterns = ["_build", "first_screen", "**.ipynb_checkpoints"]
