@@ -202,8 +202,8 @@ def _drag(page, moves=60, interval_ms=16):
 
 
 def measure(data: str) -> list[dict]:
-    from playwright.sync_api import sync_playwright
     import playwright.sync_api as sync_api
+    from playwright.sync_api import sync_playwright
 
     results = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -205,11 +205,13 @@ def bench_grid_vs_exact(dataset: str = "german_credit", *, repeats: int = 3) -> 
             "exact_minus_grid": float(np.max(exact - grid)),
             "grid_minus_exact": float(np.max(grid - exact)),
             "argmax_pcf": float(GRID_PCF[np.argmax(grid - exact)]),
-            "exact_s": min_time(lambda: cw.Classifier.from_scores(y_pos, scores).nec(GRID_PCF),
-                                repeats),
-            "grid_search_s": min_time(lambda: grid_min_nec(y_pos, scores, GRID_PCF), repeats),
+            "exact_s": min_time(lambda y_pos=y_pos, scores=scores: cw.Classifier.from_scores(
+                y_pos, scores).nec(GRID_PCF), repeats),
+            "grid_search_s": min_time(
+                lambda y_pos=y_pos, scores=scores: grid_min_nec(y_pos, scores, GRID_PCF), repeats),
             "grid_classify_s": min_time(
-                lambda: grid_min_nec(y_pos, scores, GRID_PCF, method="classify"), 1),
+                lambda y_pos=y_pos, scores=scores: grid_min_nec(y_pos, scores, GRID_PCF,
+                                                                method="classify"), 1),
         })
     return rows
 

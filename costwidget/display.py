@@ -174,7 +174,8 @@ class CostCurveDisplay(DisplayConstructors):
         """
         import matplotlib.colors as mcolors
 
-        from .export import curve_styles, matplotlib_panes as mp
+        from .export import curve_styles
+        from .export import matplotlib_panes as mp
 
         clfs = self.classifiers
         n = len(clfs)

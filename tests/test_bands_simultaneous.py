@@ -11,12 +11,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pairs import correlated_pair
 from scipy import optimize, stats
 
 import costwidget as cw
-from costwidget.model.uncertainty.paired import (max_deviations, significant_intervals,
-                                                 simultaneous_limits)
-from pairs import correlated_pair
+from costwidget.model.uncertainty.paired import (
+    max_deviations,
+    significant_intervals,
+    simultaneous_limits,
+)
 
 ALPHA = 1e-3
 

@@ -2,13 +2,13 @@
 
 from collections import Counter
 
+import brute
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import brute
 import costwidget as cw
 
 

@@ -8,13 +8,13 @@ fits); net benefit computed case by case (Vickers & Elkin (2006):
 
 import os
 
+import brute
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import brute
 import costwidget as cw
 from costwidget.model.decisions.decision_curve import (
     TREAT_ALL,

@@ -4,12 +4,12 @@ import json
 import math
 from fractions import Fraction
 
+import brute_constraints as bc
 import numpy as np
 import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
-import brute_constraints as bc
 import costwidget as cw
 from costwidget.model import decision_rule, to_estimator
 

@@ -466,8 +466,8 @@ def test_binary_classifier_errors(iris):
     X, y, X_binary, y_binary = iris
     clf = DecisionTreeClassifier().fit(X, y)
     for XX, yy in ((X, y), (X_binary, y_binary)):  # multiclass classifier
-        _raises_as(lambda: RocCurveDisplay.from_estimator(clf, XX, yy),
-                   lambda: cw.CostCurveDisplay.from_estimator(clf, XX, yy))
+        _raises_as(lambda XX=XX, yy=yy: RocCurveDisplay.from_estimator(clf, XX, yy),
+                   lambda XX=XX, yy=yy: cw.CostCurveDisplay.from_estimator(clf, XX, yy))
     binary = DecisionTreeClassifier().fit(X_binary, y_binary)
     with pytest.raises(ValueError, match="y_true has 3 distinct labels"):  # multiclass target
         cw.CostCurveDisplay.from_estimator(binary, X, y)

@@ -3,13 +3,13 @@
 import glob as globbing
 import sys
 
+import brute
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-import brute
 import costwidget as cw
 from costwidget.model.kernels.rounding import merge_bound
 

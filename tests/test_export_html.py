@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 import costwidget as cw
-from costwidget.widget.tools import nec_zoom
 from costwidget.export import page
 from costwidget.widget import CostWidget, export
+from costwidget.widget.tools import nec_zoom
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 EVIL = ['<img src=x onerror="window.__x=1">', '</script><script>window.__x=1</script>',

@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+import brute
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import roc_curve
 
-import brute
 import costwidget as cw
 from costwidget.datasets import load_demo_scores
 

@@ -32,13 +32,18 @@ import numpy as np
 import pytest
 
 import costwidget as cw
-from costwidget.model.kernels.geometry import iso_performance_segment, workforce_segment
-from costwidget.model.decisions.operating import operating_rows
 from costwidget.model import readable
+from costwidget.model.decisions.operating import operating_rows
+from costwidget.model.kernels.geometry import iso_performance_segment, workforce_segment
 from costwidget.model.kernels.readable import next_lower_scores
-from costwidget.widget.output.frontend_payload import (PAYLOAD_ARRAYS, SINGLE_ARRAYS,
-                                                 THRESHOLD_RELATIVE_BOUND, classifier_arrays,
-                                                 pack_classifiers, unpack_classifiers)
+from costwidget.widget.output.frontend_payload import (
+    PAYLOAD_ARRAYS,
+    SINGLE_ARRAYS,
+    THRESHOLD_RELATIVE_BOUND,
+    classifier_arrays,
+    pack_classifiers,
+    unpack_classifiers,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNER = ROOT / "js" / "test" / "parity_runner.mjs"
@@ -734,9 +739,14 @@ process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "number" && !Num
 
 
 def _glue_model(kind, a, b, c, d):
-    from costwidget.model.decisions.operating import (capacity_from_cases, capacity_to_cases,
-                                            costs_for_pcf, costs_for_ratio, move_to_pcf,
-                                            prevalence_for_pcf)
+    from costwidget.model.decisions.operating import (
+        capacity_from_cases,
+        capacity_to_cases,
+        costs_for_pcf,
+        costs_for_ratio,
+        move_to_pcf,
+        prevalence_for_pcf,
+    )
     try:
         if kind == "ratio":
             return list(costs_for_ratio(a, cost_fn=b, cost_fp=c))

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import brute_constraints as bc
 import numpy as np
 import pytest
 
-import brute_constraints as bc
 import costwidget as cw
 from costwidget.model import readable
 from costwidget.model.decisions.headline import headline_text

@@ -1,14 +1,14 @@
 """compare, combined_envelope and parameter_selection against dense-grid and exact brute force."""
 
+import brute
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate
-
-import brute
-import costwidget as cw
 from test_model_roc import scored_data
+
+import costwidget as cw
 
 GRID = np.linspace(0, 1, 4001)
 

@@ -1,13 +1,13 @@
 """Neyman-Pearson and workforce constraints against brute force (Drummond & Holte (2000), sec. 2.2.2, eq. 12-14)."""
 
+import brute
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-import brute
-import costwidget as cw
 from test_model_roc import scored_data
+
+import costwidget as cw
 
 
 def _brute_max_tpr_on_hull(hf, ht, load, limit):

@@ -7,9 +7,9 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import RocCurveDisplay
 from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, cross_val_predict
 from sklearn.svm import LinearSVC
+
 # random_state: before scikit-learn 1.5 LinearSVC solved the dual by a randomly shuffled
 # coordinate descent, so two unseeded fits differed in the 5th digit.
-
 import costwidget as cw
 from costwidget.model.classifier.estimators import classifiers_from_estimators, estimator_names
 

@@ -10,15 +10,15 @@ adaptive quadrature for wide smooth densities. No RuntimeWarning may escape.
 import math
 from fractions import Fraction
 
+import brute
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, special, stats
-
-import brute
-import costwidget as cw
 from test_model_roc import scored_data
+
+import costwidget as cw
 
 # New-style distributions (stats.Normal, stats.Uniform) exist from SciPy 1.15; older SciPys (the
 # floor is 1.12) test the classic ones only.

@@ -2,13 +2,14 @@
 
 from fractions import Fraction
 
+import brute
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
+from test_model_roc import scored_data
 
-import brute
 import costwidget as cw
 from costwidget.model.kernels.costs import (
     cost_line_to_roc_point,
@@ -16,7 +17,6 @@ from costwidget.model.kernels.costs import (
     roc_line_to_cost_point,
     roc_point_to_cost_line,
 )
-from test_model_roc import scored_data
 
 pcfs = st.floats(0.0, 1.0, allow_nan=False)
 

@@ -1,5 +1,6 @@
 """Real data: bundled German credit and sonar, scikit-learn models, checked against sklearn and brute force."""
 
+import brute
 import numpy as np
 import pytest
 from scipy import integrate
@@ -10,7 +11,6 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-import brute
 import costwidget as cw
 from costwidget.datasets import load_dataset, load_demo_scores, positive_label
 

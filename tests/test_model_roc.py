@@ -1,12 +1,12 @@
 """ROC points against brute force and scikit-learn: ties, weights, labels, invariances."""
 
+import brute
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import roc_curve
 
-import brute
 import costwidget as cw
 
 
@@ -21,8 +21,8 @@ def scored_data(draw, max_n=30, weighted=False):
     weights = None
     if weighted:
         weights = draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
-        pos_w = sum(w for w, l in zip(weights, labels) if l)
-        neg_w = sum(w for w, l in zip(weights, labels) if not l)
+        pos_w = sum(w for w, is_pos in zip(weights, labels) if is_pos)
+        neg_w = sum(w for w, is_pos in zip(weights, labels) if not is_pos)
         if pos_w == 0:
             weights[labels.index(True)] = 1
         if neg_w == 0:

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_model_roc import scored_data
 
 import costwidget as cw
-from test_model_roc import scored_data
 
 RTOL = 1e-12
 # NEC is a difference of products (slope·pcf + FPR) in [0, 1]: near 0 its absolute

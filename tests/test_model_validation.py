@@ -264,6 +264,7 @@ def test_column_names_are_one_set():
 
 def test_significant_intervals_sign_is_int():
     import pandas as pd
+
     from costwidget.model.uncertainty.paired import significant_intervals
 
     band = pd.DataFrame({"pcf": [0, .5, 1], "lower": [.1, -1, -.3], "upper": [.2, 1, -.1]})

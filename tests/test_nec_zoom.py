@@ -17,8 +17,10 @@ import pytest
 import costwidget as cw
 from costwidget.widget.tools.nec_zoom import NO_KERNEL
 
+_GRID = np.linspace(0.0, 1.0, 4001)
 
-def _brute_top(y, s, grid=np.linspace(0.0, 1.0, 4001)):
+
+def _brute_top(y, s, grid=_GRID):
     """max over PCF(+) of the lowest NEC over all thresholds (raw scores, score >= t)."""
     ts = np.append(np.unique(s), np.inf)
     fpr = np.array([((s >= t) & ~y).sum() / (~y).sum() for t in ts])

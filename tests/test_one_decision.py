@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import re
 
 import numpy as np

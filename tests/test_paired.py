@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from pairs import correlated_pair
 
 import costwidget as cw
 from costwidget.model.uncertainty.paired import significant_intervals
-from pairs import correlated_pair
 
 
 def test_same_classifier_difference_is_zero():

@@ -15,15 +15,14 @@ import re
 import threading
 from pathlib import Path
 
-import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 import pytest
 
 import costwidget as cw
 from costwidget.widget import CostWidget
-from costwidget.widget.text.readout import CONSTRAINT_COLUMNS, READOUT_COLUMNS
 from costwidget.widget.controls.theme import CSS, INK, legend_html, swatch_class, swatch_css
+from costwidget.widget.text.readout import CONSTRAINT_COLUMNS, READOUT_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 XSS = "<img src=x onerror=alert(1)>"
@@ -123,7 +122,7 @@ def test_constraint_gets_a_table_of_its_own_in_words(w):
     assert _headers(main) == ["classifier", *[text for text, _, _ in READOUT_COLUMNS]]
     assert _headers(extra) == ["classifier", *[text for text, _, _ in CONSTRAINT_COLUMNS]]
     assert "false-positive rate ≤ 0.1" in html.unescape(extra)
-    for name, rule in w.readout.constrained_rule.items():
+    for rule in w.readout.constrained_rule:
         assert html.escape(rule) in extra
     # The lowest constrained expected cost is the highlighted row.
     best = w.readout.constrained_expected_cost.idxmin()
@@ -417,8 +416,8 @@ def test_no_visible_label_has_a_null_tooltip(w):
 
 def test_the_range_of_interest_has_no_classifiers_colour_and_the_grey_region_is_named_right():
     from costwidget.palette import PALETTE
-    from costwidget.widget.tools.range_of_interest import SHADE_COLOR, SHADE_FILL
     from costwidget.widget.controls.theme import legend_html
+    from costwidget.widget.tools.range_of_interest import SHADE_COLOR, SHADE_FILL
 
     def rgb(c):
         return np.array([int(c[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)

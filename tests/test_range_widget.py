@@ -10,11 +10,11 @@ from __future__ import annotations
 import html
 
 import bqplot as bq
+import brute
 import numpy as np
 import pytest
 import traitlets as t
 
-import brute
 import costwidget as cw
 from costwidget.widget import CostWidget
 

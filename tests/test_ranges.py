@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import brute
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-import brute
 import costwidget as cw
 from costwidget.datasets import load_demo_scores
-from costwidget.model.comparison.ranges import (search_curve, check_range, mtmcs_curve,
-                                                range_grid, snap_range, threshold_segments)
+from costwidget.model.comparison.ranges import (
+    check_range,
+    mtmcs_curve,
+    range_grid,
+    search_curve,
+    snap_range,
+    threshold_segments,
+)
 
 # ---------------------------------------------------------------- the thesis's own numbers
 # Transcribed from Al-Saffar (2018), Tables 11-16 (sec. 5.7) and the worked example of

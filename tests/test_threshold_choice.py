@@ -17,6 +17,8 @@ import warnings
 
 import numpy as np
 import pytest
+from brute import bayes_threshold, nec_at_threshold, pcfs_next_to_each_score
+from brute import bayes_threshold as brute_c
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy import integrate
@@ -24,8 +26,6 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import roc_auc_score
 
 import costwidget as cw
-from brute import (bayes_threshold, bayes_threshold as brute_c, nec_at_threshold,
-                   pcfs_next_to_each_score, rates_at_threshold)
 from costwidget.datasets import DATASETS, load_demo_scores
 from costwidget.model.decisions.threshold_choice import (
     brier_score,
@@ -147,7 +147,7 @@ def test_prior_reweights_the_classes(data):
 
 def test_identities_on_the_bundled_data():
     frame = load_demo_scores()
-    for (dataset, model), part in frame.groupby(["dataset", "model"]):
+    for (dataset, _model), part in frame.groupby(["dataset", "model"]):
         y = (part["label"] == DATASETS[dataset][2]).to_numpy().astype(int)
         s = part["score"].to_numpy()
         clf = _clf(y, s)

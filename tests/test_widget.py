@@ -5,14 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import brute
+import brute_constraints as bc
 import numpy as np
 import pandas as pd
 import pytest
-import traitlets
 from sklearn.metrics import roc_curve
 
-import brute
-import brute_constraints as bc
 import costwidget as cw
 from costwidget.widget import CostWidget
 
@@ -391,11 +390,10 @@ def test_constructors(data):
 def test_from_estimators():
     pytest.importorskip("sklearn")
     from sklearn.linear_model import LogisticRegression
-
-    from costwidget.datasets import load_dataset
-
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
     from sklearn.svm import LinearSVC
+
+    from costwidget.datasets import load_dataset
 
     X, yv = load_dataset("sonar")
     cv = StratifiedKFold(3, shuffle=True, random_state=0)
@@ -474,7 +472,7 @@ def test_band_toggle_draws_model_bands(w, data):
     assert not w.busy
     # Recomputed from the raw scores on fresh classifiers, which share no cache with the widget's.
     fresh = {n: cw.Classifier.from_scores(y, s) for n, s in scores.items()}
-    for (name, clf), mark in zip(fresh.items(), w.band_layer.marks):
+    for clf, mark in zip(fresh.values(), w.band_layer.marks):
         band = clf.band(0.8, interval="basic", random_state=0)
         assert mark.visible
         assert np.array_equal(mark.x, np.linspace(0, 1, 512))
@@ -513,7 +511,7 @@ def test_fold_spread_band_is_min_and_max_of_the_fold_envelopes(folded):
     w.show_fold_spread_box.value = True
     assert w.show_fold_spread
     w.wait(timeout=120)
-    for (name, s), mark in zip(scores.items(), w.fold_spread_layer.marks):
+    for s, mark in zip(scores.values(), w.fold_spread_layer.marks):
         assert mark.visible
         x = np.asarray(mark.x)
         # Independent: each fold's envelope as the minimum over its own ROC points' cost lines.

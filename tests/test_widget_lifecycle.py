@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import gc
 import sys
 import threading
 import time

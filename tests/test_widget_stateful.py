@@ -13,14 +13,14 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import brute
 import numpy as np
 import pytest
 import traitlets
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-import brute
 import costwidget as cw
 from costwidget.widget import CostWidget
 from costwidget.widget.core import STATE_TRAITS

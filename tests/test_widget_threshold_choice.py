@@ -3,11 +3,11 @@ force from the raw scores (never the model's own output)."""
 
 import json
 
+import brute
 import numpy as np
 import pytest
 import traitlets
 
-import brute
 import costwidget as cw
 from costwidget.widget.panes.threshold_choice_view import curve_points
 

@@ -12,9 +12,13 @@ import numpy as np
 from matplotlib.collections import LineCollection
 from matplotlib.lines import Line2D
 
-from ..model import combined_envelope
-from ..model import roc_point_to_cost_line
-from ..model import iso_performance_segment, thin_indices, workforce_segment
+from ..model import (
+    combined_envelope,
+    iso_performance_segment,
+    roc_point_to_cost_line,
+    thin_indices,
+    workforce_segment,
+)
 
 __all__ = [
     "PALETTE", "TRIVIAL_COLOR", "MAX_CURVE_POINTS", "text", "setup_roc", "draw_roc",
@@ -27,6 +31,7 @@ __all__ = [
 
 #: The widget's palette (matplotlib's tab10, in the same order) and the trivial classifiers' grey.
 from ..palette import PALETTE  # noqa: E402 - one palette for widget and figures
+
 TRIVIAL_COLOR = "#999999"
 #: ROC curves are thinned to this many points, as in the widget (hulls and envelopes never are).
 MAX_CURVE_POINTS = 2000

@@ -14,7 +14,6 @@ scripts must not contain ``</script`` or ``<!--`` (checked; they are rewritten i
 from __future__ import annotations
 
 import base64
-import urllib.parse
 import hashlib
 import html
 import importlib.metadata
@@ -22,6 +21,7 @@ import json
 import math
 import pathlib
 import re
+import urllib.parse
 
 __all__ = ["standalone_page", "load_runtime", "amd_bundle", "script_safe", "json_for_script",
            "readout_table", "RuntimeMissing", "STATIC", "NEEDS_PYTHON"]
@@ -36,6 +36,11 @@ _RENDER = """
 // may run before require.js has loaded the manager, so it waits on this promise.
 var resolveModels;
 window.costwidgetModels = new Promise(function (resolve) { resolveModels = resolve; });
+// The manager's bundles find their public path from their require.js URL resolved against
+// document.location, which in an <iframe srcdoc> (a notebook or documentation page showing this
+// page) is about:srcdoc, no base at all. An absolute baseUrl from the document's base URL (its
+// own folder, or the host page's for srcdoc) works in both.
+require.config({baseUrl: new URL(".", document.baseURI).href});
 require(["@jupyter-widgets/html-manager"], function (hm) {
   var manager = new hm.HTMLManager({loader: hm.requireLoader});
   var read = function (el) { return JSON.parse(el.textContent); };
@@ -389,3 +394,34 @@ def _cdn_manifest() -> dict:
         return json.loads(manifest.read_text(encoding="utf-8"))["cdn"]
     raise RuntimeMissing(f"{manifest} is missing (it pins the CDN versions): rebuild the runtime "
                          "with `cd js && npm ci && npm run build`.")
+
+
+def widget_page(*, manager_state, view_specs, title) -> str:
+    """A page of any widget's embedded state (bqplot included), offline and static: the same
+    inlined runtime as :func:`standalone_page`, without the cost widget's readout and record.
+    Names reach it only as escaped text and as JSON in script elements."""
+    runtime, _ = load_runtime()
+    head = "\n".join(f"<script>{script_safe(js)}</script>" for js in (
+        runtime, amd_bundle("bqscales", "bqscales"), amd_bundle("bqplot", "bqplot")))
+    views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
+                      f"{json_for_script(v)}</script>" for v in view_specs)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title>
+<style>{_STYLE}</style>
+{head}
+</head>
+<body>
+<main>
+<section id="costwidget-view">
+<script type="application/vnd.jupyter.widget-state+json">{json_for_script(manager_state)}</script>
+{views}
+</section>
+</main>
+<script>{_RENDER}</script>
+</body>
+</html>
+"""

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-import numbers
 
 import numpy as np
-import pandas as pd
 
 from ..model import jsonable  # noqa: F401 - the snapshot's values, shared with DecisionRule
 

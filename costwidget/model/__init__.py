@@ -6,8 +6,46 @@ public API, and ``FOR_CLIENTS`` lists what the widget, export, sources and displ
 """
 
 from .classifier.classifier import Classifier, OperatingPoint, OperatingRange
+from .classifier.estimators import classifiers_from_estimators
+from .classifier.predictions import classifiers_from_predictions
 from .comparison.compare import Comparison, combined_envelope, compare
+from .comparison.ranges import (
+    cost_sensitivity_table,
+    mtmcs_curve,
+    range_summary,
+    threshold_segments,
+)
+from .comparison.roc_summary import roc_auc, roc_point_at_threshold, scores_are_probabilities
+from .comparison.selection import SelectionComparison, parameter_selection, ratio_to_pcf
+from .comparison.thesis_search import thesis_optimized_search
 from .decisions.constraints import ConstrainedPoint
+from .decisions.decide import Decision, decide
+from .decisions.decision_curve import (
+    decision_curve,
+    net_benefit_from_nec,
+    pcf_from_threshold_probability,
+)
+from .decisions.deploy import DecisionRule, decision_rule, to_estimator
+from .decisions.operating import (
+    capacity_from_cases,
+    capacity_to_cases,
+    costs_for_ratio,
+    move_to_pcf,
+    population_for,
+    snap_pcf,
+    zero_cost_note,
+)
+from .decisions.runner_up import RunnerUpBand, runner_up_band
+from .decisions.threshold_choice import (
+    THRESHOLD_CHOICES,
+    brier_score,
+    cost_curve,
+    expected_loss,
+    h_measure,
+    nec_by_threshold_choice,
+    score_rule_at_costs,
+)
+from .decisions.threshold_choice_table import threshold_choice_table
 from .kernels.costs import (
     cost_line_to_roc_point,
     cost_point_to_roc_line,
@@ -18,24 +56,6 @@ from .kernels.costs import (
     roc_line_to_cost_point,
     roc_point_to_cost_line,
 )
-from .classifier.estimators import classifiers_from_estimators
-from .uncertainty.paired import difference_band, significant_intervals
-from .uncertainty.honest import honest_cost
-from .classifier.predictions import classifiers_from_predictions
-from .comparison.ranges import cost_sensitivity_table, range_summary
-from .comparison.thesis_search import thesis_optimized_search
-from .kernels.sample import ScoredSample
-from .decisions.threshold_choice import (THRESHOLD_CHOICES, brier_score, cost_curve, expected_loss,
-                                         h_measure, nec_by_threshold_choice)
-from .decisions.threshold_choice_table import threshold_choice_table
-from .decisions.deploy import DecisionRule, decision_rule, to_estimator
-from .decisions.decide import Decision, decide
-from .decisions.runner_up import RunnerUpBand, runner_up_band
-from .kernels.estimator_scoring import EstimatorSource
-from .decisions.decision_curve import (decision_curve, net_benefit_from_nec,
-                                       pcf_from_threshold_probability)
-from .comparison.selection import SelectionComparison, parameter_selection, ratio_to_pcf
-from .comparison.roc_summary import roc_auc, roc_point_at_threshold, scores_are_probabilities
 
 # ----------------------------------------------------------------------------- FOR_CLIENTS
 # What the package's other layers (widget, export, sources, display) need beyond the public API.
@@ -43,23 +63,35 @@ from .comparison.roc_summary import roc_auc, roc_point_at_threshold, scores_are_
 # __all__). tests/test_layers.py checks that clients take nothing else from the model and that
 # every name here is taken by some client. Grouped by the layer folder that defines it.
 from .kernels.counts import counts_classifier
-from .kernels.geometry import (cost_line_value, iso_performance_segment, thin_indices,
-                               workforce_segment)
+from .kernels.estimator_scoring import EstimatorSource
+from .kernels.geometry import (
+    cost_line_value,
+    iso_performance_segment,
+    thin_indices,
+    workforce_segment,
+)
 from .kernels.json_values import jsonable
 from .kernels.range_checks import check_range, range_grid, snap_range
-from .kernels.readable import (axis_ticks, lowest_names, next_lower_scores, readable,
-                               readable_value, round_significant)
-from .kernels.validation import (check_costs, check_pcf, check_probability, missing_columns,
-                                 renamed_keyword)
-from .uncertainty.bands import scored_arrays
+from .kernels.readable import (
+    axis_ticks,
+    lowest_names,
+    next_lower_scores,
+    readable,
+    readable_value,
+    round_significant,
+)
+from .kernels.sample import ScoredSample
+from .kernels.validation import (
+    check_costs,
+    check_pcf,
+    check_probability,
+    missing_columns,
+    renamed_keyword,
+)
 from .uncertainty.band_limits import band_limits_at
-from .uncertainty.honest import honest_winners
-from .uncertainty.paired import check_pair
-from .decisions.operating import (capacity_from_cases, capacity_to_cases, costs_for_ratio,
-                                  move_to_pcf, population_for, snap_pcf,
-                                  zero_cost_note)
-from .decisions.threshold_choice import score_rule_at_costs
-from .comparison.ranges import mtmcs_curve, threshold_segments
+from .uncertainty.bands import scored_arrays
+from .uncertainty.honest import honest_cost, honest_winners
+from .uncertainty.paired import check_pair, difference_band, significant_intervals
 
 FOR_CLIENTS = (
     # kernels

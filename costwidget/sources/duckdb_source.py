@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import os
 
-from .grouped import (Columns, check_columns, check_decimals, classifiers_from_groups,
-                      columns_from_keywords, require)
+from .grouped import (
+    Columns,
+    check_columns,
+    check_decimals,
+    classifiers_from_groups,
+    columns_from_keywords,
+    require,
+)
 
 __all__ = ["from_duckdb", "aggregate_sql", "sorted_sql", "plan"]
 

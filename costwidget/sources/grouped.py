@@ -292,7 +292,7 @@ def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bo
         neg = n - pos
     out = {}
     for m, rows in _rows_per_model(model_codes, len(models)):
-        def take(a):
+        def take(a, rows=rows):
             return None if a is None else (a if rows is None else a[rows])
 
         clf = counts_classifier(Classifier, take(key), take(pos), take(neg), name=str(models[m]),

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from .grouped import (Columns, check_columns, check_decimals, classifiers_from_groups,
-                      columns_from_keywords, require)
+from .grouped import (
+    Columns,
+    check_columns,
+    check_decimals,
+    classifiers_from_groups,
+    columns_from_keywords,
+    require,
+)
 
 __all__ = ["from_spark", "aggregate_frame"]
 

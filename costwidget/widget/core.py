@@ -14,32 +14,32 @@ from __future__ import annotations
 
 import traitlets
 
-from .state.background import BackgroundWork
-from .text.band_readout import BandReadout
-from .panes.band_layers import bootstrap_band_layer, fold_spread_layer
-from .panes.honest_layer import honest_layer
-from .panes.classifier_layers import ClassifierLayers
-from .tools.constraint import ConstraintTool
 from .constructors import Constructors, named_classifiers
+from .controls.layout import build_widget, compose_marks
+from .export_methods import ExportMethods
+from .panes.band_layers import bootstrap_band_layer, fold_spread_layer
+from .panes.classifier_layers import ClassifierLayers
+from .panes.difference import DifferenceView
+from .panes.drawing import PALETTE, ClassifierDrawing
+from .panes.figures import Figures
+from .panes.honest_layer import honest_layer
+from .state.background import BackgroundWork
 from .state.context import Context
 from .state.decision import DecisionSource
-from .panes.difference import DifferenceView
-from .tools.draw_controls import DrawControls
-from .panes.drawing import PALETTE, ClassifierDrawing
 from .state.errors import ErrorArea
-from .export_methods import ExportMethods
-from .panes.figures import Figures
-from .tools.hover import HoverTool
-from .controls.layout import build_widget, compose_marks
 from .state.lifecycle import reachable_widgets, widgets_held_by
-from .tools.operating_point import OperatingPointTool
-from .tools.range_of_interest import RangeOfInterest
-from .text.headline import Headline
-from .text.readout import Readout
-from .text.shown_results import ShownResults
 from .state.state import WidgetState
 from .state.state_traits import STATE_TRAITS, StateTraits
 from .state.transaction import Transaction
+from .text.band_readout import BandReadout
+from .text.headline import Headline
+from .text.readout import Readout
+from .text.shown_results import ShownResults
+from .tools.constraint import ConstraintTool
+from .tools.draw_controls import DrawControls
+from .tools.hover import HoverTool
+from .tools.operating_point import OperatingPointTool
+from .tools.range_of_interest import RangeOfInterest
 
 __all__ = ["CostWidget", "STATE_TRAITS"]
 

@@ -18,14 +18,17 @@ import pathlib
 import warnings
 import weakref
 
-from .text.caption import caption, cost_lines_shown, visible_classifiers
+from ..export import notebook_output
+from ..export.notebook_output import OUTPUT_ENV, output_mode
 from .output.html_page import to_html
 from .output.snapshot import INPUTS, SnapshotError, restore, snapshot
 from .output.static_figure import figure_png, to_figure
 from .output.tidy_frames import to_frame
+from .text.caption import caption, cost_lines_shown, visible_classifiers
 
 __all__ = ["snapshot", "restore", "to_figure", "save", "to_html", "to_frame", "snapshot_cell",
-           "snapshot_button", "mimebundle", "caption", "SnapshotError", "SAVE_FORMATS"]
+           "snapshot_button", "mimebundle", "output_mode", "OUTPUT_ENV", "page_frame", "caption",
+           "SnapshotError", "SAVE_FORMATS"]
 
 #: File suffixes :func:`save` writes.
 SAVE_FORMATS = (".png", ".svg", ".pdf", ".html")
@@ -36,6 +39,13 @@ FALLBACK_IMAGE = True
 FALLBACK_DPI = 72
 #: Resolution of :func:`snapshot_cell`'s image and of ``save(".png")``.
 REPORT_DPI = 150
+# What a notebook output holds outside Jupyter (COSTWIDGET_NOTEBOOK_OUTPUT: live, page or image)
+# is said in costwidget.export.notebook_output; ``page`` shows the interactive page of
+# :func:`to_html` in an ``<iframe>``, so ``COSTWIDGET_NOTEBOOK_OUTPUT=page jupyter nbconvert
+# --to html --execute`` shows the widget working offline. The documentation is built so.
+#: Height of the ``page`` output's frame, in CSS pixels: the exported page of two panes side by
+#: side, its readout and the note under it.
+PAGE_FRAME_HEIGHT = 1080
 
 
 # ---------------------------------------------------------------------------- files
@@ -111,10 +121,11 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
     state and what is drawn are unchanged; without matplotlib there is none, and a failure
     to draw it never stops the widget from displaying (a warning says why).
     """
+    mode = output_mode()
     # The view spec is what ipywidgets' own _repr_mimebundle_ returns; that one also builds a
     # text/plain repr of every trait of every child (all the marks' arrays), ~0.2 s thrown away.
     data = {"text/plain": _plain(w)}
-    if w.widget.comm is not None:  # a closed widget has no view to show, only its image
+    if mode == "live" and w.widget.comm is not None:  # a closed widget has only its image
         data["application/vnd.jupyter.widget-view+json"] = w.widget.get_view_spec()
     wanted = [m for m in ("image/png", "text/html")
               if (include is None or m in include) and (exclude is None or m not in exclude)]
@@ -131,7 +142,18 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
         except Exception as exc:  # noqa: BLE001 - the live widget must still display
             warnings.warn(f"costwidget: no static image in this output ({type(exc).__name__}: "
                           f"{exc}); the live widget is unaffected.", RuntimeWarning, stacklevel=2)
+    if mode == "page" and (include is None or "text/html" in include) and \
+            (exclude is None or "text/html" not in exclude):
+        data["text/html"] = page_frame(w)
     return data
+
+
+def page_frame(w) -> str:
+    """The interactive page of :func:`to_html` as an ``<iframe srcdoc>``: a notebook output (or a
+    documentation page) that shows the widget working with no kernel and no network."""
+    return notebook_output.page_frame(
+        to_html(w), title=f"Cost curves (interactive, no kernel): {caption(w)}",
+        height=PAGE_FRAME_HEIGHT)
 
 
 def snapshot_cell(w, *, dpi=REPORT_DPI):

@@ -68,8 +68,8 @@ def _switch_to_dark(page, wait_for_state) -> None:
 
 
 def main(prefix: str) -> list[pathlib.Path]:
-    from lab_server import ARGS, CHROMIUM, run_all_cells, running_lab, wait_for_state
     import playwright.sync_api as sync_api
+    from lab_server import ARGS, CHROMIUM, run_all_cells, running_lab, wait_for_state
     from playwright.sync_api import sync_playwright
 
     prefix = pathlib.Path(prefix).resolve()

@@ -17,8 +17,8 @@ import pytest
 from lab_server import wait_for_state
 
 from costwidget.model import next_lower_scores, probability_cost, readable
-from costwidget.model.kernels.readable import selecting_threshold
 from costwidget.model.decisions.operating import operating_rows
+from costwidget.model.kernels.readable import selecting_threshold
 
 VIEWPORT = {"width": 1400, "height": 900}
 

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from lab_server import console_errors, wait_for_state
 
-from costwidget.model import readable_value, Classifier, decide, probability_cost
+from costwidget.model import decide, probability_cost, readable_value
 from costwidget.widget.text.readout import constraint_description, constraint_html, readout_html
 
 BUILD = """\

@@ -18,9 +18,9 @@ and 1400 px. For the ROC, cost and difference panes, measured on the rendered SV
 from __future__ import annotations
 
 import pytest
+from test_thesis_view_browser import _inside, _overlap
 
 import costwidget as cw
-from test_thesis_view_browser import _inside, _overlap
 
 pytestmark = pytest.mark.timeout(300)
 

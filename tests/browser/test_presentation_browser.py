@@ -27,15 +27,21 @@ Every wait is on the page's state, never on time.
 
 from __future__ import annotations
 
+import math
 import secrets
 import shutil
 from pathlib import Path
 
-import math
-
 import pytest
+from lab_server import (
+    ROOT_FLAGS,
+    console_errors,
+    run_all_open_cells,
+    running_server,
+    wait_for_state,
+)
+
 from costwidget.widget.panes.figures import FIGURE_MARGIN
-from lab_server import ROOT_FLAGS, console_errors, run_all_open_cells, running_server, wait_for_state
 
 ROOT = Path(__file__).resolve().parents[2]
 TOUR = ROOT / "notebooks" / "tour.ipynb"

@@ -11,17 +11,17 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .constructors import ClassifierConstructors, check_name
-from ..kernels.envelope import Envelope, envelope_of_counts
 from ..base.fields import ClassifierFields
-from .measures import ClassifierMeasures
-from ..resampling.replicates import ReplicateCache
 from ..base.results import OperatingPoint, OperatingRange
+from ..kernels.envelope import Envelope, envelope_of_counts
 from ..kernels.roc import RocCounts
 from ..kernels.roc import in_units as _in_units
 from ..kernels.sample import ScoredSample
-from .tables import ClassifierTables
 from ..kernels.validation import check_pcf, check_scalar, check_scalar_or_1d
+from ..resampling.replicates import ReplicateCache
+from .constructors import ClassifierConstructors, check_name
+from .measures import ClassifierMeasures
+from .tables import ClassifierTables
 
 __all__ = ["Classifier", "OperatingPoint", "OperatingRange"]
 

@@ -12,10 +12,23 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.roc import RocCounts, roc_counts
-from ..kernels.sample import (ScoredSample, align_instances, case_token_of, check_instance_ids,
-                              split_folds)
-from ..kernels.validation import (as_1d, check_binary_labels, check_finite, check_same_length,
-                         check_sample_weight, missing_columns, order_models, renamed_keyword)
+from ..kernels.sample import (
+    ScoredSample,
+    align_instances,
+    case_token_of,
+    check_instance_ids,
+    split_folds,
+)
+from ..kernels.validation import (
+    as_1d,
+    check_binary_labels,
+    check_finite,
+    check_same_length,
+    check_sample_weight,
+    missing_columns,
+    order_models,
+    renamed_keyword,
+)
 
 __all__ = ["ClassifierConstructors"]
 

@@ -21,9 +21,15 @@ As in scikit-learn's displays, ``pos_label`` defaults to ``classes_[1]``.
 
 from __future__ import annotations
 
+from ..kernels.estimator_scoring import (
+    RESPONSE_METHODS,
+    as_labels,
+    check_sklearn,
+    cross_validated_scores,
+    cv_splits,
+    estimator_scores,
+)
 from .classifier import Classifier
-from ..kernels.estimator_scoring import (RESPONSE_METHODS, as_labels, check_sklearn,
-                                         cross_validated_scores, cv_splits, estimator_scores)
 
 # Layer 5 (classifier/): builds Classifier objects; the scoring itself is in .estimator_scoring.
 __all__ = ["RESPONSE_METHODS", "classifier_from_estimator", "classifiers_from_estimators",

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..base.results import ConstrainedPoint, OperatingPoint
 from ..kernels.costs import expected_cost as _expected_cost
 from ..kernels.costs import probability_cost
-from ..base.results import ConstrainedPoint, OperatingPoint
 
 __all__ = ["ClassifierMeasures"]
 

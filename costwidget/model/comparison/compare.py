@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..base.fields import check_classifier
 from ..kernels.envelope import Envelope
 from ..kernels.hull import upper_hull
-from ..base.fields import check_classifier
 
 __all__ = ["Comparison", "compare", "combined_envelope"]
 

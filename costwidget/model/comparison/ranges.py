@@ -35,12 +35,19 @@ import numpy as np
 import pandas as pd
 
 from ..base.fields import as_named
+
 # Re-exported here, their documented home before the split
 # (costwidget.model.comparison.ranges.range_grid, ...).
 from ..kernels.range_checks import (  # noqa: F401
-    check_unit, typed_decimal, plain_value, scalar_or_array, check_range, range_grid, snap_range)
-from .thesis_search import (  # noqa: F401
-    ThesisSearch, search_curve, search_one, thesis_optimized_search)
+    check_range,
+    check_unit,
+    plain_value,
+    range_grid,
+    scalar_or_array,
+    snap_range,
+    typed_decimal,
+)
+from .thesis_search import ThesisSearch, search_curve, search_one, thesis_optimized_search  # noqa: F401
 
 __all__ = [
     "ThesisSearch",

@@ -11,8 +11,13 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.range_checks import check_unit
-from ..kernels.validation import (as_1d, check_binary_labels, check_finite, check_number,
-                                  check_same_length)
+from ..kernels.validation import (
+    as_1d,
+    check_binary_labels,
+    check_finite,
+    check_number,
+    check_same_length,
+)
 
 __all__ = ["ThesisSearch", "thesis_optimized_search"]
 

@@ -18,17 +18,21 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-import numpy as np
 import pandas as pd
 
+from ..base.results import ConstrainedPoint, OperatingPoint
 from ..kernels.costs import cost_scale, probability_cost
-from .deploy import DecisionRule, decision_rule
 from ..kernels.json_values import jsonable
+from ..kernels.readable import (
+    lowest_names,
+    next_lower_scores,
+    readable,
+    round_significant,
+    selecting_threshold,
+)
+from .deploy import DecisionRule, decision_rule
 from .operating import readout_row
 from .runner_up import RunnerUpBand, band_words, fitting_band
-from ..kernels.readable import (lowest_names, next_lower_scores, readable, round_significant,
-                       selecting_threshold)
-from ..base.results import ConstrainedPoint, OperatingPoint
 
 __all__ = ["Decision", "ClassifierDecision", "DecisionCurvePoint", "decide", "CONSTRAINTS"]
 

@@ -24,16 +24,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..kernels import threshold_choice_kernels as K
 from ..base.fields import as_named as _as_named
+from ..kernels import threshold_choice_kernels as K
+from ..kernels.validation import as_1d, check_finite
 from .threshold_choice import (
+    check_probability_scores,
     check_threshold_choice,
     number_or_inf,
     prior_for,
-    check_probability_scores,
     score_roc,
 )
-from ..kernels.validation import as_1d, check_finite
 
 __all__ = ["decision_curve", "net_benefit", "net_benefit_from_nec", "pcf_from_threshold_probability",
            "TREAT_ALL", "TREAT_NONE"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-
 from ..kernels.costs import expected_cost, probability_cost
 from ..kernels.estimator_scoring import EstimatorSource
 from ..kernels.json_values import jsonable

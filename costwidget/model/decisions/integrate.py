@@ -307,7 +307,7 @@ def _by_quadrature(pdf, lo, hi, slope, intercept):
     num = mass = 0.0
     for a, b, s, c in zip(lo.tolist(), hi.tolist(), slope.tolist(), intercept.tolist()):
         piece_mass, _ = quad(p, a, b, limit=200)
-        piece_rest, _ = quad(lambda t: (t - a) * p(t), a, b, limit=200)
+        piece_rest, _ = quad(lambda t, a=a: (t - a) * p(t), a, b, limit=200)
         num += (s * a + c) * piece_mass + s * piece_rest
         mass += piece_mass
     return num, mass

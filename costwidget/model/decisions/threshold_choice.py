@@ -51,8 +51,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ..kernels import threshold_choice_kernels as K
 from ..base.fields import check_classifier
+from ..kernels import threshold_choice_kernels as K
 from ..kernels.validation import check_number, check_pcf, check_scalar_or_1d
 
 __all__ = [

@@ -13,8 +13,16 @@ import numpy as np
 import pandas as pd
 
 from ..base.fields import as_named as _as_named
-from .threshold_choice import (auc, brier_score, cost_curve, expected_loss, h_measure,
-                               number_or_inf, prior_for, score_range)
+from .threshold_choice import (
+    auc,
+    brier_score,
+    cost_curve,
+    expected_loss,
+    h_measure,
+    number_or_inf,
+    prior_for,
+    score_range,
+)
 
 __all__ = ["COLUMNS", "threshold_choice_table"]
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rounding import merge_bound
 from .roc import RocCounts
+from .rounding import merge_bound
 from .validation import as_1d, check_finite, check_same_length
 
 __all__ = ["FoldCounts", "counts_classifier", "check_counts"]

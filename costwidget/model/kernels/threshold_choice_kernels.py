@@ -113,7 +113,7 @@ def score_pcf_starts(scores, rho) -> np.ndarray:
     top = _bits(1.0)
     out = np.empty(len(scores))
     for i, score in enumerate(scores.tolist()):
-        def positive(b):
+        def positive(b, score=score):
             return score >= _threshold_at(_from_bits(b), u, w)
 
         g = min(max(_bits(guess[i]), 0), top)

@@ -31,7 +31,6 @@ vertex at each pcf with one ``searchsorted`` over per-replicate crossings.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np

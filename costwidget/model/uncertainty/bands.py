@@ -33,13 +33,19 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ..resampling import resample
-from ..resampling.exact_band import exact_fixed_band
-# Re-exported under their old home (bands.ENVELOPE_MAX_LOSS, bands.envelope_bins, ...).
-from ..resampling.replicates import (  # noqa: F401
-    ENVELOPE_MAX_LOSS, PRE_BINS_PER_CLASS, ReplicateCache, envelope_bins, replicates_from_units)
 from ..kernels.validation import check_level, check_pcf
 from ..kernels.validation import check_random_state as make_rng
+from ..resampling import resample
+from ..resampling.exact_band import exact_fixed_band
+
+# Re-exported under their old home (bands.ENVELOPE_MAX_LOSS, bands.envelope_bins, ...).
+from ..resampling.replicates import (  # noqa: F401
+    ENVELOPE_MAX_LOSS,
+    PRE_BINS_PER_CLASS,
+    ReplicateCache,
+    envelope_bins,
+    replicates_from_units,
+)
 
 __all__ = ["classifier_band", "percentile_rows", "check_n_boot", "pcf_grid", "make_rng",
            "ReplicateCache", "cache_of", "envelope_bins", "replicates_from_units"]

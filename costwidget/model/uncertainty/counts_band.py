@@ -20,7 +20,6 @@ import numpy as np
 
 from ..resampling.replicates import envelope_bins, replicates_from_units
 
-
 __all__ = ["counts_confusion", "counts_envelope_replicates"]
 
 

@@ -31,12 +31,20 @@ import weakref
 import numpy as np
 import pandas as pd
 
-from ..resampling import bootstrap_counts, resample
-from .bands import (PRE_BINS_PER_CLASS, cache_of, check_n_boot, grid_key, make_rng, pcf_grid,
-                    percentile_rows, scored_arrays)
 from ..base.fields import is_classifier
 from ..kernels.sample import align_instances
 from ..kernels.validation import check_level
+from ..resampling import bootstrap_counts, resample
+from .bands import (
+    PRE_BINS_PER_CLASS,
+    cache_of,
+    check_n_boot,
+    grid_key,
+    make_rng,
+    pcf_grid,
+    percentile_rows,
+    scored_arrays,
+)
 
 __all__ = ["difference_band", "difference_at", "significant_intervals"]
 

@@ -207,10 +207,10 @@ class FrontendLink:
         import html
 
         from ...model import readable_value
-        from ..tools.constraint import capacity_text
         from ..text.headline import headline_html
-        from ..tools.operating_point import format_ratio, pcf_label
         from ..text.readout import population_text
+        from ..tools.constraint import capacity_text
+        from ..tools.operating_point import format_ratio, pcf_label
 
         s, op, con = self.w.state, self.w.operating_tool, self.w.constraint_tool
         p_pos, _fn, _fp, _ratio, _field = op.bindings

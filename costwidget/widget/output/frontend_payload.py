@@ -60,8 +60,13 @@ import json
 import numpy as np
 
 from ...model import Classifier, next_lower_scores
-from .single_varints import (SINGLE_ARRAYS, THRESHOLD_DIGITS, THRESHOLD_RELATIVE_BOUND,
-                             decode_single, encode_single)
+from .single_varints import (
+    SINGLE_ARRAYS,
+    THRESHOLD_DIGITS,
+    THRESHOLD_RELATIVE_BOUND,
+    decode_single,
+    encode_single,
+)
 
 __all__ = ["PAYLOAD_ARRAYS", "PAYLOAD_FORMAT", "PAYLOAD_VERSION", "SINGLE_ARRAYS",
            "THRESHOLD_DIGITS", "THRESHOLD_RELATIVE_BOUND", "classifier_arrays", "encode_single",

@@ -9,11 +9,11 @@ import ipywidgets as widgets
 import numpy as np
 
 from ...model import combined_envelope, honest_winners
-from .figures import TRIVIAL_COLOR
-from .fill_layer import OUTLINE_ABOVE
 from ..controls.marks import hold
 from ..controls.sliders import SliderBinding
 from ..controls.theme import ALWAYS, HALF_POINT_MARKER, INK, legend_html, swatch_class, swatch_css
+from .figures import TRIVIAL_COLOR
+from .fill_layer import OUTLINE_ABOVE
 
 __all__ = ["ClassifierLayers", "possible_legend_kinds"]
 

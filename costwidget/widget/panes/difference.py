@@ -10,10 +10,10 @@ import ipywidgets as widgets
 import numpy as np
 
 from ...model import axis_ticks, difference_band, significant_intervals
-from .figures import FIGURE_MARGIN, TRIVIAL_COLOR, pane_figure
-from .fill_layer import band_xy
 from ..controls.marks import hold
 from ..controls.theme import INK, INK_SOFT
+from .figures import FIGURE_MARGIN, TRIVIAL_COLOR, pane_figure
+from .fill_layer import band_xy
 
 __all__ = ["DifferenceView", "difference_caption"]
 
@@ -52,7 +52,6 @@ class DifferenceView:
     def __init__(self, ctx):
         self.ctx = ctx
         names = ctx.names
-        s, tx = ctx.state, ctx.tx
         # ------------------------------------------------------------- controls
         if len(names) >= 2:
             self.show = widgets.Checkbox(description="difference", style=_STYLE,

@@ -6,8 +6,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...model import roc_auc, roc_point_at_threshold, roc_point_to_cost_line
-from ...model import next_lower_scores, thin_indices
+from ...model import (
+    next_lower_scores,
+    roc_auc,
+    roc_point_at_threshold,
+    roc_point_to_cost_line,
+    thin_indices,
+)
 
 __all__ = ["ClassifierDrawing", "MAX_CURVE_POINTS", "PALETTE"]
 

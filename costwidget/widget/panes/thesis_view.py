@@ -18,8 +18,8 @@ import numpy as np
 
 from ...model import mtmcs_curve, range_grid, threshold_segments
 from ...palette import PALETTE
-from .figures import pane_figure
 from ..controls.theme import RANGE_EDGE, RANGE_FILL, line_swatch, marker_swatch, rect_swatch
+from .figures import pane_figure
 
 __all__ = ["ThesisView", "ratio_tick_labels"]
 
@@ -73,13 +73,17 @@ class _Drawn:
         self.grid_th_x, self.grid_th = grid[ok], th[ok]
 
 
+#: Height of the charts' frame in a page (COSTWIDGET_NOTEBOOK_OUTPUT=page), in CSS pixels.
+THESIS_FRAME_HEIGHT = 520
+
+
 class ThesisView:
     """The MTMCS chart and the optimal-thresholds chart, built on first :meth:`show`.
 
     Al-Saffar (2018)'s two charts over the thesis's x axis, for the classifiers given;
     the widget shows it under its "thesis view" toggle, and ``cw.ThesisView`` shows it on
-    its own (display ``view.widget`` after :meth:`show`). Each chart is at least 400 px wide;
-    the two stand side by side where there is room and stack where not.
+    its own (display ``view``, or ``view.widget``, after :meth:`show`). Each chart is at least
+    400 px wide; the two stand side by side where there is room and stack where not.
 
     Parameters
     ----------
@@ -123,6 +127,14 @@ class ThesisView:
         self.legend.add_class("costwidget-thesis-legend")
         self.widget = widgets.VBox([])
         self.widget.add_class("costwidget-thesis")
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        """The charts' live view (``display(view)``, as ``display(view.widget)``); outside
+        Jupyter (COSTWIDGET_NOTEBOOK_OUTPUT=page) their state rendered offline in a frame."""
+        from ...export.notebook_output import widget_bundle
+
+        return widget_bundle(self.widget, title="Al-Saffar (2018): the MTMCS and the optimal "
+                             "thresholds charts", height=THESIS_FRAME_HEIGHT)
 
     def _data(self, name) -> _Drawn:
         if name not in self._drawn:

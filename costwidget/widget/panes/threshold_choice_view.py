@@ -21,8 +21,10 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from ...model import (cost_curve, expected_cost, nec_by_threshold_choice, readable,
-                     score_rule_at_costs, threshold_choice_table)
+from ...model import cost_curve, expected_cost, nec_by_threshold_choice, readable
+
+# isort: split
+from ...model import score_rule_at_costs, threshold_choice_table
 
 __all__ = ["ThresholdChoiceView", "THRESHOLD_CHOICE_OPTIONS", "operating_choices"]
 
@@ -71,8 +73,7 @@ def curve_points(clf, method: str):
                                                                        hi[k] - lo[k], 1.0), 0.0)
     left = nec_lo[k] + slope * (a - lo[k])
     right = nec_lo[k] + slope * (b - lo[k])
-    x = np.column_stack([a, b]).ravel()
-    y = np.column_stack([left, right]).ravel()
+    x, y = np.column_stack([a, b]).ravel(), np.column_stack([left, right]).ravel()
     return x, y, clf.nec(x)
 
 
@@ -109,9 +110,8 @@ def operating_choices(classifiers, *, pcf: float, p_pos: float, cost_fn: float, 
                     k = int(np.searchsorted(pieces.pcf_hi.to_numpy(), pcf, side="right"))
                     threshold = float(pieces.threshold.iloc[min(k, len(pieces) - 1)])
                     nec = float(nec_by_threshold_choice(clf, pcf, method))
-                row.update(threshold=threshold, nec=nec,
-                           expected_cost=float(expected_cost(nec, p_pos, cost_fn, cost_fp)),
-                           gap=nec - env)
+                row.update(threshold=threshold, nec=nec, gap=nec - env,
+                           expected_cost=float(expected_cost(nec, p_pos, cost_fn, cost_fp)))
             rows.append(row)
     return pd.DataFrame(rows, columns=["classifier", "threshold_choice", "threshold", "nec",
                                        "expected_cost", "gap", "note"])

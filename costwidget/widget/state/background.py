@@ -38,6 +38,7 @@ import threading
 import time
 
 from .busy_sign import BusySign
+
 # shared_pool is looked up here at each start, so a test can stand in for it.
 from .worker_pool import MAX_WORKERS, running_loop, shared_pool, threads_available
 

@@ -11,8 +11,7 @@ import contextlib
 
 import traitlets as t
 
-from ...model import population_for, probability_cost
-from ...model import check_costs, check_probability
+from ...model import check_costs, check_probability, population_for, probability_cost
 
 __all__ = ["WidgetState", "CONSTRAINTS"]
 

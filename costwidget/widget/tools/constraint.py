@@ -10,12 +10,17 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
-from ...model import workforce_segment
-from ...model import capacity_from_cases, capacity_to_cases, readable, readable_value
+from ...model import (
+    capacity_from_cases,
+    capacity_to_cases,
+    readable,
+    readable_value,
+    workforce_segment,
+)
 from ..controls.marks import hold
-from ..text.readout import population_text
 from ..controls.sliders import SliderBinding
 from ..controls.theme import INK
+from ..text.readout import population_text
 
 __all__ = ["ConstraintTool", "capacity_text"]
 

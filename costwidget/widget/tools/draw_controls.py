@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from .nec_zoom import NecZoom
 from ..controls.sliders import SliderBinding
+from .nec_zoom import NecZoom
 
 __all__ = ["DrawControls"]
 

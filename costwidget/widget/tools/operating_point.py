@@ -9,9 +9,16 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
-from ...model import iso_performance_segment
-from ...model import (costs_for_ratio, move_to_pcf, readable, readable_value,
-                     round_significant, snap_pcf, zero_cost_note)
+from ...model import (
+    costs_for_ratio,
+    iso_performance_segment,
+    move_to_pcf,
+    readable,
+    readable_value,
+    round_significant,
+    snap_pcf,
+    zero_cost_note,
+)
 from ..controls.marks import hold
 from ..controls.sliders import SliderBinding
 from ..controls.theme import INK
