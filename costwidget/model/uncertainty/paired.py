@@ -482,12 +482,10 @@ def difference_at(a, b, pcf, level=0.90, *, threshold_a=None, threshold_b=None, 
                   grid=512, random_state=0):
     """The paired simultaneous band of :func:`difference_band` (the same arguments) at one pcf.
 
-    The critical value c is the band's, over its ``grid`` (so the band is the one the
-    difference view draws); the centre and the bootstrap SD are those of the same replicates
-    (one seed draws the same resamples) read at ``pcf`` itself. At a grid point this is the
-    band's row; between grid points it is the band's exact value there, where a drawing joins
-    the grid points by straight lines. ``random_state`` must be an int: only a seed repeats
-    the band's replicates. Returns ``(diff, lower, upper)``, ``diff`` on the original data.
+    The critical value c is the band's over its ``grid`` (the band the difference view draws);
+    centre and bootstrap SD come from the same replicates (one seed, the same resamples) read
+    at ``pcf`` itself: a grid point gives the band's row, elsewhere its exact value (a drawing
+    joins grid points by lines). ``random_state``: an int. Returns ``(diff, lower, upper)``.
 
     Examples
     --------
@@ -502,8 +500,7 @@ def difference_at(a, b, pcf, level=0.90, *, threshold_a=None, threshold_b=None, 
     True
     """
     if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
-        raise TypeError(f"random_state must be an int (the seed of the band's replicates, which "
-                        f"are drawn again at pcf), got {random_state!r}.")
+        raise TypeError(f"random_state must be an int (the seed of the band's replicates, drawn again at pcf), got {random_state!r}.")
     x = pcf_grid([pcf])
     band = difference_band(a, b, level, threshold_a=threshold_a, threshold_b=threshold_b,
                            n_boot=n_boot, grid=grid, random_state=random_state)
