@@ -480,12 +480,11 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
 
 def difference_at(a, b, pcf, level=0.90, *, threshold_a=None, threshold_b=None, n_boot=1000,
                   grid=512, random_state=0):
-    """The paired simultaneous band of :func:`difference_band` (the same arguments) at one pcf.
+    """The paired simultaneous band of :func:`difference_band` (the same arguments) at one pcf:
+    ``(diff, lower, upper)``. ``random_state`` must be an int (a seed repeats the replicates).
 
-    The critical value c is the band's over its ``grid`` (the band the difference view draws);
-    centre and bootstrap SD come from the same replicates (one seed, the same resamples) read
-    at ``pcf`` itself: a grid point gives the band's row, elsewhere its exact value (a drawing
-    joins grid points by lines). ``random_state``: an int. Returns ``(diff, lower, upper)``.
+    The critical value is the band's over its ``grid`` (the difference view's); centre and SD
+    are the same replicates' at ``pcf``: a grid point gives the band's row, elsewhere exact.
 
     Examples
     --------
