@@ -16,8 +16,18 @@ STEADY_CSS = """
    can show (a hidden copy of all of them in the same grid cell). */
 .costwidget .costwidget-top {
   position: relative;
+  /* Two of the headline's lines (an HTML widget's line is --jp-widgets-inline-height), always:
+     the clauses that come and go (the runner-up's band when it arrives, the cost on new data)
+     wrap it to a second line without moving the controls; a longer one scrolls inside. */
+  height: calc(2 * var(--jp-widgets-inline-height, 28px) + 2px);
   min-height: 28px;
   overflow: visible;
+}
+.costwidget .costwidget-top > .costwidget-headline {
+  height: 100%;
+  margin-top: 0;
+  margin-bottom: 0;
+  overflow-y: auto;
 }
 .costwidget .costwidget-status {
   position: absolute;
