@@ -483,19 +483,19 @@ def difference_at(a, b, pcf, level=0.90, *, threshold_a=None, threshold_b=None, 
     """The paired simultaneous band of :func:`difference_band` (the same arguments) at one pcf:
     ``(diff, lower, upper)``. ``random_state`` must be an int (a seed repeats the replicates).
 
-    The critical value is the band's over its ``grid`` (the difference view's); centre and SD
-    are the same replicates' at ``pcf``: a grid point gives the band's row, elsewhere exact.
+    The band's critical value (over its ``grid``), with centre and SD of its replicates at ``pcf``.
 
     Examples
     --------
     >>> import numpy as np
     >>> import costwidget as cw
-    >>> y = np.array([0, 1, 1, 0, 1, 0, 0, 1, 0, 1])
+    >>> y = np.array([0, 1, 1, 0, 1, 0, 0, 1, 0, 1])  # one array: a and b are paired
     >>> a = cw.Classifier.from_scores(y, [.1, .8, .6, .3, .7, .2, .4, .9, .5, .35])
     >>> b = cw.Classifier.from_scores(y, [.2, .9, .4, .1, .8, .3, .6, .7, .5, .45])
     >>> band = cw.difference_band(a, b, n_boot=200, grid=11, random_state=0)
     >>> at = difference_at(a, b, band.pcf[4], n_boot=200, grid=11)   # a grid point: its row
-    >>> bool(np.allclose(at, band.loc[4, ["diff", "lower", "upper"]], rtol=0, atol=1e-12))
+    >>> row = band.loc[4, ["diff", "lower", "upper"]].to_numpy(float)  # (old pandas: object)
+    >>> bool(np.allclose(at, row, rtol=0, atol=1e-12))
     True
     """
     if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
