@@ -117,14 +117,21 @@ def _widget_frame(page, index=0):
     frame = page.locator("iframe.costwidget-page").nth(index).element_handle().content_frame()
     assert wait_for_state(frame, "() => window.costwidgetModels !== undefined", timeout=60_000)
     # Resolved; the models stay in the page (they are the whole widget).
-    assert frame.evaluate("async () => (await window.costwidgetModels).length") > 10
+    # Bounded: an evaluate of a promise that never settles has no timeout of its own (a run once
+    # hung here for 17 minutes on a loaded machine).
+    count = frame.evaluate("() => Promise.race([window.costwidgetModels.then((m) => m.length), "
+                           "new Promise((_, no) => setTimeout(() => no(new Error("
+                           "'the widget models did not resolve in 60 s')), 60000))])")
+    assert count > 10
     return frame
 
 
 def _bound(frame):
     """The frame once the interactive page's module is bound to the models."""
     assert wait_for_state(frame, "() => window.costwidgetPage !== undefined", timeout=60_000)
-    frame.evaluate("async () => { await window.costwidgetPage; return true; }")
+    frame.evaluate("() => Promise.race([window.costwidgetPage.then(() => true), new Promise("
+                   "(_, no) => setTimeout(() => no(new Error('the page did not bind in 60 s')), "
+                   "60000))])")
     return frame
 
 
