@@ -199,6 +199,10 @@ def _run_python(page, code: str) -> str:
 
 def _drag_right(page, handle, moves: int = 60, step_px: float = 3) -> None:
     """Drag ``handle`` right by ``step_px`` a move, one move a frame (16 ms apart, as a hand)."""
+    # In view first: a cell run from Python scrolls the notebook to its last cell, and a taller
+    # widget (the headline's room, the legend's) left the slider above the viewport, where the
+    # mouse presses nothing.
+    handle.scroll_into_view_if_needed()
     box = handle.bounding_box()
     x0, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x0, y)

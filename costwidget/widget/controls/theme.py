@@ -130,6 +130,7 @@ CSS = """
 /* The constraint's entries are long: in a narrow widget they wrap rather than stick out. */
 .costwidget .costwidget-legend-item { max-width: 100%; }
 .costwidget .costwidget-legend-neyman_pearson,
+.costwidget .costwidget-legend-honest,
 .costwidget .costwidget-legend-threshold_choice,
 .costwidget .costwidget-legend-workforce { white-space: normal; }
 /* Tables: headers in words wrap; numbers never do; the widest is the widget. */
