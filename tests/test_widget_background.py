@@ -98,6 +98,29 @@ def test_wait_times_out_with_a_message(w, monkeypatch, gate):
     w.wait(timeout=30)
 
 
+@pytest.mark.timeout(120)
+def test_wait_returns_once_the_busy_sign_is_drawn_idle(w, monkeypatch):
+    """wait() returned between the last job's count-down and the busy sign's redraw, so a script
+    (and test_presentation, in about one loaded run in twenty) saw "computing how sure …" after
+    wait(). The worker's redraw of the sign is slowed here, so the old wait() failed every time."""
+    sign = w._background.sign
+    real_draw, worker_drawing = sign.draw, threading.Event()
+
+    def slow_draw(labels, parts):
+        if threading.current_thread() is not threading.main_thread() and not labels:
+            worker_drawing.set()
+            threading.Event().wait(0.5)  # the worker is slow to draw "idle" (a loaded machine)
+        real_draw(labels, parts)
+
+    monkeypatch.setattr(sign, "draw", slow_draw)
+    w.show_bands = True
+    w.wait(timeout=60)
+    assert worker_drawing.is_set()  # the worker drew the last result (no event loop here)
+    assert not w.busy
+    assert w._background.label.value == ""
+    assert w._background.widget.layout.display == "none"
+
+
 def test_a_failure_in_the_background_shows_and_leaves_nothing_half_drawn(w, monkeypatch):
     calls = []
 

@@ -120,10 +120,31 @@ def _widget_frame(page, index=0):
     # Bounded: an evaluate of a promise that never settles has no timeout of its own (a run once
     # hung here for 17 minutes on a loaded machine).
     count = frame.evaluate("() => Promise.race([window.costwidgetModels.then((m) => m.length), "
-                           "new Promise((_, no) => setTimeout(() => no(new Error("
-                           "'the widget models did not resolve in 60 s')), 60000))])")
-    assert count > 10
+                           "new Promise((no) => setTimeout(() => no(-1), 60000))])")
+    assert count > 10, (f"{page.url}, widget frame {index}: the widget models did not resolve "
+                        f"in 60 s: {_frame_report(frame)}")
     return frame
+
+
+# What a widget frame that did not draw was doing (to find why, from the failure alone).
+_REPORT = r"""() => ({
+  readyState: document.readyState,
+  requireLoaded: typeof require === 'function',
+  modules: typeof require === 'function' && require.s
+    ? Object.keys(require.s.contexts._.defined) : null,
+  waiting: typeof require === 'function' && require.s
+    ? Object.keys(require.s.contexts._.registry) : null,
+  views: document.querySelectorAll('.widget-subarea').length,
+  renderError: (document.querySelector('.render-error') || {}).textContent || null,
+  hidden: document.hidden,
+})"""
+
+
+def _frame_report(frame) -> dict:
+    try:
+        return frame.evaluate(_REPORT)
+    except Exception as err:  # noqa: BLE001 - a report of a failure must not hide it
+        return {"report failed": str(err)}
 
 
 def _bound(frame):

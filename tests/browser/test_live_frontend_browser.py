@@ -48,6 +48,18 @@ w.state.observe(lambda c: capacity_writes.append(
 """
 
 
+# Every state the kernel sent the page, and every error its banner showed: printed when the line
+# is drawn back, to tell a state the kernel sent (a rollback, a refusal) from one the page made.
+RECORD_SENDS = """\
+kernel_sends, banner_shown = [], []
+w.frontend_link.model.observe(lambda c: kernel_sends.append(
+    {k: c["new"].get(k) for k in ("acks", "refused", "ack")}
+    | {"p_pos": c["new"]["state"].get("p_pos"), "band": c["new"].get("runner_up_band") is not None}),
+    names=["kernel_state"])
+w.errors.widget.observe(lambda c: banner_shown.append(c["new"]), names=["value"])
+"""
+
+
 def _classifiers():
     scope: dict = {}
     exec(BUILD.replace("w.widget\n", ""), scope)  # noqa: S102 - the fixed snippet above
@@ -95,6 +107,20 @@ _WATCH_LINE = r"""async () => {
     m(role).on('change', (model) => { if (model._state_lock != null)
       window.__kernelWrites.push([role, JSON.stringify(model._state_lock).slice(0, 200)]); });
   }
+  // What changed p(+), in order (printed when a test fails: a kernel state drawn, a control's
+  // change, and whether ipywidgets applied it from the kernel): bound once per page.
+  if (window.__events) return;
+  window.__events = [];
+  const note = (...what) => {
+    window.__events.push([Math.round(performance.now()), ...what, 'page p', live.page.state.p_pos,
+                          'sent', live.sent(), 'acked', live.acked()]);
+    if (window.__events.length > 300) window.__events.shift();
+  };
+  const fromKernel = live.page.fromKernel;
+  live.page.fromKernel = (target) => { note('kernel state', target.p_pos); return fromKernel(target); };
+  for (const role of ['p_pos', 'p_pos_value'])
+    m(role).on('change:value', (model, v) => note(role, v, model._state_lock != null ? 'kernel' : 'page'));
+  new MutationObserver(() => note('line', window.__drawnX())).observe(path, {attributes: true, attributeFilter: ['d']});
 }"""
 
 # True once the line is drawn where the page's state puts it (the newest state's drawing has
@@ -114,12 +140,21 @@ def _wait_drawn(page, what: str) -> None:
     assert wait_for_state(page, _DRAWN), f"{what}: the line is not drawn at the page's state"
 
 
+def _what_happened(page) -> str:
+    """The page's last events and the kernel's last states and banner, for a failure message."""
+    events = page.evaluate("() => (window.__events || []).slice(-120)")
+    sent = _run_python(page, "import json; print(json.dumps({'sends': kernel_sends[-40:], "
+                             "'banner': banner_shown[-5:]}))")
+    return "the page's events:\n" + "\n".join(map(str, events)) + f"\nthe kernel's: {sent}"
+
+
 def _assert_never_back(page, increasing: bool = True) -> list:
     """The line's x at every change: never back, and none of the page's marks written by the
     kernel. Returns the x's."""
     xs = page.evaluate("() => window.__lineXs")
     steps = [b - a for a, b in zip(xs, xs[1:])]
-    assert all((d >= 0) if increasing else (d <= 0) for d in steps), f"the line went back: {xs}"
+    if not all((d >= 0) if increasing else (d <= 0) for d in steps):
+        pytest.fail(f"the line went back: {xs}\n{_what_happened(page)}")
     assert page.evaluate("() => window.__kernelWrites") == []
     return xs
 
@@ -127,7 +162,8 @@ def _assert_never_back(page, increasing: bool = True) -> list:
 @pytest.fixture(scope="module")
 def live_page(lab, browser):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell(RECORD_CAPACITY)]
+    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell(RECORD_CAPACITY),
+                nbformat.v4.new_code_cell(RECORD_SENDS)]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, lab.root / "live.ipynb")
     page = browser.new_page(viewport={"width": 1300, "height": 1600})
@@ -427,7 +463,8 @@ def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
         assert len(set(xs)) >= 2, xs
         assert wait_for_state(page, _TAKEN), "the kernel did not take every key"
         got = _check(page, clfs, colors)
-        assert _kernel_state(page)["p_pos"] == got["state"]["p_pos"] == pytest.approx(0.33)
+        kernel_p = _kernel_state(page)["p_pos"]
+        assert kernel_p == got["state"]["p_pos"] == pytest.approx(0.33), _what_happened(page)
 
         page.evaluate("() => { window.__lineXs = []; }")
         _drag_right(page, handle)

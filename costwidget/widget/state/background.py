@@ -83,6 +83,10 @@ class BackgroundWork:
         self._labels: dict[str, str] = {}
         self._progress: dict[str, tuple[int, int]] = {}
         self._running = 0            # jobs submitted and not yet counted down
+        # Results being drawn by a thread other than wait()'s: wait() returns once they are
+        # drawn, busy sign included (it returned between the last count-down and the sign's
+        # redraw, and a script saw "computing how sure" after wait(): found by a loaded run).
+        self._drawing = collections.Counter()  # thread id -> results it is drawing
         self._queue = collections.deque()   # jobs waiting for this widget's runner
         self._inbox = collections.deque()   # (job, outcome) computed, to draw on the loop
         self._runner_active = False
@@ -226,6 +230,19 @@ class BackgroundWork:
             pass
 
     def _apply(self, job, outcome) -> None:
+        me = threading.get_ident()
+        with self._idle:
+            self._drawing[me] += 1
+        try:
+            self._apply_drawn(job, outcome)
+        finally:
+            with self._idle:
+                self._drawing[me] -= 1
+                if not self._drawing[me]:
+                    del self._drawing[me]
+                self._idle.notify_all()
+
+    def _apply_drawn(self, job, outcome) -> None:
         kind, value = outcome
         try:
             with self.tx.held():
@@ -278,7 +295,7 @@ class BackgroundWork:
                     self._run_now(job)
                     continue
             with self._idle:
-                if not self._running:
+                if not self._running and not self._drawing_elsewhere():
                     return
                 if on_loop and self._inbox:
                     continue
@@ -287,6 +304,12 @@ class BackgroundWork:
                     raise TimeoutError(f"background work still running after {timeout} s: "
                                        f"{', '.join(self._labels.values()) or 'finishing'}.")
                 self._idle.wait(left)
+
+    def _drawing_elsewhere(self) -> bool:
+        """Whether another thread is drawing a result now (called under ``_idle``). A wait()
+        inside a drawing (an observer that waits) does not wait on its own drawing."""
+        me = threading.get_ident()
+        return any(thread != me for thread in self._drawing)
 
     def _request_show(self) -> None:
         """From the worker: redraw the progress bar (on the owner's loop when there is one)."""
