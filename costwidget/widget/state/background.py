@@ -83,10 +83,8 @@ class BackgroundWork:
         self._labels: dict[str, str] = {}
         self._progress: dict[str, tuple[int, int]] = {}
         self._running = 0            # jobs submitted and not yet counted down
-        # Results being drawn by a thread other than wait()'s: wait() returns once they are
-        # drawn, busy sign included (it returned between the last count-down and the sign's
-        # redraw, and a script saw "computing how sure" after wait(): found by a loaded run).
-        self._drawing = collections.Counter()  # thread id -> results it is drawing
+        # thread id -> results it is drawing: wait() returns once they are drawn, sign included
+        self._drawing = collections.Counter()
         self._queue = collections.deque()   # jobs waiting for this widget's runner
         self._inbox = collections.deque()   # (job, outcome) computed, to draw on the loop
         self._runner_active = False
@@ -283,7 +281,8 @@ class BackgroundWork:
         waits) the queued jobs run here.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
-        on_loop = self._loop is not None and threading.get_ident() == self._loop_thread
+        me = threading.get_ident()
+        on_loop = self._loop is not None and me == self._loop_thread
         in_runner = threading.current_thread() is self._runner_thread
         while True:
             if on_loop:
@@ -295,7 +294,9 @@ class BackgroundWork:
                     self._run_now(job)
                     continue
             with self._idle:
-                if not self._running and not self._drawing_elsewhere():
+                # Not while another thread draws (it once returned before the worker redrew
+                # the busy sign); a wait() inside a drawing does not wait on itself.
+                if not self._running and not any(t != me for t in self._drawing):
                     return
                 if on_loop and self._inbox:
                     continue
@@ -304,12 +305,6 @@ class BackgroundWork:
                     raise TimeoutError(f"background work still running after {timeout} s: "
                                        f"{', '.join(self._labels.values()) or 'finishing'}.")
                 self._idle.wait(left)
-
-    def _drawing_elsewhere(self) -> bool:
-        """Whether another thread is drawing a result now (called under ``_idle``). A wait()
-        inside a drawing (an observer that waits) does not wait on its own drawing."""
-        me = threading.get_ident()
-        return any(thread != me for thread in self._drawing)
 
     def _request_show(self) -> None:
         """From the worker: redraw the progress bar (on the owner's loop when there is one)."""
@@ -331,13 +326,8 @@ class BackgroundWork:
                 self._show_pending = False
                 if self._closed:
                     return
-            self._draw_progress()
-
-    def _draw_progress(self) -> None:
-        with self._idle:
-            labels = list(self._labels.values())
-            parts = list(self._progress.values())
-        self.sign.draw(labels, parts)
+                labels, parts = list(self._labels.values()), list(self._progress.values())
+            self.sign.draw(labels, parts)
 
     def close(self) -> None:
         """End all work: queued jobs are dropped, a running one stops at its next progress check
