@@ -120,7 +120,7 @@ def _widget_frame(page, index=0):
     # Bounded: an evaluate of a promise that never settles has no timeout of its own (a run once
     # hung here for 17 minutes on a loaded machine).
     count = frame.evaluate("() => Promise.race([window.costwidgetModels.then((m) => m.length), "
-                           "new Promise((no) => setTimeout(() => no(-1), 60000))])")
+                           "new Promise((late) => setTimeout(() => late(-1), 60000))])")
     assert count > 10, (f"{page.url}, widget frame {index}: the widget models did not resolve "
                         f"in 60 s: {_frame_report(frame)}")
     return frame
