@@ -103,6 +103,9 @@ def test_wait_returns_once_the_busy_sign_is_drawn_idle(w, monkeypatch):
     """wait() returned between the last job's count-down and the busy sign's redraw, so a script
     (and test_presentation, in about one loaded run in twenty) saw "computing how sure …" after
     wait(). The worker's redraw of the sign is slowed here, so the old wait() failed every time."""
+    # A script's case: no event loop, the worker draws (a live Playwright sync API in the same
+    # thread would look like a kernel's loop; tests/browser/conftest.py runs those tests last).
+    assert not w._background.on_loop
     sign = w._background.sign
     real_draw, worker_drawing = sign.draw, threading.Event()
 

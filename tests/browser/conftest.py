@@ -17,6 +17,16 @@ IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "tests" / "artifacts"
 
 
+def pytest_collection_modifyitems(session, config, items):
+    """The browser tests run after every other test of the run. Playwright's sync API, alive for
+    the whole session (the `browser` fixture), leaves its event loop marked running in the main
+    thread between calls; a CostWidget built after it took that loop for a kernel's and drew its
+    results only in wait(), so the tests of a script's background work ran the wrong path (one
+    failed in CI: no result was drawn by the worker)."""
+    here = Path(__file__).parent
+    items.sort(key=lambda item: here in Path(str(item.path)).parents)  # stable: order kept
+
+
 @pytest.fixture(scope="session", autouse=True)
 def sync_api():
     """``playwright.sync_api``, once the browser gate let the tests through."""
