@@ -134,11 +134,28 @@ def run_all_open_cells(page, sync_api) -> None:
         except sync_api.TimeoutError:
             continue
     # Every code cell with code in it has run (an empty one never gets a count).
-    page.wait_for_function(
-        "() => Array.from(document.querySelectorAll('.jp-CodeCell')).every(c => "
-        "/\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt').textContent) || "
-        "!((c.querySelector('.jp-InputArea-editor') || {}).textContent || '').trim())",
-        timeout=300_000)
+    try:
+        page.wait_for_function(
+            "() => Array.from(document.querySelectorAll('.jp-CodeCell')).every(c => "
+            "/\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt').textContent) || "
+            "!((c.querySelector('.jp-InputArea-editor') || {}).textContent || '').trim())",
+            timeout=300_000)
+    except sync_api.TimeoutError as exc:
+        raise AssertionError(f"Run All did not finish in 300 s: {_cells_report(page)}") from exc
+
+
+def _cells_report(page) -> str:
+    """Each code cell's prompt ("[*]" runs, "[ ]" never ran) and first line, the kernel's status
+    and any dialog: what a Run All that never ends was doing."""
+    return page.evaluate("""() => JSON.stringify({
+      cells: Array.from(document.querySelectorAll('.jp-CodeCell')).map(c =>
+        (c.querySelector('.jp-InputPrompt') || {}).textContent + ' ' +
+        (((c.querySelector('.jp-InputArea-editor') || {}).innerText || '').split('\\n')[0])
+          .slice(0, 60)),
+      kernel: Array.from(document.querySelectorAll(
+        '.jp-Notebook-ExecutionIndicator, .jp-StatusBar-TextItem')).map(e =>
+        e.getAttribute('data-status') || e.textContent).join(' | ').slice(0, 300),
+      dialog: (document.querySelector('.jp-Dialog') || {}).innerText || null})""")
 
 
 # Console messages that are JupyterLab's own noise on an offline, fresh profile, not widget errors.
