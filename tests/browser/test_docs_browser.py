@@ -110,9 +110,10 @@ class Offline:
         self.contexts, self.shared = [], None
 
 
-def _widget_frame(page, index=0):
+def _widget_frame(page, index=0, errors=()):
     """A widget frame of the page once its views are drawn (the state's models created and each
-    view displayed; ``costwidgetModels`` rejects, and the test fails, if one is not)."""
+    view displayed; ``costwidgetModels`` rejects, and the test fails, if one is not). ``errors``:
+    the console errors seen so far (`Offline.errors`), said if the frame does not resolve."""
     page.wait_for_selector("iframe.costwidget-page", state="attached")
     frame = page.locator("iframe.costwidget-page").nth(index).element_handle().content_frame()
     assert wait_for_state(frame, "() => window.costwidgetModels !== undefined", timeout=60_000)
@@ -122,7 +123,7 @@ def _widget_frame(page, index=0):
     count = frame.evaluate("() => Promise.race([window.costwidgetModels.then((m) => m.length), "
                            "new Promise((late) => setTimeout(() => late(-1), 60000))])")
     assert count > 10, (f"{page.url}, widget frame {index}: the widget models did not resolve "
-                        f"in 60 s: {_frame_report(frame)}")
+                        f"in 60 s: {_frame_report(frame)}; console errors: {list(errors)}")
     return frame
 
 
@@ -132,8 +133,12 @@ _REPORT = r"""() => ({
   requireLoaded: typeof require === 'function',
   modules: typeof require === 'function' && require.s
     ? Object.keys(require.s.contexts._.defined) : null,
+  // require.js's modules not defined yet, with where each stands (a factory that threw has its
+  // error; one waiting on a dependency has depCount > 0).
   waiting: typeof require === 'function' && require.s
-    ? Object.keys(require.s.contexts._.registry) : null,
+    ? Object.entries(require.s.contexts._.registry).map(([name, m]) => `${name}: inited=${
+      m.inited} enabled=${m.enabled} depCount=${m.depCount} error=${m.error && m.error.message}`)
+    : null,
   views: document.querySelectorAll('.widget-subarea').length,
   renderError: (document.querySelector('.render-error') || {}).textContent || null,
   hidden: document.hidden,
@@ -182,7 +187,8 @@ def test_every_page_loads_offline_with_no_error(site, browser):
         for path in sorted(p for p in site.rglob("*.html") if "_static" not in p.parts):
             page = offline.open(path)
             for i in range(page.locator("iframe.costwidget-page").count()):
-                _widget_frame(page, i)  # each widget renders with no network, no error
+                # each widget renders with no network, no error
+                _widget_frame(page, i, offline.errors)
             offline.done(page)
         assert offline.refused == []
         assert offline.errors == []
@@ -222,7 +228,7 @@ def test_a_docs_widget_answers_the_arrow_key_with_no_kernel(site, browser, artif
     try:
         for page_path in ("getting_started.html", "examples/tour.html"):
             page = offline.open(site / page_path)
-            _press_right(_bound(_widget_frame(page)))
+            _press_right(_bound(_widget_frame(page, 0, offline.errors)))
             page.screenshot(path=artifacts / f"docs-widget-{Path(page_path).stem}.png")
             offline.done(page)
         assert offline.refused == [] and offline.errors == []
@@ -239,7 +245,7 @@ def test_nbconvert_html_shows_the_widget_working_offline(tmp_path, browser):
     offline = Offline(browser)
     try:
         page = offline.open(tmp_path / "report.html")
-        _press_right(_bound(_widget_frame(page)))
+        _press_right(_bound(_widget_frame(page, 0, offline.errors)))
         # nbconvert's own template asks a CDN for require.js (and for a widget manager where
         # widget state was saved); the widget needs neither.
         assert all(re.match(r"https://(cdnjs\.cloudflare\.com|unpkg\.com|cdn\.jsdelivr\.net)/", u)
