@@ -23,8 +23,9 @@ import pathlib
 import re
 import urllib.parse
 
-__all__ = ["standalone_page", "load_runtime", "amd_bundle", "script_safe", "json_for_script",
-           "readout_table", "RuntimeMissing", "STATIC", "NEEDS_PYTHON"]
+__all__ = ["standalone_page", "widget_page", "inline_head", "load_runtime", "amd_bundle",
+           "script_safe", "json_for_script", "readout_table", "RuntimeMissing", "STATIC",
+           "NEEDS_PYTHON"]
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 _CDN = "https://cdn.jsdelivr.net/npm/"
@@ -36,11 +37,6 @@ _RENDER = """
 // may run before require.js has loaded the manager, so it waits on this promise.
 var resolveModels;
 window.costwidgetModels = new Promise(function (resolve) { resolveModels = resolve; });
-// The manager's bundles find their public path from their require.js URL resolved against
-// document.location, which in an <iframe srcdoc> (a notebook or documentation page showing this
-// page) is about:srcdoc, no base at all. An absolute baseUrl from the document's base URL (its
-// own folder, or the host page's for srcdoc) works in both.
-require.config({baseUrl: new URL(".", document.baseURI).href});
 require(["@jupyter-widgets/html-manager"], function (hm) {
   var manager = new hm.HTMLManager({loader: hm.requireLoader});
   var read = function (el) { return JSON.parse(el.textContent); };
@@ -99,6 +95,26 @@ _DISABLED_TITLES = """
     attributes: true, attributeFilter: ["title", "disabled"]});
 })();
 """
+
+
+# The manager's bundles find their public path from their require.js URL resolved against
+# document.location, which in an <iframe srcdoc> (a notebook or documentation page showing the
+# page) is about:srcdoc, no base at all. An absolute baseUrl from the document's base URL (its
+# own folder, or the host page's for srcdoc) works in both. It is set in the runtime's own
+# <script>: the runtime has require.js take its modules on a timer, which fixes each module's
+# URL, and on a loaded machine the parser of a page of megabytes let that timer run before a
+# later script set the baseUrl ("Failed to construct 'URL': Invalid URL"; the widget was never
+# drawn: one documentation frame in a few).
+_BASE_URL = 'require.config({baseUrl: new URL(".", document.baseURI).href});'
+
+
+def inline_head() -> str:
+    """The ``<script>`` elements a page's head needs to render widget state offline: the runtime
+    (require.js and the widget manager, its baseUrl set at once), bqscales and bqplot."""
+    runtime, _ = load_runtime()
+    return "\n".join(f"<script>{script_safe(js)}</script>" for js in (
+        f"{runtime}\n{_BASE_URL}", amd_bundle("bqscales", "bqscales"),
+        amd_bundle("bqplot", "bqplot")))
 
 
 class RuntimeMissing(RuntimeError):
@@ -292,9 +308,7 @@ def standalone_page(*, manager_state, view_specs, title, caption, readout, color
     if cdn:
         head, render = _cdn_scripts()
     else:
-        runtime, _ = load_runtime()
-        head = "\n".join(f"<script>{script_safe(js)}</script>" for js in (
-            runtime, amd_bundle("bqscales", "bqscales"), amd_bundle("bqplot", "bqplot")))
+        head = inline_head()
         render = f"<script>{_RENDER}</script>"
     when = f" on {html.escape(created)}" if created else ""
     return f"""<!DOCTYPE html>
@@ -400,9 +414,7 @@ def widget_page(*, manager_state, view_specs, title) -> str:
     """A page of any widget's embedded state (bqplot included), offline and static: the same
     inlined runtime as :func:`standalone_page`, without the cost widget's readout and record.
     Names reach it only as escaped text and as JSON in script elements."""
-    runtime, _ = load_runtime()
-    head = "\n".join(f"<script>{script_safe(js)}</script>" for js in (
-        runtime, amd_bundle("bqscales", "bqscales"), amd_bundle("bqplot", "bqplot")))
+    head = inline_head()
     views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
                       f"{json_for_script(v)}</script>" for v in view_specs)
     return f"""<!DOCTYPE html>

@@ -240,3 +240,43 @@ def test_other_exports_run_nothing(widget, browser, tmp_path):
         assert not errors, errors
     finally:
         ctx.close()
+
+
+# What the runtime's own timer does when the parser yields before the page's next script (a
+# loaded machine): require.js takes the modules defined so far, fixing their URLs. A require()
+# call takes them at once, so the case is made every time.
+_TAKE_MODULES_NOW = "<script>require([], function () {});</script>"
+
+
+def test_a_page_in_a_srcdoc_frame_draws_if_require_takes_the_modules_after_the_runtime(
+        widget, browser, tmp_path):
+    """The documentation and `COSTWIDGET_NOTEBOOK_OUTPUT=page` show the page in an <iframe
+    srcdoc>, whose location is about:srcdoc. require.js takes the runtime's modules on a timer;
+    when the parser of a page of megabytes yielded before the baseUrl was set (a loaded machine),
+    the modules kept relative URLs, the manager's bundle failed on new URL(uri, 'about:srcdoc')
+    and the widget was never drawn (one documentation frame in a few). It failed so here every
+    time before the baseUrl was set in the runtime's own script."""
+    from costwidget.export.notebook_output import page_frame
+
+    html = widget.to_html()
+    end = html.index("</script>") + len("</script>")
+    assert "requirejs" in html[:end]  # the runtime's script
+    host = tmp_path / "host.html"
+    host.write_text("<!DOCTYPE html><html><body>"
+                    + page_frame(html[:end] + _TAKE_MODULES_NOW + html[end:], title="t", height=800)
+                    + "</body></html>", encoding="utf-8")
+    ctx = browser.new_context()
+    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:"))
+              else r.abort())
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(host.as_uri())
+        frame = page.locator("iframe.costwidget-page").element_handle().content_frame()
+        drawn = wait_for_state(frame, "() => Boolean(document.querySelector("
+                                      "'.costwidget-cost svg.svg-figure'))", timeout=60_000)
+        assert drawn and errors == [], errors
+    finally:
+        ctx.close()

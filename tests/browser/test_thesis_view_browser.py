@@ -108,16 +108,8 @@ def _standalone_page(view) -> str:
     from ipywidgets.embed import embed_data
 
     data = embed_data(views=[view.widget], drop_defaults=False)
-    runtime, _ = export_page.load_runtime()
-    scripts = "\n".join(f"<script>{export_page.script_safe(js)}</script>" for js in (
-        runtime, export_page.amd_bundle("bqscales", "bqscales"),
-        export_page.amd_bundle("bqplot", "bqplot")))
-    views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
-                      f"{export_page.json_for_script(v)}</script>" for v in data["view_specs"])
-    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'>{scripts}</head><body>"
-            f"<script type='application/vnd.jupyter.widget-state+json'>"
-            f"{export_page.json_for_script(data['manager_state'])}</script>{views}"
-            f"<script>{export_page._RENDER}</script></body></html>")
+    return export_page.widget_page(manager_state=data["manager_state"],
+                                   view_specs=data["view_specs"], title="thesis view")
 
 
 def _measure(browser, path, width, artifacts, name):
