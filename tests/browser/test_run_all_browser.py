@@ -1,11 +1,11 @@
-"""Run All on notebooks/tour.ipynb in JupyterLab, Notebook 7 and Voila (issue 29, item 1): the
-page ends at the state the cells set, and so does the kernel.
+"""Run All on each notebook that shows a live `CostWidget`, in JupyterLab, Notebook 7 and
+Voila (issue 29, item 1): the page ends at the state the cells set, and so does the kernel.
 
 The cells set p(+), costs and constraints in quick succession while the page is still binding
-(a state set from Python must never be taken by the page for a user's move: Run All once ended
-at p(+) = 0.079, which no cell set). The reference is independent of any front end: the same
-cells executed here in plain Python. A cell appended to a copy of the notebook prints the
-kernel's state once all cells ran; the page's live state, its controls, its marks and its
+(a state set from Python must never be taken by the page for a user's move: Run All on the tour
+once ended at p(+) = 0.079, which no cell set). The reference is independent of any front end:
+the same cells executed here in plain Python. A cell appended to a copy of the notebook prints
+the kernel's state once all cells ran; the page's live state, its controls, its marks and its
 readout must then equal both (the marks and the readout as the Python model computes them for
 that state, `test_live_frontend_browser._check`).
 """
@@ -13,8 +13,13 @@ that state, `test_live_frontend_browser._check`).
 from __future__ import annotations
 
 import json
+import os
+import re
 import secrets
+import sys
+from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import nbformat
 import pytest
@@ -23,38 +28,98 @@ from test_live_frontend_browser import _check
 
 from costwidget.model import readable_value
 
-TOUR = Path(__file__).resolve().parents[2] / "notebooks" / "tour.ipynb"
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 MARK = "KERNEL-STATE:"
-# (The mark is split in the cell's source: the source is on the page too.)
-_PRINT_STATE = ("import json\nfrom costwidget.widget.output.page_spec import state_values\n"
-                f"print({MARK[:6]!r} + {MARK[6:]!r} + json.dumps(state_values(w.state)))")
 
 
-def _code_cells():
-    nb = nbformat.read(TOUR, as_version=4)
-    return [c.source for c in nb.cells if c.cell_type == "code"]
+@dataclass(frozen=True)
+class Notebook:
+    """A notebook of ``notebooks/`` that shows a live widget, and how a copy of it runs here."""
+
+    name: str          # its file's stem
+    widget: str        # the variable holding the widget it shows
+    first_cell: str = ""  # run before its cells (small data where the notebook reads the size)
+
+    @property
+    def path(self) -> Path:
+        return NOTEBOOKS / f"{self.name}.ipynb"
+
+    def copy(self):
+        """The notebook as run here: ``first_cell``, then its cells but those that only close
+        widgets (a closed widget has no page left to compare)."""
+        nb = nbformat.read(self.path, as_version=4)
+        nb.cells = [c for c in nb.cells if c.cell_type != "code" or not _only_closes(c.source)]
+        if self.first_cell:
+            nb.cells.insert(0, nbformat.v4.new_code_cell(self.first_cell))
+        return nb
+
+    def code(self) -> list[str]:
+        return [c.source for c in self.copy().cells if c.cell_type == "code"]
+
+    def print_state(self) -> str:
+        # (The mark is split in the cell's source: the source is on the page too.)
+        return ("import json\nfrom costwidget.widget.output.page_spec import state_values\n"
+                f"print({MARK[:6]!r} + {MARK[6:]!r} + json.dumps(state_values({self.widget}.state)))")
+
+
+def _only_closes(source: str) -> bool:
+    lines = [ln.strip() for ln in source.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    return bool(lines) and all(re.fullmatch(r"\w+\.close\(\)", ln) for ln in lines)
+
+
+SHOWN = [
+    Notebook("tour", "w"),
+    # Sets the costs and the decision curve from Python after the widget is shown.
+    Notebook("threshold_choice", "w"),
+    # Reads its size from the environment: 20,000 rows, not the notebook's 10^8.
+    Notebook("scale", "widget", 'import os\nos.environ["COSTWIDGET_SCALE_ROWS"] = "20000"'),
+]
+# Notebooks that show no live CostWidget (nothing of the live link to check), and why.
+NOT_SHOWN = {
+    "new_data": "builds a widget for its headline and readout, never shows it",
+    "thesis": "shows ThesisView, a static figure with no live link",
+    "uncertainty": "tables and matplotlib figures only",
+}
+
+
+def test_every_notebook_is_run_all_or_said_why_not():
+    """A new notebook must join SHOWN (and so the Run All tests) or say here why not."""
+    stems = {p.stem for p in NOTEBOOKS.glob("*.ipynb")}
+    assert stems == {n.name for n in SHOWN} | set(NOT_SHOWN)
+
+
+@pytest.fixture(scope="module", params=SHOWN, ids=lambda n: n.name)
+def notebook(request):
+    return request.param
 
 
 @pytest.fixture(scope="module")
-def reference():
+def reference(notebook):
     """The cells run in plain Python (no front end): the state they set, the classifiers and
     their colours."""
-    scope = {"display": lambda *a, **k: None}
-    for source in _code_cells():
-        exec(compile(source, "tour.ipynb", "exec"), scope)  # noqa: S102 - the repo's notebook
-    w = scope["w"]
+    from costwidget.widget import CostWidget
     from costwidget.widget.output.page_spec import state_values
 
+    scope = {"display": lambda *a, **k: None}
+    with mock.patch.dict(os.environ):  # (a first cell may set the size in the environment)
+        for source in notebook.code():
+            exec(compile(source, notebook.path.name, "exec"), scope)  # noqa: S102 - the repo's notebook
+    w = scope[notebook.widget]
     out = state_values(w.state), list(w.classifiers), dict(w.colors)
-    w.close()
+    for value in list(scope.values()):
+        if isinstance(value, CostWidget):
+            value.close()
+    if "matplotlib.pyplot" in sys.modules:  # the figures the cells drew
+        sys.modules["matplotlib.pyplot"].close("all")
     return out
 
 
-def _write_tour(folder: Path) -> str:
-    nb = nbformat.read(TOUR, as_version=4)
-    nb.cells.append(nbformat.v4.new_code_cell(_PRINT_STATE))
-    nbformat.write(nb, folder / "tour_run_all.ipynb")
-    return "tour_run_all.ipynb"
+def _write_copy(notebook: Notebook, folder: Path) -> str:
+    nb = notebook.copy()
+    nb.cells.append(nbformat.v4.new_code_cell(notebook.print_state()))
+    name = f"{notebook.name}_run_all.ipynb"
+    nbformat.write(nb, folder / name)
+    return name
 
 
 def _page_equals_kernel_equals_cells(page, reference) -> None:
@@ -88,8 +153,8 @@ def _page_equals_kernel_equals_cells(page, reference) -> None:
     assert got["state"]["p_pos"] == expected["p_pos"]
 
 
-def test_run_all_in_jupyterlab(lab, browser, reference):
-    name = _write_tour(lab.root)
+def test_run_all_in_jupyterlab(lab, browser, notebook, reference):
+    name = _write_copy(notebook, lab.root)
     page = browser.new_page(viewport={"width": 1400, "height": 1600})
     try:
         lab.run_notebook(page, name)
@@ -98,8 +163,8 @@ def test_run_all_in_jupyterlab(lab, browser, reference):
         page.close()
 
 
-def test_run_all_in_notebook7(browser, sync_api, tmp_path, reference):
-    name = _write_tour(tmp_path)
+def test_run_all_in_notebook7(browser, sync_api, tmp_path, notebook, reference):
+    name = _write_copy(notebook, tmp_path)
     token = secrets.token_hex(16)
     cmd = ["jupyter", "notebook", "--no-browser", "--ip=127.0.0.1",
            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", *ROOT_FLAGS]
@@ -116,8 +181,8 @@ def test_run_all_in_notebook7(browser, sync_api, tmp_path, reference):
             page.close()
 
 
-def test_run_all_in_voila(browser, tmp_path, reference):
-    name = _write_tour(tmp_path)
+def test_run_all_in_voila(browser, tmp_path, notebook, reference):
+    name = _write_copy(notebook, tmp_path)
     token = secrets.token_hex(16)
     cmd = ["voila", name, "--no-browser", "--Voila.ip=127.0.0.1", f"--token={token}"]
     with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
