@@ -19,18 +19,15 @@ from __future__ import annotations
 import json
 import re
 
-import nbformat
 import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
-from lab_server import console_errors, wait_for_state
-from test_live_frontend_browser import (
+from lab_server import wait_for_state
+from test_live_frontend_browser import (  # noqa: F401 - live_page, a fixture: its widget in JupyterLab
     _TAKEN,
-    BUILD,
-    RECORD_SENDS,
     _check,
-    _classifiers,
     _what_happened,
+    live_page,
 )
 
 START = {"p_pos": 0.3, "cost_fn": 1.0, "cost_fp": 1.0, "constraint": "none", "max_fpr": 0.1}
@@ -52,23 +49,6 @@ _step = st.one_of(
     st.tuples(st.just("keys"), st.integers(-8, 8).filter(bool)),
     st.tuples(st.just("type"), st.sampled_from(["cost_fn", "cost_fp"]), _cost),
 )
-
-
-@pytest.fixture(scope="module")
-def live_page(lab, browser):
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell(RECORD_SENDS)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, lab.root / "interleaved.ipynb")
-    page = browser.new_page(viewport={"width": 1300, "height": 1600})
-    errors = console_errors(page)
-    lab.run_notebook(page, "interleaved.ipynb")
-    page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
-    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=60_000), \
-        "the live link never bound"
-    clfs, colors = _classifiers()
-    yield page, clfs, colors, errors
-    page.close()
 
 
 def _run_cell(page, code: str, *, wait: bool) -> str:
@@ -150,7 +130,7 @@ def _expected(steps) -> tuple[dict, dict]:
           phases=(Phase.explicit, Phase.generate),  # no shrinking: each example takes seconds
           suppress_health_check=[HealthCheck.too_slow])
 @given(steps=st.lists(_step, min_size=3, max_size=6))
-def test_python_sets_interleaved_with_page_moves(live_page, steps):
+def test_python_sets_interleaved_with_page_moves(live_page, steps):  # noqa: F811 - the fixture
     page, clfs, colors, errors = live_page
     note(f"steps: {steps}")
     _run_cell(page, "w.update(" + ", ".join(f"{k}={v!r}" for k, v in START.items()) + ")",
