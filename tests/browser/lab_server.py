@@ -100,6 +100,40 @@ def run_all_cells(page, sync_api, url, token, notebook: str) -> None:
     run_all_open_cells(page, sync_api)
 
 
+def open_in_notebook7(page, url: str, token: str, notebook: str) -> None:
+    """Open ``notebook`` in Notebook 7 (a server of its own, ``url``) and wait until its one
+    kernel is idle, before anything runs.
+
+    On a loaded machine Notebook 7 once started two kernels for the notebook and shut one down
+    a second later (its server log: "Kernel started" twice, then "Kernel shutdown"). Run All
+    then ran the first cell and lost the rest (each "[ ]", the kernel idle): the toolbar had
+    shown "idle" for the kernel on its way out. So the server must run exactly one kernel,
+    the notebook session's, and show it idle, as the toolbar does."""
+    page.goto(f"{url}/notebooks/{notebook}?token={token}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first \
+        .wait_for(timeout=120_000)
+    deadline = time.monotonic() + 120
+    while True:
+        kernels = _server_json(page, url, token, "kernels")
+        sessions = _server_json(page, url, token, "sessions")
+        if (len(kernels) == 1 and len(sessions) == 1
+                and sessions[0]["kernel"]["id"] == kernels[0]["id"]
+                and kernels[0]["execution_state"] == "idle"
+                and page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count()):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Notebook 7 did not settle on one idle kernel in 120 s: "
+                                 f"kernels {kernels}, sessions {sessions}")
+        page.wait_for_timeout(200)  # a poll of the server's state, not a wait for time
+
+
+def _server_json(page, url: str, token: str, what: str) -> list:
+    response = page.request.get(f"{url}/api/{what}?token={token}")
+    assert response.ok, f"/api/{what}: {response.status}"
+    return response.json()
+
+
 def _dismiss_dialogs(page) -> None:
     """Close a modal dialog the front end opened by itself before we act (it would take every
     click). Seen once in Notebook 7 on a fresh profile, in 1 of ~10 runs; its text is printed so
@@ -145,13 +179,15 @@ def run_all_open_cells(page, sync_api) -> None:
 
 
 def _cells_report(page) -> str:
-    """Each code cell's prompt ("[*]" runs, "[ ]" never ran) and first line, the kernel's status
-    and any dialog: what a Run All that never ends was doing."""
+    """Each code cell's prompt ("[*]" runs, "[ ]" never ran or its run was lost), first line and
+    output (an error says why the next cells did not run), the kernel's status and any dialog:
+    what a Run All that never ends was doing."""
     return page.evaluate("""() => JSON.stringify({
       cells: Array.from(document.querySelectorAll('.jp-CodeCell')).map(c =>
         (c.querySelector('.jp-InputPrompt') || {}).textContent + ' ' +
         (((c.querySelector('.jp-InputArea-editor') || {}).innerText || '').split('\\n')[0])
-          .slice(0, 60)),
+          .slice(0, 60) + ' => ' +
+        ((c.querySelector('.jp-OutputArea') || {}).innerText || '').slice(0, 300)),
       kernel: Array.from(document.querySelectorAll(
         '.jp-Notebook-ExecutionIndicator, .jp-StatusBar-TextItem')).map(e =>
         e.getAttribute('data-status') || e.textContent).join(' | ').slice(0, 300),

@@ -519,7 +519,7 @@ def _write_notebook(folder):
 def test_arrow_keys_on_the_slider_in_notebook7(browser, sync_api, tmp_path):
     import secrets
 
-    from lab_server import ROOT_FLAGS, run_all_open_cells, running_server
+    from lab_server import ROOT_FLAGS, open_in_notebook7, run_all_open_cells, running_server
 
     _write_notebook(tmp_path)
     token = secrets.token_hex(16)
@@ -528,10 +528,7 @@ def test_arrow_keys_on_the_slider_in_notebook7(browser, sync_api, tmp_path):
     with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
         page = browser.new_page(viewport={"width": 1300, "height": 1600})
         try:
-            page.goto(f"{url}/notebooks/live.ipynb?token={token}")
-            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-            page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first \
-                .wait_for(timeout=120_000)
+            open_in_notebook7(page, url, token, "live.ipynb")
             run_all_open_cells(page, sync_api)
             page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
             _arrow_keys_move_the_line(page)

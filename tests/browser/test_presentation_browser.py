@@ -36,6 +36,7 @@ import pytest
 from lab_server import (
     ROOT_FLAGS,
     console_errors,
+    open_in_notebook7,
     run_all_open_cells,
     running_server,
     wait_for_state,
@@ -442,11 +443,7 @@ def test_tour_in_notebook7(browser, sync_api, artifacts, marks, tmp_path):
         page = browser.new_page(viewport={"width": 1400, "height": 3000})
         errors = console_errors(page)
         try:
-            page.goto(f"{url}/notebooks/tour.ipynb?token={token}")
-            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-            # Run All once the kernel is idle (Notebook 7's toolbar shows its state).
-            page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first \
-                .wait_for(timeout=120_000)
+            open_in_notebook7(page, url, token, "tour.ipynb")  # Run All once its kernel is idle
             # The tour ends as it starts, so the widget's state alone cannot tell it has run:
             # wait for every cell's execution count.
             run_all_open_cells(page, sync_api)

@@ -23,7 +23,13 @@ from unittest import mock
 
 import nbformat
 import pytest
-from lab_server import ROOT_FLAGS, run_all_open_cells, running_server, wait_for_state
+from lab_server import (
+    ROOT_FLAGS,
+    open_in_notebook7,
+    run_all_open_cells,
+    running_server,
+    wait_for_state,
+)
 from test_live_frontend_browser import _check
 
 from costwidget.model import readable_value
@@ -171,10 +177,7 @@ def test_run_all_in_notebook7(browser, sync_api, tmp_path, notebook, reference):
     with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
         page = browser.new_page(viewport={"width": 1400, "height": 1600})
         try:
-            page.goto(f"{url}/notebooks/{name}?token={token}")
-            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-            page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first \
-                .wait_for(timeout=120_000)
+            open_in_notebook7(page, url, token, name)
             run_all_open_cells(page, sync_api)
             _page_equals_kernel_equals_cells(page, reference)
         finally:
