@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import socket
 import subprocess
@@ -101,18 +102,24 @@ def run_all_cells(page, sync_api, url, token, notebook: str) -> None:
 
 
 def open_in_notebook7(page, url: str, token: str, notebook: str) -> None:
-    """Open ``notebook`` in Notebook 7 (a server of its own, ``url``) and wait until its one
-    kernel is idle, before anything runs.
+    """Open ``notebook`` in Notebook 7 (a server of its own, ``url``) and wait until the page is
+    connected to one kernel, the notebook session's, and shows it idle, before anything runs.
 
     On a loaded machine Notebook 7 once started two kernels for the notebook and shut one down
-    a second later (its server log: "Kernel started" twice, then "Kernel shutdown"). Run All
-    then ran the first cell and lost the rest (each "[ ]", the kernel idle): the toolbar had
-    shown "idle" for the kernel on its way out. So the server must run exactly one kernel,
-    the notebook session's, and show it idle, as the toolbar does."""
+    a second later (its server log: "Kernel started" twice, "Kernel shutdown", and the page
+    connecting to both). Run All then ran the first cell and lost the rest (each "[ ]", the
+    kernel idle): the toolbar's "idle" was the kernel's on its way out."""
+    open_sockets = {}  # the page's kernel websockets still open -> their kernel's id
+
+    def on_websocket(ws):
+        found = re.search(r"/api/kernels/([0-9a-f-]+)/channels", ws.url)
+        if found:
+            open_sockets[ws] = found.group(1)
+            ws.on("close", lambda closed: open_sockets.pop(closed, None))
+
+    page.on("websocket", on_websocket)
     page.goto(f"{url}/notebooks/{notebook}?token={token}")
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first \
-        .wait_for(timeout=120_000)
     deadline = time.monotonic() + 120
     while True:
         kernels = _server_json(page, url, token, "kernels")
@@ -120,12 +127,14 @@ def open_in_notebook7(page, url: str, token: str, notebook: str) -> None:
         if (len(kernels) == 1 and len(sessions) == 1
                 and sessions[0]["kernel"]["id"] == kernels[0]["id"]
                 and kernels[0]["execution_state"] == "idle"
+                and set(open_sockets.values()) == {kernels[0]["id"]}
                 and page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count()):
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"Notebook 7 did not settle on one idle kernel in 120 s: "
-                                 f"kernels {kernels}, sessions {sessions}")
-        page.wait_for_timeout(200)  # a poll of the server's state, not a wait for time
+            raise AssertionError(f"Notebook 7 did not settle on one idle kernel in 120 s: kernels "
+                                 f"{kernels}, sessions {sessions}, the page's kernel sockets "
+                                 f"{sorted(set(open_sockets.values()))}")
+        page.wait_for_timeout(200)  # a poll of the server's and the page's state, not a wait for time
 
 
 def _server_json(page, url: str, token: str, what: str) -> list:
