@@ -257,3 +257,33 @@ def test_a_refusal_in_the_page_reaches_the_banner_and_the_next_move_clears_it(w)
     assert w.p_pos == 0.3
     link.model.frontend_state = {"changes": dict(p_pos=0.4), "session": "s1", "seq": 1}
     assert w.errors.message == "" and w.p_pos == 0.4
+
+
+def test_a_state_sent_while_moves_apply_acknowledges_only_the_moves_it_holds(w, monkeypatch):
+    """A band drawn from the background sends the state (``send_state``), possibly from another
+    thread while a batch of moves applies. No state may acknowledge a move it does not hold:
+    the page drops the acknowledged moves and draws the state, so it would draw an older one
+    (a loaded browser run: acks 149 with the p(+) of ack 136, the line drawn back)."""
+    import threading
+
+    link = w.frontend_link
+    link.model.attached = True
+    sent = []
+    link.model.observe(lambda ch: sent.append(ch["new"]), names=["kernel_state"])
+    apply = link._apply
+
+    def apply_while_a_band_arrives(changes):
+        band = threading.Thread(target=link.send_state)
+        band.start()
+        band.join()
+        apply(changes)
+
+    monkeypatch.setattr(link, "_apply", apply_while_a_band_arrives)
+    moves = [{"seq": k, "changes": {"p_pos": 0.3 + k / 100}} for k in (1, 2, 3)]
+    link.model.frontend_state = {"changes": moves[-1]["changes"], "seq": 3, "session": "A",
+                                 "moves": moves}
+    assert sent, "no state sent"
+    for reply in sent:
+        ack = reply["acks"].get("A", 0)
+        assert reply["state"]["p_pos"] == pytest.approx(0.3 + ack / 100), reply
+    assert sent[-1]["acks"]["A"] == 3 and w.p_pos == pytest.approx(0.33)

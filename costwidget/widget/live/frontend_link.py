@@ -109,16 +109,21 @@ class FrontendLink:
         moves = self._new_moves(message, self.acks.get(session, 0))
         if not moves:
             return  # taken already (an echo of an old message)
-        self.acks[session] = moves[-1][0]
-        self.session, self.last_seq = session, moves[-1][0]
         refused = False
+        # A state must never acknowledge a move it does not hold yet: the page drops the moves
+        # acknowledged and draws the state, so it would draw an older one (a loaded browser run
+        # saw a band drawn from the background mid-batch send acks 149 with the p(+) of ack 136:
+        # the line drawn back). So each move is acknowledged once applied, and no state is sent
+        # while the batch applies (its own reply, below, carries the band).
         self._applying = True
         try:
-            for _seq, changes in moves:  # in the order the user made them
+            for seq, changes in moves:  # in the order the user made them
                 try:
                     self._apply(changes)
                 except Exception:  # noqa: BLE001 - shown in the banner by update()
                     refused = True  # the reply says so; the next moves still apply
+                self.acks[session] = seq
+                self.session, self.last_seq = session, seq
         finally:
             self._applying = False
         self._send(refused=refused)
@@ -180,8 +185,10 @@ class FrontendLink:
             self.model.kernel_state = message
 
     def send_state(self) -> None:
-        """Send the kernel's state again (a band arrived for it: issue 32)."""
-        self._send()
+        """Send the kernel's state again (a band arrived for it: issue 32). Not while a batch of
+        moves applies: its own reply carries the band."""
+        if not self._applying:
+            self._send()
 
     def _runner_up_band(self):
         """The band the kernel's headline says (its decision's), for the page's headline to say
