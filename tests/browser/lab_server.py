@@ -124,21 +124,34 @@ def open_in_notebook7(page, url: str, token: str, notebook: str) -> None:
     while True:
         kernels = _server_json(page, url, token, "kernels")
         sessions = _server_json(page, url, token, "sessions")
-        if (len(kernels) == 1 and len(sessions) == 1
+        if (kernels is not None and sessions is not None
+                and len(kernels) == 1 and len(sessions) == 1
                 and sessions[0]["kernel"]["id"] == kernels[0]["id"]
                 and kernels[0]["execution_state"] == "idle"
                 and set(open_sockets.values()) == {kernels[0]["id"]}
                 and page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count()):
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"Notebook 7 did not settle on one idle kernel in 120 s: kernels "
+            raise AssertionError(f"Notebook 7 did not settle on one idle kernel in 120 s (None: "
+                                 f"the server answered 500): kernels "
                                  f"{kernels}, sessions {sessions}, the page's kernel sockets "
                                  f"{sorted(set(open_sockets.values()))}")
         page.wait_for_timeout(200)  # a poll of the server's and the page's state, not a wait for time
 
 
-def _server_json(page, url: str, token: str, what: str) -> list:
+def _server_json(page, url: str, token: str, what: str) -> list | None:
+    """The server's ``/api/<what>`` list, or None while it answers 500 (poll again).
+
+    jupyter_server answers ``/api/kernels`` (and ``/api/sessions``, which lists the kernels'
+    models) with 500 in the instant a kernel is starting: its model is asked for before the
+    kernel's ``last_activity`` is set ("The 'last_activity' trait of a ServerKernelManager
+    instance expected a datetime, not the NoneType None" in the server's log; seen once in
+    ~27 runs of the folder, and reported upstream for the same window, e.g.
+    jupyter-server/enterprise_gateway#1395). A kernel starting means the page has not settled,
+    so the caller polls on; any other failure still fails the test."""
     response = page.request.get(f"{url}/api/{what}?token={token}")
+    if response.status == 500:
+        return None
     assert response.ok, f"/api/{what}: {response.status}"
     return response.json()
 
