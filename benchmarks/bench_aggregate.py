@@ -65,8 +65,9 @@ def min_cpu(func, repeats: int) -> float:
     return best
 
 
-def write_parquet(path: Path, n: int, *, kind: str, models=("score",), seed: int = 0,
-                  chunk: int = CHUNK) -> Path:
+def write_parquet(
+    path: Path, n: int, *, kind: str, models=("score",), seed: int = 0, chunk: int = CHUNK
+) -> Path:
     """Seeded labels (30 % positive) and scores, written ``chunk`` rows at a time.
 
     ``kind="tied"``: scores with 4 decimals (about 10^4 distinct values);
@@ -95,7 +96,8 @@ def write_parquet(path: Path, n: int, *, kind: str, models=("score",), seed: int
             cols = {"score": pa.array(s), "label": pa.array(y.astype(np.int8))}
             if len(models) > 1:
                 cols["model"] = pa.DictionaryArray.from_arrays(
-                    pa.array(k.astype(np.int32)), pa.array(list(models)))
+                    pa.array(k.astype(np.int32)), pa.array(list(models))
+                )
             table = pa.table(cols)
             if writer is None:
                 writer = pq.ParquetWriter(tmp, table.schema)
@@ -109,7 +111,7 @@ def write_parquet(path: Path, n: int, *, kind: str, models=("score",), seed: int
 
 
 def _same(a, b) -> bool:
-    return (a.roc.equals(b.roc) and a.hull.equals(b.hull) and a.envelope.equals(b.envelope))
+    return a.roc.equals(b.roc) and a.hull.equals(b.hull) and a.envelope.equals(b.envelope)
 
 
 # ---------------------------------------------------------------- 1, 2: ratio to pandas + sklearn
@@ -156,11 +158,22 @@ def bench_ratio(path: Path, *, repeats: int = 3, check: bool = True) -> dict:
     other = "sort" if how == "group" else "group"
     other_s, _ = min_time(lambda: rel().query(_VIEW, queries[other]).to_arrow_table(), repeats)
     model_s, _ = min_time(lambda: classifiers_from_groups(table, cols)["score"].envelope, repeats)
-    out = {"rows": int(clf.n_pos + clf.n_neg), "distinct_scores": len(clf.roc) - 1,
-           "plan": how, "result_rows": table.num_rows, "peer_s": peer_s, "ours_s": ours_s,
-           "ratio": ours_s / peer_s, "peer_cpu_s": peer_cpu, "ours_cpu_s": ours_cpu,
-           "cpu_ratio": ours_cpu / peer_cpu, "estimate_s": estimate_s, "query_s": query_s,
-           f"{other}_query_s": other_s, "model_s": model_s}
+    out = {
+        "rows": int(clf.n_pos + clf.n_neg),
+        "distinct_scores": len(clf.roc) - 1,
+        "plan": how,
+        "result_rows": table.num_rows,
+        "peer_s": peer_s,
+        "ours_s": ours_s,
+        "ratio": ours_s / peer_s,
+        "peer_cpu_s": peer_cpu,
+        "ours_cpu_s": ours_cpu,
+        "cpu_ratio": ours_cpu / peer_cpu,
+        "estimate_s": estimate_s,
+        "query_s": query_s,
+        f"{other}_query_s": other_s,
+        "model_s": model_s,
+    }
     if check:
         frame = pd.read_parquet(path, columns=["score", "label"])
         ref = cw.Classifier.from_scores(frame["label"].to_numpy(), frame["score"].to_numpy())
@@ -186,16 +199,21 @@ def bench_plans(path: Path, *, repeats: int = 2) -> list:
         if decimals is not None:
             source = path.with_name(f"{path.stem}_round{decimals}.parquet")
             if not source.exists():
-                con.sql(f"COPY (SELECT round(score, {decimals}) AS score, label FROM "
-                        f"read_parquet('{path}')) TO '{source}' (FORMAT parquet)")
-        (n, distinct), = con.sql(f"SELECT count(*), count(DISTINCT score) FROM "
-                                 f"read_parquet('{source}')").fetchall()
+                con.sql(
+                    f"COPY (SELECT round(score, {decimals}) AS score, label FROM "
+                    f"read_parquet('{path}')) TO '{source}' (FORMAT parquet)"
+                )
+        ((n, distinct),) = con.sql(
+            f"SELECT count(*), count(DISTINCT score) FROM read_parquet('{source}')"
+        ).fetchall()
         row = {"decimals": decimals, "rows": n, "distinct_share": distinct / n}
         for how, sql in (("group", aggregate_sql(cols, None)), ("sort", sorted_sql(cols))):
             row[f"{how}_cpu_s"] = min_cpu(
-                lambda sql=sql, source=source: con.read_parquet(str(source)).query(
-                    _VIEW, sql).to_arrow_table(),
-                repeats)
+                lambda sql=sql, source=source: (
+                    con.read_parquet(str(source)).query(_VIEW, sql).to_arrow_table()
+                ),
+                repeats,
+            )
         rows.append(row)
     return rows
 
@@ -229,17 +247,25 @@ def _child(path: str, decimals) -> None:
     t = time.perf_counter()
     env = clf.envelope
     steps["envelope_s"] = time.perf_counter() - t
-    steps.update(rows=int(clf.n_pos + clf.n_neg), roc_points=len(clf.roc),
-                 envelope_breakpoints=len(env), bound=clf.envelope_error_bound,
-                 peak_rss_mb=_peak_rss_mb())
+    steps.update(
+        rows=int(clf.n_pos + clf.n_neg),
+        roc_points=len(clf.roc),
+        envelope_breakpoints=len(env),
+        bound=clf.envelope_error_bound,
+        peak_rss_mb=_peak_rss_mb(),
+    )
     print(json.dumps(steps))
 
 
 def bench_big(path: Path, *, decimals=None) -> dict:
     """Time and peak RSS of ``from_duckdb`` + envelope in a fresh process."""
     arg = "none" if decimals is None else str(decimals)
-    out = subprocess.run([sys.executable, __file__, "--child", str(path), arg], check=True,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", str(path), arg],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -251,18 +277,28 @@ def bench_spark(path: Path, *, repeats: int = 2) -> dict:
     import costwidget as cw
 
     t = time.perf_counter()
-    spark = (SparkSession.builder.master("local[2]").appName("costwidget-bench")
-             .config("spark.ui.enabled", "false").config("spark.driver.memory", "2g")
-             .config("spark.driver.bindAddress", "127.0.0.1")
-             .config("spark.sql.shuffle.partitions", "4").getOrCreate())
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .appName("costwidget-bench")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", "2g")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate()
+    )
     spark.sparkContext.setLogLevel("ERROR")
     start_s = time.perf_counter() - t
     try:
         df = spark.read.parquet(str(path))
         spark_s, clf = min_time(lambda: cw.from_spark(df, model=None)["score"], repeats)
         duck_s, ref = min_time(lambda: cw.from_duckdb(str(path), model=None)["score"], repeats)
-        return {"rows": int(clf.n_pos + clf.n_neg), "session_start_s": start_s,
-                "spark_s": spark_s, "duckdb_s": duck_s, "equal_to_duckdb": _same(clf, ref)}
+        return {
+            "rows": int(clf.n_pos + clf.n_neg),
+            "session_start_s": start_s,
+            "spark_s": spark_s,
+            "duckdb_s": duck_s,
+            "equal_to_duckdb": _same(clf, ref),
+        }
     finally:
         spark.stop()
 
@@ -273,8 +309,9 @@ def bench_scaling(paths: dict, *, repeats: int = 2) -> list:
 
     rows = []
     for n, path in sorted(paths.items()):
-        s, _ = min_time(lambda path=path: cw.from_duckdb(str(path), model=None)["score"].envelope,
-                        repeats)
+        s, _ = min_time(
+            lambda path=path: cw.from_duckdb(str(path), model=None)["score"].envelope, repeats
+        )
         rows.append({"rows": n, "seconds": s, "ns_per_row": 1e9 * s / n})
     return rows
 

@@ -36,11 +36,13 @@ from lab_server import ARGS, CHROMIUM, run_all_cells, running_lab  # noqa: E402
 
 BUILD = {
     "demo": "import costwidget as cw\nw = cw.demo(p_pos=0.3)\n",
-    "5x1e5": ("import numpy as np, costwidget as cw\n"
-              "rng = np.random.default_rng(0)\n"
-              "y = rng.random(100_000) < 0.3\n"
-              "scores = {f'm{k}': y * (0.6 + 0.2 * k) + rng.normal(size=y.size) for k in range(5)}\n"
-              "w = cw.CostWidget.from_predictions(y, scores, p_pos=0.3)\n"),
+    "5x1e5": (
+        "import numpy as np, costwidget as cw\n"
+        "rng = np.random.default_rng(0)\n"
+        "y = rng.random(100_000) < 0.3\n"
+        "scores = {f'm{k}': y * (0.6 + 0.2 * k) + rng.normal(size=y.size) for k in range(5)}\n"
+        "w = cw.CostWidget.from_predictions(y, scores, p_pos=0.3)\n"
+    ),
 }
 
 # Records every change of the cost pane's operating line (a thin, tall path in the theme's ink,
@@ -106,10 +108,17 @@ def _p95(values):
 def _summary(name, lat_ms, extra=""):
     if not lat_ms:
         return {"what": name, "n": 0}
-    out = {"what": name, "n": len(lat_ms), "median_ms": statistics.median(lat_ms),
-           "p95_ms": _p95(lat_ms), "max_ms": max(lat_ms)}
-    print(f"  {name}: median {out['median_ms']:.0f} ms, p95 {out['p95_ms']:.0f} ms, "
-          f"max {out['max_ms']:.0f} ms over {len(lat_ms)}{extra}")
+    out = {
+        "what": name,
+        "n": len(lat_ms),
+        "median_ms": statistics.median(lat_ms),
+        "p95_ms": _p95(lat_ms),
+        "max_ms": max(lat_ms),
+    }
+    print(
+        f"  {name}: median {out['median_ms']:.0f} ms, p95 {out['p95_ms']:.0f} ms, "
+        f"max {out['max_ms']:.0f} ms over {len(lat_ms)}{extra}"
+    )
     return out
 
 
@@ -131,8 +140,10 @@ def _arrow_keys(page, n=30):
             continue
         t1 = page.evaluate(f"() => window.__bench.draws[{before}].t")
         lat.append(t1 - t0)
-        down = page.evaluate(f"() => (window.__bench.inputs.find(e => e.type === 'keydown' "
-                             f"&& e.t >= {t0}) || {{}}).t")
+        down = page.evaluate(
+            f"() => (window.__bench.inputs.find(e => e.type === 'keydown' "
+            f"&& e.t >= {t0}) || {{}}).t"
+        )
         if down is not None:
             from_keydown.append(t1 - down)
         page.wait_for_timeout(50)
@@ -186,14 +197,17 @@ def _drag(page, moves=60, interval_ms=16):
         try:
             page.wait_for_function(
                 "([x, tol]) => window.__bench.draws.some(d => Math.abs(d.x - x) < tol)",
-                arg=[px(last), tol], timeout=15_000)
+                arg=[px(last), tol],
+                timeout=15_000,
+            )
         except Exception:  # noqa: BLE001 - reported below as "last drawn: False"
             pass
     draws = page.evaluate("() => window.__bench.draws")
     lat, drawn = [], 0
     for item in values:
-        hit = next((d for d in draws if d["t"] >= item["t"] and abs(d["x"] - px(item["v"])) < tol),
-                   None)
+        hit = next(
+            (d for d in draws if d["t"] >= item["t"] and abs(d["x"] - px(item["v"])) < tol), None
+        )
         if hit is not None:
             drawn += 1
             lat.append(hit["t"] - item["t"])
@@ -210,8 +224,11 @@ def measure(data: str) -> list[dict]:
         root = Path(tmp)
         nb = nbformat.v4.new_notebook()
         nb.cells = [nbformat.v4.new_code_cell(BUILD[data] + "w")]
-        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                     "language": "python"}
+        nb.metadata["kernelspec"] = {
+            "name": "python3",
+            "display_name": "Python 3",
+            "language": "python",
+        }
         nbformat.write(nb, root / "bench.ipynb")
         with running_lab(root) as (url, token), sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
@@ -223,24 +240,28 @@ def measure(data: str) -> list[dict]:
             print(f"{data}:")
             lat, from_keydown = _arrow_keys(page)
             results.append(dict(_summary("arrow key on p(+) -> operating line", lat), data=data))
-            results.append(dict(_summary("  the same from the keydown event", from_keydown),
-                                data=data))
+            results.append(
+                dict(_summary("  the same from the keydown event", from_keydown), data=data)
+            )
             for bands in (False, True):
                 if bands:
-                    page.locator(".costwidget .widget-checkbox", has_text="bands").first \
-                        .locator("input").check()
+                    page.locator(".costwidget .widget-checkbox", has_text="bands").first.locator(
+                        "input"
+                    ).check()
                     page.wait_for_timeout(50)
                     # Keys first (15 presses, about a second), then the drag: both while the
                     # bands are still computing (the busy sign tells; printed below).
                     lat, from_keydown = _arrow_keys(page, n=15)
                     results.append(dict(_summary("arrow key (bands computing)", lat), data=data))
-                    results.append(dict(_summary("  the same from the keydown event",
-                                                 from_keydown), data=data))
+                    results.append(
+                        dict(_summary("  the same from the keydown event", from_keydown), data=data)
+                    )
                 page.evaluate("() => { window.__bench.draws = []; }")
                 lat, n, drawn, last = _drag(page)
                 what = "drag of p(+) -> operating line" + (" (bands computing)" if bands else "")
-                row = _summary(what, lat, f" drawn values; {drawn} of {n} values drawn, "
-                                          f"last drawn: {last}")
+                row = _summary(
+                    what, lat, f" drawn values; {drawn} of {n} values drawn, last drawn: {last}"
+                )
                 row.update(data=data, values=n, drawn=drawn, last_drawn=last)
                 if bands:
                     row["busy_after_drag"] = page.evaluate(BUSY)
@@ -280,14 +301,23 @@ def measure_exported(data: str, *, interactive: bool = True) -> list[dict]:
             kind = "exported page" if interactive else "static exported page"
             print(f"{data}, {kind}:")
             lat, from_keydown = _arrow_keys(page)
-            results.append(dict(_summary("arrow key on p(+) -> operating line", lat),
-                                data=data, page=kind))
-            results.append(dict(_summary("  the same from the keydown event", from_keydown),
-                                data=data, page=kind))
+            results.append(
+                dict(_summary("arrow key on p(+) -> operating line", lat), data=data, page=kind)
+            )
+            results.append(
+                dict(
+                    _summary("  the same from the keydown event", from_keydown),
+                    data=data,
+                    page=kind,
+                )
+            )
             page.evaluate("() => { window.__bench.draws = []; }")
             lat, n, drawn, last = _drag(page)
-            row = _summary("drag of p(+) -> operating line", lat,
-                           f" drawn values; {drawn} of {n} values drawn, last drawn: {last}")
+            row = _summary(
+                "drag of p(+) -> operating line",
+                lat,
+                f" drawn values; {drawn} of {n} values drawn, last drawn: {last}",
+            )
             row.update(data=data, page=kind, values=n, drawn=drawn, last_drawn=last)
             results.append(row)
             browser.close()
@@ -298,11 +328,14 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", choices=[*BUILD, "all"], default="all")
     parser.add_argument("--json", help="also write every figure to this file")
-    parser.add_argument("--exported", action="store_true",
-                        help="measure the page w.to_html() writes (no kernel), not JupyterLab")
+    parser.add_argument(
+        "--exported",
+        action="store_true",
+        help="measure the page w.to_html() writes (no kernel), not JupyterLab",
+    )
     args = parser.parse_args(argv)
     results = []
-    for data in (BUILD if args.data == "all" else [args.data]):
+    for data in BUILD if args.data == "all" else [args.data]:
         results += measure_exported(data) if args.exported else measure(data)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))

@@ -45,8 +45,16 @@ def stratified_folds(y: np.ndarray, k: int, rng) -> np.ndarray:
     return codes
 
 
-def simulate(n: int, sep: float, *, prev: float = 0.3, reps: int = 400, seed: int = 0,
-             folds: bool = True, n_repeats: int = 10) -> dict:
+def simulate(
+    n: int,
+    sep: float,
+    *,
+    prev: float = 0.3,
+    reps: int = 400,
+    seed: int = 0,
+    folds: bool = True,
+    n_repeats: int = 10,
+) -> dict:
     """Mean bias (estimate - true cost of the envelope's threshold) at each PCF(+) of ``PCF``."""
     rng = np.random.default_rng(seed)
     env, honest, true = [], [], []
@@ -66,8 +74,14 @@ def simulate(n: int, sep: float, *, prev: float = 0.3, reps: int = 400, seed: in
     mid = (PCF >= 0.2) & (PCF <= 0.8)
     env_mean, honest_mean = env.mean(0), honest.mean(0)
     return {
-        "n": n, "sep": sep, "prev": prev, "reps": len(env), "folds": "given" if folds else "random",
-        "pcf": PCF.tolist(), "envelope_bias": env_mean.tolist(), "honest_bias": honest_mean.tolist(),
+        "n": n,
+        "sep": sep,
+        "prev": prev,
+        "reps": len(env),
+        "folds": "given" if folds else "random",
+        "pcf": PCF.tolist(),
+        "envelope_bias": env_mean.tolist(),
+        "honest_bias": honest_mean.tolist(),
         "envelope_se": (env.std(0, ddof=1) / np.sqrt(len(env))).tolist(),
         "honest_se": (honest.std(0, ddof=1) / np.sqrt(len(env))).tolist(),
         "true_cost": true.mean(0).tolist(),
@@ -91,8 +105,12 @@ def five_classifiers(n: int, seed: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.3
     folds = stratified_folds(y, 5, rng)
-    return {f"m{i}": cw.Classifier.from_scores(y, rng.normal(size=n) + (0.6 + 0.2 * i) * y,
-                                               folds=folds, name=f"m{i}") for i in range(5)}
+    return {
+        f"m{i}": cw.Classifier.from_scores(
+            y, rng.normal(size=n) + (0.6 + 0.2 * i) * y, folds=folds, name=f"m{i}"
+        )
+        for i in range(5)
+    }
 
 
 def bench_speed(n: int = 10**5, repeats: int = 3, widget: bool = True) -> dict:
@@ -100,11 +118,19 @@ def bench_speed(n: int = 10**5, repeats: int = 3, widget: bool = True) -> dict:
 
     clfs = five_classifiers(n)
     honest = min_time(lambda: [cw.honest_cost(c) for c in clfs.values()], repeats)
-    roc = min_time(lambda: [roc_curve(c.sample.is_pos, c.sample.scores) for c in clfs.values()],
-                   repeats)
+    roc = min_time(
+        lambda: [roc_curve(c.sample.is_pos, c.sample.scores) for c in clfs.values()], repeats
+    )
     band = min_time(lambda: [c.band(random_state=None) for c in clfs.values()], 1)
-    out = {"n": n, "classifiers": 5, "honest_s": honest, "roc_curve_s": roc, "band_s": band,
-           "honest_over_roc_curve": honest / roc, "honest_over_band": honest / band}
+    out = {
+        "n": n,
+        "classifiers": 5,
+        "honest_s": honest,
+        "roc_curve_s": roc,
+        "band_s": band,
+        "honest_over_roc_curve": honest / roc,
+        "honest_over_band": honest / band,
+    }
     if widget:
         out.update(widget_time(clfs, repeats) or {})
     return out
@@ -137,9 +163,12 @@ def widget_time(clfs: dict, repeats: int) -> dict | None:
         return took, move, busy, idle
 
     runs = [once() for _ in range(repeats)]
-    return {"widget_s": min(r[0] for r in runs), "move_while_busy_s": min(r[1] for r in runs),
-            "busy_during_move": all(r[2] for r in runs),
-            "move_idle_s": min(r[3] for r in runs)}
+    return {
+        "widget_s": min(r[0] for r in runs),
+        "move_while_busy_s": min(r[1] for r in runs),
+        "busy_during_move": all(r[2] for r in runs),
+        "move_idle_s": min(r[3] for r in runs),
+    }
 
 
 def figure(results: list, path: str) -> None:
@@ -151,14 +180,18 @@ def figure(results: list, path: str) -> None:
     fig, axes = plt.subplots(1, len(results), figsize=(5.2 * len(results), 3.8), sharey=True)
     for ax, r in zip(np.atleast_1d(axes), results, strict=True):
         x = np.asarray(r["pcf"])
-        for key, label, color in (("envelope", "lower envelope (±2 s.e.)", "#444444"),
-                                  ("honest", "honest cost, cw.honest_cost (±2 s.e.)", "#d95f02")):
+        for key, label, color in (
+            ("envelope", "lower envelope (±2 s.e.)", "#444444"),
+            ("honest", "honest cost, cw.honest_cost (±2 s.e.)", "#d95f02"),
+        ):
             bias, se = np.asarray(r[f"{key}_bias"]), np.asarray(r[f"{key}_se"])
             ax.plot(x, bias, color=color, label=label, lw=2)
             ax.fill_between(x, bias - 2 * se, bias + 2 * se, color=color, alpha=0.2, lw=0)
         ax.axhline(0, color="black", lw=0.8)
-        ax.set_title(f"binormal, separation {r['sep']}, n = {r['n']}, 30 % positive\n"
-                     f"{r['reps']} replicates, 5 folds")
+        ax.set_title(
+            f"binormal, separation {r['sep']}, n = {r['n']}, 30 % positive\n"
+            f"{r['reps']} replicates, 5 folds"
+        )
         ax.set_xlabel("PCF(+)")
         ax.grid(alpha=0.3)
     np.atleast_1d(axes)[0].set_ylabel("mean NEC minus the true cost\nof the chosen threshold")
@@ -181,18 +214,22 @@ def main(argv=None) -> None:
     random = simulate(200, 1.0, reps=reps // 4, seed=7, folds=False)
     print("Known truth: mean bias at PCF(+) 0.2-0.8 (estimate - true cost of the chosen threshold)")
     for r in [*results, random]:
-        print(f"  n={r['n']:4d} sep={r['sep']} folds={r['folds']:6s} reps={r['reps']}: "
-              f"envelope {r['envelope_bias_0.2_0.8']:+.4f} "
-              f"(worst {100 * r['envelope_worst_share']:.0f} % of the true cost), "
-              f"honest {r['honest_bias_0.2_0.8']:+.4f}, removed {100 * r['removed_0.2_0.8']:.0f} %")
+        print(
+            f"  n={r['n']:4d} sep={r['sep']} folds={r['folds']:6s} reps={r['reps']}: "
+            f"envelope {r['envelope_bias_0.2_0.8']:+.4f} "
+            f"(worst {100 * r['envelope_worst_share']:.0f} % of the true cost), "
+            f"honest {r['honest_bias_0.2_0.8']:+.4f}, removed {100 * r['removed_0.2_0.8']:.0f} %"
+        )
     speed = bench_speed(repeats=args.repeats)
-    print(f"Speed, 5 classifiers x 10^5 cases, 5 folds: honest {speed['honest_s']:.3f} s = "
-          f"{speed['honest_over_roc_curve']:.1f}x roc_curve ({speed['roc_curve_s']:.3f} s), "
-          f"{speed['honest_over_band']:.2f}x band() ({speed['band_s']:.2f} s); "
-          f"widget: drawn in {speed.get('widget_s', float('nan')):.3f} s, a p(+) move meanwhile "
-          f"{speed.get('move_while_busy_s', float('nan')):.3f} s "
-          f"(idle {speed.get('move_idle_s', float('nan')):.3f} s) "
-          f"(busy then: {speed.get('busy_during_move')})")
+    print(
+        f"Speed, 5 classifiers x 10^5 cases, 5 folds: honest {speed['honest_s']:.3f} s = "
+        f"{speed['honest_over_roc_curve']:.1f}x roc_curve ({speed['roc_curve_s']:.3f} s), "
+        f"{speed['honest_over_band']:.2f}x band() ({speed['band_s']:.2f} s); "
+        f"widget: drawn in {speed.get('widget_s', float('nan')):.3f} s, a p(+) move meanwhile "
+        f"{speed.get('move_while_busy_s', float('nan')):.3f} s "
+        f"(idle {speed.get('move_idle_s', float('nan')):.3f} s) "
+        f"(busy then: {speed.get('busy_during_move')})"
+    )
     if args.figure:
         figure(results, args.figure)
     if args.json:

@@ -62,12 +62,20 @@ def bench_roc(n: int, *, tied: bool, repeats: int = 5) -> dict:
     t_sk = min_time(lambda: roc_curve(y, scores), repeats)
     t_sort = min_time(lambda: np.argsort(scores), repeats)
     # CPU time of all threads: what the call costs when other work keeps the second core busy.
-    cpu_cw = min_time(lambda: cw.Classifier.from_scores(y, scores).envelope, repeats, time.process_time)
+    cpu_cw = min_time(
+        lambda: cw.Classifier.from_scores(y, scores).envelope, repeats, time.process_time
+    )
     cpu_sk = min_time(lambda: roc_curve(y, scores), repeats, time.process_time)
     return {
-        "n": n, "tied": tied, "roc_points": len(clf.roc), "hull_vertices": len(clf.hull),
-        "costwidget_s": t_cw, "sklearn_roc_curve_s": t_sk, "argsort_s": t_sort,
-        "ratio_to_sklearn": t_cw / t_sk, "ratio_to_argsort": t_cw / t_sort,
+        "n": n,
+        "tied": tied,
+        "roc_points": len(clf.roc),
+        "hull_vertices": len(clf.hull),
+        "costwidget_s": t_cw,
+        "sklearn_roc_curve_s": t_sk,
+        "argsort_s": t_sort,
+        "ratio_to_sklearn": t_cw / t_sk,
+        "ratio_to_argsort": t_cw / t_sort,
         "cpu_ratio_to_sklearn": cpu_cw / cpu_sk,
     }
 
@@ -88,7 +96,8 @@ def bench_queries(n_vertices: int = 10**5, n_pcf: int = 10**4, *, repeats: int =
     clf = concave_classifier(n_vertices)
     pcf = np.random.default_rng(1).random(n_pcf)
     return {
-        "hull_vertices": n_vertices, "n_pcf": n_pcf,
+        "hull_vertices": n_vertices,
+        "n_pcf": n_pcf,
         "nec_s": min_time(lambda: clf.nec(pcf), repeats),
         "best_s": min_time(lambda: clf.best(pcf), repeats),
     }
@@ -142,8 +151,9 @@ def peak_memory(n: int) -> dict:
 
 
 # ---------------------------------------------------------------- the thesis's threshold grid
-def grid_rates(y_pos: np.ndarray, scores: np.ndarray, thresholds: np.ndarray, *,
-               method: str = "search") -> tuple[np.ndarray, np.ndarray]:
+def grid_rates(
+    y_pos: np.ndarray, scores: np.ndarray, thresholds: np.ndarray, *, method: str = "search"
+) -> tuple[np.ndarray, np.ndarray]:
     """(FPR, TPR) of ``score >= t`` at every grid threshold t.
 
     ``method="classify"`` is the thesis's procedure (Al-Saffar (2018), sec. 4.3.1):
@@ -161,14 +171,20 @@ def grid_rates(y_pos: np.ndarray, scores: np.ndarray, thresholds: np.ndarray, *,
     tp = np.empty(len(thresholds))
     fp = np.empty(len(thresholds))
     for lo in range(0, len(thresholds), 64):
-        predicted = scores[None, :] >= thresholds[lo:lo + 64, None]
-        tp[lo:lo + 64] = predicted[:, y_pos].sum(axis=1)
-        fp[lo:lo + 64] = predicted[:, ~y_pos].sum(axis=1)
+        predicted = scores[None, :] >= thresholds[lo : lo + 64, None]
+        tp[lo : lo + 64] = predicted[:, y_pos].sum(axis=1)
+        fp[lo : lo + 64] = predicted[:, ~y_pos].sum(axis=1)
     return fp / np.count_nonzero(~y_pos), tp / np.count_nonzero(y_pos)
 
 
-def grid_min_nec(y_pos: np.ndarray, scores: np.ndarray, pcf: np.ndarray, *,
-                 step: float = GRID_THRESHOLD_STEP, method: str = "search") -> np.ndarray:
+def grid_min_nec(
+    y_pos: np.ndarray,
+    scores: np.ndarray,
+    pcf: np.ndarray,
+    *,
+    step: float = GRID_THRESHOLD_STEP,
+    method: str = "search",
+) -> np.ndarray:
     """Minimum NEC over a threshold grid on [0, 1] at each pcf (Al-Saffar (2018), sec. 4.3).
 
     For each pcf, the NEC ``(1 - TPR) pcf + FPR (1 - pcf)`` of every grid
@@ -180,8 +196,8 @@ def grid_min_nec(y_pos: np.ndarray, scores: np.ndarray, pcf: np.ndarray, *,
     fpr, tpr = grid_rates(y_pos, scores, thresholds, method=method)
     best = np.empty(len(pcf))
     for lo in range(0, len(pcf), 100):  # chunks keep the (pcf x threshold) table small
-        p = pcf[lo:lo + 100, None]
-        best[lo:lo + 100] = np.min((1.0 - tpr) * p + fpr * (1.0 - p), axis=1)
+        p = pcf[lo : lo + 100, None]
+        best[lo : lo + 100] = np.min((1.0 - tpr) * p + fpr * (1.0 - p), axis=1)
     return best
 
 
@@ -200,19 +216,32 @@ def bench_grid_vs_exact(dataset: str = "german_credit", *, repeats: int = 3) -> 
         scores = part["score"].to_numpy(dtype=np.float64)
         exact = cw.Classifier.from_scores(y_pos, scores).nec(GRID_PCF)
         grid = grid_min_nec(y_pos, scores, GRID_PCF)
-        rows.append({
-            "dataset": dataset, "model": model, "n": len(scores),
-            "exact_minus_grid": float(np.max(exact - grid)),
-            "grid_minus_exact": float(np.max(grid - exact)),
-            "argmax_pcf": float(GRID_PCF[np.argmax(grid - exact)]),
-            "exact_s": min_time(lambda y_pos=y_pos, scores=scores: cw.Classifier.from_scores(
-                y_pos, scores).nec(GRID_PCF), repeats),
-            "grid_search_s": min_time(
-                lambda y_pos=y_pos, scores=scores: grid_min_nec(y_pos, scores, GRID_PCF), repeats),
-            "grid_classify_s": min_time(
-                lambda y_pos=y_pos, scores=scores: grid_min_nec(y_pos, scores, GRID_PCF,
-                                                                method="classify"), 1),
-        })
+        rows.append(
+            {
+                "dataset": dataset,
+                "model": model,
+                "n": len(scores),
+                "exact_minus_grid": float(np.max(exact - grid)),
+                "grid_minus_exact": float(np.max(grid - exact)),
+                "argmax_pcf": float(GRID_PCF[np.argmax(grid - exact)]),
+                "exact_s": min_time(
+                    lambda y_pos=y_pos, scores=scores: cw.Classifier.from_scores(y_pos, scores).nec(
+                        GRID_PCF
+                    ),
+                    repeats,
+                ),
+                "grid_search_s": min_time(
+                    lambda y_pos=y_pos, scores=scores: grid_min_nec(y_pos, scores, GRID_PCF),
+                    repeats,
+                ),
+                "grid_classify_s": min_time(
+                    lambda y_pos=y_pos, scores=scores: grid_min_nec(
+                        y_pos, scores, GRID_PCF, method="classify"
+                    ),
+                    1,
+                ),
+            }
+        )
     return rows
 
 
@@ -233,31 +262,44 @@ def _ms(seconds: float) -> str:
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10^6 scores only (no 10^7 runs)")
-    parser.add_argument("--sizes", type=int, nargs="+", help="numbers of scores (overrides --quick)")
+    parser.add_argument(
+        "--sizes", type=int, nargs="+", help="numbers of scores (overrides --quick)"
+    )
     parser.add_argument("--repeats", type=int, default=5, help="timing repeats (minimum kept)")
     parser.add_argument("--json", metavar="FILE", help="also write all figures to FILE")
     args = parser.parse_args(argv)
     sizes = args.sizes or ([10**6] if args.quick else [10**6, 10**7])
     results: dict = {
-        "date": datetime.date.today().isoformat(), "python": platform.python_version(),
-        "numpy": np.__version__, "sklearn": sklearn.__version__, "cpus": os.cpu_count(),
+        "date": datetime.date.today().isoformat(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "sklearn": sklearn.__version__,
+        "cpus": os.cpu_count(),
     }
-    print("costwidget model benchmarks, {date}: Python {python}, numpy {numpy}, "
-          "scikit-learn {sklearn}, {cpus} CPUs".format(**results))
+    print(
+        "costwidget model benchmarks, {date}: Python {python}, numpy {numpy}, "
+        "scikit-learn {sklearn}, {cpus} CPUs".format(**results)
+    )
 
-    print("\n1. ROC + hull + envelope: Classifier.from_scores(y, s).envelope "
-          "(requirement: <= 0.3x sklearn roc_curve)")
+    print(
+        "\n1. ROC + hull + envelope: Classifier.from_scores(y, s).envelope "
+        "(requirement: <= 0.3x sklearn roc_curve)"
+    )
     results["roc"] = []
     for n in sizes:
         for tied in (False, True):
-            r = bench_roc(n, tied=tied, repeats=args.repeats if n < 10**7 else max(2, args.repeats // 2))
+            r = bench_roc(
+                n, tied=tied, repeats=args.repeats if n < 10**7 else max(2, args.repeats // 2)
+            )
             results["roc"].append(r)
             label = f"n={n:.0e} {'tied (3 decimals)' if tied else 'continuous'}"
-            print(f"   {label:28s} costwidget {_ms(r['costwidget_s'])}  "
-                  f"roc_curve {_ms(r['sklearn_roc_curve_s'])}  argsort {_ms(r['argsort_s'])}"
-                  f"  -> {r['ratio_to_sklearn']:.2f}x roc_curve, {r['ratio_to_argsort']:.2f}x argsort; "
-                  f"CPU time {r['cpu_ratio_to_sklearn']:.2f}x roc_curve's ({r['roc_points']} ROC points, "
-                  f"{r['hull_vertices']} hull vertices)")
+            print(
+                f"   {label:28s} costwidget {_ms(r['costwidget_s'])}  "
+                f"roc_curve {_ms(r['sklearn_roc_curve_s'])}  argsort {_ms(r['argsort_s'])}"
+                f"  -> {r['ratio_to_sklearn']:.2f}x roc_curve, {r['ratio_to_argsort']:.2f}x argsort; "
+                f"CPU time {r['cpu_ratio_to_sklearn']:.2f}x roc_curve's ({r['roc_points']} ROC points, "
+                f"{r['hull_vertices']} hull vertices)"
+            )
 
     print("\n2. nec and best, 10^4 pcf values on a hull of 10^5 vertices (requirement: < 10 ms)")
     q = bench_queries(repeats=max(7, args.repeats))
@@ -265,27 +307,36 @@ def main(argv=None) -> dict:
     print(f"   nec {_ms(q['nec_s'])}   best {_ms(q['best_s'])}")
 
     n_mem = max(sizes)
-    print(f"\n3. Peak memory, from_scores(...).envelope of {n_mem:.0e} scores "
-          "(requirement: < 1.5 GB)")
+    print(
+        f"\n3. Peak memory, from_scores(...).envelope of {n_mem:.0e} scores (requirement: < 1.5 GB)"
+    )
     m = peak_memory(n_mem)
     results["memory"] = m
-    print(f"   whole process peak RSS {m['process_peak_mb']:.0f} MB; the call's own peak "
-          f"{m['call_peak_mb']:.0f} MB above its input (tracemalloc)")
+    print(
+        f"   whole process peak RSS {m['process_peak_mb']:.0f} MB; the call's own peak "
+        f"{m['call_peak_mb']:.0f} MB above its input (tracemalloc)"
+    )
 
-    print(f"\n4. Thesis threshold grid (step {GRID_THRESHOLD_STEP:g}, {len(GRID_PCF)} pcf values) "
-          "vs the exact envelope")
+    print(
+        f"\n4. Thesis threshold grid (step {GRID_THRESHOLD_STEP:g}, {len(GRID_PCF)} pcf values) "
+        "vs the exact envelope"
+    )
     rows = bench_grid_vs_exact(repeats=max(3, args.repeats))
     results["grid_vs_exact"] = rows
     for r in rows:
-        print(f"   german_credit {r['model']:20s} max(exact - grid) {r['exact_minus_grid']:+.1e}  "
-              f"max(grid - exact) {r['grid_minus_exact']:.2e} (at pcf {r['argmax_pcf']:.3f})  "
-              f"exact {_ms(r['exact_s'])}, {r['grid_search_s'] / r['exact_s']:.0f}x faster than "
-              f"the grid by search, {r['grid_classify_s'] / r['exact_s']:.0f}x than the thesis's "
-              "classify-every-case grid")
+        print(
+            f"   german_credit {r['model']:20s} max(exact - grid) {r['exact_minus_grid']:+.1e}  "
+            f"max(grid - exact) {r['grid_minus_exact']:.2e} (at pcf {r['argmax_pcf']:.3f})  "
+            f"exact {_ms(r['exact_s'])}, {r['grid_search_s'] / r['exact_s']:.0f}x faster than "
+            f"the grid by search, {r['grid_classify_s'] / r['exact_s']:.0f}x than the thesis's "
+            "classify-every-case grid"
+        )
     g = bench_grid_speed(min(sizes), repeats=3)
     results["grid_speed"] = g
-    print(f"   n={g['n']:.0e} random scores: exact {_ms(g['exact_s'])}, grid by search {_ms(g['grid_s'])} "
-          f"({g['grid_s'] / g['exact_s']:.1f}x the exact time)")
+    print(
+        f"   n={g['n']:.0e} random scores: exact {_ms(g['exact_s'])}, grid by search {_ms(g['grid_s'])} "
+        f"({g['grid_s'] / g['exact_s']:.1f}x the exact time)"
+    )
 
     if args.json:
         with open(args.json, "w") as fh:

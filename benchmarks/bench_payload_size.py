@@ -27,8 +27,12 @@ def build(n_scores: int, n_classifiers: int = 3, seed: int = 0):
 
     rng = np.random.default_rng(seed)
     y = rng.random(n_scores) < 0.3
-    clfs = [Classifier.from_scores(y, y * (0.5 + 0.5 * i) + rng.normal(size=n_scores),
-                                   name=f"model {i}") for i in range(n_classifiers)]
+    clfs = [
+        Classifier.from_scores(
+            y, y * (0.5 + 0.5 * i) + rng.normal(size=n_scores), name=f"model {i}"
+        )
+        for i in range(n_classifiers)
+    ]
     return CostWidget(clfs)
 
 

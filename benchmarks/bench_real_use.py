@@ -30,8 +30,12 @@ def classifiers(n_classifiers=5, n_cases=1_000_000, seed=0):
 
     rng = np.random.default_rng(seed)
     y = rng.random(n_cases) < 0.3
-    return [Classifier.from_scores(y, np.round(y * (0.5 + 0.2 * i) + rng.normal(size=n_cases), 3),
-                                   name=f"model {i}") for i in range(n_classifiers)]
+    return [
+        Classifier.from_scores(
+            y, np.round(y * (0.5 + 0.2 * i) + rng.normal(size=n_cases), 3), name=f"model {i}"
+        )
+        for i in range(n_classifiers)
+    ]
 
 
 def bench_display(n_classifiers=5, n_cases=1_000_000):
@@ -53,9 +57,15 @@ def bench_display(n_classifiers=5, n_cases=1_000_000):
         t0 = time.perf_counter()
         w.wait(timeout=1800)
         t_bands = time.perf_counter() - t0 + t_display
-    return {"cases": n_cases, "classifiers": n_classifiers, "set_show_bands_s": t_set,
-            "display_s": t_display, "busy_after_display": busy_after_display,
-            "image": "image/png" in bundle, "bands_s": t_bands}
+    return {
+        "cases": n_cases,
+        "classifiers": n_classifiers,
+        "set_show_bands_s": t_set,
+        "display_s": t_display,
+        "busy_after_display": busy_after_display,
+        "image": "image/png" in bundle,
+        "bands_s": t_bands,
+    }
 
 
 def _models():
@@ -82,16 +92,23 @@ def bench_dropped(n_widgets=30, n_cases=2_000):
         w.wait(timeout=600)
         refs.append(w)
     del w
-    dropped = {"threads": threading.active_count() - threads0, "costwidget_threads": _threads(),
-               "models": _models() - models0}
+    dropped = {
+        "threads": threading.active_count() - threads0,
+        "costwidget_threads": _threads(),
+        "models": _models() - models0,
+    }
     for w in refs:
         w.close()
     refs.clear()
     gc.collect()
     closed = {"threads": threading.active_count() - threads0, "models": _models() - models0}
-    return {"widgets": n_widgets, "max_workers": getattr(background, "MAX_WORKERS", None),
-            "dropped": dropped,
-            "models_per_widget": dropped["models"] / n_widgets, "closed": closed}
+    return {
+        "widgets": n_widgets,
+        "max_workers": getattr(background, "MAX_WORKERS", None),
+        "dropped": dropped,
+        "models_per_widget": dropped["models"] / n_widgets,
+        "closed": closed,
+    }
 
 
 def main():
@@ -103,16 +120,21 @@ def main():
     warnings.simplefilter("ignore", DeprecationWarning)
     # First, so that the threads counted are the ones these widgets started.
     r = bench_dropped(n_widgets=10 if args.quick else 30)
-    print(f"1. {r['widgets']} widgets built (bands shown) and dropped: "
-          f"+{r['dropped']['threads']} threads ({r['dropped']['costwidget_threads']} widget "
-          f"workers, pool limit {r['max_workers']}), +{r['dropped']['models']} ipywidgets models "
-          f"({r['models_per_widget']:.0f} per widget)\n   after close() of each: "
-          f"+{r['closed']['threads']} threads, +{r['closed']['models']} models")
+    print(
+        f"1. {r['widgets']} widgets built (bands shown) and dropped: "
+        f"+{r['dropped']['threads']} threads ({r['dropped']['costwidget_threads']} widget "
+        f"workers, pool limit {r['max_workers']}), +{r['dropped']['models']} ipywidgets models "
+        f"({r['models_per_widget']:.0f} per widget)\n   after close() of each: "
+        f"+{r['closed']['threads']} threads, +{r['closed']['models']} models"
+    )
     d = bench_display(n_cases=100_000 if args.quick else 1_000_000)
-    print(f"2. display with bands computing, {d['classifiers']} classifiers x {d['cases']:,} "
-          f"cases:\n   show_bands = True took {d['set_show_bands_s'] * 1e3:.1f} ms; display "
-          f"(_repr_mimebundle_, with its PNG) {d['display_s'] * 1e3:.0f} ms, busy after it: "
-          f"{d['busy_after_display']}; the bands took {d['bands_s']:.2f} s in all")
+    print(
+        f"2. display with bands computing, {d['classifiers']} classifiers x {d['cases']:,} "
+        f"cases:\n   show_bands = True took {d['set_show_bands_s'] * 1e3:.1f} ms; display "
+        f"(_repr_mimebundle_, with its PNG) {d['display_s'] * 1e3:.0f} ms, busy after it: "
+        f"{d['busy_after_display']}; the bands took {d['bands_s']:.2f} s in all"
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -53,20 +53,23 @@ def _kernel_per_move(models, rounds=3, moves=60):
             w.wait(120)
     w.close()
     for mode, ms in out.items():
-        print(f"kernel CPU per p(+) change, band requests {mode}: "
-              f"{np.median(ms):.1f} ms (median of {rounds} runs of {moves} moves)")
+        print(
+            f"kernel CPU per p(+) change, band requests {mode}: "
+            f"{np.median(ms):.1f} ms (median of {rounds} runs of {moves} moves)"
+        )
 
 
 def main():
-    m = cw.Classifier.from_frame(load_demo_scores("german_credit"), instance="row",
-                                 pos_label="Bad")
+    m = cw.Classifier.from_frame(load_demo_scores("german_credit"), instance="row", pos_label="Bad")
     _band_times({k: m[k] for k in m}, "German credit, 4 models x 1000 cases")
     rng = np.random.default_rng(1)
     n = 100_000
     y = rng.random(n) < 0.3
     s = rng.normal(size=n) + y
-    _band_times(cw.classifiers_from_predictions(y, {"a": s, "b": s + 0.3 * rng.normal(size=n)}),
-                "2 models x 10^5 cases")
+    _band_times(
+        cw.classifiers_from_predictions(y, {"a": s, "b": s + 0.3 * rng.normal(size=n)}),
+        "2 models x 10^5 cases",
+    )
     _kernel_per_move(m)
 
 

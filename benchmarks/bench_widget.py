@@ -52,18 +52,23 @@ def background(n_classifiers=5, n_scores=100_000):
     rng = np.random.default_rng(2)
     y = rng.random(n_scores) < 0.3
     base = rng.normal(size=n_scores)
-    clfs = [Classifier.from_scores(y, y * (0.5 + 0.2 * i) + 0.6 * base + rng.normal(size=n_scores),
-                                   name=f"m{i}") for i in range(n_classifiers)]
+    clfs = [
+        Classifier.from_scores(
+            y, y * (0.5 + 0.2 * i) + 0.6 * base + rng.normal(size=n_scores), name=f"m{i}"
+        )
+        for i in range(n_classifiers)
+    ]
     out = {}
     with CostWidget(clfs) as w:
-        for label, change in (("show_bands (5 x 1e5, B=1000, 512-point grid)",
-                               lambda: setattr(w, "show_bands", True)),
-                              ("difference = [m0, m1] (1e5, B=1000)",
-                               lambda: setattr(w, "difference", ["m0", "m1"])),
-                              ("difference pair changed to [m2, m3]",
-                               lambda: setattr(w, "difference", ["m2", "m3"])),
-                              ("band_level 0.9 -> 0.8 (replicates cached)",
-                               lambda: setattr(w, "band_level", 0.8))):
+        for label, change in (
+            (
+                "show_bands (5 x 1e5, B=1000, 512-point grid)",
+                lambda: setattr(w, "show_bands", True),
+            ),
+            ("difference = [m0, m1] (1e5, B=1000)", lambda: setattr(w, "difference", ["m0", "m1"])),
+            ("difference pair changed to [m2, m3]", lambda: setattr(w, "difference", ["m2", "m3"])),
+            ("band_level 0.9 -> 0.8 (replicates cached)", lambda: setattr(w, "band_level", 0.8)),
+        ):
             t0, c0 = time.perf_counter(), time.process_time()
             change()
             returned = time.perf_counter() - t0
@@ -78,10 +83,16 @@ def background(n_classifiers=5, n_scores=100_000):
             w.wait()
             drawn, cpu = time.perf_counter() - t0, time.process_time() - c0
             out[label] = (returned, drawn, moves)
-            lat = (f"p(+) changes meanwhile: {len(moves)}, median {_median_ms(moves):.2f} ms, "
-                   f"max {max(moves) * 1e3:.1f} ms" if moves else "no p(+) change fitted in")
-            print(f"{label}: call returned in {returned * 1e3:.1f} ms, drawn after {drawn:.2f} s "
-                  f"(CPU {cpu:.2f} s, all threads; load average {os.getloadavg()[0]:.1f}); {lat}")
+            lat = (
+                f"p(+) changes meanwhile: {len(moves)}, median {_median_ms(moves):.2f} ms, "
+                f"max {max(moves) * 1e3:.1f} ms"
+                if moves
+                else "no p(+) change fitted in"
+            )
+            print(
+                f"{label}: call returned in {returned * 1e3:.1f} ms, drawn after {drawn:.2f} s "
+                f"(CPU {cpu:.2f} s, all threads; load average {os.getloadavg()[0]:.1f}); {lat}"
+            )
     return out
 
 
@@ -102,8 +113,10 @@ def main():
     w.show_bands = True
     w.difference = ["model 0", "model 9"]
     w.wait()
-    print(f"bands for 10 classifiers + difference view (background, B=1000): "
-          f"{time.perf_counter() - t1:.2f} s until drawn")
+    print(
+        f"bands for 10 classifiers + difference view (background, B=1000): "
+        f"{time.perf_counter() - t1:.2f} s until drawn"
+    )
     pb = time_changes(w, values)
     x = np.random.default_rng(1).random(100_000)
     s = []
@@ -112,12 +125,18 @@ def main():
         np.sort(x)
         s.append(time.perf_counter() - t1)
     sort_ms = statistics.median(s) * 1e3
-    for label, times in (("p_pos change", p), ("cost_fn change", r), ("max_fpr change (NP)", c),
-                         ("p_pos change, bands on", pb)):
+    for label, times in (
+        ("p_pos change", p),
+        ("cost_fn change", r),
+        ("max_fpr change (NP)", c),
+        ("p_pos change, bands on", pb),
+    ):
         med = _median_ms(times)
-        print(f"{label:>22}: median {med:.2f} ms, p90 {np.percentile(times, 90) * 1e3:.2f} ms "
-              f"({med / sort_ms:.1f}x one numpy.sort of 1e5 floats = {sort_ms:.2f} ms); "
-              f"target <= 5 ms: {'met' if med <= 5 else 'NOT met'}")
+        print(
+            f"{label:>22}: median {med:.2f} ms, p90 {np.percentile(times, 90) * 1e3:.2f} ms "
+            f"({med / sort_ms:.1f}x one numpy.sort of 1e5 floats = {sort_ms:.2f} ms); "
+            f"target <= 5 ms: {'met' if med <= 5 else 'NOT met'}"
+        )
     w.close()
     background()
 

@@ -59,8 +59,9 @@ def main(argv=None):
     truth = true_best_cost(pcf, args.d)
     # Check the closed form against a dense search over thresholds.
     t = np.linspace(-8, 8, 200001)
-    dense = np.min(pcf[:, None] * stats.norm.cdf(t - args.d) + (1 - pcf[:, None]) *
-                   stats.norm.cdf(-t), axis=1)
+    dense = np.min(
+        pcf[:, None] * stats.norm.cdf(t - args.d) + (1 - pcf[:, None]) * stats.norm.cdf(-t), axis=1
+    )
     assert np.allclose(dense, truth, atol=1e-9), (dense, truth)
 
     rng = np.random.default_rng(args.seed)
@@ -72,21 +73,27 @@ def main(argv=None):
         clf = cw.Classifier.from_scores(y, s)
         default = clf.band(args.level, grid=pcf, n_boot=args.n_boot, random_state=k)
         assert default.attrs["interval"] == "basic"
-        pct = clf.band(args.level, grid=pcf, n_boot=args.n_boot, random_state=k,
-                       interval="percentile")
+        pct = clf.band(
+            args.level, grid=pcf, n_boot=args.n_boot, random_state=k, interval="percentile"
+        )
         for name, band in (("basic (default)", default), ("percentile", pct)):
             hits[name] += (band.lower.to_numpy() <= truth) & (truth <= band.upper.to_numpy())
     seconds = time.perf_counter() - start
 
     n = args.n_pos + args.n_neg
-    print(f"Coverage of the true best cost by the pointwise {args.level:.0%} band of "
-          f"Classifier.band (basic: the default), binormal d' = {args.d}, n = {n} ({args.n_pos} + {args.n_neg}), "
-          f"B = {args.n_boot}, {args.samples} samples (seed {args.seed}, {seconds:.0f} s)")
+    print(
+        f"Coverage of the true best cost by the pointwise {args.level:.0%} band of "
+        f"Classifier.band (basic: the default), binormal d' = {args.d}, n = {n} ({args.n_pos} + {args.n_neg}), "
+        f"B = {args.n_boot}, {args.samples} samples (seed {args.seed}, {seconds:.0f} s)"
+    )
     print(f"{'pcf':<12}" + " ".join(f"{x:6.1f}" for x in pcf) + "    mean    min   at pcf 0.5")
     for name, h in hits.items():
         c = h / args.samples
-        print(f"{name.split()[0]:<12}" + " ".join(f"{v:6.3f}" for v in c)
-              + f"   {c.mean():.3f}  {c.min():.3f}   {int(h[4])}/{args.samples}")
+        print(
+            f"{name.split()[0]:<12}"
+            + " ".join(f"{v:6.3f}" for v in c)
+            + f"   {c.mean():.3f}  {c.min():.3f}   {int(h[4])}/{args.samples}"
+        )
     se = np.sqrt(args.level * (1 - args.level) / args.samples)
     print(f"Monte Carlo standard error of one coverage near {args.level}: {se:.3f}")
 

@@ -20,12 +20,15 @@ from sklearn.preprocessing import StandardScaler
 from costwidget.datasets import DATASETS, load_dataset
 
 MODELS = {
-    "logistic regression": lambda: make_pipeline(SimpleImputer(), StandardScaler(),
-                                                 LogisticRegression(max_iter=2000)),
-    "random forest": lambda: make_pipeline(SimpleImputer(),
-                                           RandomForestClassifier(n_estimators=300, random_state=0)),
-    "gradient boosting": lambda: make_pipeline(SimpleImputer(),
-                                               GradientBoostingClassifier(random_state=0)),
+    "logistic regression": lambda: make_pipeline(
+        SimpleImputer(), StandardScaler(), LogisticRegression(max_iter=2000)
+    ),
+    "random forest": lambda: make_pipeline(
+        SimpleImputer(), RandomForestClassifier(n_estimators=300, random_state=0)
+    ),
+    "gradient boosting": lambda: make_pipeline(
+        SimpleImputer(), GradientBoostingClassifier(random_state=0)
+    ),
     "naive Bayes": lambda: make_pipeline(SimpleImputer(), GaussianNB()),
 }
 
@@ -46,9 +49,18 @@ def main() -> None:
                 model = make().fit(X[train], y[train])
                 col = list(model.classes_).index(positive)
                 score[test] = model.predict_proba(X[test])[:, col]
-            rows.append(pd.DataFrame({"dataset": dataset, "row": np.arange(len(y)), "fold": fold_of,
-                                      "label": y.to_numpy(), "model": name,
-                                      "score": np.round(score, 6)}))
+            rows.append(
+                pd.DataFrame(
+                    {
+                        "dataset": dataset,
+                        "row": np.arange(len(y)),
+                        "fold": fold_of,
+                        "label": y.to_numpy(),
+                        "model": name,
+                        "score": np.round(score, 6),
+                    }
+                )
+            )
     out = Path(__file__).resolve().parents[1] / "costwidget" / "data" / "demo_scores.csv"
     pd.concat(rows).to_csv(out, index=False)
     print(f"wrote {out}")

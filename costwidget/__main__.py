@@ -15,10 +15,15 @@ from .datasets import DATASETS, load_demo_scores, positive_label
 def summary(dataset: str = "german_credit") -> str:
     scores = load_demo_scores(dataset)
     pos = positive_label(dataset)
-    lines = [f"costwidget summary: {dataset} ({len(scores['row'].unique())} cases, "
-             f"positive class {pos!r}), 5-fold cross-validated scores", ""]
-    header = f"{'model':<22}{'ROC pts':>8}{'hull':>6}{'range lo':>10}{'range hi':>10}" \
-             f"{'NEC@0.5':>9}{'thr@0.5':>9}{'area':>8}"
+    lines = [
+        f"costwidget summary: {dataset} ({len(scores['row'].unique())} cases, "
+        f"positive class {pos!r}), 5-fold cross-validated scores",
+        "",
+    ]
+    header = (
+        f"{'model':<22}{'ROC pts':>8}{'hull':>6}{'range lo':>10}{'range hi':>10}"
+        f"{'NEC@0.5':>9}{'thr@0.5':>9}{'area':>8}"
+    )
     lines += [header, "-" * len(header)]
     classifiers = []
     for model, group in scores.groupby("model", sort=False):
@@ -26,14 +31,21 @@ def summary(dataset: str = "german_credit") -> str:
         classifiers.append(clf)
         lo, hi = clf.operating_range
         op = clf.best(0.5)
-        lines.append(f"{model:<22}{len(clf.roc):>8}{len(clf.hull):>6}{lo:>10.4f}{hi:>10.4f}"
-                     f"{op.nec:>9.4f}{op.threshold:>9.4f}{clf.area():>8.4f}")
+        lines.append(
+            f"{model:<22}{len(clf.roc):>8}{len(clf.hull):>6}{lo:>10.4f}{hi:>10.4f}"
+            f"{op.nec:>9.4f}{op.threshold:>9.4f}{clf.area():>8.4f}"
+        )
     lines += ["", "Best of all models, by operating point PCF(+):"]
     best = combined_envelope(classifiers)
     for row in best.itertuples():
-        lines.append(f"  {row.pcf_lo:.4f} - {row.pcf_hi:.4f}: {row.classifier}"
-                     + (f" (threshold {row.threshold:.4f})" if row.classifier not in
-                        ("all negative", "all positive") else ""))
+        lines.append(
+            f"  {row.pcf_lo:.4f} - {row.pcf_hi:.4f}: {row.classifier}"
+            + (
+                f" (threshold {row.threshold:.4f})"
+                if row.classifier not in ("all negative", "all positive")
+                else ""
+            )
+        )
     return "\n".join(lines)
 
 

@@ -58,6 +58,8 @@ def load_demo_scores(dataset: str | None = None) -> pd.DataFrame:
     frame = _read("demo_scores.csv")
     if dataset is not None:
         if dataset not in set(frame["dataset"]):
-            raise ValueError(f"No demo scores for {dataset!r}; have {sorted(set(frame['dataset']))}.")
+            raise ValueError(
+                f"No demo scores for {dataset!r}; have {sorted(set(frame['dataset']))}."
+            )
         frame = frame[frame["dataset"] == dataset].reset_index(drop=True)
     return frame

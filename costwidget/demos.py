@@ -30,6 +30,13 @@ def demo(dataset: str = "german_credit", **kwargs):
     scores = load_demo_scores(dataset)
     # Folds give the fold-spread band; the shared instance ids make the models
     # comparable in pairs (the difference view).
-    return CostWidget.from_frame(scores, y_true="label", y_score="score", model="model",
-                                 fold="fold", instance="row", pos_label=positive_label(dataset),
-                                 **kwargs)
+    return CostWidget.from_frame(
+        scores,
+        y_true="label",
+        y_score="score",
+        model="model",
+        fold="fold",
+        instance="row",
+        pos_label=positive_label(dataset),
+        **kwargs,
+    )

@@ -93,8 +93,10 @@ class CostCurveDisplay(DisplayConstructors):
             raise ValueError("CostCurveDisplay needs at least one classifier.")
         for i, clf in enumerate(clfs):
             if not isinstance(clf, Classifier):
-                raise TypeError(f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
-                                "Classifier; build one with Classifier.from_scores(...).")
+                raise TypeError(
+                    f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
+                    "Classifier; build one with Classifier.from_scores(...)."
+                )
         self.classifiers = clfs
         self.name = name
         self.pos_label = pos_label
@@ -103,10 +105,28 @@ class CostCurveDisplay(DisplayConstructors):
         self.roc_auc = aucs[0] if len(clfs) == 1 else aucs
 
     # ------------------------------------------------------------------ drawing
-    def plot(self, ax=None, *, name=None, pcf=None, p_pos=None, cost_fn=1.0, cost_fp=1.0,
-             show_bands=False, band_level=0.9, random_state=0, cost_lines=False,
-             plot_trivial=True, trivial_kw=None, plot_best=None, roc=False, roc_ax=None,
-             colors=None, curve_kwargs=None, despine=False):
+    def plot(
+        self,
+        ax=None,
+        *,
+        name=None,
+        pcf=None,
+        p_pos=None,
+        cost_fn=1.0,
+        cost_fp=1.0,
+        show_bands=False,
+        band_level=0.9,
+        random_state=0,
+        cost_lines=False,
+        plot_trivial=True,
+        trivial_kw=None,
+        plot_best=None,
+        roc=False,
+        roc_ax=None,
+        colors=None,
+        curve_kwargs=None,
+        despine=False,
+    ):
         """Draw the cost curves.
 
         Parameters
@@ -183,23 +203,32 @@ class CostCurveDisplay(DisplayConstructors):
         names = self._curve_names(name if name is not None else self.name, curve_kwargs)
         aucs = self.roc_auc if isinstance(self.roc_auc, list) else [self.roc_auc]
         styles = curve_styles.curve_styles(
-            aucs, [None if nm is None else mp.text(nm) for nm in names], curve_kwargs,
-            self._default_colors(colors, mp), mp.ENVELOPE_STYLE, folds=self.folds)
+            aucs,
+            [None if nm is None else mp.text(nm) for nm in names],
+            curve_kwargs,
+            self._default_colors(colors, mp),
+            mp.ENVELOPE_STYLE,
+            folds=self.folds,
+        )
         colors = [mcolors.to_hex(s["color"]) for s in styles]  # the marks' colour, one spelling
         trivial_style = curve_styles.style_kwargs(mp.TRIVIAL_STYLE, trivial_kw)
         pcf = _operating_pcf(pcf, p_pos, cost_fn, cost_fp)
         ax, roc_ax = _axes(ax, roc_ax, roc)
 
-        self.trivial_ = mp.setup_cost(ax, ymax=1.0 if cost_lines else 0.5, trivial=plot_trivial,
-                                      trivial_style=trivial_style)
+        self.trivial_ = mp.setup_cost(
+            ax, ymax=1.0 if cost_lines else 0.5, trivial=plot_trivial, trivial_style=trivial_style
+        )
         if self.pos_label is not None:
             ax.set_xlabel(f"{mp.PCF_LABEL}  (positive label: {mp.text(self.pos_label)})")
         self.bands_ = None
         if show_bands:
             # The band of the best achievable cost, as the widget draws it (Classifier.band).
-            self.bands_ = [mp.draw_band(ax, clf.band(band_level, interval="basic",
-                                                     random_state=random_state), c)
-                           for clf, c in zip(clfs, colors)]
+            self.bands_ = [
+                mp.draw_band(
+                    ax, clf.band(band_level, interval="basic", random_state=random_state), c
+                )
+                for clf, c in zip(clfs, colors)
+            ]
         if cost_lines:
             for clf, c in zip(clfs, colors):
                 mp.draw_cost_lines(ax, clf, c)
@@ -207,22 +236,27 @@ class CostCurveDisplay(DisplayConstructors):
         self.line_ = lines[0] if n == 1 else lines
         self.combined_ = None
         if (n > 1 and not self.folds) if plot_best is None else plot_best:
-            owners = [c.name if c.name is not None else f"classifier {i}"
-                      for i, c in enumerate(clfs)]
+            owners = [
+                c.name if c.name is not None else f"classifier {i}" for i, c in enumerate(clfs)
+            ]
             self.combined_, _ = mp.draw_combined(ax, clfs, dict(zip(owners, colors)))
         self.operating_line_ = self.operating_points_ = None
         if pcf is not None:
             self.operating_line_, self.operating_points_ = mp.draw_operating_line(
-                ax, pcf, [(clf.nec(pcf), c) for clf, c in zip(clfs, colors)])
+                ax, pcf, [(clf.nec(pcf), c) for clf, c in zip(clfs, colors)]
+            )
         self._legend(ax, lines, styles, trivial_style)
 
         self.roc_ax_ = self.roc_line_ = None
         if roc:
             mp.setup_roc(roc_ax)
             # Each hull looks like its envelope (the folds' dashes too), in its colour.
-            hulls = [mp.draw_roc(roc_ax, clf, c, label=nm,
-                                 **{k: s[k] for k in ("linestyle", "alpha") if k in s})
-                     for clf, c, nm, s in zip(clfs, colors, names, styles)]
+            hulls = [
+                mp.draw_roc(
+                    roc_ax, clf, c, label=nm, **{k: s[k] for k in ("linestyle", "alpha") if k in s}
+                )
+                for clf, c, nm, s in zip(clfs, colors, names, styles)
+            ]
             if pcf is not None:
                 best = [clf.best(pcf) for clf in clfs]
                 mp.draw_iso_lines(roc_ax, [(b.fpr, b.tpr, c) for b, c in zip(best, colors)], pcf)
@@ -253,10 +287,12 @@ class CostCurveDisplay(DisplayConstructors):
         if len(names) != n:
             raise ValueError(f"name has {len(names)} entries for {n} classifiers.")
         if self.folds and n > 1 and (curve_kwargs is None or isinstance(curve_kwargs, Mapping)):
-            raise ValueError("To avoid labeling individual curves that have the same appearance, "
-                             f"`curve_kwargs` should be a list of {n} dictionaries. Alternatively,"
-                             " set `name` to `None` or a single string to label a single legend "
-                             "entry for all curves.")
+            raise ValueError(
+                "To avoid labeling individual curves that have the same appearance, "
+                f"`curve_kwargs` should be a list of {n} dictionaries. Alternatively,"
+                " set `name` to `None` or a single string to label a single legend "
+                "entry for all curves."
+            )
         return names
 
     def _default_colors(self, colors, mp) -> list:
@@ -277,8 +313,12 @@ class CostCurveDisplay(DisplayConstructors):
         if self.combined_ is not None:
             entries.append((self.combined_, "best of all"))
         if entries:
-            ax.legend([h for h, _ in entries], [lab for _, lab in entries], loc="upper right",
-                      fontsize="small")
+            ax.legend(
+                [h for h, _ in entries],
+                [lab for _, lab in entries],
+                loc="upper right",
+                fontsize="small",
+            )
 
 
 def _axes(ax, roc_ax, roc):
@@ -297,8 +337,9 @@ def _axes(ax, roc_ax, roc):
 
 def _operating_pcf(pcf, p_pos, cost_fn, cost_fp):
     if pcf is not None and p_pos is not None:
-        raise ValueError("give the operating point as pcf= or as p_pos= (with cost_fn=, "
-                         "cost_fp=), not both.")
+        raise ValueError(
+            "give the operating point as pcf= or as p_pos= (with cost_fn=, cost_fp=), not both."
+        )
     if p_pos is not None:
         return float(probability_cost(p_pos, cost_fn, cost_fp))
     if pcf is None:

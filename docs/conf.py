@@ -94,4 +94,3 @@ html_copy_source = False
 
 exclude_patterns = ["_build", "first_screen", "**.ipynb_checkpoints"]
 suppress_warnings = ["mystnb.unknown_mime_type"]
-

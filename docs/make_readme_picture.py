@@ -35,7 +35,8 @@ def main(out: pathlib.Path = HERE / "widget.png") -> pathlib.Path:
             # Drawn when every pane has its axes and the readout its rows.
             page.wait_for_function(
                 "() => document.querySelectorAll('#costwidget-view svg .tick text').length > 20",
-                timeout=120_000)
+                timeout=120_000,
+            )
             page.wait_for_timeout(500)
             page.locator("#costwidget-view").screenshot(path=str(out))
             browser.close()

@@ -234,8 +234,10 @@ def rates_at_threshold(y, s, t, w=None):
     w = np.ones(len(y)) if w is None else w
     pos = np.asarray(y) == 1
     above = np.asarray(s) >= t
-    tot = [sum(map(Fraction, w[m].tolist()), Fraction(0)) for m in (~pos, pos, ~pos & above,
-                                                                      pos & above)]
+    tot = [
+        sum(map(Fraction, w[m].tolist()), Fraction(0))
+        for m in (~pos, pos, ~pos & above, pos & above)
+    ]
     return float(tot[2] / tot[0]), float(tot[3] / tot[1])
 
 

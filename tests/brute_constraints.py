@@ -97,8 +97,10 @@ def binding_limit(point_sets, load, cost, where):
     """A limit below every classifier's cheapest rules (so it binds for each), where the
     winner's cheapest allowed rule is a ROC point (``where="vertex"``) or a mix of two
     (``where="edge"``). ``point_sets`` holds each classifier's :func:`roc_rates`."""
-    lows = [min(load(f, t) for _, f, t in pts if cost(f, t) == cheapest(pts, cost))
-            for pts in point_sets]
+    lows = [
+        min(load(f, t) for _, f, t in pts if cost(f, t) == cheapest(pts, cost))
+        for pts in point_sets
+    ]
     below = sorted({load(f, t) for pts in point_sets for _, f, t in pts if load(f, t) < min(lows)})
     candidates = below[::-1] + [(u + v) / 2 for u, v in zip(below[-2::-1], below[::-1])]
     for limit in candidates:

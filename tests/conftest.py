@@ -7,7 +7,9 @@ sys.path.insert(0, os.path.dirname(__file__))  # so tests can `import brute`
 
 # Modest example counts: the whole model suite should run in well under a minute.
 settings.register_profile(
-    "costwidget", max_examples=60, deadline=None,
+    "costwidget",
+    max_examples=60,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("ci-long", max_examples=1000, deadline=None)

@@ -25,9 +25,14 @@ def _matrix(tp, fn, fp, tn):
 @settings(max_examples=150, deadline=None)
 # Found by a full run: at PCF(+) 2e-110 the exact band's starting guess was 0/0 (sd**3 underflowed).
 @example(tp=1, fn=1, fp=0, tn=1, pcfs=[2e-110, 1e-300], level=0.9)
-@given(tp=st.integers(0, 40), fn=st.integers(0, 40), fp=st.integers(0, 40),
-       tn=st.integers(0, 40), pcfs=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=8),
-       level=st.sampled_from([0.5, 0.8, 0.9, 0.95]))
+@given(
+    tp=st.integers(0, 40),
+    fn=st.integers(0, 40),
+    fp=st.integers(0, 40),
+    tn=st.integers(0, 40),
+    pcfs=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=8),
+    level=st.sampled_from([0.5, 0.8, 0.9, 0.95]),
+)
 def test_the_readout_nec_lies_in_its_band(tp, fn, fp, tn, pcfs, level):
     if tp + fn == 0 or fp + tn == 0:
         return  # a band needs both classes

@@ -27,8 +27,10 @@ def _from_marks(w):
             # The fill is straight between its points: find the segment around PCF(+) by hand.
             j = int(np.clip(np.searchsorted(x, w.pcf) - 1, 0, len(x) - 2))
             t = (w.pcf - x[j]) / (x[j + 1] - x[j])
-            out[d.name] = (lower[j] + t * (lower[j + 1] - lower[j]),
-                           upper[j] + t * (upper[j + 1] - upper[j]))
+            out[d.name] = (
+                lower[j] + t * (lower[j + 1] - lower[j]),
+                upper[j] + t * (upper[j + 1] - upper[j]),
+            )
     return out
 
 
@@ -58,8 +60,10 @@ def test_band_columns_equal_the_drawn_band_at_pcf(w, p_pos):
 
 
 def test_more_than_two_bands_are_outlines(w):
-    w.update(show_bands=True, visible=list(w.visible) if len(w.visible) > 2 else
-             [c.name for c in w.classifiers])
+    w.update(
+        show_bands=True,
+        visible=list(w.visible) if len(w.visible) > 2 else [c.name for c in w.classifiers],
+    )
     w.wait(timeout=300)
     shown = [m for m in w.band_layer.marks if m.visible]
     assert len(shown) > 2 and all(list(m.fill_opacities) == [0.0] for m in shown)

@@ -30,8 +30,12 @@ def brute_band(n_pos, n_neg, tp, fp, x, level):
 
 
 @settings(max_examples=150, deadline=None)
-@given(n_pos=st.integers(1, 30), n_neg=st.integers(1, 30), data=st.data(),
-       level=st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99]))
+@given(
+    n_pos=st.integers(1, 30),
+    n_neg=st.integers(1, 30),
+    data=st.data(),
+    level=st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99]),
+)
 def test_exact_band_matches_enumeration(n_pos, n_neg, data, level):
     tp = data.draw(st.integers(0, n_pos))
     fp = data.draw(st.integers(0, n_neg))
@@ -82,10 +86,15 @@ def _random_scores(seed, n=400, ties=2):
 @pytest.mark.parametrize("seed", range(4))
 def test_envelope_values_match_min_over_all_cost_lines(seed):
     y, s = _random_scores(seed)
-    bins = resample.score_bins(s, y) if seed % 2 else resample.score_bins(s, y, max_exact=10,
-                                                                          per_class=15)
+    bins = (
+        resample.score_bins(s, y)
+        if seed % 2
+        else resample.score_bins(s, y, max_exact=10, per_class=15)
+    )
     rng = np.random.default_rng(seed)
-    counts = resample.stratified_counts(bins.bin_of * 2 + y, y.astype(int), 2 * bins.n_bins, 30, rng)
+    counts = resample.stratified_counts(
+        bins.bin_of * 2 + y, y.astype(int), 2 * bins.n_bins, 30, rng
+    )
     tpb, fpb = counts[:, 1::2], counts[:, 0::2]
     p, n = y.sum(), (~y).sum()
     x = np.linspace(0, 1, 101)
@@ -208,7 +217,9 @@ def test_bad_method_combinations():
         clf.band(method="normal")
     with pytest.raises(ValueError, match="threshold"):
         clf.band(threshold="best")
-    weighted = cw.Classifier.from_scores([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.5], sample_weight=[1, 2, 1, 1])
+    weighted = cw.Classifier.from_scores(
+        [0, 1, 0, 1], [0.1, 0.9, 0.3, 0.5], sample_weight=[1, 2, 1, 1]
+    )
     with pytest.raises(ValueError, match="sample_weight"):
         weighted.band()
 
@@ -238,8 +249,9 @@ def test_band_with_folds_is_reproducible_and_brackets_envelope():
     folds = np.arange(400) % 4
     clf = cw.Classifier.from_scores(y, s, folds=folds)
     band = clf.band(0.9, n_boot=300, grid=65, random_state=0)
-    assert band.equals(cw.Classifier.from_scores(y, s, folds=folds).band(
-        0.9, n_boot=300, grid=65, random_state=0))
+    assert band.equals(
+        cw.Classifier.from_scores(y, s, folds=folds).band(0.9, n_boot=300, grid=65, random_state=0)
+    )
     inner = band.iloc[1:-1]
     assert (inner.lower <= inner.nec + 1e-12).all()
 
@@ -261,8 +273,9 @@ def _coverage_at_pcf_one(n_pos, fnr, level, **band_kw):
     return covered
 
 
-@pytest.mark.parametrize("n_pos, fnr", [(20, 0.12), (50, 0.06), (100, 0.03), (30, 0.2),
-                                        (40, 0.5), (60, 0.1)])
+@pytest.mark.parametrize(
+    "n_pos, fnr", [(20, 0.12), (50, 0.06), (100, 0.03), (30, 0.2), (40, 0.5), (60, 0.1)]
+)
 @pytest.mark.parametrize("interval", ["basic", "percentile"])
 def test_a_fixed_rule_band_covers_its_rate_whatever_the_interval(n_pos, fnr, interval):
     # Drummond & Holte (2004), sec. 8: a fixed rule's band is the percentile band of its two
@@ -279,8 +292,9 @@ def test_a_fixed_rule_band_covers_at_an_inner_pcf():
     covered = 0.0
     for fn in range(n_pos + 1):
         for fp in range(n_neg + 1):
-            band = cw.Classifier.from_confusion(tp=n_pos - fn, fn=fn, fp=fp,
-                                                tn=n_neg - fp).band(0.9, grid=[pcf])
+            band = cw.Classifier.from_confusion(tp=n_pos - fn, fn=fn, fp=fp, tn=n_neg - fp).band(
+                0.9, grid=[pcf]
+            )
             if band.lower[0] <= true_nec + 1e-12 and true_nec - 1e-12 <= band.upper[0]:
                 covered += stats.binom.pmf(fn, n_pos, fnr) * stats.binom.pmf(fp, n_neg, fpr)
     assert covered >= 0.88
@@ -294,7 +308,7 @@ def test_a_fixed_rule_band_is_the_binomial_quantiles():
     y = np.r_[np.ones(20, bool), np.zeros(20, bool)]
     s = np.r_[np.full(19, 0.9), 0.1, np.full(2, 0.9), np.full(18, 0.1)]
     clf = cw.Classifier.from_scores(y, s)
-    expected = stats.binom.ppf([0.05, 0.95], 20, 1 / 20) / 20        # [0, 0.15]
+    expected = stats.binom.ppf([0.05, 0.95], 20, 1 / 20) / 20  # [0, 0.15]
     matrix = cw.Classifier.from_confusion(tp=19, fn=1, fp=2, tn=18).band(0.9, grid=[1.0])
     assert (matrix.nec[0], matrix.lower[0], matrix.upper[0]) == (0.0, 0.0, 0.0)
     for interval in ("basic", "percentile"):

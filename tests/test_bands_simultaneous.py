@@ -43,8 +43,7 @@ def test_no_true_difference_flags_some_pcf_at_most_ten_percent_of_the_time():
     for k in range(n_sim):
         a, b = correlated_pair(rng, 60, 90, shift_a=1.0, shift_b=1.0, rho=0.6)
         sim = cw.difference_band(a, b, 0.9, n_boot=200, grid=51, random_state=k)
-        pw = cw.difference_band(a, b, 0.9, n_boot=200, grid=51, random_state=k,
-                                simultaneous=False)
+        pw = cw.difference_band(a, b, 0.9, n_boot=200, grid=51, random_state=k, simultaneous=False)
         simultaneous += bool(sim.significant.any())
         pointwise += bool(pw.significant.any())
     assert rate_at_most(simultaneous, n_sim, 0.10), simultaneous
@@ -59,8 +58,9 @@ def test_true_difference_is_found():
     n_sim, found, wrong_sign = 60, 0, 0
     for k in range(n_sim):
         a, b = correlated_pair(rng, 150, 150, shift_a=0.8, shift_b=1.5, rho=0.7)
-        iv = significant_intervals(cw.difference_band(a, b, 0.9, n_boot=200, grid=51,
-                                                      random_state=k))
+        iv = significant_intervals(
+            cw.difference_band(a, b, 0.9, n_boot=200, grid=51, random_state=k)
+        )
         found += len(iv) > 0
         wrong_sign += bool((iv.sign < 0).any())
     assert rate_at_least(found, n_sim, 0.8), found
@@ -68,8 +68,13 @@ def test_true_difference_is_found():
 
 
 @settings(max_examples=80, deadline=None)
-@given(b=st.integers(1, 60), g=st.integers(1, 8), level=st.sampled_from([0.5, 0.8, 0.9, 0.95]),
-       seed=st.integers(0, 10 ** 6), dead=st.booleans())
+@given(
+    b=st.integers(1, 60),
+    g=st.integers(1, 8),
+    level=st.sampled_from([0.5, 0.8, 0.9, 0.95]),
+    seed=st.integers(0, 10**6),
+    dead=st.booleans(),
+)
 def test_sup_t_band_is_the_narrowest_holding_level_of_the_replicates(b, g, level, seed, dead):
     rng = np.random.default_rng(seed)
     reps = np.round(rng.normal(size=(b, g)) * rng.uniform(0.1, 2, g), 2)
@@ -81,9 +86,11 @@ def test_sup_t_band_is_the_narrowest_holding_level_of_the_replicates(b, g, level
     sd, m = max_deviations(reps, centre)
     lower, upper, c = simultaneous_limits(centre, sd, m, np.sort(reps, axis=0), level)
     live = sd > 1e-12
+
     # Brute force: for every candidate c, the replicates inside centre ± c·sd at all live points.
     def inside(cc):
         return ((np.abs(reps[:, live] - centre[live]) <= cc * sd[live] + 1e-12).all(1)).mean()
+
     # The band's edge passes through a replicate (or c = 0): try each replicate's max deviation.
     devs = np.abs(reps[:, live] - centre[live]) / sd[live] if live.any() else np.zeros((b, 1))
     candidates = np.unique(np.r_[0.0, devs.max(1)])
@@ -99,10 +106,13 @@ def test_no_spread_anywhere_constant_difference():
     # a flags every case, b none: NEC_a − NEC_b = 1 − 2·pcf in every replicate.
     rng = np.random.default_rng(1)
     a, b = correlated_pair(rng, 30, 40, shift_a=1, shift_b=1, rho=0.5)
-    band = cw.difference_band(a, b, threshold_a=-100.0, threshold_b=100.0, n_boot=50, grid=5,
-                              random_state=0)
-    np.testing.assert_allclose(band[["diff", "lower", "upper"]].to_numpy(),
-                               np.repeat([[1.0], [0.5], [0.0], [-0.5], [-1.0]], 3, axis=1))
+    band = cw.difference_band(
+        a, b, threshold_a=-100.0, threshold_b=100.0, n_boot=50, grid=5, random_state=0
+    )
+    np.testing.assert_allclose(
+        band[["diff", "lower", "upper"]].to_numpy(),
+        np.repeat([[1.0], [0.5], [0.0], [-0.5], [-1.0]], 3, axis=1),
+    )
     assert band.significant.tolist() == [True, True, False, True, True]
     assert band.attrs["critical_value"] == 0.0
 
@@ -129,8 +139,10 @@ def test_envelope_difference_ends_have_no_spread_and_are_not_significant():
 # ---------------------------------------------------------------------- single classifier
 def _true_best_cost(x, d):
     """Lowest NEC at pcf x over all thresholds of binormal scores N(d, 1) vs N(0, 1)."""
+
     def cost(t):
         return x * stats.norm.cdf(t - d) + (1 - x) * stats.norm.sf(t)
+
     best = optimize.minimize_scalar(cost, bounds=(-8, 8), method="bounded").fun
     return min(best, x, 1 - x)
 

@@ -62,8 +62,9 @@ def test_grid_rates_by_search_equal_the_thesis_classification(bench):
     y = rng.random(500) < 0.4
     s = np.round(rng.random(500), 2)
     t = np.linspace(0.0, 1.0, 101)
-    for got, want in zip(bench.grid_rates(y, s, t, method="search"),
-                         bench.grid_rates(y, s, t, method="classify")):
+    for got, want in zip(
+        bench.grid_rates(y, s, t, method="search"), bench.grid_rates(y, s, t, method="classify")
+    ):
         np.testing.assert_array_equal(got, want)
 
 

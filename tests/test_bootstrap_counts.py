@@ -28,8 +28,9 @@ SIZES = np.array([1, 3, 40, 56, 900])
 def _chi2_pvalue_two_units(counts, n, p, i, j):
     """Goodness of fit of the joint law of units i and j to Multinomial(n, (p_i, p_j, rest))."""
     pair, observed = np.unique(counts[:, [i, j]], axis=0, return_counts=True)
-    expected = stats.multinomial.pmf(np.column_stack([pair, n - pair.sum(1)]), n,
-                                     [p[i], p[j], 1 - p[i] - p[j]]) * len(counts)
+    expected = stats.multinomial.pmf(
+        np.column_stack([pair, n - pair.sum(1)]), n, [p[i], p[j], 1 - p[i] - p[j]]
+    ) * len(counts)
     keep = expected >= 5  # pool the sparse tail into one cell
     obs = np.r_[observed[keep], len(counts) - observed[keep].sum()]
     exp = np.r_[expected[keep], len(counts) - expected[keep].sum()]
@@ -38,8 +39,9 @@ def _chi2_pvalue_two_units(counts, n, p, i, j):
 
 def _draw(n_boot, seed, rng_cls=np.random.PCG64):
     cell = np.repeat(np.arange(len(SIZES)), SIZES)
-    return bootstrap_counts.stratified_counts(cell, np.zeros(len(cell), int), len(SIZES), n_boot,
-                                              np.random.Generator(rng_cls(seed)))
+    return bootstrap_counts.stratified_counts(
+        cell, np.zeros(len(cell), int), len(SIZES), n_boot, np.random.Generator(rng_cls(seed))
+    )
 
 
 @pytest.mark.parametrize("pair", [(0, 1), (1, 2), (2, 4), (3, 4)])
@@ -75,17 +77,19 @@ def test_strata_and_groupings():
     stratum = rng.integers(0, 5, 3000)
     cell = rng.integers(0, 40, 3000)
     key_a, key_b = np.arange(40) % 7, np.arange(40) // 5
-    ga, gb = bootstrap_counts.stratified_sums(cell, stratum, [(key_a, 7), (key_b, 8)], 50,
-                                              np.random.default_rng(0))
+    ga, gb = bootstrap_counts.stratified_sums(
+        cell, stratum, [(key_a, 7), (key_b, 8)], 50, np.random.default_rng(0)
+    )
     assert ga.sum(1).tolist() == [3000] * 50 and gb.sum(1).tolist() == [3000] * 50
     # Each stratum keeps its size: count per stratum through a grouping keyed by stratum.
-    (per,) = bootstrap_counts.stratified_sums(stratum * 40 + cell, stratum,
-                                              [(np.arange(200) // 40, 5)], 50,
-                                              np.random.default_rng(0))
+    (per,) = bootstrap_counts.stratified_sums(
+        stratum * 40 + cell, stratum, [(np.arange(200) // 40, 5)], 50, np.random.default_rng(0)
+    )
     assert (per == np.bincount(stratum, minlength=5)).all()
     # The two groupings come from the same draws: summed per cell they must agree.
-    (full,) = bootstrap_counts.stratified_sums(cell, stratum, [(np.arange(40), 40)], 50,
-                                               np.random.default_rng(0))
+    (full,) = bootstrap_counts.stratified_sums(
+        cell, stratum, [(np.arange(40), 40)], 50, np.random.default_rng(0)
+    )
     assert np.array_equal(ga, np.stack([full[:, key_a == k].sum(1) for k in range(7)], 1))
     assert np.array_equal(gb, np.stack([full[:, key_b == k].sum(1) for k in range(8)], 1))
 
@@ -132,10 +136,12 @@ def test_greedy_bins_keep_the_replicates_loss_below_target():
     bins = resample.score_bins(s, y, keep_thresholds=keep, per_class=4096, max_loss=0.002)
     assert 50 < bins.n_bins < 1000
     assert set(keep) <= set(bins.thresholds)  # kept thresholds are bin edges
-    counts = bootstrap_counts.stratified_counts(bins.bin_of * 2 + y, y.astype(int),
-                                                2 * bins.n_bins, 500, np.random.default_rng(1))
-    bound = resample.coarsening_bound(counts[:, 1::2], counts[:, 0::2], bins.multi,
-                                      y.sum(), (~y).sum())
+    counts = bootstrap_counts.stratified_counts(
+        bins.bin_of * 2 + y, y.astype(int), 2 * bins.n_bins, 500, np.random.default_rng(1)
+    )
+    bound = resample.coarsening_bound(
+        counts[:, 1::2], counts[:, 0::2], bins.multi, y.sum(), (~y).sum()
+    )
     assert 0.0005 < bound <= 0.002
 
 
@@ -144,8 +150,11 @@ def _pair(seed, n=300):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.4
     common = rng.normal(size=n)
-    return (cw.Classifier.from_scores(y, y + common + rng.normal(size=n)),
-            cw.Classifier.from_scores(y, 1.2 * y + common + rng.normal(size=n)), y)
+    return (
+        cw.Classifier.from_scores(y, y + common + rng.normal(size=n)),
+        cw.Classifier.from_scores(y, 1.2 * y + common + rng.normal(size=n)),
+        y,
+    )
 
 
 def test_difference_cache_neither_keeps_b_alive_nor_answers_for_another():
@@ -214,15 +223,18 @@ def _greedy_by_hand(ends, forced, pos, neg, max_loss, z):
 
 
 @settings(max_examples=200, deadline=None)
-@given(data=st.data(), max_loss=st.sampled_from([0.0, 0.01, 0.05, 0.2]),
-       z=st.sampled_from([0.0, 5.0]))
+@given(
+    data=st.data(), max_loss=st.sampled_from([0.0, 0.01, 0.05, 0.2]), z=st.sampled_from([0.0, 5.0])
+)
 def test_vectorized_merge_is_the_greedy_merge(data, max_loss, z):
     k = data.draw(st.integers(1, 60))
     pos = np.array(data.draw(st.lists(st.integers(0, 4), min_size=k, max_size=k)))
     neg = np.array(data.draw(st.lists(st.integers(0, 4), min_size=k, max_size=k)))
     if pos.sum() == 0 or neg.sum() == 0:
         return
-    ends = np.unique(np.r_[data.draw(st.lists(st.integers(0, k - 1), max_size=k)), k - 1]).astype(int)
+    ends = np.unique(np.r_[data.draw(st.lists(st.integers(0, k - 1), max_size=k)), k - 1]).astype(
+        int
+    )
     forced = np.array(data.draw(st.lists(st.sampled_from(ends.tolist()), max_size=3)), dtype=int)
     got = resample._merge_ends(ends, forced, pos, neg, pos.sum(), neg.sum(), max_loss, z)
     np.testing.assert_array_equal(got, _greedy_by_hand(ends, forced, pos, neg, max_loss, z))
@@ -253,6 +265,8 @@ def test_envelopes_with_empty_bins_are_the_minimum_over_all_cost_lines(data, n_b
     env = resample.envelope_values(tpb, fpb, p, n, x)
     tp = np.concatenate([np.zeros((n_boot, 1)), np.cumsum(tpb, 1)], 1)
     fp = np.concatenate([np.zeros((n_boot, 1)), np.cumsum(fpb, 1)], 1)
-    brute = (x * (p[:, None, None] - tp[:, :, None]) / p[:, None, None]
-             + (1 - x) * fp[:, :, None] / n[:, None, None]).min(axis=1)
+    brute = (
+        x * (p[:, None, None] - tp[:, :, None]) / p[:, None, None]
+        + (1 - x) * fp[:, :, None] / n[:, None, None]
+    ).min(axis=1)
     np.testing.assert_allclose(env, brute, atol=1e-12)

@@ -43,10 +43,13 @@ def _assert_same(a, b):
     assert (a.n_pos, a.n_neg) == (b.n_pos, b.n_neg)
 
 
-labelled = st.integers(2, 60).flatmap(lambda n: st.tuples(
-    st.lists(st.booleans(), min_size=n, max_size=n),
-    st.lists(st.integers(-4, 6), min_size=n, max_size=n),  # few values: many ties
-    st.integers(0, 2 ** 32 - 1)))
+labelled = st.integers(2, 60).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.booleans(), min_size=n, max_size=n),
+        st.lists(st.integers(-4, 6), min_size=n, max_size=n),  # few values: many ties
+        st.integers(0, 2**32 - 1),
+    )
+)
 
 
 @given(labelled)
@@ -71,7 +74,7 @@ def test_dyadic_weights_equal_from_scores_in_any_row_order(data, eighths):
     # Weights k/8 sum exactly in any order, so aggregated rows must agree bit for bit.
     y, s, seed = data
     y = np.array(y)
-    w = np.array(eighths[:len(y)], dtype=np.float64) / 8 + 1 / 8
+    w = np.array(eighths[: len(y)], dtype=np.float64) / 8 + 1 / 8
     w[0] += 0.5  # some weight is not a whole number: the float path
     if y.all() or not y.any():
         y[0] = not y[0]
@@ -111,8 +114,9 @@ def test_aggregated_float_weights_agree_to_rounding():
 @pytest.mark.parametrize("dtype", [np.uint64, np.int64, np.float64])
 def test_counts_whose_total_would_overflow_int64_are_summed_in_floats(dtype):
     big = 2**62 if dtype is np.int64 else 2**63  # int64 holds 2**62, its sum 2**63 overflows
-    clf = cw.Classifier.from_counts([0.9, 0.5, 0.1], np.array([big, big, 0], dtype=dtype),
-                                    np.array([0, 1, 1], dtype=dtype))
+    clf = cw.Classifier.from_counts(
+        [0.9, 0.5, 0.1], np.array([big, big, 0], dtype=dtype), np.array([0, 1, 1], dtype=dtype)
+    )
     assert clf.roc["tpr"].tolist() == [0.0, 0.5, 1.0, 1.0]
     assert clf.roc["fpr"].tolist() == [0.0, 0.0, 0.5, 1.0]
     assert clf.n_pos == pytest.approx(2.0 * big)
@@ -121,7 +125,9 @@ def test_counts_whose_total_would_overflow_int64_are_summed_in_floats(dtype):
 def test_whole_number_float_counts_are_counted_exactly_as_integers():
     clf = cw.Classifier.from_counts([0.3, 0.2, 0.1], [2.0, 1.0, 0.0], [0.0, 1.0, 3.0])
     assert clf._counts.tp.dtype == np.int64
-    _assert_same(clf, cw.Classifier.from_scores([1, 1, 1, 0, 0, 0, 0], [.3, .3, .2, .2, .1, .1, .1]))
+    _assert_same(
+        clf, cw.Classifier.from_scores([1, 1, 1, 0, 0, 0, 0], [0.3, 0.3, 0.2, 0.2, 0.1, 0.1, 0.1])
+    )
 
 
 def test_folds_equal_from_scores_folds():
@@ -140,17 +146,20 @@ def test_folds_equal_from_scores_folds():
     pd.testing.assert_frame_equal(clf.fold_average("vertical"), ref.fold_average("vertical"))
 
 
-@pytest.mark.parametrize("args, message", [
-    (([0.1, 0.2], [1, -1], [0, 1]), "n_pos has 1 negative"),
-    (([0.1, 0.2], [1, 0], [0, -0.5]), "n_neg has 1 negative"),
-    (([0.1, np.nan], [1, 0], [0, 1]), "score has 1 NaN"),
-    (([0.1, np.inf], [1, 0], [0, 1]), "score has 1 infinite"),
-    (([0.1, 0.2], [0, 0], [1, 1]), "no positive cases"),
-    (([0.1, 0.2], [1, 2], [0, 0.0]), "no negative cases"),
-    (([0.1, 0.2], [1, 0], [0, 0]), "no negative cases"),
-    (([0.1, 0.2], [1, 0, 1], [0, 1]), "n_pos has 3 entries but score has 2"),
-    (([0.1, 0.2], [1, np.nan], [0, 1]), "n_pos has 1 NaN"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (([0.1, 0.2], [1, -1], [0, 1]), "n_pos has 1 negative"),
+        (([0.1, 0.2], [1, 0], [0, -0.5]), "n_neg has 1 negative"),
+        (([0.1, np.nan], [1, 0], [0, 1]), "score has 1 NaN"),
+        (([0.1, np.inf], [1, 0], [0, 1]), "score has 1 infinite"),
+        (([0.1, 0.2], [0, 0], [1, 1]), "no positive cases"),
+        (([0.1, 0.2], [1, 2], [0, 0.0]), "no negative cases"),
+        (([0.1, 0.2], [1, 0], [0, 0]), "no negative cases"),
+        (([0.1, 0.2], [1, 0, 1], [0, 1]), "n_pos has 3 entries but score has 2"),
+        (([0.1, 0.2], [1, np.nan], [0, 1]), "n_pos has 1 NaN"),
+    ],
+)
 def test_bad_input_is_refused_with_the_reason(args, message):
     with pytest.raises(ValueError, match=message):
         cw.Classifier.from_counts(*args)
@@ -168,11 +177,13 @@ def _pair(n=600, decimals=2, folds=False, seed=6):
     s = np.round(rng.random(n) + 0.3 * y, decimals)
     f = rng.integers(0, 3, n) if folds else None
     ref = cw.Classifier.from_scores(y, s, folds=f)
-    table = pd.DataFrame({"s": s, "p": y.astype(int), "n": (~y).astype(int),
-                          "f": 0 if f is None else f})
+    table = pd.DataFrame(
+        {"s": s, "p": y.astype(int), "n": (~y).astype(int), "f": 0 if f is None else f}
+    )
     table = table.groupby(["f", "s"], as_index=False).sum()
-    clf = cw.Classifier.from_counts(table["s"], table["p"], table["n"],
-                                    folds=None if f is None else table["f"])
+    clf = cw.Classifier.from_counts(
+        table["s"], table["p"], table["n"], folds=None if f is None else table["f"]
+    )
     return clf, ref
 
 

@@ -23,7 +23,7 @@ import costwidget as cw
 from costwidget.model import Decision, decide
 
 ISSUE_31_Y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
-ISSUE_31_S = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+ISSUE_31_S = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.55, 0.3, 0.05, 0.6]
 LIMIT_TOL = 1e-12
 
 
@@ -87,6 +87,7 @@ def brute_cheapest(raw, state):
 
         def load(f, t):
             return t * P + f * N
+
     tol = LIMIT_TOL * max(1.0, abs(limit)) if math.isfinite(limit) else 0.0
     allowed = [(f, t) for f, t in pts if load(f, t) <= limit + tol]
     for f1, t1 in pts:
@@ -153,13 +154,18 @@ def decision_state(draw):
         cfp = 1.0
     if (p == 1.0 and cfn == 0.0) or (p == 0.0 and cfp == 0.0):
         cfn, cfp = 1.0, 1.0  # PCF(+) undefined (refused: tested separately)
-    state = {"p_pos": p, "cost_fn": cfn, "cost_fp": cfp,
-             "constraint": draw(st.sampled_from(["none", "neyman_pearson", "workforce"]))}
+    state = {
+        "p_pos": p,
+        "cost_fn": cfn,
+        "cost_fp": cfp,
+        "constraint": draw(st.sampled_from(["none", "neyman_pearson", "workforce"])),
+    }
     clfs = [r.classifier() for r in raws]
     if state["constraint"] == "neyman_pearson":
         fprs = sorted({f for c in clfs for f in c.roc["fpr"]})
-        state["max_fpr"] = draw(st.sampled_from(fprs) | st.floats(0.0, 1.0)
-                                | st.sampled_from([0.0, 1.0]))
+        state["max_fpr"] = draw(
+            st.sampled_from(fprs) | st.floats(0.0, 1.0) | st.sampled_from([0.0, 1.0])
+        )
     elif state["constraint"] == "workforce":
         if draw(st.booleans()):
             state["n_pos"], state["n_neg"] = None, None
@@ -169,15 +175,21 @@ def decision_state(draw):
             N = draw(st.sampled_from([0.0, 1.0, 6.0, 30.0]))
             state["n_pos"], state["n_neg"] = P, N
         loads = sorted({t * P + f * N for c in clfs for f, t in zip(c.roc["fpr"], c.roc["tpr"])})
-        state["capacity"] = draw(st.sampled_from(loads) | st.floats(0.0, P + N + 1.0)
-                                 | st.sampled_from([0.0, math.inf]))
+        state["capacity"] = draw(
+            st.sampled_from(loads) | st.floats(0.0, P + N + 1.0) | st.sampled_from([0.0, math.inf])
+        )
     return raws, state
 
 
 def run_decide(raws, state) -> Decision:
     kw = {k: v for k, v in state.items() if k not in ("p_pos", "cost_fn", "cost_fp")}
-    return decide([r.classifier() for r in raws], p_pos=state["p_pos"],
-                  cost_fn=state["cost_fn"], cost_fp=state["cost_fp"], **kw)
+    return decide(
+        [r.classifier() for r in raws],
+        p_pos=state["p_pos"],
+        cost_fn=state["cost_fn"],
+        cost_fp=state["cost_fp"],
+        **kw,
+    )
 
 
 SHOWN = re.compile(r"score ≥ ([^\s:,]+)")
@@ -191,8 +203,11 @@ def check_against_brute_force(raws, state, d: Decision) -> None:
         c = d.of(r.name)
         rule = c.rule
         # The cheapest allowed rule: its cost is the brute force's, and the limit allows it.
-        assert abs(rule.expected_cost - expected[r.name]) <= 1e-12 * scale, \
-            (r.name, rule.expected_cost, expected[r.name])
+        assert abs(rule.expected_cost - expected[r.name]) <= 1e-12 * scale, (
+            r.name,
+            rule.expected_cost,
+            expected[r.name],
+        )
         assert allowed(rule, r, state), (r.name, rule)
         # The same rule stays the cheapest allowed on an interval holding its own PCF(+).
         assert rule.pcf_lo <= d.pcf <= rule.pcf_hi, (r.name, rule.pcf_lo, d.pcf, rule.pcf_hi)
@@ -203,14 +218,17 @@ def check_against_brute_force(raws, state, d: Decision) -> None:
                 # binding is said in NEC; where the cost scale is subnormal (p(+) = 5e-324 with
                 # C(+|-) = 0) every cost per case rounds to 0, and only the NEC can show it.
                 assert expected[r.name] > free or (
-                    expected[r.name] == free == 0.0 and rule.nec > c.best.nec + 1e-12), \
-                    (r.name, expected[r.name], free)
+                    expected[r.name] == free == 0.0 and rule.nec > c.best.nec + 1e-12
+                ), (r.name, expected[r.name], free)
             else:
                 assert abs(expected[r.name] - free) <= 1e-12 * scale, (r.name, expected, free)
         # Every threshold shown selects the rule's cases on the classifier's own data.
         if r.confusion is None:
             s = np.asarray(r.s, float)
-            for t, shown in ((rule.threshold_high, c.shown_high), (rule.threshold_low, c.shown_low)):
+            for t, shown in (
+                (rule.threshold_high, c.shown_high),
+                (rule.threshold_low, c.shown_low),
+            ):
                 if math.isfinite(t):
                     assert np.array_equal(s >= float(shown.replace(",", "")), s >= t), (t, shown)
         # The decision curve: the rule's net benefit at the current p(+) (Vickers & Elkin 2006).
@@ -254,8 +272,9 @@ def check_against_brute_force(raws, state, d: Decision) -> None:
     lead = "Under the constraint, deploy" if d.binding else "Deploy"
     assert text.startswith(f"{lead} {d.chosen}"), text
     assert ("does not bind" in text) == (state["constraint"] != "none" and not d.binding), text
-    printed = float(re.search(r"([-+]?[\d,]*\.?\d+(?:e[-+]?\d+)?) per case", text).group(1)
-                    .replace(",", ""))
+    printed = float(
+        re.search(r"([-+]?[\d,]*\.?\d+(?:e[-+]?\d+)?) per case", text).group(1).replace(",", "")
+    )
     assert printed == pytest.approx(expected[d.chosen], rel=5e-4, abs=1e-15), text
     raw = next(r for r in raws if r.name == d.chosen)
     said = text.split(": ")[0]
@@ -267,8 +286,9 @@ def check_against_brute_force(raws, state, d: Decision) -> None:
         return
     if raw.confusion is None:
         s = np.asarray(raw.s, float)
-        thresholds = [rule.threshold_low, rule.threshold_high] if rule.randomized \
-            else [rule.threshold]
+        thresholds = (
+            [rule.threshold_low, rule.threshold_high] if rule.randomized else [rule.threshold]
+        )
         finite = [t for t in thresholds if math.isfinite(t)]
         shown = SHOWN.findall(said)
         assert len(shown) == len(finite), (text, thresholds)
@@ -279,17 +299,50 @@ def check_against_brute_force(raws, state, d: Decision) -> None:
 # ------------------------------------------------------------------------------ the tests
 @settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(decision_state())
-@example(([Raw("m", ISSUE_31_Y, ISSUE_31_S)],
-          {"p_pos": 0.4, "cost_fn": 1.0, "cost_fp": 4.0, "constraint": "neyman_pearson",
-           "max_fpr": 1.0}))
-@example(([Raw("m", ISSUE_31_Y, ISSUE_31_S)],
-          {"p_pos": 0.4, "cost_fn": 1.0, "cost_fp": 4.0, "constraint": "neyman_pearson",
-           "max_fpr": 0.2}))
-@example(([Raw("m", ISSUE_31_Y, ISSUE_31_S)],
-          {"p_pos": 0.4, "cost_fn": 1.0, "cost_fp": 4.0, "constraint": "workforce",
-           "capacity": 5.0, "n_pos": 4.0, "n_neg": 6.0}))
-@example(([Raw("m", ISSUE_31_Y, ISSUE_31_S), Raw("twin", ISSUE_31_Y, ISSUE_31_S)],
-          {"p_pos": 0.4, "cost_fn": 1.0, "cost_fp": 4.0, "constraint": "none"}))
+@example(
+    (
+        [Raw("m", ISSUE_31_Y, ISSUE_31_S)],
+        {
+            "p_pos": 0.4,
+            "cost_fn": 1.0,
+            "cost_fp": 4.0,
+            "constraint": "neyman_pearson",
+            "max_fpr": 1.0,
+        },
+    )
+)
+@example(
+    (
+        [Raw("m", ISSUE_31_Y, ISSUE_31_S)],
+        {
+            "p_pos": 0.4,
+            "cost_fn": 1.0,
+            "cost_fp": 4.0,
+            "constraint": "neyman_pearson",
+            "max_fpr": 0.2,
+        },
+    )
+)
+@example(
+    (
+        [Raw("m", ISSUE_31_Y, ISSUE_31_S)],
+        {
+            "p_pos": 0.4,
+            "cost_fn": 1.0,
+            "cost_fp": 4.0,
+            "constraint": "workforce",
+            "capacity": 5.0,
+            "n_pos": 4.0,
+            "n_neg": 6.0,
+        },
+    )
+)
+@example(
+    (
+        [Raw("m", ISSUE_31_Y, ISSUE_31_S), Raw("twin", ISSUE_31_Y, ISSUE_31_S)],
+        {"p_pos": 0.4, "cost_fn": 1.0, "cost_fp": 4.0, "constraint": "none"},
+    )
+)
 def test_decision_is_the_brute_force_cheapest_allowed(case):
     """Each rule costs what the brute force's cheapest allowed rule costs and is allowed; the
     chosen classifier is the brute force's cheapest, a tie iff it finds several; the headline
@@ -308,11 +361,15 @@ def _issue(**state):
     return decide([m], **{"p_pos": 0.4, "cost_fn": 1.0, "cost_fp": 4.0, **state})
 
 
-@pytest.mark.parametrize("state", [dict(constraint="neyman_pearson", max_fpr=1.0),
-                                   dict(constraint="neyman_pearson", max_fpr=0.2),
-                                   dict(constraint="workforce", capacity=5.0, n_pos=4.0,
-                                        n_neg=6.0)],
-                         ids=["max FPR 100 %", "max FPR 20 %", "capacity above the cheapest"])
+@pytest.mark.parametrize(
+    "state",
+    [
+        dict(constraint="neyman_pearson", max_fpr=1.0),
+        dict(constraint="neyman_pearson", max_fpr=0.2),
+        dict(constraint="workforce", capacity=5.0, n_pos=4.0, n_neg=6.0),
+    ],
+    ids=["max FPR 100 %", "max FPR 20 %", "capacity above the cheapest"],
+)
 def test_issue_31_a_limit_that_allows_the_cheapest_rule_does_not_change_the_answer(state):
     free = _issue()
     assert free.headline == "Deploy m at score ≥ 0.59: 0.1 per case (FPR 0 %, TPR 75 %)"
@@ -320,12 +377,19 @@ def test_issue_31_a_limit_that_allows_the_cheapest_rule_does_not_change_the_answ
     assert d.rule.expected_cost == pytest.approx(0.1, abs=1e-15)
     assert (d.rule.fpr, d.rule.tpr, d.rule.threshold) == (0.0, 0.75, 0.6)
     assert d.binding is False and d.rule.binding is False
-    limit = ("the FPR limit 100 %" if state.get("max_fpr") == 1.0 else
-             "the FPR limit 20 %" if "max_fpr" in state else "the capacity of 5 cases")
+    limit = (
+        "the FPR limit 100 %"
+        if state.get("max_fpr") == 1.0
+        else "the FPR limit 20 %"
+        if "max_fpr" in state
+        else "the capacity of 5 cases"
+    )
     assert d.headline == f"{free.headline}; {limit} does not bind"
     # The paper's criterion is unchanged: the largest TPR the limit allows.
     cp = d.of("m").constrained
-    assert cp.tpr >= 0.75 and d.table().loc["m", "constrained_expected_cost"] == d.rule.expected_cost
+    assert (
+        cp.tpr >= 0.75 and d.table().loc["m", "constrained_expected_cost"] == d.rule.expected_cost
+    )
     # w.decision_rule's model function gives the same rule.
     m = cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m")
     assert cw.decision_rule(m, p_pos=0.4, cost_fn=1.0, cost_fp=4.0, constrained=cp) == d.rule
@@ -338,8 +402,10 @@ def test_issue_31_a_binding_limit_deploys_the_papers_point():
     assert d.headline.startswith("Under the constraint, deploy m at score ≥ 0.59: 0.4 per case")
     d = _issue(constraint="neyman_pearson", max_fpr=0.25, cost_fn=40.0, cost_fp=1.0)
     assert d.rule.randomized and d.binding
-    assert d.headline.startswith("Under the constraint, deploy m at score ≥ 0.34 with "
-                                 "probability 0.75, else at score ≥ 0.59: 1.15 per case")
+    assert d.headline.startswith(
+        "Under the constraint, deploy m at score ≥ 0.34 with "
+        "probability 0.75, else at score ≥ 0.59: 1.15 per case"
+    )
     assert ",:" not in d.headline and "-0" not in d.headline
 
 
@@ -347,7 +413,10 @@ def test_issue_31_a_tie_names_no_classifier_and_rule_for_says_so():
     m = cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m")
     d = decide([m, m.renamed("twin")], p_pos=0.4, cost_fn=1.0, cost_fp=4.0)
     assert d.tie and d.chosen is None and d.rule is None and d.lowest == ("m", "twin")
-    assert d.headline == "Tie: 2 classifiers share the lowest cost, 0.1 per case; none is the best here"
+    assert (
+        d.headline
+        == "Tie: 2 classifiers share the lowest cost, 0.1 per case; none is the best here"
+    )
     with pytest.raises(ValueError, match=r"'m' and 'twin' tie at the lowest cost .* name="):
         d.rule_for()
     assert d.rule_for("twin").expected_cost == pytest.approx(0.1)
@@ -395,13 +464,18 @@ def test_to_dict_is_json_and_repr_is_short():
     import json
 
     m = cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m")
-    d = decide({"m": m, "c": cw.Classifier.from_confusion(tp=3, fn=1, fp=1, tn=5)}, p_pos=0.4,
-               constraint="neyman_pearson", max_fpr=0.1)
+    d = decide(
+        {"m": m, "c": cw.Classifier.from_confusion(tp=3, fn=1, fp=1, tn=5)},
+        p_pos=0.4,
+        constraint="neyman_pearson",
+        max_fpr=0.1,
+    )
     out = json.loads(json.dumps(d.to_dict(), allow_nan=False))
     assert out["headline"] == d.headline and out["chosen"] == d.chosen
     assert [c["name"] for c in out["classifiers"]] == ["m", "c"]
     assert out["classifiers"][0]["best"]["threshold"] == 0.6
-    assert out["classifiers"][1]["rule"]["threshold"] is None or \
-        isinstance(out["classifiers"][1]["rule"]["threshold"], (str, float))
+    assert out["classifiers"][1]["rule"]["threshold"] is None or isinstance(
+        out["classifiers"][1]["rule"]["threshold"], (str, float)
+    )
     assert "constrained_binding" in out["rows"][0][1]
     assert repr(d).startswith("Decision(PCF(+) = ") and len(repr(d)) < 200

@@ -52,22 +52,42 @@ def test_equals_dcurves_dca(df_binary, prevalence):
 
     data = df_binary.copy()
     # dca(models_to_prob=["marker"]) turns the marker into risks with this GLM; do the same
-    data["marker_risk"] = (sm.formula.glm("cancer ~ marker", family=sm.families.Binomial(),
-                                          data=df_binary).fit().predict())
-    ref = dca(data=df_binary, outcome="cancer", modelnames=["cancerpredmarker", "marker"],
-              models_to_prob=["marker"], thresholds=PT, prevalence=prevalence)
+    data["marker_risk"] = (
+        sm.formula.glm("cancer ~ marker", family=sm.families.Binomial(), data=df_binary)
+        .fit()
+        .predict()
+    )
+    ref = dca(
+        data=df_binary,
+        outcome="cancer",
+        modelnames=["cancerpredmarker", "marker"],
+        models_to_prob=["marker"],
+        thresholds=PT,
+        prevalence=prevalence,
+    )
     y = data["cancer"].to_numpy()
-    models = {"cancerpredmarker": cw.Classifier.from_scores(y, data["cancerpredmarker"]),
-              "marker": cw.Classifier.from_scores(y, data["marker_risk"])}
+    models = {
+        "cancerpredmarker": cw.Classifier.from_scores(y, data["cancerpredmarker"]),
+        "marker": cw.Classifier.from_scores(y, data["marker_risk"]),
+    }
     got = decision_curve(models, PT, prior=prevalence)
-    names = {"cancerpredmarker": "cancerpredmarker", "marker": "marker", "all": TREAT_ALL,
-             "none": TREAT_NONE}
+    names = {
+        "cancerpredmarker": "cancerpredmarker",
+        "marker": "marker",
+        "all": TREAT_ALL,
+        "none": TREAT_NONE,
+    }
     for theirs, ours in names.items():
         r = ref[ref["model"] == theirs]
         g = got[got["classifier"] == ours]
         np.testing.assert_array_equal(g["threshold_probability"].to_numpy(), r["threshold"])
-        np.testing.assert_allclose(g["net_benefit"].to_numpy(), r["net_benefit"].to_numpy(),
-                                   rtol=0, atol=1e-12, err_msg=theirs)
+        np.testing.assert_allclose(
+            g["net_benefit"].to_numpy(),
+            r["net_benefit"].to_numpy(),
+            rtol=0,
+            atol=1e-12,
+            err_msg=theirs,
+        )
     opt = decision_curve(models, PT, threshold_choice="optimal", prior=prevalence)
     assert np.all(opt["net_benefit"].to_numpy() >= got["net_benefit"].to_numpy())
 
@@ -80,9 +100,12 @@ def test_pt_zero_equals_dcurves():
     pt = [0.0, 0.25, 0.5]
     ref = dca(data=data, outcome="y", modelnames=["risk"], thresholds=pt)
     got = decision_curve(cw.Classifier.from_scores(data["y"], data["risk"], name="risk"), pt)
-    np.testing.assert_allclose(got.loc[got["classifier"] == "risk", "net_benefit"].to_numpy(),
-                               ref.loc[ref["model"] == "risk", "net_benefit"].to_numpy(),
-                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        got.loc[got["classifier"] == "risk", "net_benefit"].to_numpy(),
+        ref.loc[ref["model"] == "risk", "net_benefit"].to_numpy(),
+        rtol=0,
+        atol=1e-15,
+    )
 
 
 # ---------------------------------------------------------------------------- random data
@@ -135,7 +158,7 @@ def test_score_and_optimal_against_brute_force(data, prior):
         assert np.all(nb_o >= opt.loc[opt["classifier"] == ref, "net_benefit"].to_numpy() - 1e-15)
 
 
-DCURVES_GRID = np.arange(100) / 100   # dcurves' default thresholds, 0 to 0.99
+DCURVES_GRID = np.arange(100) / 100  # dcurves' default thresholds, 0 to 0.99
 
 
 def _dcurves_nb(y, s, w, pt, rho):
@@ -203,8 +226,9 @@ def test_treat_all_and_none():
     assert (dc.loc[dc["classifier"] == TREAT_NONE, "net_benefit"] == 0).all()
     assert dc.attrs == {"threshold_choice": "score", "prior": 0.4}
     # default thresholds: dcurves' 0, 0.01, ..., 0.99
-    assert decision_curve(clf)["threshold_probability"].head(100).tolist() == [i / 100 for i in
-                                                                               range(100)]
+    assert decision_curve(clf)["threshold_probability"].head(100).tolist() == [
+        i / 100 for i in range(100)
+    ]
 
 
 def test_errors():
@@ -220,14 +244,14 @@ def test_errors():
     svm = cw.Classifier.from_scores(y, [-1.0, 0.3, 2.0, 0.5, 0.9], name="svm")
     with pytest.raises(ValueError, match=r"outside \[0, 1\].*[Cc]alibrat"):
         decision_curve(svm)
-    decision_curve(svm, threshold_choice="optimal")   # needs only the ranking
+    decision_curve(svm, threshold_choice="optimal")  # needs only the ranking
     with pytest.raises(ValueError, match="threshold_choice must be one of"):
         decision_curve(clf, threshold_choice="bayes")
 
 
 def test_folds_pool_the_out_of_fold_scores():
     y = np.array([0, 1, 0, 1, 0, 1, 1, 0])
-    s = np.array([.1, .9, .4, .6, .2, .3, .8, .7])
+    s = np.array([0.1, 0.9, 0.4, 0.6, 0.2, 0.3, 0.8, 0.7])
     pooled = decision_curve(cw.Classifier.from_scores(y, s, name="m"), PT)
     folds = [0, 0, 0, 0, 1, 1, 1, 1]
     folded = decision_curve(cw.Classifier.from_scores(y, s, name="m", folds=folds), PT)

@@ -17,8 +17,9 @@ sklearn = pytest.importorskip("sklearn")
 from sklearn.utils.fixes import parse_version  # noqa: E402
 
 HAS_FIXED = parse_version(sklearn.__version__) >= parse_version("1.5")
-needs_fixed = pytest.mark.skipif(not HAS_FIXED,
-                                 reason="FixedThresholdClassifier needs sklearn >= 1.5")
+needs_fixed = pytest.mark.skipif(
+    not HAS_FIXED, reason="FixedThresholdClassifier needs sklearn >= 1.5"
+)
 
 
 def _data(seed, n=60, ties=True):
@@ -74,8 +75,13 @@ def test_rule_is_the_cheapest_threshold_and_its_interval_is_where_it_stays_so(se
 
 
 KINDS = ("neyman_pearson", "workforce")
-LIMITS = ("binding at a ROC point", "binding inside an edge", "at the cheapest rule's load",
-          "above the cheapest rule's load", "allowing every rule")
+LIMITS = (
+    "binding at a ROC point",
+    "binding inside an edge",
+    "at the cheapest rule's load",
+    "above the cheapest rule's load",
+    "allowing every rule",
+)
 
 
 @st.composite
@@ -92,8 +98,7 @@ def constrained_states(draw):
     n_pos, n_neg = sum(y), n - sum(y)
     if kind == "workforce" and draw(st.booleans()):
         n_pos, n_neg = draw(st.integers(1, 60)), draw(st.integers(0, 60))  # another population
-    load = (bc.neyman_pearson_load if kind == "neyman_pearson"
-            else bc.workforce_load(n_pos, n_neg))
+    load = bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(n_pos, n_neg)
     if draw(st.booleans()):  # costs tying two ROC points: p(+) = 1/2, costs their rate gaps
         (_, f1, t1), (_, f2, t2) = draw(st.permutations(points))[:2]
         p_pos, cost_fn, cost_fp = 0.5, float(abs(f2 - f1)) or 1.0, float(abs(t2 - t1)) or 1.0
@@ -139,12 +144,42 @@ def _realized_rates(y, s, rule):
 @given(constrained_states())
 # Found by CI and by the ci-long profile: a capacity 1e-17 past a vertex's load allows a mix
 # whose weight is float noise.
-@example(([True, False, False, False, False, True, True, True, True, True],
-          [0, 0, 0, 0, 0, 0, 0, 0, 0, 1], "workforce", 0.8333333333333334, (5, 0),
-          (0.05, 10.0, 0.25)))
-@example(([True, False, False, False, False, True, True, True, False, True, True, True, True,
-           False, True], [0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 4, 3], "workforce",
-          0.3888888888888889, (1, 1), (0.5, 1.0, 1.0)))
+@example(
+    (
+        [True, False, False, False, False, True, True, True, True, True],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+        "workforce",
+        0.8333333333333334,
+        (5, 0),
+        (0.05, 10.0, 0.25),
+    )
+)
+@example(
+    (
+        [
+            True,
+            False,
+            False,
+            False,
+            False,
+            True,
+            True,
+            True,
+            False,
+            True,
+            True,
+            True,
+            True,
+            False,
+            True,
+        ],
+        [0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 4, 3],
+        "workforce",
+        0.3888888888888889,
+        (1, 1),
+        (0.5, 1.0, 1.0),
+    )
+)
 def test_constrained_rule_is_the_cheapest_allowed_rule(state):
     """Under a constraint the rule is the cheapest one allowed, over every ROC point and every
     mix of two (tests/brute_constraints.py): where the limit binds that is the paper's point
@@ -153,13 +188,20 @@ def test_constrained_rule_is_the_cheapest_allowed_rule(state):
     y = np.asarray(y)
     s = np.asarray(s, dtype=float)
     points = bc.roc_rates(y, s)
-    load = (bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population))
+    load = bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population)
     cost = bc.expected_cost(p_pos, cost_fn, cost_fp)
     clf = cw.Classifier.from_scores(y, s, name="m")
-    rule = decision_rule(clf, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp,
-                         constrained=_constraint(clf, kind, limit, population))
-    event(f"{kind}; {'binding' if bc.binds(points, load, limit, cost) else 'not binding'}; "
-          f"{'randomized' if rule.randomized else 'one threshold'}")
+    rule = decision_rule(
+        clf,
+        p_pos=p_pos,
+        cost_fn=cost_fn,
+        cost_fp=cost_fp,
+        constrained=_constraint(clf, kind, limit, population),
+    )
+    event(
+        f"{kind}; {'binding' if bc.binds(points, load, limit, cost) else 'not binding'}; "
+        f"{'randomized' if rule.randomized else 'one threshold'}"
+    )
     scale = p_pos * cost_fn + (1 - p_pos) * cost_fp
     best = bc.cheapest_allowed(points, load, limit, cost)
     assert rule.constraint == kind
@@ -186,8 +228,10 @@ def test_constrained_rule_is_the_cheapest_allowed_rule(state):
     # capacity of 0.8333333333333334 against 5 · 1/6) is allowed and exact, but it costs the
     # same as its vertex to 1e-16 below its hand-over: no rule is cheaper there by 1e-10.
     degenerate = rule.randomized and min(rule.prob_low, 1 - rule.prob_low) < 1e-9
-    for x in (None if degenerate else rule.pcf_lo - 1e-6,
-              None if on_limit or degenerate else rule.pcf_hi + 1e-6):
+    for x in (
+        None if degenerate else rule.pcf_lo - 1e-6,
+        None if on_limit or degenerate else rule.pcf_hi + 1e-6,
+    ):
         if x is not None and 0 <= x <= 1:
             best_nec = min(_nec(x, float(f), float(t)) for f, t in extremes)
             assert _nec(x, rule.fpr, rule.tpr) > best_nec + 1e-10
@@ -197,9 +241,13 @@ def test_a_constraint_that_allows_the_cheapest_rule_does_not_change_it():
     """Issue 31's case: no constraint gives 'score >= 0.6, 0.1 per case'; max FPR = 100 % and
     20 % allow that rule (FPR 0), so the answer stays it (not the paper's point, 0.8 and 0.52)."""
     y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
-    s = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+    s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.55, 0.3, 0.05, 0.6]
     clf = cw.Classifier.from_scores(y, s, name="m")
-    for cp in (clf.neyman_pearson(1.0), clf.neyman_pearson(0.2), clf.workforce(5, n_pos=4, n_neg=6)):
+    for cp in (
+        clf.neyman_pearson(1.0),
+        clf.neyman_pearson(0.2),
+        clf.workforce(5, n_pos=4, n_neg=6),
+    ):
         rule = decision_rule(clf, p_pos=0.4, cost_fn=1.0, cost_fp=4.0, constrained=cp)
         assert (rule.threshold, rule.fpr, rule.tpr) == (0.6, 0.0, 0.75)
         assert rule.expected_cost == pytest.approx(0.1, abs=1e-15)
@@ -211,8 +259,19 @@ def test_to_dict_is_strict_json():
     text = json.dumps(rule.to_dict(), allow_nan=False)
     back = json.loads(text)
     assert back["threshold"] == "inf" and back["classifier"] == "m"
-    assert set(back) >= {"pcf", "p_pos", "cost_fn", "cost_fp", "nec", "expected_cost",
-                         "pcf_lo", "pcf_hi", "threshold_low", "threshold_high", "prob_low"}
+    assert set(back) >= {
+        "pcf",
+        "p_pos",
+        "cost_fn",
+        "cost_fp",
+        "nec",
+        "expected_cost",
+        "pcf_lo",
+        "pcf_hi",
+        "threshold_low",
+        "threshold_high",
+        "prob_low",
+    }
     from dataclasses import FrozenInstanceError
 
     with pytest.raises(FrozenInstanceError, match="cannot assign to field 'threshold'"):
@@ -251,8 +310,9 @@ def test_to_estimator_predicts_score_at_least_threshold(model_index, pos_label):
         deployed = to_estimator(clf, rule)
         expected = np.where(score >= rule.threshold, pos_label, other)
         np.testing.assert_array_equal(deployed.predict(X[150:]), expected)
-        assert deployed.response_method == ("predict_proba" if model_index == 0
-                                            else "decision_function")
+        assert deployed.response_method == (
+            "predict_proba" if model_index == 0 else "decision_function"
+        )
         assert deployed.pos_label == pos_label
 
 
@@ -285,8 +345,9 @@ def test_cross_validated_classifier_is_refit_on_all_the_data():
     rule = decision_rule(clf, p_pos=0.5, cost_fn=3.0, cost_fp=1.0)
     deployed = to_estimator(clf, rule)
     full = LogisticRegression().fit(X, y)
-    np.testing.assert_array_equal(deployed.predict(X),
-                                  (full.predict_proba(X)[:, 1] >= rule.threshold).astype(int))
+    np.testing.assert_array_equal(
+        deployed.predict(X), (full.predict_proba(X)[:, 1] >= rule.threshold).astype(int)
+    )
 
 
 def test_not_from_an_estimator_is_refused():
@@ -303,8 +364,10 @@ def _widget_models(seed):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, 80).astype(bool)
     y[:2] = [True, False]
-    return y, {"a": np.round(y + rng.normal(size=80), 1),
-               "b": np.round(y + 2 * rng.normal(size=80), 1)}
+    return y, {
+        "a": np.round(y + rng.normal(size=80), 1),
+        "b": np.round(y + 2 * rng.normal(size=80), 1),
+    }
 
 
 def _check_widget_rule(w, y, scores_of, kind, limit, population, costs=WIDGET_COSTS):
@@ -316,8 +379,9 @@ def _check_widget_rule(w, y, scores_of, kind, limit, population, costs=WIDGET_CO
     if kind == "none":
         expected = {n: bc.cheapest(pts, cost) for n, pts in points.items()}
     else:
-        load = (bc.neyman_pearson_load if kind == "neyman_pearson"
-                else bc.workforce_load(*population))
+        load = (
+            bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population)
+        )
         expected = {n: bc.cheapest_allowed(pts, load, limit, cost) for n, pts in points.items()}
     winner = min(expected, key=expected.get)
     assert sorted(expected.values())[1:2] != [expected[winner]]  # no tie in these states
@@ -330,22 +394,31 @@ def _check_widget_rule(w, y, scores_of, kind, limit, population, costs=WIDGET_CO
     if kind != "none":
         assert float(load(Fraction(fpr), Fraction(tpr))) <= limit + 1e-9 * max(1.0, limit)
     for name in scores_of:  # a named model's rule is its own cheapest allowed
-        assert w.decision_rule(name).expected_cost == pytest.approx(float(expected[name]),
-                                                                    abs=1e-12)
+        assert w.decision_rule(name).expected_cost == pytest.approx(
+            float(expected[name]), abs=1e-12
+        )
 
 
 def _set_constraint(w, kind, limit, population):
     if kind == "neyman_pearson":
         w.update(constraint=kind, max_fpr=limit)
     elif kind == "workforce":
-        w.update(constraint=kind, n_pos=float(population[0]), n_neg=float(population[1]),
-                 capacity=limit)
+        w.update(
+            constraint=kind, n_pos=float(population[0]), n_neg=float(population[1]), capacity=limit
+        )
 
 
 @pytest.mark.parametrize("seed", [5, 6])
-@pytest.mark.parametrize("kind, where", [("none", None), ("neyman_pearson", "vertex"),
-                                         ("neyman_pearson", "edge"), ("workforce", "vertex"),
-                                         ("workforce", "edge")])
+@pytest.mark.parametrize(
+    "kind, where",
+    [
+        ("none", None),
+        ("neyman_pearson", "vertex"),
+        ("neyman_pearson", "edge"),
+        ("workforce", "vertex"),
+        ("workforce", "edge"),
+    ],
+)
 def test_widget_rule_is_the_brute_force_cheapest_allowed(seed, kind, where):
     """Without a constraint, and under one that binds for every model, the widget's rule is the
     cheapest (allowed) rule of all models, by brute force."""
@@ -353,12 +426,23 @@ def test_widget_rule_is_the_brute_force_cheapest_allowed(seed, kind, where):
     population = (int(y.sum()), int((~y).sum()))
     limit = None
     if kind != "none":
-        load = (bc.neyman_pearson_load if kind == "neyman_pearson"
-                else bc.workforce_load(*population))
-        limit = float(bc.binding_limit([bc.roc_rates(y, s) for s in scores_of.values()], load,
-                                       bc.expected_cost(*WIDGET_COSTS), where))
-    w = cw.CostWidget([cw.Classifier.from_scores(y, s, name=n) for n, s in scores_of.items()],
-                      p_pos=WIDGET_COSTS[0], cost_fn=WIDGET_COSTS[1], cost_fp=WIDGET_COSTS[2])
+        load = (
+            bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population)
+        )
+        limit = float(
+            bc.binding_limit(
+                [bc.roc_rates(y, s) for s in scores_of.values()],
+                load,
+                bc.expected_cost(*WIDGET_COSTS),
+                where,
+            )
+        )
+    w = cw.CostWidget(
+        [cw.Classifier.from_scores(y, s, name=n) for n, s in scores_of.items()],
+        p_pos=WIDGET_COSTS[0],
+        cost_fn=WIDGET_COSTS[1],
+        cost_fp=WIDGET_COSTS[2],
+    )
     try:
         _set_constraint(w, kind, limit, population)
         _check_widget_rule(w, y, scores_of, kind, limit, population)
@@ -369,17 +453,22 @@ def test_widget_rule_is_the_brute_force_cheapest_allowed(seed, kind, where):
 
 
 ISSUE_31_Y = np.array([0, 0, 1, 1, 0, 1, 0, 0, 0, 1], dtype=bool)
-ISSUE_31_S = np.array([.1, .4, .35, .8, .2, .7, .55, .3, .05, .6])
+ISSUE_31_S = np.array([0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.55, 0.3, 0.05, 0.6])
 
 
-@pytest.mark.parametrize("kind, limit", [("neyman_pearson", 1.0), ("neyman_pearson", 0.2),
-                                         ("workforce", 5.0)])
+@pytest.mark.parametrize(
+    "kind, limit", [("neyman_pearson", 1.0), ("neyman_pearson", 0.2), ("workforce", 5.0)]
+)
 def test_widget_rule_of_one_model_under_a_constraint_that_does_not_bind(kind, limit):
     """Issue 31's case: every limit here allows the unconstrained rule (score >= 0.6, 0.1 per
     case at these costs), so ``w.decision_rule()`` is that rule."""
     scores_of = {"m": ISSUE_31_S}
-    w = cw.CostWidget([cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m")],
-                      p_pos=0.4, cost_fn=1.0, cost_fp=4.0)
+    w = cw.CostWidget(
+        [cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m")],
+        p_pos=0.4,
+        cost_fn=1.0,
+        cost_fp=4.0,
+    )
     try:
         _set_constraint(w, kind, limit, (4, 6))
         _check_widget_rule(w, ISSUE_31_Y, scores_of, kind, limit, (4, 6), costs=(0.4, 1.0, 4.0))
@@ -394,20 +483,29 @@ def test_widget_rule_picks_the_model_whose_allowed_rule_is_cheapest():
     k_scores = np.where(ISSUE_31_Y, 0.9, 0.1)
     k_scores[1] = 0.9  # one negative among the positives: k costs 0.4 at best
     scores_of = {"m": ISSUE_31_S, "k": k_scores}
-    w = cw.CostWidget([cw.Classifier.from_scores(ISSUE_31_Y, s, name=n)
-                       for n, s in scores_of.items()], p_pos=0.4, cost_fn=1.0, cost_fp=4.0)
+    w = cw.CostWidget(
+        [cw.Classifier.from_scores(ISSUE_31_Y, s, name=n) for n, s in scores_of.items()],
+        p_pos=0.4,
+        cost_fn=1.0,
+        cost_fp=4.0,
+    )
     try:
         _set_constraint(w, "neyman_pearson", 1.0, None)
-        _check_widget_rule(w, ISSUE_31_Y, scores_of, "neyman_pearson", 1.0, None,
-                           costs=(0.4, 1.0, 4.0))
+        _check_widget_rule(
+            w, ISSUE_31_Y, scores_of, "neyman_pearson", 1.0, None, costs=(0.4, 1.0, 4.0)
+        )
     finally:
         w.close()
 
 
 def test_widget_rule_under_a_tie_names_the_tied_models():
     y, scores_of = _widget_models(5)
-    w = cw.CostWidget([cw.Classifier.from_scores(y, scores_of["a"], name=n)
-                       for n in ("a", "a twin")], p_pos=0.3, cost_fn=4.0, cost_fp=1.0)
+    w = cw.CostWidget(
+        [cw.Classifier.from_scores(y, scores_of["a"], name=n) for n in ("a", "a twin")],
+        p_pos=0.3,
+        cost_fn=4.0,
+        cost_fp=1.0,
+    )
     try:
         assert w.headline.text.startswith("Tie: 2 classifiers")
         with pytest.raises(ValueError, match="'a'.*'a twin'"):
@@ -430,14 +528,16 @@ def test_old_sklearn_is_refused_clearly():
 def test_json_value_handles_nan():
     clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="A")
     d = decision_rule(clf, p_pos=0.5).to_dict()
-    assert d["threshold"] is None or not (isinstance(d["threshold"], float)
-                                          and math.isnan(d["threshold"]))
+    assert d["threshold"] is None or not (
+        isinstance(d["threshold"], float) and math.isnan(d["threshold"])
+    )
     json.dumps(d, allow_nan=False)
 
 
 def test_snapshot_and_page_carry_the_rule(tmp_path):
-    a = cw.Classifier.from_scores([0, 0, 1, 1, 0, 1], [0.1, 0.5, 0.4, 0.9, 0.3, 0.7],
-                                  name="<b>a</b>")
+    a = cw.Classifier.from_scores(
+        [0, 0, 1, 1, 0, 1], [0.1, 0.5, 0.4, 0.9, 0.3, 0.7], name="<b>a</b>"
+    )
     w = cw.CostWidget([a], p_pos=0.5)
     try:
         snap = json.loads(json.dumps(w.snapshot(), allow_nan=False))

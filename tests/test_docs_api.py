@@ -41,7 +41,9 @@ def test_entry_reader_sees_a_planted_gap():
 def test_docstring_bars_are_escaped_outside_literals():
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("escape_bars", API.parent / "_ext" / "escape_bars.py")
+    spec = importlib.util.spec_from_file_location(
+        "escape_bars", API.parent / "_ext" / "escape_bars.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     escape = module.escape_bars

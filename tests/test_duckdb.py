@@ -27,8 +27,15 @@ def _frame(seed=0, n=N):
     model = rng.choice(["forest", "logit"], n)
     # Four decimals: many ties, as score tables often store them.
     s = np.round(rng.random(n) * 0.7 + 0.3 * y + 0.1 * (model == "forest") * y, 4)
-    return pd.DataFrame({"score": s, "label": np.where(y, "fraud", "ok"), "model": model,
-                         "fold": rng.integers(0, 4, n), "row": np.arange(n)})
+    return pd.DataFrame(
+        {
+            "score": s,
+            "label": np.where(y, "fraud", "ok"),
+            "model": model,
+            "fold": rng.integers(0, 4, n),
+            "row": np.arange(n),
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +99,9 @@ def test_default_positive_label_for_numeric_and_bool_labels(labels, pos):
     y = rng.random(300) < 0.4
     s = np.round(rng.random(300) + 0.2 * y, 2)
     lab = np.where(y, labels[1], labels[0])
-    got = cw.from_duckdb(duckdb.connect().from_df(pd.DataFrame({"score": s, "label": lab})), model=None)
+    got = cw.from_duckdb(
+        duckdb.connect().from_df(pd.DataFrame({"score": s, "label": lab})), model=None
+    )
     assert got["score"].pos_label == pos
     _assert_same(got["score"], cw.Classifier.from_scores(y, s))
 
@@ -103,8 +112,12 @@ def test_float32_and_integer_scores_are_read_exactly():
     s32 = (rng.random(500) + 0.3 * y).astype(np.float32)
     frame = pd.DataFrame({"a": s32, "b": (s32 * 100).astype(np.int64), "label": y.astype(int)})
     rel = duckdb.connect().from_df(frame)
-    _assert_same(cw.from_duckdb(rel, y_score="a", model=None)["a"], cw.Classifier.from_scores(y, s32))
-    _assert_same(cw.from_duckdb(rel, y_score="b", model=None)["b"], cw.Classifier.from_scores(y, frame["b"]))
+    _assert_same(
+        cw.from_duckdb(rel, y_score="a", model=None)["a"], cw.Classifier.from_scores(y, s32)
+    )
+    _assert_same(
+        cw.from_duckdb(rel, y_score="b", model=None)["b"], cw.Classifier.from_scores(y, frame["b"])
+    )
 
 
 # ---------------------------------------------------------------------- the two plans
@@ -125,11 +138,14 @@ def test_both_plans_give_the_classifiers_of_from_scores(monkeypatch, parquet_glo
             _assert_same(part, ref[name].folds[k])
 
 
-tied_rows = st.integers(2, 80).flatmap(lambda n: st.tuples(
-    st.lists(st.booleans(), min_size=n, max_size=n),
-    st.lists(st.integers(0, 12), min_size=n, max_size=n),     # few distinct scores: ties
-    st.lists(st.integers(0, 16), min_size=n, max_size=n),     # weights k/8: exact sums
-    st.lists(st.sampled_from(["a", "b"]), min_size=n, max_size=n)))
+tied_rows = st.integers(2, 80).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.booleans(), min_size=n, max_size=n),
+        st.lists(st.integers(0, 12), min_size=n, max_size=n),  # few distinct scores: ties
+        st.lists(st.integers(0, 16), min_size=n, max_size=n),  # weights k/8: exact sums
+        st.lists(st.sampled_from(["a", "b"]), min_size=n, max_size=n),
+    )
+)
 
 
 @given(tied_rows, st.sampled_from(sorted(PLANS)), st.booleans())
@@ -140,24 +156,28 @@ def test_plans_agree_with_from_scores_on_ties_and_dyadic_weights(rows, how, weig
     y[0], y[-1] = True, False  # both classes (per model checked below)
     s = s / 7.0
     w = eighths / 8.0 if weighted else None
-    frame = pd.DataFrame({"score": s, "label": y.astype(np.int8), "model": m,
-                          **({} if w is None else {"w": w})})
+    frame = pd.DataFrame(
+        {"score": s, "label": y.astype(np.int8), "model": m, **({} if w is None else {"w": w})}
+    )
     old = duckdb_source.SORT_SHARE
     duckdb_source.SORT_SHARE = PLANS[how]  # (hypothesis runs the body many times: no monkeypatch)
     try:
-        got = cw.from_duckdb(duckdb.connect().from_df(frame), model="model",
-                             sample_weight=None if w is None else "w")
+        got = cw.from_duckdb(
+            duckdb.connect().from_df(frame), model="model", sample_weight=None if w is None else "w"
+        )
     except ValueError as exc:  # a model without one class (or without weight in it) is refused
         keep = np.ones(len(y), bool) if w is None else w > 0
-        assert any(not (y[(m == k) & keep].any() and (~y[(m == k) & keep]).any())
-                   for k in set(m)), exc
+        assert any(
+            not (y[(m == k) & keep].any() and (~y[(m == k) & keep]).any()) for k in set(m)
+        ), exc
         return
     finally:
         duckdb_source.SORT_SHARE = old
     for name, clf in got.items():
         rows_k = m == name
-        ref = cw.Classifier.from_scores(y[rows_k], s[rows_k],
-                                        sample_weight=None if w is None else w[rows_k])
+        ref = cw.Classifier.from_scores(
+            y[rows_k], s[rows_k], sample_weight=None if w is None else w[rows_k]
+        )
         _assert_same(clf, ref)
         th, tp, fp = brute.roc_points(y[rows_k], s[rows_k], None if w is None else w[rows_k])
         assert clf.roc["threshold"].tolist() == th
@@ -168,9 +188,12 @@ def test_the_plan_follows_the_share_of_distinct_scores():
     rng = np.random.default_rng(6)
     con = duckdb.connect()
     cols = Columns(score="score", label="label")
-    continuous = con.from_df(pd.DataFrame({"score": rng.random(5000), "label": rng.random(5000) < .3}))
-    tied = con.from_df(pd.DataFrame({"score": np.round(rng.random(5000), 2),
-                                     "label": rng.random(5000) < .3}))
+    continuous = con.from_df(
+        pd.DataFrame({"score": rng.random(5000), "label": rng.random(5000) < 0.3})
+    )
+    tied = con.from_df(
+        pd.DataFrame({"score": np.round(rng.random(5000), 2), "label": rng.random(5000) < 0.3})
+    )
     assert duckdb_source.plan(continuous, cols, None) == "sort"
     assert duckdb_source.plan(tied, cols, None) == "group"
     assert duckdb_source.plan(continuous, cols, 3) == "group"  # rounding exists to make groups
@@ -203,8 +226,13 @@ def test_weights_equal_from_scores_where_the_sums_are_exact(monkeypatch, how, wh
 @pytest.mark.parametrize("how", PLANS)
 def test_huge_weights_neither_overflow_nor_lose_the_ratios(monkeypatch, how):
     monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
-    frame = pd.DataFrame({"score": [0.9, 0.8, 0.7, 0.2, 0.1], "label": [1, 1, 1, 0, 0],
-                          "w": [4e18, 4e18, 4e18, 1.0, 1.0]})
+    frame = pd.DataFrame(
+        {
+            "score": [0.9, 0.8, 0.7, 0.2, 0.1],
+            "label": [1, 1, 1, 0, 0],
+            "w": [4e18, 4e18, 4e18, 1.0, 1.0],
+        }
+    )
     got = cw.from_duckdb(duckdb.connect().from_df(frame), sample_weight="w", model=None)["score"]
     ref = cw.Classifier.from_scores(frame["label"], frame["score"], sample_weight=frame["w"])
     _assert_same(got, ref)
@@ -215,8 +243,9 @@ def test_a_weight_sum_beyond_the_float_range_says_so():
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS["group"])
     try:
-        rel = duckdb.connect().from_df(pd.DataFrame({"score": [0.5, 0.5, 0.1], "label": [0, 0, 1],
-                                                     "w": [1e308, 1e308, 1.0]}))
+        rel = duckdb.connect().from_df(
+            pd.DataFrame({"score": [0.5, 0.5, 0.1], "label": [0, 0, 1], "w": [1e308, 1e308, 1.0]})
+        )
         with pytest.raises(ValueError, match=r"sum beyond the largest float .* common factor"):
             cw.from_duckdb(rel, sample_weight="w", model=None)
     finally:
@@ -236,18 +265,25 @@ def test_fractional_weights_agree_with_from_scores_to_rounding():
 
 
 @pytest.mark.parametrize("how", PLANS)
-@pytest.mark.parametrize("weights, message", [
-    # The tied negatives' weights sum to 2: the lowest weight must still be seen.
-    (("-1.0", "3.0", "1.0"), r"Column 'w' \(sample_weight=\) has negative weights \(the lowest "
-                            r"is -1.0\)"),
-    (("NULL", "1.0", "1.0"), r"Column 'w' \(sample_weight=\) has 1 missing \(NULL\)"),
-    (("'NaN'::DOUBLE", "1.0", "1.0"), r"Column 'w' \(sample_weight=\) has NaN or infinite"),
-])
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        # The tied negatives' weights sum to 2: the lowest weight must still be seen.
+        (
+            ("-1.0", "3.0", "1.0"),
+            r"Column 'w' \(sample_weight=\) has negative weights \(the lowest "
+            r"is -1.0\)",
+        ),
+        (("NULL", "1.0", "1.0"), r"Column 'w' \(sample_weight=\) has 1 missing \(NULL\)"),
+        (("'NaN'::DOUBLE", "1.0", "1.0"), r"Column 'w' \(sample_weight=\) has NaN or infinite"),
+    ],
+)
 def test_bad_weights_are_refused_with_the_column_named(monkeypatch, how, weights, message):
     monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
     a, b, c = weights
-    rel = duckdb.connect().sql(f"SELECT * FROM (VALUES (0.2, 0, {a}), (0.2, 0, {b}), "
-                               f"(0.1, 1, {c})) AS t(score, label, w)")
+    rel = duckdb.connect().sql(
+        f"SELECT * FROM (VALUES (0.2, 0, {a}), (0.2, 0, {b}), (0.1, 1, {c})) AS t(score, label, w)"
+    )
     with pytest.raises(ValueError, match=message):
         cw.from_duckdb(rel, sample_weight="w", model=None)
 
@@ -262,8 +298,9 @@ def test_zero_weights_drop_their_rows_as_from_scores_does():
 
 def test_the_old_keywords_still_work_with_a_deprecation_warning():
     rel = _rel(p=[0.1, 0.9], y=[0, 1])
-    with pytest.warns(DeprecationWarning, match="from_duckdb's score= is deprecated.*y_score='p'") \
-            as record:
+    with pytest.warns(
+        DeprecationWarning, match="from_duckdb's score= is deprecated.*y_score='p'"
+    ) as record:
         got = cw.from_duckdb(rel, score="p", y_true="y", model=None)
     assert got["p"].nec(0.5) == 0.0
     assert record[0].filename == __file__  # the warning points at the caller's line
@@ -278,9 +315,16 @@ def test_the_old_keywords_still_work_with_a_deprecation_warning():
 @pytest.mark.parametrize("decimals", [None, 1])
 def test_source_columns_named_like_the_querys_aliases_change_nothing(monkeypatch, how, decimals):
     monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
-    frame = pd.DataFrame({"score": [.9, .8, .3, .2, .9, .1], "label": [1, 1, 0, 1, 0, 0],
-                          "s": [5., 1, 2, 3, 4, 0], "k": [7., 7, 7, 7, 7, 7], "y": [0, 0, 0, 0, 0, 1],
-                          "n": [9, 9, 9, 9, 9, 9]})
+    frame = pd.DataFrame(
+        {
+            "score": [0.9, 0.8, 0.3, 0.2, 0.9, 0.1],
+            "label": [1, 1, 0, 1, 0, 0],
+            "s": [5.0, 1, 2, 3, 4, 0],
+            "k": [7.0, 7, 7, 7, 7, 7],
+            "y": [0, 0, 0, 0, 0, 1],
+            "n": [9, 9, 9, 9, 9, 9],
+        }
+    )
     got = cw.from_duckdb(duckdb.connect().from_df(frame), decimals=decimals, model=None)["score"]
     ref = cw.Classifier.from_scores(frame["label"], frame["score"])
     if decimals is None:
@@ -310,28 +354,35 @@ def test_categorical_labels_and_models_are_read_as_their_values(monkeypatch, how
 @pytest.mark.parametrize("column", ["label", "model", "fold"])
 def test_missing_values_are_counted_in_rows_under_both_plans(monkeypatch, how, column):
     monkeypatch.setattr(duckdb_source, "SORT_SHARE", PLANS[how])
-    frame = pd.DataFrame({"score": [0.5, 0.5, 0.5, 0.2, 0.9], "label": ["a", "a", "a", "b", "a"],
-                          "model": ["m"] * 5, "fold": [1, 1, 1, 2, 2]})
+    frame = pd.DataFrame(
+        {
+            "score": [0.5, 0.5, 0.5, 0.2, 0.9],
+            "label": ["a", "a", "a", "b", "a"],
+            "model": ["m"] * 5,
+            "fold": [1, 1, 1, 2, 2],
+        }
+    )
     frame[column] = frame[column].astype(object)
     frame.loc[:2, column] = None  # three missing values, all at the one score 0.5
     keyword = {"label": "y_true", "model": "model", "fold": "fold"}[column]
     with pytest.raises(ValueError, match=rf"Column '{column}' \({keyword}=\) has 3 missing"):
-        cw.from_duckdb(duckdb.connect().from_df(frame), model="model", fold="fold",
-                       pos_label="a")
+        cw.from_duckdb(duckdb.connect().from_df(frame), model="model", fold="fold", pos_label="a")
 
 
 def test_a_list_column_is_refused_as_a_score():
-    rel = duckdb.connect().sql("SELECT [0.5, 0.2] AS score, 1 AS label UNION ALL "
-                               "SELECT [0.1], 0")
-    with pytest.raises(TypeError, match=r"Column 'score' \(y_score=\) has type .*\[\]; scores "
-                                        r"must be numbers"):
+    rel = duckdb.connect().sql("SELECT [0.5, 0.2] AS score, 1 AS label UNION ALL SELECT [0.1], 0")
+    with pytest.raises(
+        TypeError,
+        match=r"Column 'score' \(y_score=\) has type .*\[\]; scores "
+        r"must be numbers",
+    ):
         cw.from_duckdb(rel, model=None)
 
 
 # ---------------------------------------------------------------------- rounding
 def _groups(s, decimals):
     """Group keys computed in numpy, independently of the SQL: floor(s·10^d + 1/2)."""
-    return np.floor(s * 10.0 ** decimals + 0.5)
+    return np.floor(s * 10.0**decimals + 0.5)
 
 
 def _check_bound(y, s, decimals):
@@ -353,8 +404,9 @@ def _check_bound(y, s, decimals):
     bound = merge_bound(merged["p"], merged["n"], y.sum(), (~y).sum())
     assert rounded.envelope_error_bound == pytest.approx(bound, rel=1e-12, abs=0)
     # The envelopes differ linearly between the union of their breakpoints and the grid.
-    x = np.unique(np.concatenate((exact.envelope["pcf"], rounded.envelope["pcf"],
-                                  np.linspace(0, 1, 257))))
+    x = np.unique(
+        np.concatenate((exact.envelope["pcf"], rounded.envelope["pcf"], np.linspace(0, 1, 257)))
+    )
     diff = rounded.nec(x) - exact.nec(x)
     eps = merge_bound(merged["p"], merged["n"], y.sum(), (~y).sum(), pcf=x)
     assert diff.min() >= -1e-12
@@ -363,8 +415,9 @@ def _check_bound(y, s, decimals):
     return diff.max(), bound
 
 
-@given(st.integers(0, 2 ** 32 - 1), st.sampled_from([0, 1, 2]), st.integers(20, 400),
-       st.floats(0.0, 2.0))
+@given(
+    st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 2]), st.integers(20, 400), st.floats(0.0, 2.0)
+)
 def test_rounding_bound_holds_on_random_data(seed, decimals, n, shift):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < rng.uniform(0.1, 0.9)
@@ -384,8 +437,9 @@ def test_rounding_bound_on_a_larger_sample_is_met_and_not_loose():
 def test_rounding_bound_is_attained():
     # One group: positives 0.41, 0.42 above negatives 0.38, 0.39. Exact E = 0; rounded to 0
     # decimals the only points are (0,0) and (1,1): E_r(1/2) = 1/2 = u·w/(u+w) with u = w = 1.
-    rel = duckdb.connect().from_df(pd.DataFrame({"score": [0.41, 0.42, 0.38, 0.39],
-                                                 "label": [1, 1, 0, 0]}))
+    rel = duckdb.connect().from_df(
+        pd.DataFrame({"score": [0.41, 0.42, 0.38, 0.39], "label": [1, 1, 0, 0]})
+    )
     clf = cw.from_duckdb(rel, decimals=0, model=None)["score"]
     assert clf.envelope_error_bound == 0.5
     assert clf.nec(0.5) == 0.5
@@ -407,8 +461,9 @@ def test_rounded_classifier_with_folds_has_per_fold_bounds(parquet_glob):
 
 
 def test_a_threshold_inside_a_rounded_group_is_refused_for_a_fixed_band():
-    rel = duckdb.connect().from_df(pd.DataFrame({"score": [0.41, 0.42, 0.38, 0.39, 0.9, 0.1],
-                                                 "label": [1, 1, 0, 0, 1, 0]}))
+    rel = duckdb.connect().from_df(
+        pd.DataFrame({"score": [0.41, 0.42, 0.38, 0.39, 0.9, 0.1], "label": [1, 1, 0, 0, 1, 0]})
+    )
     clf = cw.from_duckdb(rel, decimals=1, model=None)["score"]
     assert clf.band(threshold=0.38, grid=3)["nec"].notna().all()  # a group's own threshold
     with pytest.raises(ValueError, match="falls inside a group of rounded scores"):
@@ -420,43 +475,76 @@ def _rel(**columns):
     return duckdb.connect().from_df(pd.DataFrame(columns))
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"y_score": "p"}, r"no column y_score='p'; its columns are \['score', 'label', 'model'\]"),
-    ({"y_true": "y"}, "no column y_true='y'"),
-    ({"sample_weight": "w"}, "no column sample_weight='w'"),
-    ({"model": "clf"}, "no column model='clf'"),
-    ({"fold": "cv"}, "no column fold='cv'"),
-    ({"model": "score"}, "must name different columns"),
-    ({"y_score": "model"}, "Column 'model' \\(y_score=\\) has type VARCHAR; scores must be numbers"),
-    ({"sample_weight": "model"},
-     "Column 'model' \\(sample_weight=\\) has type VARCHAR; weights must be numbers"),
-    ({"decimals": 2.5}, "decimals must be None"),
-    ({"decimals": 99}, "decimals must be None"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"y_score": "p"}, r"no column y_score='p'; its columns are \['score', 'label', 'model'\]"),
+        ({"y_true": "y"}, "no column y_true='y'"),
+        ({"sample_weight": "w"}, "no column sample_weight='w'"),
+        ({"model": "clf"}, "no column model='clf'"),
+        ({"fold": "cv"}, "no column fold='cv'"),
+        ({"model": "score"}, "must name different columns"),
+        (
+            {"y_score": "model"},
+            "Column 'model' \\(y_score=\\) has type VARCHAR; scores must be numbers",
+        ),
+        (
+            {"sample_weight": "model"},
+            "Column 'model' \\(sample_weight=\\) has type VARCHAR; weights must be numbers",
+        ),
+        ({"decimals": 2.5}, "decimals must be None"),
+        ({"decimals": 99}, "decimals must be None"),
+    ],
+)
 def test_column_and_argument_errors_name_the_column(kwargs, message):
     rel = _rel(score=[0.1, 0.2], label=[0, 1], model=["a", "a"])
     with pytest.raises((ValueError, TypeError), match=message):
         cw.from_duckdb(rel, **{"model": None, **kwargs})
 
 
-@pytest.mark.parametrize("columns, kwargs, message", [
-    ({"score": [0.1, 0.2, 0.3], "label": ["a", "b", "c"]}, {},
-     r"Column 'label' \(y_true=\) has 3 distinct values \['a', 'b', 'c'\]; a binary classifier"),
-    ({"score": [0.1, 0.2], "label": ["a", "b"]}, {}, "pos_label is ambiguous"),
-    ({"score": [0.1, 0.2], "label": ["a", "b"]}, {"pos_label": "c"}, "pos_label='c' is not a value"),
-    ({"score": [0.1, 0.2], "label": [1, 1]}, {}, "holds only 1: the other class is missing"),
-    ({"score": [0.1, np.inf], "label": [0, 1]}, {}, "has 1 infinite value"),
-    ({"score": [0.1, None, 0.3], "label": [0, 1, 1]}, {},
-     r"Column 'score' \(y_score=\) has 1 missing \(NULL\)"),
-    ({"score": [0.1, 0.2, 0.3], "label": ["a", None, "b"]}, {"pos_label": "a"},
-     r"Column 'label' \(y_true=\) has 1 missing \(NULL\)"),
-    ({"score": [0.1, 0.2, 0.3], "label": [0, 1, 1], "m": ["x", "x", "y"]}, {"model": "m"},
-     r"Model 'y' \(column 'm'\) has no negative cases"),
-    ({"score": [0.1, 0.2, 0.3, 0.4], "label": [0, 1, 0, 0], "cv": [1, 1, 2, 2]}, {"fold": "cv"},
-     r"Fold 2 \(column 'cv'\) has no positive cases .* stratified folds"),
-    ({"score": [0.1, 0.2, 0.3], "label": [0, 1, 1], "m": ["x", None, "x"]}, {"model": "m"},
-     r"Column 'm' \(model=\) has 1 missing \(NULL\)"),
-])
+@pytest.mark.parametrize(
+    "columns, kwargs, message",
+    [
+        (
+            {"score": [0.1, 0.2, 0.3], "label": ["a", "b", "c"]},
+            {},
+            r"Column 'label' \(y_true=\) has 3 distinct values \['a', 'b', 'c'\]; a binary classifier",
+        ),
+        ({"score": [0.1, 0.2], "label": ["a", "b"]}, {}, "pos_label is ambiguous"),
+        (
+            {"score": [0.1, 0.2], "label": ["a", "b"]},
+            {"pos_label": "c"},
+            "pos_label='c' is not a value",
+        ),
+        ({"score": [0.1, 0.2], "label": [1, 1]}, {}, "holds only 1: the other class is missing"),
+        ({"score": [0.1, np.inf], "label": [0, 1]}, {}, "has 1 infinite value"),
+        (
+            {"score": [0.1, None, 0.3], "label": [0, 1, 1]},
+            {},
+            r"Column 'score' \(y_score=\) has 1 missing \(NULL\)",
+        ),
+        (
+            {"score": [0.1, 0.2, 0.3], "label": ["a", None, "b"]},
+            {"pos_label": "a"},
+            r"Column 'label' \(y_true=\) has 1 missing \(NULL\)",
+        ),
+        (
+            {"score": [0.1, 0.2, 0.3], "label": [0, 1, 1], "m": ["x", "x", "y"]},
+            {"model": "m"},
+            r"Model 'y' \(column 'm'\) has no negative cases",
+        ),
+        (
+            {"score": [0.1, 0.2, 0.3, 0.4], "label": [0, 1, 0, 0], "cv": [1, 1, 2, 2]},
+            {"fold": "cv"},
+            r"Fold 2 \(column 'cv'\) has no positive cases .* stratified folds",
+        ),
+        (
+            {"score": [0.1, 0.2, 0.3], "label": [0, 1, 1], "m": ["x", None, "x"]},
+            {"model": "m"},
+            r"Column 'm' \(model=\) has 1 missing \(NULL\)",
+        ),
+    ],
+)
 def test_malformed_data_is_refused_with_the_column_named(columns, kwargs, message):
     frame = pd.DataFrame(columns)
     with pytest.raises(ValueError, match=message):
@@ -465,8 +553,10 @@ def test_malformed_data_is_refused_with_the_column_named(columns, kwargs, messag
 
 def test_nan_scores_are_refused_by_column():
     # pandas NaN reaches DuckDB as NULL, so the NaN is made in SQL (as a Parquet file holds it).
-    rel = duckdb.connect().sql("SELECT * FROM (VALUES (0.1, 0), ('NaN'::DOUBLE, 1), "
-                               "('NaN'::DOUBLE, 1), (0.3, 1)) AS t(p, label)")
+    rel = duckdb.connect().sql(
+        "SELECT * FROM (VALUES (0.1, 0), ('NaN'::DOUBLE, 1), "
+        "('NaN'::DOUBLE, 1), (0.3, 1)) AS t(p, label)"
+    )
     with pytest.raises(ValueError, match=r"Column 'p' \(y_score=\) has 2 NaN value\(s\)"):
         cw.from_duckdb(rel, y_score="p", model=None)
 
@@ -492,7 +582,9 @@ def test_sources_that_cannot_be_read_are_refused(tmp_path):
 
 def test_column_names_are_quoted_not_spliced_into_sql():
     frame = pd.DataFrame({'odd "name"; DROP TABLE x; --': [0.1, 0.9], "label": [0, 1]})
-    got = cw.from_duckdb(duckdb.connect().from_df(frame), y_score='odd "name"; DROP TABLE x; --', model=None)
+    got = cw.from_duckdb(
+        duckdb.connect().from_df(frame), y_score='odd "name"; DROP TABLE x; --', model=None
+    )
     assert got['odd "name"; DROP TABLE x; --'].nec(0.5) == 0.0
 
 

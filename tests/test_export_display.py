@@ -21,9 +21,14 @@ VIEW = "application/vnd.jupyter.widget-view+json"
 def w():
     rng = np.random.default_rng(9)
     y = rng.random(150) < 0.5
-    widget = CostWidget.from_predictions(y, {"<i>a</i>": np.round(y + rng.normal(size=150), 2),
-                                             "b": np.round(0.4 * y + rng.normal(size=150), 2)},
-                                         p_pos=0.25)
+    widget = CostWidget.from_predictions(
+        y,
+        {
+            "<i>a</i>": np.round(y + rng.normal(size=150), 2),
+            "b": np.round(0.4 * y + rng.normal(size=150), 2),
+        },
+        p_pos=0.25,
+    )
     yield widget
     widget.close()
 
@@ -34,8 +39,10 @@ def test_bundle_has_view_png_html_and_plain_text(w):
     png = base64.b64decode(data["image/png"])
     with Image.open(io.BytesIO(png)) as im:
         fig = export.to_figure(w)
-        expected = (fig.get_figwidth() * export.FALLBACK_DPI,
-                    fig.get_figheight() * export.FALLBACK_DPI)
+        expected = (
+            fig.get_figwidth() * export.FALLBACK_DPI,
+            fig.get_figheight() * export.FALLBACK_DPI,
+        )
         assert all(abs(got - want) <= 1 for got, want in zip(im.size, expected)), im.size
     assert f"data:image/png;base64,{data['image/png']}" in data["text/html"]
     assert "<i>a</i>" not in data["text/html"] and "&lt;i&gt;a&lt;/i&gt;" in data["text/html"]
@@ -76,16 +83,21 @@ def test_fallback_can_be_switched_off(w, monkeypatch):
 
 def test_no_matplotlib_no_image_no_warning(w, monkeypatch, recwarn):
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "matplotlib" else real(name, *a),
+    )
     assert set(export.mimebundle(w)) == {VIEW, "text/plain"}
     assert not [r for r in recwarn if issubclass(r.category, RuntimeWarning)]
 
 
 def test_snapshot_cell_displays_a_plain_image(w, monkeypatch):
     shown = []
-    monkeypatch.setattr("IPython.display.display",
-                        lambda obj, raw=False, metadata=None: shown.append((obj, raw, metadata)))
+    monkeypatch.setattr(
+        "IPython.display.display",
+        lambda obj, raw=False, metadata=None: shown.append((obj, raw, metadata)),
+    )
     assert export.snapshot_cell(w) is None
     ((bundle, raw, metadata),) = shown
     assert raw and VIEW not in bundle and set(bundle) == {"image/png", "text/html", "text/plain"}
@@ -108,8 +120,19 @@ def test_snapshot_button(w):
 
 def test_costwidget_methods_delegate(w):
     """The lead wires these CostWidget methods to costwidget.widget.export."""
-    missing = [m for m in ("snapshot", "restore", "to_figure", "save", "to_html", "to_frame",
-                           "snapshot_cell") if not callable(getattr(w, m, None))]
+    missing = [
+        m
+        for m in (
+            "snapshot",
+            "restore",
+            "to_figure",
+            "save",
+            "to_html",
+            "to_frame",
+            "snapshot_cell",
+        )
+        if not callable(getattr(w, m, None))
+    ]
     if missing:
         pytest.skip(f"CostWidget does not have {missing} yet (they call costwidget.widget.export)")
     assert w.snapshot() == export.snapshot(w)

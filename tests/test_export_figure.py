@@ -48,8 +48,10 @@ def _close_figures():
 def data():
     rng = np.random.default_rng(11)
     y = rng.random(300) < 0.45
-    return y, {"sharp": np.round(y * 1.6 + rng.normal(size=300), 2),
-               "blunt": np.round(y * 0.7 + rng.normal(size=300), 2)}
+    return y, {
+        "sharp": np.round(y * 1.6 + rng.normal(size=300), 2),
+        "blunt": np.round(y * 0.7 + rng.normal(size=300), 2),
+    }
 
 
 # ---------------------------------------------------------------------------- CostCurveDisplay
@@ -122,9 +124,16 @@ def test_bands_cost_lines_and_given_axes(data):
     y, scores = data
     clfs = [cw.Classifier.from_scores(y, s, name=n) for n, s in scores.items()]
     fig, (roc_ax, ax) = plt.subplots(1, 2)
-    disp = cw.CostCurveDisplay(classifiers=clfs).plot(ax=ax, roc=True, roc_ax=roc_ax, pcf=0.5,
-                                                       show_bands=True, band_level=0.8,
-                                                       cost_lines=True, colors=["red", "blue"])
+    disp = cw.CostCurveDisplay(classifiers=clfs).plot(
+        ax=ax,
+        roc=True,
+        roc_ax=roc_ax,
+        pcf=0.5,
+        show_bands=True,
+        band_level=0.8,
+        cost_lines=True,
+        colors=["red", "blue"],
+    )
     assert disp.ax_ is ax and disp.roc_ax_ is roc_ax and disp.figure_ is fig
     assert ax.get_ylim() == (0.0, 1.0)  # full cost lines reach NEC 1
     band = clfs[0].band(0.8, interval="basic", random_state=0)
@@ -152,9 +161,11 @@ def test_user_text_is_literal(data):
 
 
 def test_matplotlib_is_imported_only_when_drawing():
-    code = ("import sys, costwidget as cw; cw.CostCurveDisplay; "
-            "from costwidget.widget import export; import costwidget.export.page; "
-            "assert 'matplotlib' not in sys.modules")
+    code = (
+        "import sys, costwidget as cw; cw.CostCurveDisplay; "
+        "from costwidget.widget import export; import costwidget.export.page; "
+        "assert 'matplotlib' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -170,15 +181,16 @@ def test_palette_matches_the_widget():
 def widget(data):
     y, scores = data
     w = CostWidget.from_predictions(y, scores, p_pos=0.3)
-    w.update(constraint="neyman_pearson", max_fpr=0.15, show_bands=True,
-             difference=["sharp", "blunt"])
+    w.update(
+        constraint="neyman_pearson", max_fpr=0.15, show_bands=True, difference=["sharp", "blunt"]
+    )
     w.wait(timeout=300)
     yield w
     w.close()
 
 
 def _rgb(hex_color):
-    return tuple(int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def _pixels(png_bytes):
@@ -188,8 +200,9 @@ def _pixels(png_bytes):
 def _region(img, ax, fig_height_px):
     """The pixels inside an axes (matplotlib's origin is bottom left, the image's top left)."""
     b = ax.get_window_extent()
-    return img[int(fig_height_px - b.y1) + 2:int(fig_height_px - b.y0) - 2,
-               int(b.x0) + 2:int(b.x1) - 2]
+    return img[
+        int(fig_height_px - b.y1) + 2 : int(fig_height_px - b.y0) - 2, int(b.x0) + 2 : int(b.x1) - 2
+    ]
 
 
 def test_to_figure_png_has_both_panes_with_their_marks(widget):
@@ -210,7 +223,7 @@ def test_to_figure_png_has_both_panes_with_their_marks(widget):
     # The operating line: a column of black pixels at PCF(+) in the cost pane.
     b = cost_ax.get_window_extent()
     col = int(round(b.x0 + widget.pcf * (b.x1 - b.x0)))
-    column = img[int(img.shape[0] - b.y1):int(img.shape[0] - b.y0), col - 1:col + 2]
+    column = img[int(img.shape[0] - b.y1) : int(img.shape[0] - b.y0), col - 1 : col + 2]
     assert np.all(column < 60, axis=-1).any(axis=1).mean() > 0.9
     assert "PCF(+) = " in fig.texts[0].get_text() or "PCF(+) = " in fig._suptitle.get_text()
 
@@ -248,8 +261,12 @@ def test_to_figure_has_the_widgets_axes_and_difference_strip(widget):
         # The difference view: the widget's y range, and the significance strip below the band.
         view = widget.difference_view
         assert diff_ax.get_ylim() == pytest.approx((view.y_scale.min, view.y_scale.max))
-        band_low = min(p.vertices[:, 1].min() for c in diff_ax.collections
-                       if not isinstance(c, LineCollection) for p in c.get_paths())
+        band_low = min(
+            p.vertices[:, 1].min()
+            for c in diff_ax.collections
+            if not isinstance(c, LineCollection)
+            for p in c.get_paths()
+        )
         strips = [c for c in diff_ax.collections if isinstance(c, LineCollection)]
         assert strips, "the sharp/blunt pair differs somewhere: a strip is expected"
         strip_y = {float(seg[0][1]) for c in strips for seg in c.get_segments()}
@@ -314,14 +331,17 @@ def test_artifacts_for_a_look(widget, tmp_path_factory):
     out = Path(__file__).resolve().parent / "artifacts"
     out.mkdir(exist_ok=True)
     export.save(widget, out / "export_to_figure.png", dpi=100)
-    y_fig = cw.CostCurveDisplay(classifiers=widget.classifiers).plot(pcf=0.3, roc=True,
-                                                                     show_bands=True)
+    y_fig = cw.CostCurveDisplay(classifiers=widget.classifiers).plot(
+        pcf=0.3, roc=True, show_bands=True
+    )
     y_fig.figure_.savefig(out / "export_display.png", dpi=100)
     assert (out / "export_to_figure.png").stat().st_size > 10_000
 
 
-@pytest.mark.parametrize("names", [("gradient boosting", "logistic regression", "naive Bayes",
-                                    "random forest"), ("a", "b")])
+@pytest.mark.parametrize(
+    "names",
+    [("gradient boosting", "logistic regression", "naive Bayes", "random forest"), ("a", "b")],
+)
 def test_widget_figure_caption_and_legend_fit_the_figure(names):
     """The caption (with the headline) and the legend (each name with its AUC, as the widget's
     legend) lie inside the figure: measured from matplotlib's own text extents, not counted."""
@@ -352,9 +372,14 @@ def test_widget_figure_caption_and_legend_fit_the_figure(names):
         w.close()
 
 
-@pytest.mark.parametrize("max_fpr, point", [(0.2, (0.0, 0.75)),   # the limit does not bind
-                                            (0.0, (0.0, 0.75)),
-                                            (1.0, (0.0, 0.75))])
+@pytest.mark.parametrize(
+    "max_fpr, point",
+    [
+        (0.2, (0.0, 0.75)),  # the limit does not bind
+        (0.0, (0.0, 0.75)),
+        (1.0, (0.0, 0.75)),
+    ],
+)
 def test_figure_draws_the_rule_under_the_constraint(max_fpr, point):
     """Issue 31: the figure's diamond and dashed cost line are the rule the headline deploys (its
     optimum where the limit does not bind), not the paper's max-TPR point (FPR 0.2, TPR 0.9 at
@@ -362,17 +387,23 @@ def test_figure_draws_the_rule_under_the_constraint(max_fpr, point):
     from matplotlib.collections import LineCollection, PathCollection
 
     y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
-    s = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+    s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.55, 0.3, 0.05, 0.6]
     w = CostWidget.from_predictions(y, {"m": s}, p_pos=0.4, cost_fn=1.0, cost_fp=4.0)
     try:
         w.update(constraint="neyman_pearson", max_fpr=max_fpr)
         fig = export.to_figure(w, difference=False)
         roc_ax, cost_ax = fig.axes[:2]
-        diamonds = [c for c in roc_ax.collections  # the diamonds: size 55 (mp.draw_roc_constraint)
-                    if isinstance(c, PathCollection) and list(c.get_sizes()) == [55]]
+        diamonds = [
+            c
+            for c in roc_ax.collections  # the diamonds: size 55 (mp.draw_roc_constraint)
+            if isinstance(c, PathCollection) and list(c.get_sizes()) == [55]
+        ]
         assert [tuple(o) for d in diamonds for o in d.get_offsets()] == [point]
-        dashed = [c for c in cost_ax.collections if isinstance(c, LineCollection)
-                  and c.get_linewidth()[0] == 2.0]
+        dashed = [
+            c
+            for c in cost_ax.collections
+            if isinstance(c, LineCollection) and c.get_linewidth()[0] == 2.0
+        ]
         (segment,) = dashed[-1].get_segments()
         fpr, tpr = point
         np.testing.assert_allclose(segment, [[0.0, fpr], [1.0, 1.0 - tpr]], atol=1e-15)
@@ -386,14 +417,18 @@ def test_figure_draws_a_binding_rule_under_the_constraint():
     from matplotlib.collections import PathCollection
 
     y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
-    s = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+    s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.55, 0.3, 0.05, 0.6]
     w = CostWidget.from_predictions(y, {"m": s}, p_pos=0.4, cost_fn=1.0, cost_fp=4.0)
     try:
         w.update(constraint="workforce", n_pos=4.0, n_neg=6.0, capacity=1.0)
         fig = export.to_figure(w, difference=False)
-        diamonds = [c for c in fig.axes[0].collections
-                    if isinstance(c, PathCollection) and list(c.get_sizes()) == [55]]
-        np.testing.assert_allclose([o for d in diamonds for o in d.get_offsets()], [[0.0, 0.25]],
-                                   atol=1e-15)
+        diamonds = [
+            c
+            for c in fig.axes[0].collections
+            if isinstance(c, PathCollection) and list(c.get_sizes()) == [55]
+        ]
+        np.testing.assert_allclose(
+            [o for d in diamonds for o in d.get_offsets()], [[0.0, 0.25]], atol=1e-15
+        )
     finally:
         w.close()

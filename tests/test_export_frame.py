@@ -16,12 +16,22 @@ def widget():
     n = 240
     y = rng.random(n) < 0.4
     folds = np.arange(n) % 4
-    clfs = [cw.Classifier.from_scores(y, np.round(y * k + rng.normal(size=n), 2), name=name,
-                                      folds=folds)
-            for name, k in (("a", 1.4), ("b", 0.6), ("c", 1.0))]
+    clfs = [
+        cw.Classifier.from_scores(
+            y, np.round(y * k + rng.normal(size=n), 2), name=name, folds=folds
+        )
+        for name, k in (("a", 1.4), ("b", 0.6), ("c", 1.0))
+    ]
     w = CostWidget(clfs, p_pos=0.35)
-    w.update(visible=["a", "c"], show_bands=True, show_fold_spread=True, band_level=0.85,
-             difference=["a", "c"], constraint="neyman_pearson", max_fpr=0.2)
+    w.update(
+        visible=["a", "c"],
+        show_bands=True,
+        show_fold_spread=True,
+        band_level=0.85,
+        difference=["a", "c"],
+        constraint="neyman_pearson",
+        max_fpr=0.2,
+    )
     w.range_of_interest = [0.3, 0.5]
     w.wait(timeout=300)
     yield w
@@ -30,9 +40,18 @@ def widget():
 
 def test_keys_and_classifier_column(widget):
     frames = export.to_frame(widget)
-    assert set(frames) == {"roc", "hull", "envelope", "bands", "readout", "difference", "range",
-                           "decision_curve", "threshold_choice",
-                           "honest"}  # issue 32: empty while the honest curves are off
+    assert set(frames) == {
+        "roc",
+        "hull",
+        "envelope",
+        "bands",
+        "readout",
+        "difference",
+        "range",
+        "decision_curve",
+        "threshold_choice",
+        "honest",
+    }  # issue 32: empty while the honest curves are off
     for key in ("roc", "hull", "envelope", "bands", "readout"):
         assert frames[key].columns[0] == "classifier", key
         assert list(pd.unique(frames[key]["classifier"])) == ["a", "c"], key
@@ -41,8 +60,11 @@ def test_keys_and_classifier_column(widget):
 def test_tables_equal_the_model(widget):
     frames = export.to_frame(widget)
     by_name = {c.name: c for c in widget.classifiers}
-    for key, cols in (("roc", ["threshold", "fpr", "tpr"]), ("hull", ["threshold", "fpr", "tpr"]),
-                      ("envelope", ["pcf", "nec"])):
+    for key, cols in (
+        ("roc", ["threshold", "fpr", "tpr"]),
+        ("hull", ["threshold", "fpr", "tpr"]),
+        ("envelope", ["pcf", "nec"]),
+    ):
         for name in ("a", "c"):
             got = frames[key][frames[key]["classifier"] == name][cols].reset_index(drop=True)
             pd.testing.assert_frame_equal(got, getattr(by_name[name], key)[cols])
@@ -72,10 +94,12 @@ def test_tables_equal_the_model(widget):
     assert (diff["a"] == "a").all() and (diff["b"] == "c").all()
     band = cw.difference_band(by_name["a"], by_name["c"], 0.85, random_state=0)
     assert np.array_equal(diff["diff"], band["diff"])
-    expected = cw.range_summary({n: by_name[n] for n in ("a", "c")}, 0.3, 0.5, step=0.05,
-                                axis="pcf")
-    pd.testing.assert_frame_equal(frames["range"].set_index("classifier"), expected,
-                                  check_names=False)
+    expected = cw.range_summary(
+        {n: by_name[n] for n in ("a", "c")}, 0.3, 0.5, step=0.05, axis="pcf"
+    )
+    pd.testing.assert_frame_equal(
+        frames["range"].set_index("classifier"), expected, check_names=False
+    )
     assert list(frames["range"]["classifier"]) == ["a", "c"]
 
 
@@ -83,8 +107,14 @@ def test_empty_parts_keep_their_columns(widget):
     w = CostWidget(widget.classifiers)
     try:
         frames = export.to_frame(w)
-        assert frames["bands"].empty and list(frames["bands"].columns) == \
-            ["classifier", "kind", "level", "pcf", "lower", "upper"]
+        assert frames["bands"].empty and list(frames["bands"].columns) == [
+            "classifier",
+            "kind",
+            "level",
+            "pcf",
+            "lower",
+            "upper",
+        ]
         assert frames["difference"].empty
         w.visible = []
         assert export.to_frame(w)["envelope"].empty

@@ -22,8 +22,11 @@ from costwidget.widget import CostWidget, export
 from costwidget.widget.tools import nec_zoom
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-EVIL = ['<img src=x onerror="window.__x=1">', '</script><script>window.__x=1</script>',
-        '<!--<script>window.__x=1//']
+EVIL = [
+    '<img src=x onerror="window.__x=1">',
+    "</script><script>window.__x=1</script>",
+    "<!--<script>window.__x=1//",
+]
 
 
 class _Scan(html.parser.HTMLParser):
@@ -79,10 +82,15 @@ def test_offline_page_loads_nothing(offline):
     kinds = [a.get("type", "text/javascript") for a, _ in scan.scripts]
     # runtime, bqscales, bqplot; widget state, view; snapshot; render call; the disabled
     # checkboxes' titles; the interactive page's spec and the module that binds it. Nothing else.
-    assert kinds == ["text/javascript"] * 3 + ["application/vnd.jupyter.widget-state+json",
-                                               "application/vnd.jupyter.widget-view+json",
-                                               "application/json", "text/javascript",
-                                               "text/javascript", "application/json", "module"]
+    assert kinds == ["text/javascript"] * 3 + [
+        "application/vnd.jupyter.widget-state+json",
+        "application/vnd.jupyter.widget-view+json",
+        "application/json",
+        "text/javascript",
+        "text/javascript",
+        "application/json",
+        "module",
+    ]
     assert 'define("bqplot",[' in scan.scripts[2][1]
     assert 'define("bqscales",[' in scan.scripts[1][1]
 
@@ -101,14 +109,17 @@ def test_interactive_page_imports_only_the_package_modules(offline, evil_widget)
     # percent-encoded: nothing in the URL can end its string or the script element
     urls = re.findall(r'from "data:text/javascript;charset=utf-8,([^"<>\\\s]+)"', module)
     assert [urllib.parse.unquote(u).encode() for u in urls] == [
-        (STATIC / "operating-point.js").read_bytes(), (STATIC / "page-bind.js").read_bytes()]
+        (STATIC / "operating-point.js").read_bytes(),
+        (STATIC / "page-bind.js").read_bytes(),
+    ]
     rest = re.sub(r'"data:[^"]+"', '""', module)
     assert "eval(" not in rest and "Function(" not in rest and "innerHTML" not in rest
     spec = json.loads(scan.scripts[-2][1])
     expected = page_spec(evil_widget)
     assert spec["state"] == expected["state"] and spec["roles"] == expected["roles"]
-    assert [c["name"] for c in spec["payload"]["header"]["classifiers"]] == EVIL[:len(
-        spec["payload"]["header"]["classifiers"])]
+    assert [c["name"] for c in spec["payload"]["header"]["classifiers"]] == EVIL[
+        : len(spec["payload"]["header"]["classifiers"])
+    ]
 
 
 def test_static_page_on_request(evil_widget):
@@ -160,8 +171,10 @@ def test_cdn_page_is_small_and_pinned(evil_widget):
     manifest = json.loads((page.STATIC / "embed-runtime.json").read_text())
     scan = _scan(text)
     srcs = [a["src"] for a, _ in scan.scripts if "src" in a]
-    assert srcs == ["https://cdn.jsdelivr.net/npm/" + manifest["cdn"]["requirejs"]["path"],
-                    "https://cdn.jsdelivr.net/npm/" + manifest["cdn"]["embed_amd"]["path"]]
+    assert srcs == [
+        "https://cdn.jsdelivr.net/npm/" + manifest["cdn"]["requirejs"]["path"],
+        "https://cdn.jsdelivr.net/npm/" + manifest["cdn"]["embed_amd"]["path"],
+    ]
     assert all(a["integrity"].startswith("sha384-") for a, _ in scan.scripts if "src" in a)
     bq = page.js_version("bqplot", "bqplot")
     assert f"bqplot@{bq}/dist/index" in text
@@ -175,11 +188,17 @@ def test_runtime_matches_the_pinned_versions():
     _, manifest = page.load_runtime()
     assert manifest["html_manager"] == pins["@jupyter-widgets/html-manager"]
     assert manifest["requirejs"] == pins["requirejs"]
-    assert manifest["sections_dropped"] == ["base7.js", "controls7.js", "libembed-amd.js",
-                                            "embed-amd-render.js"]
+    assert manifest["sections_dropped"] == [
+        "base7.js",
+        "controls7.js",
+        "libembed-amd.js",
+        "embed-amd-render.js",
+    ]
     lock = json.loads((ROOT / "js" / "package-lock.json").read_text())["packages"]
-    assert lock["node_modules/@jupyter-widgets/html-manager"]["version"] == \
-        pins["@jupyter-widgets/html-manager"]
+    assert (
+        lock["node_modules/@jupyter-widgets/html-manager"]["version"]
+        == pins["@jupyter-widgets/html-manager"]
+    )
 
 
 def test_bqplot_bundle_is_the_installed_one():
@@ -189,20 +208,25 @@ def test_bqplot_bundle_is_the_installed_one():
     f = next(f for f in dist.files if str(f).endswith("nbextensions/bqplot/index.js"))
     original = pathlib.Path(dist.locate_file(f)).read_text()
     named = page.amd_bundle("bqplot", "bqplot")
-    assert named.replace('define("bqplot",[', "define([", 1) == \
-        re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", original)
+    assert named.replace('define("bqplot",[', "define([", 1) == re.sub(
+        r"\n//# sourceMappingURL=\S+\s*$", "\n", original
+    )
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 def test_script_safe_keeps_the_meaning():
     # Strings and template literals keep their value, regular expressions what they match.
-    js = ('var a = "</script><!--", c = `</SCRIPT ${1}`, r = /x<!--y|<\\/script>/i;'
-          'console.log(JSON.stringify([a, c, r.test("x<!--y"), r.test("</SCRIPT>"), '
-          'r.test("x<y")]));')
+    js = (
+        'var a = "</script><!--", c = `</SCRIPT ${1}`, r = /x<!--y|<\\/script>/i;'
+        'console.log(JSON.stringify([a, c, r.test("x<!--y"), r.test("</SCRIPT>"), '
+        'r.test("x<y")]));'
+    )
     safe = page.script_safe(js)
     assert "</script" not in safe.lower() and "<!--" not in safe
-    run = [subprocess.run(["node", "-e", code], capture_output=True, text=True, check=True).stdout
-           for code in (js, safe)]
+    run = [
+        subprocess.run(["node", "-e", code], capture_output=True, text=True, check=True).stdout
+        for code in (js, safe)
+    ]
     assert run[0] == run[1]
 
 
@@ -246,7 +270,9 @@ def test_interactive_page_grows_by_at_most_80_kb_for_the_demo():
 
     with cw.demo() as w:
         w.wait(timeout=300)
-        growth = len(export.to_html(w).encode()) - len(export.to_html(w, interactive=False).encode())
+        growth = len(export.to_html(w).encode()) - len(
+            export.to_html(w, interactive=False).encode()
+        )
     assert 0 < growth <= 80_000
 
 
@@ -254,16 +280,40 @@ def test_interactive_page_grows_by_at_most_80_kb_for_the_demo():
 # Issue 29: the exported page says what is live. Written out here, as a reader sees them: the
 # controls the page recomputes from (the operating point and the constraint), and those that
 # need Python.
-LIVE = {"p(+)", "p(+) field", "C(-|+) false negative", "C(+|-) false positive", "C(-|+)/C(+|-)",
-        "constraint", "max false-positive rate", "capacity (cases flagged)", "in",
-        "population positives", "negatives"}
-NEED_PYTHON = {"gradient boosting (AUC = 0.79)", "logistic regression (AUC = 0.79)",
-               "naive Bayes (AUC = 0.76)", "random forest (AUC = 0.79)",
-               "cost lines of all hull points", "bands", "level", "fold spread (min–max)",
-               "threshold choice", "decision curve", "difference", "the difference's first model",
-               "the difference's second model", "brush range", "range PCF(+)", "clear",
-               "thesis view",
-               "new data", "strip on new data"}  # issue 32
+LIVE = {
+    "p(+)",
+    "p(+) field",
+    "C(-|+) false negative",
+    "C(+|-) false positive",
+    "C(-|+)/C(+|-)",
+    "constraint",
+    "max false-positive rate",
+    "capacity (cases flagged)",
+    "in",
+    "population positives",
+    "negatives",
+}
+NEED_PYTHON = {
+    "gradient boosting (AUC = 0.79)",
+    "logistic regression (AUC = 0.79)",
+    "naive Bayes (AUC = 0.76)",
+    "random forest (AUC = 0.79)",
+    "cost lines of all hull points",
+    "bands",
+    "level",
+    "fold spread (min–max)",
+    "threshold choice",
+    "decision curve",
+    "difference",
+    "the difference's first model",
+    "the difference's second model",
+    "brush range",
+    "range PCF(+)",
+    "clear",
+    "thesis view",
+    "new data",
+    "strip on new data",
+}  # issue 32
 #: Live in any page through a link the browser keeps (jsdlink to the cost pane's y scale).
 LINKED = {"NEC axis up to"}
 #: Needs the kernel, and says why in words of its own.
@@ -276,8 +326,12 @@ def demo_pages():
     interactive and static pages, and the PCF(+) it was exported at, computed here."""
     w = cw.demo(cost_fn=5.0)
     try:
-        w.update(show_bands=True, threshold_choice="score+rate", show_decision_curve=True,
-                 difference=["gradient boosting", "naive Bayes"])
+        w.update(
+            show_bands=True,
+            threshold_choice="score+rate",
+            show_decision_curve=True,
+            difference=["gradient boosting", "naive Bayes"],
+        )
         w.wait(timeout=300)
         p, c_fn, c_fp = w.p_pos, w.cost_fn, w.cost_fp
         pcf = p * c_fn / (p * c_fn + (1 - p) * c_fp)  # Drummond & Holte 2006, PCF(+)
@@ -320,8 +374,7 @@ def test_controls_that_need_python_are_disabled_and_say_why(demo_pages):
         assert controls[name]["disabled"] is True, name
         assert controls[name]["tooltip"] == f"{name}: {page.NEEDS_PYTHON}", name
     # The static page recomputes nothing: every control is disabled.
-    assert all(s["disabled"] is True for name, s in _controls(static).items()
-               if name not in LINKED)
+    assert all(s["disabled"] is True for name, s in _controls(static).items() if name not in LINKED)
     assert all(_controls(static)[name]["disabled"] is False for name in LINKED)
 
 
@@ -335,13 +388,19 @@ def test_page_and_glue_agree_on_the_live_controls():
 
 
 def _html_values(text) -> list:
-    return [m["state"]["value"] for m in _state(text).values()
-            if isinstance(m["state"].get("value"), str)]
+    return [
+        m["state"]["value"]
+        for m in _state(text).values()
+        if isinstance(m["state"].get("value"), str)
+    ]
 
 
 def _captions(text) -> list:
-    return [html.unescape(re.sub(r"<[^>]+>", "", c)) for value in _html_values(text)
-            for c in re.findall(r"<caption[^>]*>(.*?)</caption>", value, re.S)]
+    return [
+        html.unescape(re.sub(r"<[^>]+>", "", c))
+        for value in _html_values(text)
+        for c in re.findall(r"<caption[^>]*>(.*?)</caption>", value, re.S)
+    ]
 
 
 def test_frozen_tables_say_they_are_as_exported(demo_pages):
@@ -355,8 +414,9 @@ def test_frozen_tables_say_they_are_as_exported(demo_pages):
         shown = float(re.search(r"as exported at PCF\(\+\) = ([\d.]+)", c).group(1))
         assert shown == pytest.approx(pcf, abs=5e-5), c
     live = [c for c in captions if c not in frozen]
-    assert live and all(c.startswith(("At the operating point", "Under the constraint"))
-                        for c in live), live
+    assert live and all(
+        c.startswith(("At the operating point", "Under the constraint")) for c in live
+    ), live
     notes = [v for v in _html_values(interactive) if "pt = C(+|−)/(C(+|−)+C(−|+))" in v]
     assert len(notes) == 1 and notes[0].startswith("<i>As exported at PCF(+) = ")
     # The static page says it once, for the whole page (its note); its tables are unchanged.
@@ -366,11 +426,18 @@ def test_frozen_tables_say_they_are_as_exported(demo_pages):
 def test_the_note_on_what_is_live_is_under_the_headline(demo_pages):
     interactive, static, _ = demo_pages
     for text in (interactive, static):
-        body = text[text.index("<body>"):]
-        order = [body.index(tag) for tag in ("<h1>", '<p class="caption">',
-                                             '<p class="note costwidget-page-note">', "<main>")]
+        body = text[text.index("<body>") :]
+        order = [
+            body.index(tag)
+            for tag in (
+                "<h1>",
+                '<p class="caption">',
+                '<p class="note costwidget-page-note">',
+                "<main>",
+            )
+        ]
         assert order == sorted(order), order
         # Nothing between the caption and the note.
-        between = body[body.index("</p>", order[1]) + 4:order[2]]
+        between = body[body.index("</p>", order[1]) + 4 : order[2]]
         assert between.strip() == "", between
     assert "greyed-out controls" in interactive and "greyed out" in static

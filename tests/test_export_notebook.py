@@ -28,8 +28,13 @@ CELLS = [
 
 
 def _run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", *args], cwd=cwd,
-                          check=True, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "jupyter", "nbconvert", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -43,15 +48,21 @@ def executed(tmp_path_factory):
 
 
 def _outputs(nb, cell):
-    return [o for o in nb.cells[cell].outputs if o.output_type in ("display_data", "execute_result")]
+    return [
+        o for o in nb.cells[cell].outputs if o.output_type in ("display_data", "execute_result")
+    ]
 
 
 def test_bundle_carries_view_png_and_html(executed):
     _, nb = executed
     (out,) = _outputs(nb, 1)
     data = out.data
-    assert set(data) >= {"application/vnd.jupyter.widget-view+json", "image/png", "text/html",
-                         "text/plain"}
+    assert set(data) >= {
+        "application/vnd.jupyter.widget-view+json",
+        "image/png",
+        "text/html",
+        "text/plain",
+    }
     with Image.open(io.BytesIO(base64.b64decode(data["image/png"]))) as im:
         assert im.size[0] > 500 and im.size[1] > 250
     assert data["image/png"] in data["text/html"]
@@ -100,4 +111,3 @@ def test_latex_uses_the_png(executed):
     pngs = sorted((root / "executed_files").glob("*.png"))
     assert len(pngs) >= 2
     assert "\\includegraphics" in tex and all(p.name in tex for p in pngs)
-

@@ -18,27 +18,61 @@ from costwidget.widget import CostWidget, export
 from costwidget.widget.state.state import WidgetState
 
 # Inputs a snapshot records and restore sets (pcf, names and busy are derived or fixed).
-INPUTS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos", "n_neg", "show_cost_lines",
-          "show_bands", "band_level", "show_fold_spread", "difference", "visible",
-          "range_of_interest")
+INPUTS = (
+    "p_pos",
+    "cost_fn",
+    "cost_fp",
+    "constraint",
+    "max_fpr",
+    "capacity",
+    "n_pos",
+    "n_neg",
+    "show_cost_lines",
+    "show_bands",
+    "band_level",
+    "show_fold_spread",
+    "difference",
+    "visible",
+    "range_of_interest",
+)
 INPUTS += ("threshold_choice", "show_decision_curve")  # issue 21: an optional record
 INPUTS += ("show_honest", "honest_strip")  # issue 32: an optional record
-NON_DEFAULT = dict(p_pos=0.23, cost_fn=4.5, cost_fp=1.25, constraint="workforce", max_fpr=0.07,
-                   capacity=55.0, n_pos=120.0, n_neg=180.0, show_bands=True, band_level=0.8,
-                   show_fold_spread=True, difference=["weak", "good"], visible=["good", "weak"],
-                   range_of_interest=[0.2, 0.45], show_cost_lines=True,
-                   threshold_choice="score+rate", show_decision_curve=True,
-                   show_honest=True, honest_strip=True)
+NON_DEFAULT = dict(
+    p_pos=0.23,
+    cost_fn=4.5,
+    cost_fp=1.25,
+    constraint="workforce",
+    max_fpr=0.07,
+    capacity=55.0,
+    n_pos=120.0,
+    n_neg=180.0,
+    show_bands=True,
+    band_level=0.8,
+    show_fold_spread=True,
+    difference=["weak", "good"],
+    visible=["good", "weak"],
+    range_of_interest=[0.2, 0.45],
+    show_cost_lines=True,
+    threshold_choice="score+rate",
+    show_decision_curve=True,
+    show_honest=True,
+    honest_strip=True,
+)
 
 
 def _classifiers(seed=7, n=240):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.4
     folds = np.arange(n) % 3
-    scores = {"good": y * 1.3 + rng.normal(size=n), "weak": y * 0.5 + rng.normal(size=n),
-              "mid": y * 0.9 + rng.normal(size=n)}
-    return [cw.Classifier.from_scores(y, np.round(s, 2), name=name, folds=folds)
-            for name, s in scores.items()]
+    scores = {
+        "good": y * 1.3 + rng.normal(size=n),
+        "weak": y * 0.5 + rng.normal(size=n),
+        "mid": y * 0.9 + rng.normal(size=n),
+    }
+    return [
+        cw.Classifier.from_scores(y, np.round(s, 2), name=name, folds=folds)
+        for name, s in scores.items()
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -78,11 +112,25 @@ def test_snapshot_is_plain_json_and_round_trips_exactly(analysed):
     text = json.dumps(snap, allow_nan=False)  # strict JSON: no NaN, no Infinity
     assert json.loads(text) == snap
     assert snap["format"] == "costwidget.snapshot" and snap["version"] == 1
-    assert set(snap) == {"format", "version", "costwidget", "classifiers", "operating_point",
-                         "constraint", "visible", "bands", "display", "difference", "range_of_interest",
-                         "range_table", "readout", "decision_rule", "threshold_choice",
-                         "decision",  # issue 31: the one answer, Decision.to_dict()
-                         "honest"}  # issue 32
+    assert set(snap) == {
+        "format",
+        "version",
+        "costwidget",
+        "classifiers",
+        "operating_point",
+        "constraint",
+        "visible",
+        "bands",
+        "display",
+        "difference",
+        "range_of_interest",
+        "range_table",
+        "readout",
+        "decision_rule",
+        "threshold_choice",
+        "decision",  # issue 31: the one answer, Decision.to_dict()
+        "honest",
+    }  # issue 32
     assert snap["range_of_interest"] == [0.2, 0.45]
     assert [r["classifier"] for r in snap["range_table"]] == NON_DEFAULT["visible"]
 
@@ -125,15 +173,17 @@ def test_recorded_results_match_the_model(analysed, classifiers):
     assert pair["pair"] == ["weak", "good"]
     band = cw.difference_band(by_name["weak"], by_name["good"], 0.8, random_state=0)
     expected = cw.significant_intervals(band)
-    assert [(r["pcf_lo"], r["pcf_hi"], r["sign"]) for r in pair["significant"]] == \
-        list(expected[["pcf_lo", "pcf_hi", "sign"]].itertuples(index=False, name=None))
+    assert [(r["pcf_lo"], r["pcf_hi"], r["sign"]) for r in pair["significant"]] == list(
+        expected[["pcf_lo", "pcf_hi", "sign"]].itertuples(index=False, name=None)
+    )
 
 
 def test_fingerprint_is_the_hull_hash(classifiers):
     clf = classifiers[0]
     hull = clf.hull
-    digest = hashlib.sha256(b"".join(np.asarray(hull[c], dtype="<f8").tobytes()
-                                     for c in ("threshold", "fpr", "tpr"))).hexdigest()
+    digest = hashlib.sha256(
+        b"".join(np.asarray(hull[c], dtype="<f8").tobytes() for c in ("threshold", "fpr", "tpr"))
+    ).hexdigest()
     fp = fmt.fingerprint(clf)
     assert fp["hull_sha256"] == digest
     assert (fp["name"], fp["n_pos"], fp["n_neg"]) == (clf.name, clf.n_pos, clf.n_neg)
@@ -189,15 +239,19 @@ REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize("path, value, message", REFUSALS,
-                         ids=[f"{p}={v!r}" for p, v, _ in REFUSALS])
-def test_malformed_snapshots_are_refused_and_change_nothing(analysed, widget, path, value,
-                                                            message):
+@pytest.mark.parametrize(
+    "path, value, message", REFUSALS, ids=[f"{p}={v!r}" for p, v, _ in REFUSALS]
+)
+def test_malformed_snapshots_are_refused_and_change_nothing(analysed, widget, path, value, message):
     _, snap = analysed
     bad = _tampered(snap, path, value)
     # pcf follows the operating point; keep it consistent unless it is what is tested.
-    if path.startswith("operating_point.") and path != "operating_point.pcf" and \
-            isinstance(value, float) and 0 < value < 1:
+    if (
+        path.startswith("operating_point.")
+        and path != "operating_point.pcf"
+        and isinstance(value, float)
+        and 0 < value < 1
+    ):
         op = bad["operating_point"]
         op["pcf"] = float(cw.probability_cost(op["p_pos"], op["cost_fn"], op["cost_fp"]))
     before, snap_before = _inputs(widget), export.snapshot(widget)
@@ -230,8 +284,11 @@ def test_other_classifiers_are_refused(analysed, classifiers):
     renamed[2] = renamed[2].renamed("other")
     w = CostWidget(renamed)
     try:
-        with pytest.raises(export.SnapshotError, match=r"not in this widget: \['mid'\].*"
-                                                        r"not in the snapshot: \['other'\]"):
+        with pytest.raises(
+            export.SnapshotError,
+            match=r"not in this widget: \['mid'\].*"
+            r"not in the snapshot: \['other'\]",
+        ):
             export.restore(w, snap)
     finally:
         w.close()
@@ -250,8 +307,9 @@ def test_classifier_order_does_not_matter(analysed, classifiers):
 def test_range_table_is_the_models(analysed, classifiers):
     _, snap = analysed
     by_name = {c.name: c for c in classifiers}
-    summary = cw.range_summary({n: by_name[n] for n in NON_DEFAULT["visible"]}, 0.2, 0.45,
-                               axis="pcf")
+    summary = cw.range_summary(
+        {n: by_name[n] for n in NON_DEFAULT["visible"]}, 0.2, 0.45, axis="pcf"
+    )
     rows = {r["classifier"]: r for r in snap["range_table"]}
     assert list(rows) == list(summary.index)
     for name, value in summary["mtmcr"].items():

@@ -48,8 +48,10 @@ def test_cost_average_roc_form_is_its_dual():
     avg = clf.fold_average("cost")
     pts = clf.fold_average("cost", space="roc")
     x = np.linspace(0, 1, 301)
-    lines = (x[None, :] * (1 - pts.tpr.to_numpy()[:, None])
-             + (1 - x[None, :]) * pts.fpr.to_numpy()[:, None]).min(0)
+    lines = (
+        x[None, :] * (1 - pts.tpr.to_numpy()[:, None])
+        + (1 - x[None, :]) * pts.fpr.to_numpy()[:, None]
+    ).min(0)
     np.testing.assert_allclose(lines, np.interp(x, avg.pcf, avg.nec), atol=1e-12)
 
 
@@ -71,8 +73,9 @@ def test_pooled_is_the_classifier_without_folds():
     clf = cw.Classifier.from_scores(y, s, folds=f)
     plain = cw.Classifier.from_scores(y, s)
     pd.testing.assert_frame_equal(clf.fold_average("pooled"), plain.envelope)
-    pd.testing.assert_frame_equal(clf.fold_average("pooled", space="roc"),
-                                  plain.roc[["threshold", "fpr", "tpr"]])
+    pd.testing.assert_frame_equal(
+        clf.fold_average("pooled", space="roc"), plain.roc[["threshold", "fpr", "tpr"]]
+    )
 
 
 def test_cost_average_not_above_roc_averages_on_average():
@@ -83,8 +86,10 @@ def test_cost_average_not_above_roc_averages_on_average():
     x = np.linspace(0, 1, 201)
     cost = clf.fold_average("cost")
     vert = clf.fold_average("vertical")
-    assert _trapezoid(np.interp(x, cost.pcf, cost.nec), x) <= _trapezoid(
-        np.interp(x, vert.pcf, vert.nec), x) + 1e-12
+    assert (
+        _trapezoid(np.interp(x, cost.pcf, cost.nec), x)
+        <= _trapezoid(np.interp(x, vert.pcf, vert.nec), x) + 1e-12
+    )
 
 
 def _trapezoid(y, x):
@@ -213,8 +218,9 @@ def test_vertical_average_equals_brute_force(on, data):
     cost = clf.fold_average("vertical", on=on)
     x = np.linspace(0, 1, 41)
     ef, et = zip(*expected)
-    np.testing.assert_allclose(np.interp(x, cost.pcf, cost.nec), brute_cost_lines_min(ef, et, x),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        np.interp(x, cost.pcf, cost.nec), brute_cost_lines_min(ef, et, x), atol=1e-12
+    )
 
 
 @given(data=folded_data())
@@ -226,18 +232,22 @@ def test_threshold_average_equals_brute_force(data):
     thresholds = sorted(set(s.tolist()), reverse=True)
     assert avg.threshold.tolist() == [np.inf] + thresholds
     for t, fpr, tpr in avg.to_numpy()[1:]:
-        ef = sum(Fraction(int(np.sum((f == k) & ~y & (s >= t))), int(np.sum((f == k) & ~y)))
-                 for k in folds) / len(folds)
-        et = sum(Fraction(int(np.sum((f == k) & y & (s >= t))), int(np.sum((f == k) & y)))
-                 for k in folds) / len(folds)
+        ef = sum(
+            Fraction(int(np.sum((f == k) & ~y & (s >= t))), int(np.sum((f == k) & ~y)))
+            for k in folds
+        ) / len(folds)
+        et = sum(
+            Fraction(int(np.sum((f == k) & y & (s >= t))), int(np.sum((f == k) & y))) for k in folds
+        ) / len(folds)
         assert (fpr, tpr) == pytest.approx((float(ef), float(et)), abs=1e-12)
     assert avg[["fpr", "tpr"]].iloc[0].tolist() == [0.0, 0.0]
     for on in ("hull", "roc"):  # `on` does not apply to the threshold average
         pd.testing.assert_frame_equal(clf.fold_average("threshold", space="roc", on=on), avg)
     cost = clf.fold_average("threshold")
     x = np.linspace(0, 1, 41)
-    np.testing.assert_allclose(np.interp(x, cost.pcf, cost.nec),
-                               brute_cost_lines_min(avg.fpr, avg.tpr, x), atol=1e-12)
+    np.testing.assert_allclose(
+        np.interp(x, cost.pcf, cost.nec), brute_cost_lines_min(avg.fpr, avg.tpr, x), atol=1e-12
+    )
 
 
 @given(data=folded_data())
@@ -271,16 +281,24 @@ def test_pooled_average_equals_brute_force_both_spaces(data):
     np.testing.assert_allclose(roc.tpr, np.array(tp) / tp[-1], atol=1e-15)
     cost = clf.fold_average("pooled")
     x = np.linspace(0, 1, 41)
-    np.testing.assert_allclose(np.interp(x, cost.pcf, cost.nec),
-                               brute_cost_lines_min(np.array(fp) / fp[-1], np.array(tp) / tp[-1], x),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        np.interp(x, cost.pcf, cost.nec),
+        brute_cost_lines_min(np.array(fp) / fp[-1], np.array(tp) / tp[-1], x),
+        atol=1e-12,
+    )
 
 
 def test_vertical_average_of_raw_curves_issue_example():
     # Fold 0: (0,0) (0,.5) (.5,.5) (.5,1) (1,1); fold 1: (0,0) (0,1) (1,1). At FPR 0.25 the
     # folds' TPRs are .5 and 1: the mean is .75 (it was .875 when vertical runs were skipped).
     y = [1, 0, 1, 0, 1, 1, 0, 0]
-    s = [.9, .8, .7, .6, .9, .8, .2, .1]
+    s = [0.9, 0.8, 0.7, 0.6, 0.9, 0.8, 0.2, 0.1]
     clf = cw.Classifier.from_scores(y, s, folds=[0, 0, 0, 0, 1, 1, 1, 1])
     avg = clf.fold_average("vertical", space="roc", on="roc")
-    assert avg[["fpr", "tpr"]].to_numpy().tolist() == [[0, 0], [0, .75], [.5, .75], [.5, 1], [1, 1]]
+    assert avg[["fpr", "tpr"]].to_numpy().tolist() == [
+        [0, 0],
+        [0, 0.75],
+        [0.5, 0.75],
+        [0.5, 1],
+        [1, 1],
+    ]

@@ -27,8 +27,9 @@ pytestmark = pytest.mark.skipif(not BUNDLE.exists(), reason="js not built (npm r
 
 @pytest.fixture
 def w():
-    a = cw.Classifier.from_scores([0, 0, 1, 1, 0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.9, 0.6],
-                                  name="a")
+    a = cw.Classifier.from_scores(
+        [0, 0, 1, 1, 0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.9, 0.6], name="a"
+    )
     b = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="b")
     widget = cw.CostWidget([a, b], p_pos=0.3)
     yield widget
@@ -37,18 +38,41 @@ def w():
 
 def _owned(w):
     op, con, rd = w.operating_tool, w.constraint_tool, w.readout_view
-    return [op.iso_lines, op.chosen, op.operating_line, op.nec_points, op.handle, op.pcf,
-            op.ratio_text, op.p_pos, op.p_pos_value, op.cost_fn, op.cost_fp, op.log_ratio,
-            con.roc_line, con.roc_points, con.cost_lines, con.message, con.max_fpr, con.capacity,
-            con.capacity_value, con.constraint, con.n_pos, con.n_neg, rd.widget,
-            rd.constrained_widget]
+    return [
+        op.iso_lines,
+        op.chosen,
+        op.operating_line,
+        op.nec_points,
+        op.handle,
+        op.pcf,
+        op.ratio_text,
+        op.p_pos,
+        op.p_pos_value,
+        op.cost_fn,
+        op.cost_fp,
+        op.log_ratio,
+        con.roc_line,
+        con.roc_points,
+        con.cost_lines,
+        con.message,
+        con.max_fpr,
+        con.capacity,
+        con.capacity_value,
+        con.constraint,
+        con.n_pos,
+        con.n_neg,
+        rd.widget,
+        rd.constrained_widget,
+    ]
 
 
 def _record(widgets_):
     changes = []
     for widget in widgets_:
-        widget.observe(lambda ch, widget=widget: changes.append((type(widget).__name__, ch["name"])),
-                       names=[n for n in widget.keys if not n.startswith("_")])
+        widget.observe(
+            lambda ch, widget=widget: changes.append((type(widget).__name__, ch["name"])),
+            names=[n for n in widget.keys if not n.startswith("_")],
+        )
     return changes
 
 
@@ -59,8 +83,11 @@ def test_attached_kernel_writes_no_owned_mark_table_or_control(w):
     link.model.frontend_state = {"changes": dict(p_pos=0.6, cost_fn=2.0), "session": "s1", "seq": 1}
     w.p_pos = 0.25
     w.update(constraint="neyman_pearson", max_fpr=0.2)
-    link.model.frontend_state = {"changes": dict(constraint="workforce", capacity=3.0),
-                                 "session": "s1", "seq": 2}
+    link.model.frontend_state = {
+        "changes": dict(constraint="workforce", capacity=3.0),
+        "session": "s1",
+        "seq": 2,
+    }
     assert changes == []
     # ... while the Python state, the readout and the constrained points follow.
     assert (w.constraint, w.capacity, w.p_pos, w.cost_fn) == ("workforce", 3.0, 0.25, 2.0)
@@ -123,13 +150,19 @@ def test_moves_merged_by_ipywidgets_are_each_applied_once_in_order(w):
     link = w.frontend_link
     link.model.attached = True
     link.model.frontend_state = {"changes": dict(p_pos=0.4), "session": "A", "seq": 1}
-    moves = [{"seq": 1, "changes": dict(p_pos=0.4)},  # taken already: not applied again
-             {"seq": 2, "changes": dict(cost_fn=3.0)},
-             {"seq": 3, "changes": dict(p_pos=0.9, cost_fn=0.0, cost_fp=0.0)},  # refused
-             {"seq": 4, "changes": dict(max_fpr=0.2)}]
+    moves = [
+        {"seq": 1, "changes": dict(p_pos=0.4)},  # taken already: not applied again
+        {"seq": 2, "changes": dict(cost_fn=3.0)},
+        {"seq": 3, "changes": dict(p_pos=0.9, cost_fn=0.0, cost_fp=0.0)},  # refused
+        {"seq": 4, "changes": dict(max_fpr=0.2)},
+    ]
     w.p_pos = 0.3  # from Python after seq 1 was taken: a repeated seq 1 would undo it
-    link.model.frontend_state = {"changes": moves[-1]["changes"], "seq": 4, "session": "A",
-                                 "moves": moves}
+    link.model.frontend_state = {
+        "changes": moves[-1]["changes"],
+        "seq": 4,
+        "session": "A",
+        "moves": moves,
+    }
     assert (w.p_pos, w.cost_fn, w.cost_fp, w.max_fpr) == (0.3, 3.0, 1.0, 0.2)
     reply = link.model.kernel_state
     assert (reply["ack"], reply["acks"]["A"], reply["refused"]) == (4, 4, True)
@@ -155,11 +188,18 @@ def test_invalid_state_is_refused_and_last_good_state_replied(w):
     link = w.frontend_link
     link.model.attached = True
     link.model.frontend_state = {"changes": dict(p_pos=0.4), "session": "s1", "seq": 1}
-    link.model.frontend_state = {"changes": dict(p_pos=0.9, cost_fn=0.0, cost_fp=0.0),
-                                 "session": "s1", "seq": 2}
+    link.model.frontend_state = {
+        "changes": dict(p_pos=0.9, cost_fn=0.0, cost_fp=0.0),
+        "session": "s1",
+        "seq": 2,
+    }
     reply = link.model.kernel_state
     assert reply["refused"] is True and reply["ack"] == 2
-    assert (reply["state"]["p_pos"], reply["state"]["cost_fn"], reply["state"]["cost_fp"]) == (0.4, 1.0, 1.0)
+    assert (reply["state"]["p_pos"], reply["state"]["cost_fn"], reply["state"]["cost_fp"]) == (
+        0.4,
+        1.0,
+        1.0,
+    )
     assert (w.p_pos, w.cost_fn, w.cost_fp) == (0.4, 1.0, 1.0)
     assert "cost_fn and cost_fp are both 0" in w.errors.message
     # The next good state clears the banner.
@@ -193,8 +233,9 @@ def test_owned_control_observers_ignored_while_attached(w):
 
 
 def _embedded(html_text, model_id):
-    m = re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
-                  html_text, re.S)
+    m = re.search(
+        r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>', html_text, re.S
+    )
     state = json.loads(m.group(1))["state"]
     return state, state.get(model_id)
 
@@ -210,12 +251,14 @@ def test_export_of_attached_widget_has_python_marks_and_no_link(w):
     root = state[w.widget.model_id]["state"]
     assert f"IPY_MODEL_{link.model.model_id}" not in root["children"]
     import base64
+
     buf = next(b for b in line["buffers"] if b["path"][0] == "x")
     x = np.frombuffer(base64.b64decode(buf["data"]), dtype=line["state"]["x"]["dtype"])
     assert list(x) == [w.pcf, w.pcf]
     readout = state[w.readout_view.widget.model_id]["state"]["value"]
     from costwidget.model.decisions.operating import operating_rows
     from costwidget.widget.text.readout import readout_html
+
     rows = operating_rows(w.classifiers, p_pos=0.62, cost_fn=1.0, cost_fp=1.0)
     assert readout == readout_html(rows, dict(w.colors))
 
@@ -251,8 +294,9 @@ def test_a_refusal_in_the_page_reaches_the_banner_and_the_next_move_clears_it(w)
     its message must still be shown in the widget's banner, escaped, not only in the console."""
     link = w.frontend_link
     link.model.attached = True
-    link.model._handle_custom_msg({"event": "refused",
-                                   "message": "p_pos must lie in [0, 1], got 2 <b>"}, [])
+    link.model._handle_custom_msg(
+        {"event": "refused", "message": "p_pos must lie in [0, 1], got 2 <b>"}, []
+    )
     assert "p_pos must lie in [0, 1], got 2 &lt;b&gt;" in w.errors.message
     assert w.p_pos == 0.3
     link.model.frontend_state = {"changes": dict(p_pos=0.4), "session": "s1", "seq": 1}
@@ -280,8 +324,12 @@ def test_a_state_sent_while_moves_apply_acknowledges_only_the_moves_it_holds(w, 
 
     monkeypatch.setattr(link, "_apply", apply_while_a_band_arrives)
     moves = [{"seq": k, "changes": {"p_pos": 0.3 + k / 100}} for k in (1, 2, 3)]
-    link.model.frontend_state = {"changes": moves[-1]["changes"], "seq": 3, "session": "A",
-                                 "moves": moves}
+    link.model.frontend_state = {
+        "changes": moves[-1]["changes"],
+        "seq": 3,
+        "session": "A",
+        "moves": moves,
+    }
     assert sent, "no state sent"
     for reply in sent:
         ack = reply["acks"].get("A", 0)

@@ -52,8 +52,11 @@ N_GROUPS = 70
 STATES_PER_GROUP = 30  # 2100 states
 TOL = 1e-12
 
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: the front-end "
-                                "module's parity runs in node (CI installs Node 20)")
+needs_node = pytest.mark.skipif(
+    NODE is None,
+    reason="node is not installed: the front-end "
+    "module's parity runs in node (CI installs Node 20)",
+)
 
 
 # ------------------------------------------------------------------------------ random classifiers
@@ -84,8 +87,9 @@ def random_classifier(rng, kind, name):
         return cw.Classifier.from_scores(y, s, name=name, sample_weight=w)
     if kind == "confusion_int":
         tp, fn, fp, tn = (int(v) for v in rng.integers(0, 30, 4))
-        return cw.Classifier.from_confusion(tp=tp, fn=fn + (tp + fn == 0), fp=fp,
-                                            tn=tn + (fp + tn == 0), name=name)
+        return cw.Classifier.from_confusion(
+            tp=tp, fn=fn + (tp + fn == 0), fp=fp, tn=tn + (fp + tn == 0), name=name
+        )
     if kind == "confusion_float":
         tp, fn, fp, tn = rng.exponential(size=4) * 10.0 ** rng.integers(-3, 4)
         return cw.Classifier.from_confusion(tp=tp, fn=fn, fp=fp, tn=tn, name=name)
@@ -98,8 +102,9 @@ def random_classifier(rng, kind, name):
         return cw.Classifier.from_roc(f, t, np.sort(rng.random(m))[::-1] * 10, name=name)
     if kind == "roc_grid":  # rates on a coarse grid: collinear and repeated points
         m = int(rng.integers(1, 8))
-        return cw.Classifier.from_roc(rng.integers(0, 5, m) / 4, rng.integers(0, 5, m) / 4,
-                                      name=name)
+        return cw.Classifier.from_roc(
+            rng.integers(0, 5, m) / 4, rng.integers(0, 5, m) / 4, name=name
+        )
     if kind == "perfect":
         return cw.Classifier.from_scores([0, 0, 1, 1, 1], [0.1, 0.2, 0.7, 0.8, 0.8], name=name)
     if kind == "useless":  # one score: the diagonal only, no operating range
@@ -107,19 +112,37 @@ def random_classifier(rng, kind, name):
     raise ValueError(kind)
 
 
-KINDS = ["tied", "continuous", "weighted", "confusion_int", "confusion_float", "roc", "roc_grid",
-         "perfect", "useless"]
+KINDS = [
+    "tied",
+    "continuous",
+    "weighted",
+    "confusion_int",
+    "confusion_float",
+    "roc",
+    "roc_grid",
+    "perfect",
+    "useless",
+]
 NAMES = ["a", "b", "<c & 'd'>", "e"]
 
 
 # ------------------------------------------------------------------------------ random states
 def _pcf_exactly(b):
     """(p_pos, cost_fn, cost_fp) whose PCF(+) is exactly b, or None."""
-    for p, fn, fp in ((b, 1.0, 1.0), (0.5, b, 1.0 - b), (0.5, b / (1.0 - b), 1.0),
-                      (0.25, 3 * b / (1 - b), 1.0)):
+    for p, fn, fp in (
+        (b, 1.0, 1.0),
+        (0.5, b, 1.0 - b),
+        (0.5, b / (1.0 - b), 1.0),
+        (0.25, 3 * b / (1 - b), 1.0),
+    ):
         try:
-            if 0 <= p <= 1 and fn >= 0 and fp >= 0 and math.isfinite(fn) and \
-                    cw.probability_cost(p, fn, fp) == b:
+            if (
+                0 <= p <= 1
+                and fn >= 0
+                and fp >= 0
+                and math.isfinite(fn)
+                and cw.probability_cost(p, fn, fp) == b
+            ):
                 return p, fn, fp
         except ValueError:
             pass
@@ -129,8 +152,14 @@ def _pcf_exactly(b):
 def random_state(rng, group, counters):
     clfs = [c for _, c in group]
     names = [n for n, _ in group]
-    state = {"constraint": "none", "max_fpr": 0.1, "capacity": 0.0, "n_pos": 1.0, "n_neg": 1.0,
-             "population_set": bool(rng.random() < 0.5)}
+    state = {
+        "constraint": "none",
+        "max_fpr": 0.1,
+        "capacity": 0.0,
+        "n_pos": 1.0,
+        "n_neg": 1.0,
+        "population_set": bool(rng.random() < 0.5),
+    }
     pick = rng.random()
     if pick < 0.3:  # PCF(+) exactly at an envelope breakpoint of one of the classifiers
         clf = clfs[int(rng.integers(len(clfs)))]
@@ -219,8 +248,9 @@ def model_answer(group, s):
     if s["constraint"] == "neyman_pearson":
         constrained = {c.name: c.neyman_pearson(s["max_fpr"]) for c in visible}
     elif s["constraint"] == "workforce":
-        constrained = {c.name: c.workforce(s["capacity"], n_pos=s["n_pos"], n_neg=s["n_neg"])
-                       for c in visible}
+        constrained = {
+            c.name: c.workforce(s["capacity"], n_pos=s["n_pos"], n_neg=s["n_neg"]) for c in visible
+        }
     else:
         constrained = {}
     iso = [iso_performance_segment(op.fpr, op.tpr, pcf) for op in ops]
@@ -235,14 +265,21 @@ def model_answer(group, s):
         "pcf": pcf,
         "ops": ops,
         "nec": [c.nec(pcf) for c in clfs],
-        "operating": [c.operating_point(p_pos=s["p_pos"], cost_fn=s["cost_fn"],
-                                        cost_fp=s["cost_fp"]) for c in clfs],
+        "operating": [
+            c.operating_point(p_pos=s["p_pos"], cost_fn=s["cost_fn"], cost_fp=s["cost_fp"])
+            for c in clfs
+        ],
         "iso": iso,
         "constrained": [constrained.get(c.name) for c in clfs],
         "roc_line": line,
-        "rows": operating_rows(visible, p_pos=s["p_pos"], cost_fn=s["cost_fn"],
-                               cost_fp=s["cost_fp"], constrained=constrained,
-                               best={c.name: op for c, op in zip(clfs, ops)}),
+        "rows": operating_rows(
+            visible,
+            p_pos=s["p_pos"],
+            cost_fn=s["cost_fn"],
+            cost_fp=s["cost_fp"],
+            constrained=constrained,
+            best={c.name: op for c, op in zip(clfs, ops)},
+        ),
     }
 
 
@@ -260,14 +297,31 @@ def same_threshold(got, exact):
     if same(got, exact):
         return True
     got, exact = float(got), float(exact)
-    return (math.isfinite(exact) and abs(got - exact) <= THRESHOLD_RELATIVE_BOUND * abs(exact)
-            and format(got, ".6g") == format(exact, ".6g") and readable(got) == readable(exact))
+    return (
+        math.isfinite(exact)
+        and abs(got - exact) <= THRESHOLD_RELATIVE_BOUND * abs(exact)
+        and format(got, ".6g") == format(exact, ".6g")
+        and readable(got) == readable(exact)
+    )
 
 
 BOUNDED = {"single_threshold", "best_single_threshold"}
-CP_FIELDS = ("kind", "fpr", "tpr", "binding", "randomized", "threshold_low", "threshold_high",
-             "prob_low", "single_threshold", "single_fpr", "single_tpr", "slope", "intercept",
-             "message")
+CP_FIELDS = (
+    "kind",
+    "fpr",
+    "tpr",
+    "binding",
+    "randomized",
+    "threshold_low",
+    "threshold_high",
+    "prob_low",
+    "single_threshold",
+    "single_fpr",
+    "single_tpr",
+    "slope",
+    "intercept",
+    "message",
+)
 
 
 def _encode(value):
@@ -301,15 +355,28 @@ def parity():
     groups, payload_groups = [], []
     for g in range(N_GROUPS):
         m = int(rng.integers(1, 5))
-        kinds = [KINDS[g % len(KINDS)]] + [KINDS[int(rng.integers(len(KINDS)))] for _ in range(m - 1)]
+        kinds = [KINDS[g % len(KINDS)]] + [
+            KINDS[int(rng.integers(len(KINDS)))] for _ in range(m - 1)
+        ]
         group = [(NAMES[i], random_classifier(rng, kind, NAMES[i])) for i, kind in enumerate(kinds)]
         if m > 1 and twins.random() < 0.3:  # a twin of the first: a tie wherever it is cheapest
             group[-1] = (group[-1][0], group[0][1].renamed(group[-1][0]))
         groups.append(group)
         header, buffers = pack_classifiers(group)
         payload_groups.append({"header": header, "buffers": _b64(buffers)})
-    counters = {k: 0 for k in ("breakpoint", "p0", "p1", "zero_cost", "np_vertex", "np_between",
-                               "wf_vertex", "wf_above_pos")}
+    counters = {
+        k: 0
+        for k in (
+            "breakpoint",
+            "p0",
+            "p1",
+            "zero_cost",
+            "np_vertex",
+            "np_between",
+            "wf_vertex",
+            "wf_above_pos",
+        )
+    }
     states = []
     for g, group in enumerate(groups):
         for _ in range(STATES_PER_GROUP):
@@ -332,51 +399,117 @@ def parity():
         for i, (_, clf) in enumerate(group):
             f, t = clf.hull["fpr"].to_numpy(), clf.hull["tpr"].to_numpy()
             for v in np.unique(np.concatenate([f, (f[1:] + f[:-1]) / 2])):
-                constraint_queries.append({"group": g, "index": i, "kind": "neyman_pearson",
-                                           "limit": float(v)})
+                constraint_queries.append(
+                    {"group": g, "index": i, "kind": "neyman_pearson", "limit": float(v)}
+                )
             if clf.n_pos is not None:
                 load = t * clf.n_pos + f * clf.n_neg
-                for v in np.unique(np.concatenate([load, (load[1:] + load[:-1]) / 2,
-                                                   [clf.n_pos + clf.n_neg / 3]])):
-                    constraint_queries.append({"group": g, "index": i, "kind": "workforce",
-                                               "limit": float(v), "n_pos": None, "n_neg": None})
+                for v in np.unique(
+                    np.concatenate([load, (load[1:] + load[:-1]) / 2, [clf.n_pos + clf.n_neg / 3]])
+                ):
+                    constraint_queries.append(
+                        {
+                            "group": g,
+                            "index": i,
+                            "kind": "workforce",
+                            "limit": float(v),
+                            "n_pos": None,
+                            "n_neg": None,
+                        }
+                    )
     # Python's format() on awkward doubles: ties, tiny and huge numbers, grouping.
-    xs = np.concatenate([rng.normal(size=150) * 10.0 ** rng.integers(-8, 12, 150),
-                         np.arange(-40, 41) / 16, [0.125, 2.5, 1e16, 5e-324, 1e300, 29926.0,
-                                                    99999.95, 9.9995, 0.00015, -0.0]])
-    format_queries = [[float(x), spec] for x in xs
-                      for spec in (".4g", ".6g", ",.6g", "g", ".3g", ",.10g", ".4f")]
+    xs = np.concatenate(
+        [
+            rng.normal(size=150) * 10.0 ** rng.integers(-8, 12, 150),
+            np.arange(-40, 41) / 16,
+            [0.125, 2.5, 1e16, 5e-324, 1e300, 29926.0, 99999.95, 9.9995, 0.00015, -0.0],
+        ]
+    )
+    format_queries = [
+        [float(x), spec] for x in xs for spec in (".4g", ".6g", ",.6g", "g", ".3g", ",.10g", ".4f")
+    ]
     # The one rule for shown numbers (issue 23): awkward doubles, whole numbers around 10^5.
-    readable_queries = [float(x) for x in np.concatenate([
-        xs, [29926.0, 99999.0, 100000.0, 123456.0, 1e15, 999.95, 0.29995937, 3.1879154963398624,
-             57.543993733715666, 0.8250000000000001, 1e-7, 5e-324, -0.0, 0.0]])]
+    readable_queries = [
+        float(x)
+        for x in np.concatenate(
+            [
+                xs,
+                [
+                    29926.0,
+                    99999.0,
+                    100000.0,
+                    123456.0,
+                    1e15,
+                    999.95,
+                    0.29995937,
+                    3.1879154963398624,
+                    57.543993733715666,
+                    0.8250000000000001,
+                    1e-7,
+                    5e-324,
+                    -0.0,
+                    0.0,
+                ],
+            ]
+        )
+    ]
     # The threshold a headline shows (issue 30): every hull vertex with its next lower score,
     # awkward doubles with their neighbours, no lower score, and signs around 0.
-    selecting_queries = [[float(t), float(lo)] for g in groups for _, clf in g
-                         for t, lo in zip(clf.hull["threshold"],
-                                          next_lower_scores(clf.roc["threshold"].to_numpy(),
-                                                            clf.hull["threshold"].to_numpy()))]
+    selecting_queries = [
+        [float(t), float(lo)]
+        for g in groups
+        for _, clf in g
+        for t, lo in zip(
+            clf.hull["threshold"],
+            next_lower_scores(clf.roc["threshold"].to_numpy(), clf.hull["threshold"].to_numpy()),
+        )
+    ]
     for x in xs:
         x = float(x)
-        selecting_queries += [[x, float(np.nextafter(x, -np.inf))], [x, x - abs(x) / 3 - 1e-300],
-                              [x, float("nan")], [x, -float(np.float64(x) * 1.0000001)]]
-    payload = {"groups": payload_groups, "states": states, "pcf_queries": pcf_queries,
-               "constraint_queries": constraint_queries, "format_queries": format_queries,
-               "readable_queries": readable_queries, "selecting_queries": selecting_queries}
+        selecting_queries += [
+            [x, float(np.nextafter(x, -np.inf))],
+            [x, x - abs(x) / 3 - 1e-300],
+            [x, float("nan")],
+            [x, -float(np.float64(x) * 1.0000001)],
+        ]
+    payload = {
+        "groups": payload_groups,
+        "states": states,
+        "pcf_queries": pcf_queries,
+        "constraint_queries": constraint_queries,
+        "format_queries": format_queries,
+        "readable_queries": readable_queries,
+        "selecting_queries": selecting_queries,
+    }
     out = run_node(payload)
-    return {"groups": groups, "states": states, "counters": counters, "out": out, "payload": payload,
-            "pcf_queries": pcf_queries, "constraint_queries": constraint_queries,
-            "format_queries": format_queries, "readable_queries": readable_queries,
-            "selecting_queries": selecting_queries}
+    return {
+        "groups": groups,
+        "states": states,
+        "counters": counters,
+        "out": out,
+        "payload": payload,
+        "pcf_queries": pcf_queries,
+        "constraint_queries": constraint_queries,
+        "format_queries": format_queries,
+        "readable_queries": readable_queries,
+        "selecting_queries": selecting_queries,
+    }
 
 
 @needs_node
 def test_states_cover_the_edge_cases(parity):
     c = parity["counters"]
     assert len(parity["states"]) >= 1000
-    for key, least in (("breakpoint", 50), ("p0", 20), ("p1", 20), ("zero_cost", 100),
-                       ("np_vertex", 20), ("np_between", 20), ("wf_vertex", 20),
-                       ("wf_above_pos", 20)):
+    for key, least in (
+        ("breakpoint", 50),
+        ("p0", 20),
+        ("p1", 20),
+        ("zero_cost", 100),
+        ("np_vertex", 20),
+        ("np_between", 20),
+        ("wf_vertex", 20),
+        ("wf_above_pos", 20),
+    ):
         assert c[key] >= least, f"only {c[key]} states of kind {key}: {c}"
     kinds = {type(clf).__name__ for g in parity["groups"] for _, clf in g}
     assert kinds == {"Classifier"}
@@ -409,8 +542,12 @@ def test_states_agree_with_the_model(parity):
             d = abs(js["expected_cost"][i] - py["operating"][i].expected_cost)
             max_diff["expected_cost"] = max(max_diff["expected_cost"], d)
             xa, ya, xb, yb = (float(v) for v in py["iso"][i])
-            got = (js["iso_x"][2 * i], js["iso_y"][2 * i], js["iso_x"][2 * i + 1],
-                   js["iso_y"][2 * i + 1])
+            got = (
+                js["iso_x"][2 * i],
+                js["iso_y"][2 * i],
+                js["iso_x"][2 * i + 1],
+                js["iso_y"][2 * i + 1],
+            )
             assert all(same(a, b) for a, b in zip(got, (xa, ya, xb, yb))), f"{where}: iso line {i}"
             assert (js["chosen_x"][i], js["chosen_y"][i]) == (op.fpr, op.tpr)
             assert js["nec_x"][i] == py["pcf"] and js["nec_y"][i] == jop["nec"]
@@ -423,26 +560,32 @@ def test_states_agree_with_the_model(parity):
                 continue
             for field in CP_FIELDS:
                 agree = same_threshold if field in BOUNDED else same
-                assert agree(jcp[field], getattr(cp, field)), \
+                assert agree(jcp[field], getattr(cp, field)), (
                     f"{where}, classifier {i}: constrained {field} {jcp[field]!r} != {getattr(cp, field)!r}"
+                )
             # Issue 31: the diamond and the dashed cost line are the decision's rule under the
             # constraint (the paper's point where the limit binds, the optimum where it does
             # not), as the widget's constraint tool draws them.
             rule = decision.of(group[i][0]).rule
-            assert (js["roc_points"][0][i], js["roc_points"][1][i]) == \
-                (pytest.approx(rule.fpr, rel=1e-12, abs=1e-15),
-                 pytest.approx(rule.tpr, rel=1e-12, abs=1e-15)), f"{where}: diamond {i}"
-            assert js["cost_lines_y"][2 * i: 2 * i + 2] == pytest.approx(
-                [rule.fpr, 1.0 - rule.tpr], rel=1e-12, abs=1e-15), f"{where}: cost line {i}"
+            assert (js["roc_points"][0][i], js["roc_points"][1][i]) == (
+                pytest.approx(rule.fpr, rel=1e-12, abs=1e-15),
+                pytest.approx(rule.tpr, rel=1e-12, abs=1e-15),
+            ), f"{where}: diamond {i}"
+            assert js["cost_lines_y"][2 * i : 2 * i + 2] == pytest.approx(
+                [rule.fpr, 1.0 - rule.tpr], rel=1e-12, abs=1e-15
+            ), f"{where}: cost line {i}"
         # The constraint's message: how each rule is made, the widget's words.
         from costwidget.widget.tools.constraint import _made
 
         parts = [c for c in decision.classifiers] if s["constraint"] != "none" else []
-        message = "".join(f"<li><b>{html.escape(c.name)}</b>: {html.escape(_made(c))}</li>"
-                          for c in parts)
+        message = "".join(
+            f"<li><b>{html.escape(c.name)}</b>: {html.escape(_made(c))}</li>" for c in parts
+        )
         if message:
-            message = (f"<details><summary>how each constrained rule is made</summary>"
-                       f"<ul>{message}</ul></details>")
+            message = (
+                f"<details><summary>how each constrained rule is made</summary>"
+                f"<ul>{message}</ul></details>"
+            )
         if js["message_html"] != message:
             message_differs.append(n)
         # The winner's dot, drawn on top: the decision's chosen classifier at its rule's NEC,
@@ -455,9 +598,13 @@ def test_states_agree_with_the_model(parity):
             assert dot["colors"] == [s["colors"].get(decision.chosen, "#999999")], where
         assert js["operating_line"] == [[py["pcf"]] * 2, [0.0, 1.0]]
         assert js["constraint_on"] == (s["constraint"] != "none")
-        assert all(same(a, b) for a, b in zip(js["roc_line"][0] + js["roc_line"][1],
-                                              list(py["roc_line"][0]) + list(py["roc_line"][1]))), \
-            f"{where}: the constraint's line {js['roc_line']} != {py['roc_line']}"
+        assert all(
+            same(a, b)
+            for a, b in zip(
+                js["roc_line"][0] + js["roc_line"][1],
+                list(py["roc_line"][0]) + list(py["roc_line"][1]),
+            )
+        ), f"{where}: the constraint's line {js['roc_line']} != {py['roc_line']}"
         # The readout: the same rows, columns and values (strings exactly).
         assert [name for name, _ in js["rows"]] == [name for name, _ in py["rows"]], where
         for (name, jrow), (_, row) in zip(js["rows"], py["rows"]):
@@ -468,13 +615,17 @@ def test_states_agree_with_the_model(parity):
                     max_diff[key] = max(max_diff[key], abs(jrow[col] - value))
                 else:
                     agree = same_threshold if col in BOUNDED else same
-                    assert agree(jrow[col], value), f"{where}: {name}.{col} {jrow[col]!r} != {value!r}"
+                    assert agree(jrow[col], value), (
+                        f"{where}: {name}.{col} {jrow[col]!r} != {value!r}"
+                    )
     for key, d in max_diff.items():
         assert d <= TOL, f"max |Δ{key}| = {d:.3g} over {len(states)} states"
     assert not message_differs, f"the constraint's message differs in states {message_differs[:10]}"
     assert refused < len(states) // 10
-    print(f"\nparity: {len(states)} states ({refused} refused by both), max |Δ| {max_diff}, "
-          f"edge cases {parity['counters']}, node {parity['out']['elapsed_ms']:.1f} ms")
+    print(
+        f"\nparity: {len(states)} states ({refused} refused by both), max |Δ| {max_diff}, "
+        f"edge cases {parity['counters']}, node {parity['out']['elapsed_ms']:.1f} ms"
+    )
 
 
 @needs_node
@@ -493,8 +644,9 @@ def test_readout_html_agrees_with_the_widget(parity):
         assert js["readout_html"] == readout.readout_html(py["rows"], s["colors"]), f"state {n}"
         desc = readout.constraint_description(_State(s))
         assert js["description"] == desc, f"state {n}"
-        assert js["constraint_html"] == readout.constraint_html(py["rows"], s["colors"], desc), \
+        assert js["constraint_html"] == readout.constraint_html(py["rows"], s["colors"], desc), (
             f"state {n}"
+        )
         from costwidget.model import readable
         from costwidget.widget.text.headline import headline_html
 
@@ -520,8 +672,11 @@ def test_constraints_at_vertices_agree(parity):
     """Every hull vertex and every midpoint as a limit; workforce on the classifier's own totals."""
     for q, js in zip(parity["constraint_queries"], parity["out"]["constraint_queries"]):
         clf = parity["groups"][q["group"]][q["index"]][1]
-        cp = (clf.neyman_pearson(q["limit"]) if q["kind"] == "neyman_pearson"
-              else clf.workforce(q["limit"]))
+        cp = (
+            clf.neyman_pearson(q["limit"])
+            if q["kind"] == "neyman_pearson"
+            else clf.workforce(q["limit"])
+        )
         for field in CP_FIELDS:
             agree = same_threshold if field in BOUNDED else same
             assert agree(js[field], getattr(cp, field)), (q, field, js[field], getattr(cp, field))
@@ -535,7 +690,9 @@ def test_readable_numbers_agree(parity):
     doubles."""
     from costwidget.model import readable, readable_value, round_significant
 
-    for x, (text, value, sig3) in zip(parity["readable_queries"], parity["out"]["readable_queries"]):
+    for x, (text, value, sig3) in zip(
+        parity["readable_queries"], parity["out"]["readable_queries"]
+    ):
         assert text == readable(x), x
         assert value == readable_value(x) and sig3 == round_significant(x, 3), x
     assert len(parity["readable_queries"]) > 100
@@ -564,17 +721,25 @@ def model_decision(group, s):
     """``decide`` for state s over its visible classifiers (the page's shown ones)."""
     shown = set(s["visible"])
     kind = s["constraint"]
-    return cw.decide([c for n, c in group if n in shown], p_pos=s["p_pos"], cost_fn=s["cost_fn"],
-                     cost_fp=s["cost_fp"], constraint=kind,
-                     max_fpr=s["max_fpr"] if kind == "neyman_pearson" else None,
-                     capacity=s["capacity"] if kind == "workforce" else None,
-                     n_pos=s["n_pos"] if kind == "workforce" else None,
-                     n_neg=s["n_neg"] if kind == "workforce" else None)
+    return cw.decide(
+        [c for n, c in group if n in shown],
+        p_pos=s["p_pos"],
+        cost_fn=s["cost_fn"],
+        cost_fp=s["cost_fp"],
+        constraint=kind,
+        max_fpr=s["max_fpr"] if kind == "neyman_pearson" else None,
+        capacity=s["capacity"] if kind == "workforce" else None,
+        n_pos=s["n_pos"] if kind == "workforce" else None,
+        n_neg=s["n_neg"] if kind == "workforce" else None,
+    )
 
 
 def _as_float(v):
-    return {"inf": math.inf, "-inf": -math.inf, None: math.nan}.get(v, v) if not \
-        isinstance(v, (int, float)) or isinstance(v, bool) else float(v)
+    return (
+        {"inf": math.inf, "-inf": -math.inf, None: math.nan}.get(v, v)
+        if not isinstance(v, (int, float)) or isinstance(v, bool)
+        else float(v)
+    )
 
 
 def decision_differences(py, js, path="", bounded=False):
@@ -593,8 +758,11 @@ def decision_differences(py, js, path="", bounded=False):
     if isinstance(py, list):
         if not isinstance(js, list) or len(py) != len(js):
             return [f"{path}: {py!r} != {js!r}"]
-        return [d for i, (a, b) in enumerate(zip(py, js))
-                for d in decision_differences(a, b, f"{path}[{i}]", bounded)]
+        return [
+            d
+            for i, (a, b) in enumerate(zip(py, js))
+            for d in decision_differences(a, b, f"{path}[{i}]", bounded)
+        ]
     numeric = (isinstance(py, (int, float)) and not isinstance(py, bool)) or py in ("inf", "-inf")
     if bounded and (numeric or py is None):
         a, b = _as_float(py), _as_float(js)
@@ -616,8 +784,21 @@ def test_the_decision_agrees_field_for_field(parity):
     state (non-binding and binding limits, ties, zero costs, p(+) at 0 and 1, single-point
     classifiers, sample weights), and both refuse the same states. The page's rows, headline
     and highlighted row are the decision's."""
-    counts = {k: 0 for k in ("states", "refused", "tie", "binding", "not binding", "randomized",
-                             "p0", "p1", "zero_cost", "constrained")}
+    counts = {
+        k: 0
+        for k in (
+            "states",
+            "refused",
+            "tie",
+            "binding",
+            "not binding",
+            "randomized",
+            "p0",
+            "p1",
+            "zero_cost",
+            "constrained",
+        )
+    }
     for n, (s, js) in enumerate(zip(parity["states"], parity["out"]["states"])):
         group = parity["groups"][s["group"]]
         try:
@@ -637,9 +818,11 @@ def test_the_decision_agrees_field_for_field(parity):
         if py["chosen"] is None:
             assert "costwidget-best" not in best, f"state {n}"
         else:
-            assert best.count("costwidget-best") == 1 and \
-                f"{html.escape(py['chosen'])}</td>" in best.split("costwidget-best")[1].split("</tr>")[0], \
-                f"state {n}: the highlighted row is not the chosen one"
+            assert (
+                best.count("costwidget-best") == 1
+                and f"{html.escape(py['chosen'])}</td>"
+                in best.split("costwidget-best")[1].split("</tr>")[0]
+            ), f"state {n}: the highlighted row is not the chosen one"
         counts["tie"] += py["tie"]
         counts["constrained"] += s["constraint"] != "none"
         counts["binding"] += py["binding"] is True
@@ -649,11 +832,25 @@ def test_the_decision_agrees_field_for_field(parity):
         counts["p1"] += s["p_pos"] == 1.0
         counts["zero_cost"] += s["cost_fn"] == 0.0 or s["cost_fp"] == 0.0
     assert counts["states"] + counts["refused"] >= 2000, counts
-    for key, least in (("tie", 50), ("binding", 100), ("not binding", 100), ("randomized", 50),
-                       ("p0", 20), ("p1", 20), ("zero_cost", 100)):
+    for key, least in (
+        ("tie", 50),
+        ("binding", 100),
+        ("not binding", 100),
+        ("randomized", 50),
+        ("p0", 20),
+        ("p1", 20),
+        ("zero_cost", 100),
+    ):
         assert counts[key] >= least, f"only {counts[key]} states of kind {key}: {counts}"
-    kinds = {("confusion" if c.n_pos is not None and len(c.roc) == 3 and math.isnan(
-        c.roc["threshold"].iloc[1]) else "other") for g in parity["groups"] for _, c in g}
+    kinds = {
+        (
+            "confusion"
+            if c.n_pos is not None and len(c.roc) == 3 and math.isnan(c.roc["threshold"].iloc[1])
+            else "other"
+        )
+        for g in parity["groups"]
+        for _, c in g
+    }
     assert "confusion" in kinds
     print(f"\ndecision parity: {counts}, node {parity['out']['elapsed_ms']:.1f} ms for all states")
 
@@ -693,8 +890,11 @@ def test_single_candidates_hold_every_best_single_threshold():
             cp = clf.neyman_pearson(limit)
             within = a["single_fpr"] <= limit
             j = np.flatnonzero(within)[np.argmax(a["single_tpr"][within])]
-            assert (a["single_threshold"][j], a["single_fpr"][j], a["single_tpr"][j]) == \
-                (cp.single_threshold, cp.single_fpr, cp.single_tpr)
+            assert (a["single_threshold"][j], a["single_fpr"][j], a["single_tpr"][j]) == (
+                cp.single_threshold,
+                cp.single_fpr,
+                cp.single_tpr,
+            )
 
 
 @needs_node
@@ -713,8 +913,9 @@ def test_node_unit_tests_pass():
     """`npm test` in js/ (node --test): the closed forms, run here too so pytest alone catches them."""
     files = sorted(str(p) for p in (ROOT / "js" / "test").glob("*.test.mjs"))
     assert files, "no js/test/*.test.mjs"
-    proc = subprocess.run([NODE, "--test", *files], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
+    proc = subprocess.run(
+        [NODE, "--test", *files], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
@@ -747,6 +948,7 @@ def _glue_model(kind, a, b, c, d):
         move_to_pcf,
         prevalence_for_pcf,
     )
+
     try:
         if kind == "ratio":
             return list(costs_for_ratio(a, cost_fn=b, cost_fp=c))
@@ -755,8 +957,9 @@ def _glue_model(kind, a, b, c, d):
         if kind == "prev":
             return [prevalence_for_pcf(a, cost_fn=c, cost_fp=d)]
         if kind in ("move", "exact"):
-            return list(move_to_pcf(a, p_pos=b, cost_fn=c, cost_fp=d,
-                                    digits=3 if kind == "move" else None))
+            return list(
+                move_to_pcf(a, p_pos=b, cost_fn=c, cost_fp=d, digits=3 if kind == "move" else None)
+            )
         if kind == "to":
             return [capacity_to_cases(a, b, n_pos=c, n_neg=d)]
         return [capacity_from_cases(a, b, n_pos=c, n_neg=d)]
@@ -785,8 +988,14 @@ def test_page_glue_conversions_agree_with_the_model():
         queries.append(["to", float(rng.uniform(0, 120)), unit, n_pos, n_neg])
         queries.append(["from", float(rng.uniform(0, 2000)), unit, n_pos, n_neg])
     text = json.dumps([[_encode(v) if isinstance(v, float) else v for v in q] for q in queries])
-    proc = subprocess.run([NODE, "--input-type=module", "-e", _GLUE], input=text,
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    proc = subprocess.run(
+        [NODE, "--input-type=module", "-e", _GLUE],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     got = json.loads(proc.stdout)
     for q, js in zip(queries, got):

@@ -35,8 +35,10 @@ def brute_best(y, scores, p, fn, fp):
 def data():
     rng = np.random.default_rng(5)
     y = rng.random(300) < 0.35
-    return y, {"weak <b>model</b>": y + rng.normal(scale=2.0, size=300),
-               "strong": y + rng.normal(scale=0.6, size=300)}
+    return y, {
+        "weak <b>model</b>": y + rng.normal(scale=2.0, size=300),
+        "strong": y + rng.normal(scale=0.6, size=300),
+    }
 
 
 def _widget(data):
@@ -89,16 +91,19 @@ def test_a_tie_is_named_as_a_tie_and_no_row_is_highlighted(data):
 
 def _brute_constrained(scores_of, y, kind, limit, population, p_pos, cost_fn, cost_fp):
     """Each model's cheapest allowed expected cost (tests/brute_constraints.py), exact."""
-    load = (bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population))
+    load = bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population)
     cost = bc.expected_cost(p_pos, cost_fn, cost_fp)
     points = {n: bc.roc_rates(y, s) for n, s in scores_of.items()}
-    return ({n: bc.cheapest_allowed(pts, load, limit, cost) for n, pts in points.items()},
-            {n: bc.binds(pts, load, limit, cost) for n, pts in points.items()}, load)
+    return (
+        {n: bc.cheapest_allowed(pts, load, limit, cost) for n, pts in points.items()},
+        {n: bc.binds(pts, load, limit, cost) for n, pts in points.items()},
+        load,
+    )
 
 
 def _binding_limit(scores_of, y, kind, population, costs, where):
     """A limit that binds for every model, the winner on a ROC point or inside an edge."""
-    load = (bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population))
+    load = bc.neyman_pearson_load if kind == "neyman_pearson" else bc.workforce_load(*population)
     points = [bc.roc_rates(y, s) for s in scores_of.values()]
     return float(bc.binding_limit(points, load, bc.expected_cost(*costs), where))
 
@@ -109,9 +114,13 @@ def _cost_in_headline(text):
     return float(m.group(1).replace(",", ""))
 
 
-CONSTRAINED_STATES = [(seed, kind, where, tie) for seed in (0, 1)
-                      for kind in ("neyman_pearson", "workforce")
-                      for where in ("vertex", "edge") for tie in (False, True)]
+CONSTRAINED_STATES = [
+    (seed, kind, where, tie)
+    for seed in (0, 1)
+    for kind in ("neyman_pearson", "workforce")
+    for where in ("vertex", "edge")
+    for tie in (False, True)
+]
 
 
 @pytest.mark.parametrize("seed, kind, where, tie", CONSTRAINED_STATES)
@@ -123,8 +132,10 @@ def test_headline_follows_the_constraint(seed, kind, where, tie):
     rng = np.random.default_rng(seed)
     y = rng.random(40) < 0.4
     y[:2] = [True, False]
-    scores_of = {"a": np.round(y + rng.normal(scale=0.8, size=40), 1),
-                 "b": np.round(y + rng.normal(scale=1.2, size=40), 1)}
+    scores_of = {
+        "a": np.round(y + rng.normal(scale=0.8, size=40), 1),
+        "b": np.round(y + rng.normal(scale=1.2, size=40), 1),
+    }
     population = (int(y.sum()), int((~y).sum()))
     costs = (0.4, 8.0, 1.0)  # FN dear: the cheapest rules flag many cases, a limit binds
     limit = _binding_limit(scores_of, y, kind, population, costs, where)
@@ -134,14 +145,22 @@ def test_headline_follows_the_constraint(seed, kind, where, tie):
         scores_of[f"{winner} twin"] = scores_of[winner].copy()
     expected, binding, load = _brute_constrained(scores_of, y, kind, limit, population, *costs)
     assert all(binding.values())
-    w = cw.CostWidget([cw.Classifier.from_scores(y, s, name=n) for n, s in scores_of.items()],
-                      p_pos=costs[0], cost_fn=costs[1], cost_fp=costs[2])
+    w = cw.CostWidget(
+        [cw.Classifier.from_scores(y, s, name=n) for n, s in scores_of.items()],
+        p_pos=costs[0],
+        cost_fn=costs[1],
+        cost_fp=costs[2],
+    )
     try:
         if kind == "neyman_pearson":
             w.update(constraint=kind, max_fpr=limit)
         else:
-            w.update(constraint=kind, n_pos=float(population[0]), n_neg=float(population[1]),
-                     capacity=limit)
+            w.update(
+                constraint=kind,
+                n_pos=float(population[0]),
+                n_neg=float(population[1]),
+                capacity=limit,
+            )
         table = w.readout
         for name, cost in expected.items():
             row = table.loc[name]
@@ -161,14 +180,18 @@ def test_headline_follows_the_constraint(seed, kind, where, tie):
 
 
 ISSUE_31_Y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
-ISSUE_31_S = [.1, .4, .35, .8, .2, .7, .55, .3, .05, .6]
+ISSUE_31_S = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.55, 0.3, 0.05, 0.6]
 
 
-@pytest.mark.parametrize("update", [dict(constraint="neyman_pearson", max_fpr=1.0),
-                                    dict(constraint="neyman_pearson", max_fpr=0.2),
-                                    dict(constraint="workforce", n_pos=4.0, n_neg=6.0,
-                                         capacity=5.0)],
-                         ids=["max FPR 100 %", "max FPR 20 %", "capacity above the cheapest"])
+@pytest.mark.parametrize(
+    "update",
+    [
+        dict(constraint="neyman_pearson", max_fpr=1.0),
+        dict(constraint="neyman_pearson", max_fpr=0.2),
+        dict(constraint="workforce", n_pos=4.0, n_neg=6.0, capacity=5.0),
+    ],
+    ids=["max FPR 100 %", "max FPR 20 %", "capacity above the cheapest"],
+)
 def test_a_constraint_that_does_not_bind_leaves_the_headline_as_it_was(update):
     """Issue 31's case: unconstrained, 'score >= 0.6: 0.1 per case' (FPR 0, TPR 3/4); each of
     these limits allows that rule, so the answer must stay it (the headline said 0.8 and 0.52)."""
@@ -176,11 +199,16 @@ def test_a_constraint_that_does_not_bind_leaves_the_headline_as_it_was(update):
     scores_of = {"m": ISSUE_31_S}
     population = (update.get("n_pos", 4), update.get("n_neg", 6))
     limit = update.get("max_fpr", update.get("capacity"))
-    expected, binding, _ = _brute_constrained(scores_of, ISSUE_31_Y, update["constraint"], limit,
-                                              population, *costs)
+    expected, binding, _ = _brute_constrained(
+        scores_of, ISSUE_31_Y, update["constraint"], limit, population, *costs
+    )
     assert float(expected["m"]) == pytest.approx(0.1, abs=1e-15) and not binding["m"]
-    w = cw.CostWidget([cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m")],
-                      p_pos=costs[0], cost_fn=costs[1], cost_fp=costs[2])
+    w = cw.CostWidget(
+        [cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m")],
+        p_pos=costs[0],
+        cost_fn=costs[1],
+        cost_fp=costs[2],
+    )
     try:
         w.update(**update)
         assert w.readout.loc["m", "constrained_expected_cost"] == pytest.approx(0.1, abs=1e-12)
@@ -198,9 +226,11 @@ def test_static_figure_caption_carries_the_headline(data):
 
 
 def test_headline_text_ties_and_gaps():
-    rows = [("a", {"threshold": 0.5, "fpr": 0.1, "tpr": 0.9, "expected_cost": 0.2}),
-            ("b", {"threshold": 0.4, "fpr": 0.2, "tpr": 0.8, "expected_cost": 0.2}),
-            ("c", {"threshold": 0.3, "fpr": 0.3, "tpr": 0.7, "expected_cost": 0.5})]
+    rows = [
+        ("a", {"threshold": 0.5, "fpr": 0.1, "tpr": 0.9, "expected_cost": 0.2}),
+        ("b", {"threshold": 0.4, "fpr": 0.2, "tpr": 0.8, "expected_cost": 0.2}),
+        ("c", {"threshold": 0.3, "fpr": 0.3, "tpr": 0.7, "expected_cost": 0.5}),
+    ]
     assert headline_text(rows).startswith("Tie: 2 classifiers")
     assert headline_text(rows[1:]).endswith("next best c, +0.3")
     assert headline_text([]) == "No classifier shown."
@@ -212,8 +242,14 @@ def test_population_follows_p_until_set(data):
     w.constraint = "workforce"
     w.p_pos = 0.5
     assert (w.n_pos, w.n_neg) == (0.5 * total, total - 0.5 * total)
-    assert f"population: {readable(total)} cases at p(+) = 0.5" in w.readout_view.constrained_widget.value
-    assert w.constraint_tool.population_value.value == f"population: {readable(total)} cases at p(+) = 0.5"
+    assert (
+        f"population: {readable(total)} cases at p(+) = 0.5"
+        in w.readout_view.constrained_widget.value
+    )
+    assert (
+        w.constraint_tool.population_value.value
+        == f"population: {readable(total)} cases at p(+) = 0.5"
+    )
     w.n_pos = 30.0
     w.p_pos = 0.2
     assert (w.n_pos, w.n_neg) == (30.0, total - 0.5 * total)  # set: it stops following
@@ -255,8 +291,10 @@ def test_snapshot_keeps_whether_the_population_follows_p_pos():
         w.restore(fixed)
         w.p_pos = 0.6
         assert (w.n_pos, w.n_neg) == (10.0, 90.0)
-        old = dict(fixed, constraint={k: v for k, v in fixed["constraint"].items()
-                                      if k != "population_set"})
+        old = dict(
+            fixed,
+            constraint={k: v for k, v in fixed["constraint"].items() if k != "population_set"},
+        )
         w.restore(old)  # a snapshot from before issue 23: its population was set
         assert w.state.population_set is True
     finally:

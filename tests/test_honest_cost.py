@@ -26,8 +26,9 @@ def brute_force(y, s, folds, w, x):
     tp, fp = np.zeros(len(x)), np.zeros(len(x))
     for label in np.unique(folds):
         held = folds == label
-        train = cw.Classifier.from_scores(y[~held], s[~held],
-                                          sample_weight=w[~held] if weighted else None)
+        train = cw.Classifier.from_scores(
+            y[~held], s[~held], sample_weight=w[~held] if weighted else None
+        )
         for i, xi in enumerate(x):
             caught = s[held] >= train.best(float(xi)).threshold
             tp[i] += w[held][caught & y[held]].sum()
@@ -39,8 +40,10 @@ def brute_force(y, s, folds, w, x):
 def tied_weighted_unequal():
     """Ties within and across folds and classes, case weights, folds of 4, 6 and 8 cases."""
     y = np.array([1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 0, 1])
-    s = np.array([.9, .9, .7, .5, .5, .3, .8, .8, .6, .4, .4, .2, .7, .7, .5, .3, .1, .6])
-    w = np.array([1, 2, .5, 1, 3, 1, 1, 1.5, 2, 1, 1, .25, 1, 2, 1, 1, 4, 1])
+    s = np.array(
+        [0.9, 0.9, 0.7, 0.5, 0.5, 0.3, 0.8, 0.8, 0.6, 0.4, 0.4, 0.2, 0.7, 0.7, 0.5, 0.3, 0.1, 0.6]
+    )
+    w = np.array([1, 2, 0.5, 1, 3, 1, 1, 1.5, 2, 1, 1, 0.25, 1, 2, 1, 1, 4, 1])
     folds = np.array([0] * 4 + [1] * 6 + [2] * 8)
     return y, s, folds, w
 
@@ -70,7 +73,7 @@ def assert_breakpoints_exact(clf, y, s, folds, w):
     rows = cw.honest_cost(clf)
     x, nec = rows["pcf"].to_numpy(), rows["nec"].to_numpy()
     assert x[0] == 0 and x[-1] == 1 and np.all(np.diff(x) >= 0)
-    last = np.r_[x[1:] != x[:-1], True]          # the value at a knot is its last row
+    last = np.r_[x[1:] != x[:-1], True]  # the value at a knot is its last row
     np.testing.assert_allclose(nec[last], brute_force(y, s, folds, w, x[last]), atol=1e-12)
     # Between consecutive knots the curve is the line from the knot's value to the next
     # knot's first row (its left limit).
@@ -99,10 +102,13 @@ def folded_data(draw):
         y += labels
         folds += [f] * m
     n = len(y)
-    s = draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))   # few values: many ties
+    s = draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))  # few values: many ties
     weighted = draw(st.booleans())
-    w = (draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n))
-         if weighted else None)
+    w = (
+        draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n))
+        if weighted
+        else None
+    )
     return np.array(y), np.array(s, float) / 6, np.array(folds), None if w is None else np.array(w)
 
 
@@ -119,8 +125,9 @@ def test_property_equals_the_brute_force(data, pcf):
 @given(folded_data())
 def test_property_breakpoints(data):
     y, s, folds, w = data
-    assert_breakpoints_exact(cw.Classifier.from_scores(y, s, sample_weight=w, folds=folds),
-                             y, s, folds, w)
+    assert_breakpoints_exact(
+        cw.Classifier.from_scores(y, s, sample_weight=w, folds=folds), y, s, folds, w
+    )
 
 
 def test_counts_with_folds_equal_the_cases_counted():
@@ -129,8 +136,9 @@ def test_counts_with_folds_equal_the_cases_counted():
     table = frame.groupby(["fold", "s"], as_index=False)[["pos", "neg"]].sum()
     counted = cw.Classifier.from_counts(table.s, table.pos, table.neg, folds=table.fold)
     x = np.linspace(0, 1, 21)
-    np.testing.assert_allclose(cw.honest_cost(counted, x)["nec"],
-                               brute_force(y, s, folds, None, x), atol=1e-12)
+    np.testing.assert_allclose(
+        cw.honest_cost(counted, x)["nec"], brute_force(y, s, folds, None, x), atol=1e-12
+    )
     assert_breakpoints_exact(counted, y, s, folds, None)
 
 
@@ -149,8 +157,10 @@ def test_random_splits_are_the_mean_of_the_brute_force_over_stratified_splits():
     x = np.linspace(0, 1, 11)
     got = cw.honest_cost(clf, x, n_splits=4, n_repeats=3, random_state=7)
     draws = np.random.default_rng(7)
-    want = np.mean([brute_force(y, s, stratified_codes_by_hand(y, 4, draws), None, x)
-                    for _ in range(3)], axis=0)
+    want = np.mean(
+        [brute_force(y, s, stratified_codes_by_hand(y, 4, draws), None, x) for _ in range(3)],
+        axis=0,
+    )
     np.testing.assert_allclose(got["nec"], want, atol=1e-12)
     assert got.attrs["folds"] == "random"
     again = cw.honest_cost(clf, x, n_splits=4, n_repeats=3, random_state=7)
@@ -220,14 +230,16 @@ def binormal_bias(reps, seed, *, n=200, sep=1.0, prev=0.3, n_splits=5):
 
 def test_known_truth_honest_removes_most_of_the_envelopes_optimism():
     env, honest = binormal_bias(120, seed=2026)
-    assert env < -0.015, env                 # the envelope is optimistic (issue: -0.019..-0.036)
+    assert env < -0.015, env  # the envelope is optimistic (issue: -0.019..-0.036)
     assert abs(honest) <= 0.35 * abs(env), (env, honest)
 
 
 # ------------------------------------------------------------------------ bad input
 def test_refuses_classifiers_without_scores():
-    for clf in (cw.Classifier.from_confusion(tp=5, fn=5, fp=2, tn=8),
-                cw.Classifier.from_roc([0.1, 0.3], [0.5, 0.8])):
+    for clf in (
+        cw.Classifier.from_confusion(tp=5, fn=5, fp=2, tn=8),
+        cw.Classifier.from_roc([0.1, 0.3], [0.5, 0.8]),
+    ):
         with pytest.raises(ValueError, match="needs each case's score"):
             cw.honest_cost(clf)
 
@@ -241,8 +253,11 @@ def test_refuses_bad_n_splits(n_splits):
 
 def test_refuses_more_splits_than_a_class_has_cases():
     clf = cw.Classifier.from_scores([1, 1, 1, 0, 0, 0, 0, 0], np.arange(8.0))
-    with pytest.raises(ValueError, match=r"n_splits=4 is more than the 3 positive case\(s\).*"
-                                         r"n_splits <= 3"):
+    with pytest.raises(
+        ValueError,
+        match=r"n_splits=4 is more than the 3 positive case\(s\).*"
+        r"n_splits <= 3",
+    ):
         cw.honest_cost(clf, n_splits=4)
 
 
@@ -256,7 +271,7 @@ def test_one_class_outside_a_split_suggests_fewer_splits():
 
 
 def test_refuses_one_fold_and_bad_repeats_and_pcf():
-    one = cw.Classifier.from_scores([0, 1, 0, 1], [.1, .2, .3, .4], folds=[7, 7, 7, 7])
+    one = cw.Classifier.from_scores([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], folds=[7, 7, 7, 7])
     with pytest.raises(ValueError, match="one fold"):
         cw.honest_cost(one)
     clf = cw.Classifier.from_scores([0, 1] * 10, np.arange(20.0))
@@ -288,9 +303,14 @@ def test_decide_reads_the_honest_cost_at_the_operating_point():
     assert table.loc["a", "nec_honest"] == pytest.approx(want, abs=1e-12)
     assert table.loc["a", "expected_cost_honest"] == pytest.approx(want * scale, abs=1e-12)
     assert d.rule_for("a").to_dict()["nec_honest"] == pytest.approx(want, abs=1e-12)
-    assert d.chosen == "b" and "new data" not in d.headline   # b has no honest curve
-    d = cw.decide([a, b], p_pos=p, cost_fn=c_fn, cost_fp=c_fp,
-                  honest={"a": cw.honest_cost(a), "b": cw.honest_cost(b)})
+    assert d.chosen == "b" and "new data" not in d.headline  # b has no honest curve
+    d = cw.decide(
+        [a, b],
+        p_pos=p,
+        cost_fn=c_fn,
+        cost_fp=c_fp,
+        honest={"a": cw.honest_cost(a), "b": cw.honest_cost(b)},
+    )
     want_b = float(brute_force(y, np.roll(s, 3), folds, w, pcf)[0])
     assert d.headline.endswith(f"; on new data {cw.model.readable(want_b * scale)} per case")
     plain = cw.decide([a, b], p_pos=p, cost_fn=c_fn, cost_fp=c_fp)
@@ -299,7 +319,7 @@ def test_decide_reads_the_honest_cost_at_the_operating_point():
 
 
 def test_decide_refuses_honest_curves_of_classifiers_not_shown():
-    a = cw.Classifier.from_scores([0, 1, 0, 1], [.1, .2, .3, .4], name="a")
+    a = cw.Classifier.from_scores([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], name="a")
     with pytest.raises(ValueError, match=r"not among the shown classifiers \['a'\]"):
         cw.decide([a], p_pos=0.5, honest={"z": pd.DataFrame({"pcf": [0.0], "nec": [0.0]})})
 
@@ -308,10 +328,17 @@ def test_headline_names_no_cost_on_new_data_where_it_names_no_threshold():
     y, s, folds, w = tied_weighted_unequal()
     a = cw.Classifier.from_scores(y, s, sample_weight=w, folds=folds, name="a")
     honest = {"a": cw.honest_cost(a)}
-    for p, c_fn, c_fp in ((0.0, 1.0, 1.0), (1.0, 1.0, 1.0)):   # PCF(+) 0 and 1
+    for p, c_fn, c_fp in ((0.0, 1.0, 1.0), (1.0, 1.0, 1.0)):  # PCF(+) 0 and 1
         d = cw.decide([a], p_pos=p, cost_fn=c_fn, cost_fp=c_fp, honest=honest)
         assert d.headline.startswith("Flag") and "new data" not in d.headline
         assert not np.isnan(d.rule.nec_honest)  # the rule still carries it
-    d = cw.decide([a], p_pos=0.6, cost_fn=1.0, cost_fp=1.0, constraint="neyman_pearson",
-                  max_fpr=0.05, honest=honest)
-    assert d.binding and "new data" not in d.headline   # a binding limit: not the tuned rule
+    d = cw.decide(
+        [a],
+        p_pos=0.6,
+        cost_fn=1.0,
+        cost_fp=1.0,
+        constraint="neyman_pearson",
+        max_fpr=0.05,
+        honest=honest,
+    )
+    assert d.binding and "new data" not in d.headline  # a binding limit: not the tuned rule

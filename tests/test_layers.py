@@ -42,7 +42,8 @@ def modules() -> dict[str, Path]:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _import_nodes(tree: ast.AST):
@@ -63,8 +64,12 @@ def _bound_in_init(package: str, known: set[str]) -> set[str]:
     path = modules().get(package)
     if path is None or not is_package(path):
         return set()
-    return {alias.asname or alias.name for node in _import_nodes(ast.parse(path.read_text("utf-8")))
-            if isinstance(node, ast.ImportFrom) for alias in node.names}
+    return {
+        alias.asname or alias.name
+        for node in _import_nodes(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
 
 
 def _stem(package: str, node: ast.ImportFrom) -> str:
@@ -93,8 +98,11 @@ def resolved_imports(name: str, path: Path, known: set[str], *, type_checking: b
     """
     package = name if is_package(path) else name.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    nodes = (node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))) \
-        if type_checking else _import_nodes(tree)
+    nodes = (
+        (node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom)))
+        if type_checking
+        else _import_nodes(tree)
+    )
     for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -188,8 +196,10 @@ def test_strongly_connected_finds_a_planted_cycle():
 
 
 def test_graph_sees_lazy_imports_and_skips_type_checking(tmp_path):
-    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import B\n"
-              "def f():\n    from .c import g\n    return g\n")
+    source = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import B\n"
+        "def f():\n    from .c import g\n    return g\n"
+    )
     path = tmp_path / "a.py"
     path.write_text(source)
     known = {"costwidget.model.a", "costwidget.model.b", "costwidget.model.c"}
@@ -199,7 +209,8 @@ def test_graph_sees_lazy_imports_and_skips_type_checking(tmp_path):
 def test_no_import_cycle():
     cycles = strongly_connected(import_graph())
     assert not cycles, "import cycles among costwidget modules: " + "; ".join(
-        " <-> ".join(cycle) for cycle in cycles)
+        " <-> ".join(cycle) for cycle in cycles
+    )
 
 
 # --------------------------------------------------------------------------------------- layers
@@ -209,30 +220,30 @@ def test_no_import_cycle():
 # in a folder (model/README.md says which), or add its folder here.
 LAYERS = {
     # The model: numpy/pandas only (model/README.md).
-    "model/kernels/": 0,        # array kernels; nothing knows Classifier
-    "model/resampling/": 1,     # the stratified bootstrap on arrays, the replicate cache
-    "model/base/": 2,           # what free functions know of a classifier; result types
-    "model/uncertainty/": 3,    # bands, paired difference, folds
-    "model/decisions/": 3,      # operating point, constraints, deploy, threshold choice
-    "model/comparison/": 4,     # compare, selection, the thesis's range measures, ROC summary
-    "model/classifier/": 5,     # the class (delegating to 3-4), its constructors, its builders
-    "model/__init__.py": 6,     # the model's namespace: what everything else imports
+    "model/kernels/": 0,  # array kernels; nothing knows Classifier
+    "model/resampling/": 1,  # the stratified bootstrap on arrays, the replicate cache
+    "model/base/": 2,  # what free functions know of a classifier; result types
+    "model/uncertainty/": 3,  # bands, paired difference, folds
+    "model/decisions/": 3,  # operating point, constraints, deploy, threshold choice
+    "model/comparison/": 4,  # compare, selection, the thesis's range measures, ROC summary
+    "model/classifier/": 5,  # the class (delegating to 3-4), its constructors, its builders
+    "model/__init__.py": 6,  # the model's namespace: what everything else imports
     # Above the model, beside each other.
-    "__init__.py": 7,           # costwidget's namespace (the widget is loaded lazily)
+    "__init__.py": 7,  # costwidget's namespace (the widget is loaded lazily)
     "palette.py": 7,
     "datasets.py": 7,
-    "export/": 7,               # matplotlib panes, the page runtime, the snapshot format
-    "sources/": 7,              # DuckDB and Spark
+    "export/": 7,  # matplotlib panes, the page runtime, the snapshot format
+    "sources/": 7,  # DuckDB and Spark
     "display.py": 8,
     # The widget, by role.
-    "widget/state/": 10,        # state, transaction, context, background work, lifecycle
-    "widget/controls/": 11,     # slider binding, batched marks, theme and CSS, layout
-    "widget/text/": 11,         # headline, readout, caption, band readout, shown results
-    "widget/panes/": 12,        # the figures and what is drawn in them
-    "widget/tools/": 13,        # what the user moves: operating point, constraint, range, ...
-    "widget/output/": 14,       # snapshots, the HTML page, the front end's payload, figures
-    "widget/live/": 15,         # the live link to the front end
-    "widget/": 16,              # CostWidget (core.py), its constructors and export methods
+    "widget/state/": 10,  # state, transaction, context, background work, lifecycle
+    "widget/controls/": 11,  # slider binding, batched marks, theme and CSS, layout
+    "widget/text/": 11,  # headline, readout, caption, band readout, shown results
+    "widget/panes/": 12,  # the figures and what is drawn in them
+    "widget/tools/": 13,  # what the user moves: operating point, constraint, range, ...
+    "widget/output/": 14,  # snapshots, the HTML page, the front end's payload, figures
+    "widget/live/": 15,  # the live link to the front end
+    "widget/": 16,  # CostWidget (core.py), its constructors and export methods
     "demos.py": 17,
     "__main__.py": 17,
 }
@@ -247,9 +258,12 @@ def layer_of(path: Path, root: Path = ROOT, table: dict = LAYERS) -> int | None:
 
 def upward_imports(graph: dict[str, set[str]], layers: dict[str, int]) -> list[str]:
     """Every edge that goes to a higher layer."""
-    return sorted(f"{name} (layer {layers[name]}) imports {target} (layer {layers[target]})"
-                  for name, targets in graph.items() for target in targets
-                  if target in layers and layers[target] > layers[name])
+    return sorted(
+        f"{name} (layer {layers[name]}) imports {target} (layer {layers[target]})"
+        for name, targets in graph.items()
+        for target in targets
+        if target in layers and layers[target] > layers[name]
+    )
 
 
 def module_layers() -> dict[str, int | None]:
@@ -258,8 +272,10 @@ def module_layers() -> dict[str, int | None]:
 
 def test_layer_table_gives_every_module_a_layer():
     missing = sorted(name for name, layer in module_layers().items() if layer is None)
-    assert not missing, ("modules outside every folder of LAYERS (put them in a layer folder, "
-                         "model/README.md):\n" + "\n".join(missing))
+    assert not missing, (
+        "modules outside every folder of LAYERS (put them in a layer folder, "
+        "model/README.md):\n" + "\n".join(missing)
+    )
 
 
 def test_imports_go_down_the_layers():
@@ -273,8 +289,10 @@ def test_layer_checks_catch_a_planted_violation(tmp_path):
     for rel in ("model/kernels/k.py", "model/classifier/c.py", "model/stray.py"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("")
-    layers = {rel: layer_of(tmp_path / rel, tmp_path) for rel in
-              ("model/kernels/k.py", "model/classifier/c.py", "model/stray.py")}
+    layers = {
+        rel: layer_of(tmp_path / rel, tmp_path)
+        for rel in ("model/kernels/k.py", "model/classifier/c.py", "model/stray.py")
+    }
     assert layers == {"model/kernels/k.py": 0, "model/classifier/c.py": 5, "model/stray.py": None}
     graph = {"k": {"c"}, "c": {"k"}}
     assert upward_imports(graph, {"k": 0, "c": 5}) == ["k (layer 0) imports c (layer 5)"]
@@ -283,13 +301,19 @@ def test_layer_checks_catch_a_planted_violation(tmp_path):
 # ---------------------------------------------------------------------------- the model's namespace
 def _is_client(name: str) -> bool:
     """Every module outside the model but costwidget's own namespace, which re-exports it."""
-    return name != PACKAGE and name != "costwidget.model" and not name.startswith(
-        "costwidget.model.")
+    return (
+        name != PACKAGE and name != "costwidget.model" and not name.startswith("costwidget.model.")
+    )
 
 
 def namespace_bypasses(graph: dict[str, set[str]]) -> list[str]:
-    return sorted(f"{name} imports {target}" for name, targets in graph.items() if _is_client(name)
-                  for target in targets if target.startswith("costwidget.model."))
+    return sorted(
+        f"{name} imports {target}"
+        for name, targets in graph.items()
+        if _is_client(name)
+        for target in targets
+        if target.startswith("costwidget.model.")
+    )
 
 
 def test_clients_import_only_the_model_namespace():
@@ -298,10 +322,13 @@ def test_clients_import_only_the_model_namespace():
 
 
 def test_namespace_check_catches_a_planted_bypass():
-    graph = {"costwidget.widget.panes.x": {"costwidget.model.kernels.costs", "costwidget.model"},
-             "costwidget.model.decisions.y": {"costwidget.model.kernels.costs"}}
+    graph = {
+        "costwidget.widget.panes.x": {"costwidget.model.kernels.costs", "costwidget.model"},
+        "costwidget.model.decisions.y": {"costwidget.model.kernels.costs"},
+    }
     assert namespace_bypasses(graph) == [
-        "costwidget.widget.panes.x imports costwidget.model.kernels.costs"]
+        "costwidget.widget.panes.x imports costwidget.model.kernels.costs"
+    ]
 
 
 def names_from_the_model(items) -> dict[str, set[str]]:
@@ -324,15 +351,24 @@ def names_from_the_model(items) -> dict[str, set[str]]:
 def client_name_problems(used: dict[str, set[str]], public, for_clients) -> list[str]:
     """Names a client takes that are neither public nor listed, and listed names nobody takes."""
     public, for_clients = set(public), list(for_clients)
-    problems = [f"{name} (taken by {', '.join(sorted(who))}) is neither in __all__ nor in "
-                f"FOR_CLIENTS" for name, who in sorted(used.items())
-                if name not in public and name not in for_clients]
-    problems += [f"{name} is in FOR_CLIENTS but no client takes it"
-                 for name in dict.fromkeys(for_clients) if name not in used]
-    problems += [f"{name} is listed twice" for name in sorted(set(for_clients))
-                 if for_clients.count(name) > 1]
-    problems += [f"{name} is public, not for clients only" for name in for_clients
-                 if name in public]
+    problems = [
+        f"{name} (taken by {', '.join(sorted(who))}) is neither in __all__ nor in FOR_CLIENTS"
+        for name, who in sorted(used.items())
+        if name not in public and name not in for_clients
+    ]
+    problems += [
+        f"{name} is in FOR_CLIENTS but no client takes it"
+        for name in dict.fromkeys(for_clients)
+        if name not in used
+    ]
+    problems += [
+        f"{name} is listed twice"
+        for name in sorted(set(for_clients))
+        if for_clients.count(name) > 1
+    ]
+    problems += [
+        f"{name} is public, not for clients only" for name in for_clients if name in public
+    ]
     return problems
 
 
@@ -340,10 +376,10 @@ def test_clients_take_public_names_or_listed_ones():
     import costwidget.model as model
 
     clients = [(name, path) for name, path in modules().items() if _is_client(name)]
-    problems = client_name_problems(names_from_the_model(clients), model.__all__,
-                                    model.FOR_CLIENTS)
+    problems = client_name_problems(names_from_the_model(clients), model.__all__, model.FOR_CLIENTS)
     assert not problems, "costwidget.model's namespace and FOR_CLIENTS disagree:\n" + "\n".join(
-        problems)
+        problems
+    )
 
 
 def test_namespace_binds_only_public_and_listed_names():
@@ -351,41 +387,87 @@ def test_namespace_binds_only_public_and_listed_names():
     import costwidget.model as model
 
     path = modules()["costwidget.model"]
-    bound = {alias.asname or alias.name for node in ast.walk(ast.parse(path.read_text("utf-8")))
-             if isinstance(node, ast.ImportFrom) for alias in node.names}
+    bound = {
+        alias.asname or alias.name
+        for node in ast.walk(ast.parse(path.read_text("utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
     assert bound == set(model.__all__) | set(model.FOR_CLIENTS)
 
 
 def test_client_name_check_catches_planted_names(tmp_path):
     path = tmp_path / "x.py"
-    path.write_text("from ...model import Classifier, readable, _secret, unlisted\n"
-                    "from ... import model\n")
+    path.write_text(
+        "from ...model import Classifier, readable, _secret, unlisted\nfrom ... import model\n"
+    )
     used = names_from_the_model([("costwidget.widget.panes.x", path)])
     assert set(used) == {"Classifier", "readable", "_secret", "unlisted", "<the package>"}
     problems = client_name_problems(used, ["Classifier"], ["readable", "jsonable"])
     unlisted = "(taken by costwidget.widget.panes.x) is neither in __all__ nor in FOR_CLIENTS"
-    assert problems == [f"<the package> {unlisted}", f"_secret {unlisted}", f"unlisted {unlisted}",
-                        "jsonable is in FOR_CLIENTS but no client takes it"]
+    assert problems == [
+        f"<the package> {unlisted}",
+        f"_secret {unlisted}",
+        f"unlisted {unlisted}",
+        "jsonable is in FOR_CLIENTS but no client takes it",
+    ]
     assert client_name_problems({"a": {"m"}}, ["a"], ["a", "b", "b"]) == [
-        "b is in FOR_CLIENTS but no client takes it", "b is listed twice",
-        "a is public, not for clients only"]
+        "b is in FOR_CLIENTS but no client takes it",
+        "b is listed twice",
+        "a is public, not for clients only",
+    ]
 
 
 # Public names, pinned: moving modules must not change what users import (issue 31).
 MODEL_PUBLIC = [
-    "Classifier", "Comparison", "ConstrainedPoint", "Decision", "DecisionRule", "EstimatorSource",
-    "OperatingPoint", "OperatingRange", "ScoredSample", "SelectionComparison", "THRESHOLD_CHOICES",
-    "brier_score", "classifiers_from_estimators", "classifiers_from_predictions",
-    "combined_envelope", "compare", "cost_curve", "cost_line_to_roc_point",
-    "cost_point_to_roc_line", "cost_scale", "cost_sensitivity_table", "decision_curve",
-    "decide", "decision_rule", "difference_band", "expected_cost", "expected_loss", "h_measure",
+    "Classifier",
+    "Comparison",
+    "ConstrainedPoint",
+    "Decision",
+    "DecisionRule",
+    "EstimatorSource",
+    "OperatingPoint",
+    "OperatingRange",
+    "ScoredSample",
+    "SelectionComparison",
+    "THRESHOLD_CHOICES",
+    "brier_score",
+    "classifiers_from_estimators",
+    "classifiers_from_predictions",
+    "combined_envelope",
+    "compare",
+    "cost_curve",
+    "cost_line_to_roc_point",
+    "cost_point_to_roc_line",
+    "cost_scale",
+    "cost_sensitivity_table",
+    "decision_curve",
+    "decide",
+    "decision_rule",
+    "difference_band",
+    "expected_cost",
+    "expected_loss",
+    "h_measure",
     "honest_cost",
-    "iso_performance_slope", "nec_by_threshold_choice", "net_benefit_from_nec",
-    "parameter_selection", "pcf_from_threshold_probability", "probability_cost", "range_summary",
-    "ratio_to_pcf", "roc_auc", "roc_line_to_cost_point", "roc_point_at_threshold",
-    "roc_point_to_cost_line", "RunnerUpBand", "runner_up_band", "scores_are_probabilities",
+    "iso_performance_slope",
+    "nec_by_threshold_choice",
+    "net_benefit_from_nec",
+    "parameter_selection",
+    "pcf_from_threshold_probability",
+    "probability_cost",
+    "range_summary",
+    "ratio_to_pcf",
+    "roc_auc",
+    "roc_line_to_cost_point",
+    "roc_point_at_threshold",
+    "roc_point_to_cost_line",
+    "RunnerUpBand",
+    "runner_up_band",
+    "scores_are_probabilities",
     "significant_intervals",
-    "thesis_optimized_search", "threshold_choice_table", "to_estimator",
+    "thesis_optimized_search",
+    "threshold_choice_table",
+    "to_estimator",
 ]
 LAZY_PUBLIC = ["CostWidget", "demo", "from_duckdb", "from_spark", "CostCurveDisplay", "ThesisView"]
 
@@ -408,6 +490,7 @@ def private_imports(name: str, path: Path, known: set[str]) -> list[str]:
     TYPE_CHECKING:`` included. Dunders (``__version__``) are not private; a package ``__init__``
     re-exporting its own submodule's name is what a namespace is for.
     """
+
     def private(attr: str) -> bool:
         return attr.startswith("_") and not (attr.startswith("__") and attr.endswith("__"))
 
@@ -418,33 +501,50 @@ def private_imports(name: str, path: Path, known: set[str]) -> list[str]:
             module_aliases[bound] = target  # ``from pkg import mod``: a module
         elif not stem:
             module_aliases[bound] = alias.name
-        if stem and private(alias.name) and target != name and not (
-                is_package(path) and target.startswith(name + ".")):
+        if (
+            stem
+            and private(alias.name)
+            and target != name
+            and not (is_package(path) and target.startswith(name + "."))
+        ):
             found.append(f"{name} imports {alias.name} from {target}")
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Attribute) and private(node.attr) and isinstance(
-                node.value, ast.Name) and node.value.id in module_aliases:
-            found.append(f"{name} reads {node.value.id}.{node.attr} of "
-                         f"{module_aliases[node.value.id]}")
+        if (
+            isinstance(node, ast.Attribute)
+            and private(node.attr)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in module_aliases
+        ):
+            found.append(
+                f"{name} reads {node.value.id}.{node.attr} of {module_aliases[node.value.id]}"
+            )
     return found
 
 
 def test_no_module_takes_another_modules_private_name():
     known = set(modules())
-    found = [problem for name, path in modules().items()
-             for problem in private_imports(name, path, known)]
-    assert not found, ("make the helper public in its own module, or move it where it is used:\n"
-                       + "\n".join(found))
+    found = [
+        problem
+        for name, path in modules().items()
+        for problem in private_imports(name, path, known)
+    ]
+    assert not found, (
+        "make the helper public in its own module, or move it where it is used:\n"
+        + "\n".join(found)
+    )
 
 
 def test_private_name_check_catches_a_planted_import(tmp_path):
     known = {"costwidget.model.kernels", "costwidget.model.kernels.a", "costwidget.model.kernels.b"}
     module = tmp_path / "a.py"
-    module.write_text("from .b import _helper, public\nfrom . import b\n"
-                      "from .. import __version__\ndef f():\n    return b._other(), b.public\n")
+    module.write_text(
+        "from .b import _helper, public\nfrom . import b\n"
+        "from .. import __version__\ndef f():\n    return b._other(), b.public\n"
+    )
     assert private_imports("costwidget.model.kernels.a", module, known) == [
         "costwidget.model.kernels.a imports _helper from costwidget.model.kernels.b",
-        "costwidget.model.kernels.a reads b._other of costwidget.model.kernels.b"]
+        "costwidget.model.kernels.a reads b._other of costwidget.model.kernels.b",
+    ]
     package = tmp_path / "__init__.py"
     package.write_text("from .b import _helper\n")
     assert private_imports("costwidget.model.kernels", package, known) == []
@@ -465,8 +565,11 @@ def test_no_folder_over_15_modules():
 
 
 def test_folder_check_catches_a_planted_crowd():
-    paths = [Path(f"pkg/big/m{i}.py") for i in range(FOLDER_LIMIT + 1)] + [
-        Path("pkg/big/__init__.py")] + [Path(f"pkg/small/m{i}.py") for i in range(FOLDER_LIMIT)]
+    paths = (
+        [Path(f"pkg/big/m{i}.py") for i in range(FOLDER_LIMIT + 1)]
+        + [Path("pkg/big/__init__.py")]
+        + [Path(f"pkg/small/m{i}.py") for i in range(FOLDER_LIMIT)]
+    )
     assert crowded_folders(paths) == {"pkg/big": FOLDER_LIMIT + 1}
 
 
@@ -508,14 +611,17 @@ def test_oversized_finds_a_planted_long_module(tmp_path):
 def test_no_widget_module_over_350_lines():
     paths = [*(ROOT / "widget").rglob("*.py"), ROOT / "display.py"]
     big = _oversized(paths, WIDGET_MODULE_LIMIT)
-    assert not big, f"widget modules over {WIDGET_MODULE_LIMIT} lines (split by what they hold): {big}"
+    assert not big, (
+        f"widget modules over {WIDGET_MODULE_LIMIT} lines (split by what they hold): {big}"
+    )
 
 
 def test_widget_core_is_at_most_300_lines():
     core = ROOT / "widget" / "core.py"
     assert _lines(core) <= CORE_LIMIT, (
         f"widget/core.py has {_lines(core)} lines (limit {CORE_LIMIT}): move what it holds into "
-        "a component, `layout`, or a mixin module")
+        "a component, `layout`, or a mixin module"
+    )
 
 
 def test_paths_from_module_files_still_reach_the_static_folder():

@@ -21,15 +21,20 @@ def demo():
 
 
 def _entries(w):
-    return set(re.findall(r"costwidget-legend-item costwidget-legend-(\w+)",
-                          w.classifier_layers.legend.value))
+    return set(
+        re.findall(
+            r"costwidget-legend-item costwidget-legend-(\w+)", w.classifier_layers.legend.value
+        )
+    )
 
 
 def _demo_cases():
     scores = load_demo_scores("german_credit")
     pos = positive_label("german_credit")
-    return {name: ((g["label"] == pos).to_numpy(), g["score"].to_numpy())
-            for name, g in scores.groupby("model")}
+    return {
+        name: ((g["label"] == pos).to_numpy(), g["score"].to_numpy())
+        for name, g in scores.groupby("model")
+    }
 
 
 def test_auc_beside_each_name_as_sklearn_computes_it(demo):
@@ -62,9 +67,10 @@ def test_weighted_half_point_and_no_point_without_scores():
         tn, fp, fn, tp = confusion_matrix(y, s >= 0.5, sample_weight=wts).ravel()
         hp = w.classifier_layers.half_points
         assert list(hp.x) == pytest.approx([fp / (fp + tn)]) and list(hp.y) == pytest.approx(
-            [tp / (tp + fn)])
+            [tp / (tp + fn)]
+        )
         assert "half" in _entries(w)
-        w.visible = ["b"]                      # from_confusion: no scores, no point, no entry
+        w.visible = ["b"]  # from_confusion: no scores, no point, no entry
         assert not hp.visible and "half" not in _entries(w)
         assert w.classifier_layers.picker["b"].description.startswith("b (AUC = ")
     finally:
@@ -87,7 +93,7 @@ def test_entries_follow_the_marks_shown(demo):
     assert "range" in _entries(w)
     w.range_of_interest = []
     w.update(show_bands=True, band_level=0.8)
-    w.wait(timeout=300)            # the entry comes with the bands, once they are drawn
+    w.wait(timeout=300)  # the entry comes with the bands, once they are drawn
     assert "bands" in _entries(w) and "bootstrap band (80%)" in w.classifier_layers.legend.value
     w.update(show_bands=False, show_fold_spread=True)
     w.wait(timeout=300)
@@ -115,11 +121,16 @@ def _kind_of_each_mark(w):
     kinds = {}
     for group, kind in [
         ((*L.roc_curves, *L.hull_lines, *L.hull_vertices, *L.envelopes, *L.segment_hover), None),
-        ((L.combined,), "best"), ((L.winner_strip,), "strip"),
-        ((f.trivial, f.roc_diagonal), "trivial"), ((f.never_use,), "never"),
+        ((L.combined,), "best"),
+        ((L.winner_strip,), "strip"),
+        ((f.trivial, f.roc_diagonal), "trivial"),
+        ((f.never_use,), "never"),
         ((op.operating_line, op.handle, op.nec_points, op.winner_dot, op.chosen), "operating"),
-        ((op.iso_lines,), "iso"), ((L.half_points,), "half"), (L.cost_lines, "cost_lines"),
-        (w.band_layer.marks, "bands"), (w.fold_spread_layer.marks, "fold_spread"),
+        ((op.iso_lines,), "iso"),
+        ((L.half_points,), "half"),
+        (L.cost_lines, "cost_lines"),
+        (w.band_layer.marks, "bands"),
+        (w.fold_spread_layer.marks, "fold_spread"),
         (w.threshold_choice_view.marks, "threshold_choice"),
         ((con.roc_line, con.roc_points, con.cost_lines), w.constraint),
         (w.range_tool.marks, "range"),
@@ -130,11 +141,15 @@ def _kind_of_each_mark(w):
     return kinds
 
 
-@pytest.mark.parametrize("state", [
-    {}, dict(constraint="neyman_pearson", show_cost_lines=True),
-    dict(constraint="workforce", show_bands=True, range_of_interest=[0.3, 0.55]),
-    dict(show_fold_spread=True, threshold_choice="score"),
-])
+@pytest.mark.parametrize(
+    "state",
+    [
+        {},
+        dict(constraint="neyman_pearson", show_cost_lines=True),
+        dict(constraint="workforce", show_bands=True, range_of_interest=[0.3, 0.55]),
+        dict(show_fold_spread=True, threshold_choice="score"),
+    ],
+)
 def test_every_visible_mark_has_its_legend_entry(state):
     w = cw.demo()
     try:
@@ -148,11 +163,16 @@ def test_every_visible_mark_has_its_legend_entry(state):
                     continue
                 assert m.model_id in kinds, f"a {type(m).__name__} mark nobody accounts for"
                 kind = kinds[m.model_id]
-                assert kind in (None, "exempt") or kind in entries, \
+                assert kind in (None, "exempt") or kind in entries, (
                     f"{kind} is drawn but has no legend entry ({sorted(entries)})"
+                )
         # ... and no entry names a mark that is not drawn
-        drawn = {kinds[m.model_id] for fig in (w.figures.roc, w.figures.cost) for m in fig.marks
-                 if m.visible}
+        drawn = {
+            kinds[m.model_id]
+            for fig in (w.figures.roc, w.figures.cost)
+            for m in fig.marks
+            if m.visible
+        }
         assert entries <= drawn, f"entries without marks: {entries - drawn}"
     finally:
         w.close()
@@ -162,7 +182,7 @@ def test_band_entry_waits_for_the_bands():
     """While bands compute nothing is drawn, and the legend names no band; once drawn it does."""
     w = cw.demo()
     try:
-        w.show_bands = True            # returns at once; the bands compute in the background
+        w.show_bands = True  # returns at once; the bands compute in the background
         if not w.drawn_bands:
             assert "bands" not in _entries(w)
         w.wait(timeout=300)

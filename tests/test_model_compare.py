@@ -34,9 +34,12 @@ def test_compare_against_grid_and_exact_roots(da, db):
     d_grid = _brute(a, GRID) - _brute(b, GRID)
     assert c.max_difference >= np.abs(d_grid).max() - 1e-12
     assert abs(a.nec(c.max_difference_at) - b.nec(c.max_difference_at)) == pytest.approx(
-        c.max_difference, abs=1e-12)
+        c.max_difference, abs=1e-12
+    )
     # the maximum over the exact knots of both brute-force envelopes
-    knots = np.union1d(brute.envelope_knots(a.roc.fpr, a.roc.tpr), brute.envelope_knots(b.roc.fpr, b.roc.tpr))
+    knots = np.union1d(
+        brute.envelope_knots(a.roc.fpr, a.roc.tpr), brute.envelope_knots(b.roc.fpr, b.roc.tpr)
+    )
     d_knots = _brute(a, knots) - _brute(b, knots)
     assert c.max_difference == pytest.approx(np.abs(d_knots).max(), abs=1e-12)
     assert c.a_better_by == pytest.approx(max(-d_knots.min(), 0), abs=1e-12)
@@ -75,7 +78,9 @@ def test_compare_worked_example_and_names():
     assert (same.name_a, same.name_b) == ("A (a)", "A (b)")
 
 
-@given(st.lists(scored_data(max_n=15), min_size=1, max_size=4), st.lists(st.floats(0, 1), max_size=10))
+@given(
+    st.lists(scored_data(max_n=15), min_size=1, max_size=4), st.lists(st.floats(0, 1), max_size=10)
+)
 def test_combined_envelope_is_min_of_classifiers(datas, xs):
     clfs = [_clf(d, f"m{i}") for i, d in enumerate(datas)]
     ce = cw.combined_envelope(clfs)
@@ -86,8 +91,12 @@ def test_combined_envelope_is_min_of_classifiers(datas, xs):
     row = np.clip(np.searchsorted(ce.pcf_hi.to_numpy(), x, side="left"), 0, len(ce) - 1)
     line = (1 - ce.tpr.to_numpy()[row] - ce.fpr.to_numpy()[row]) * x + ce.fpr.to_numpy()[row]
     np.testing.assert_allclose(line, best, atol=1e-12)
-    np.testing.assert_allclose(ce.nec_lo, np.min([_brute(c, ce.pcf_lo) for c in clfs], axis=0), atol=1e-12)
-    np.testing.assert_allclose(ce.nec_hi, np.min([_brute(c, ce.pcf_hi) for c in clfs], axis=0), atol=1e-12)
+    np.testing.assert_allclose(
+        ce.nec_lo, np.min([_brute(c, ce.pcf_lo) for c in clfs], axis=0), atol=1e-12
+    )
+    np.testing.assert_allclose(
+        ce.nec_hi, np.min([_brute(c, ce.pcf_hi) for c in clfs], axis=0), atol=1e-12
+    )
     # the named winner's own envelope equals the min on its interval
     by_name = {c.name: c for c in clfs}
     for lo, hi, who in zip(ce.pcf_lo, ce.pcf_hi, ce.classifier):
@@ -107,8 +116,15 @@ def test_combined_envelope_needs_a_classifier():
 
 
 @settings(max_examples=40)
-@given(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 20)), min_size=1, max_size=6, unique_by=lambda p: p),
-       st.data())
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 20), st.integers(0, 20)),
+        min_size=1,
+        max_size=6,
+        unique_by=lambda p: p,
+    ),
+    st.data(),
+)
 def test_parameter_selection_against_independent_integration(points, data):
     f = np.array([p[0] for p in points]) / 20
     t = np.array([p[1] for p in points]) / 20

@@ -15,7 +15,10 @@ def _brute_max_tpr_on_hull(hf, ht, load, limit):
     best = -np.inf
     for i in range(len(hf) - 1):
         for lam in (0.0, 1.0):
-            if load(hf[i] + lam * (hf[i + 1] - hf[i]), ht[i] + lam * (ht[i + 1] - ht[i])) <= limit + 1e-12:
+            if (
+                load(hf[i] + lam * (hf[i + 1] - hf[i]), ht[i] + lam * (ht[i + 1] - ht[i]))
+                <= limit + 1e-12
+            ):
                 best = max(best, ht[i] + lam * (ht[i + 1] - ht[i]))
         l0, l1 = load(hf[i], ht[i]), load(hf[i + 1], ht[i + 1])
         if l0 < limit < l1:

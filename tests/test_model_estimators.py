@@ -74,11 +74,14 @@ def test_fitted_estimator_scored_on_test_data_like_sklearn_display(pos_label):
     model = LinearSVC(random_state=0).fit(X[:150], y[:150])
     got = cw.Classifier.from_estimator(model, X[150:], y[150:], pos_label=pos_label)
     score = model.decision_function(X[150:])
-    want = cw.Classifier.from_scores(y[150:], score if pos_label == 1 else -score, pos_label=pos_label)
+    want = cw.Classifier.from_scores(
+        y[150:], score if pos_label == 1 else -score, pos_label=pos_label
+    )
     same_curve(got, want)
     assert got.folds == {}
-    disp = RocCurveDisplay.from_estimator(model, X[150:], y[150:], pos_label=pos_label,
-                                          drop_intermediate=False)
+    disp = RocCurveDisplay.from_estimator(
+        model, X[150:], y[150:], pos_label=pos_label, drop_intermediate=False
+    )
     np.testing.assert_allclose(got.roc.fpr, disp.fpr, rtol=1e-12)
     np.testing.assert_allclose(got.roc.tpr, disp.tpr, rtol=1e-12)
 
@@ -97,10 +100,14 @@ def test_two_logistic_regressions_stay_two_classifiers():
 def test_string_labels(pos_label):
     X, y = data(seed=4, labels=("ham", "spam"))
     expected_pos = "spam" if pos_label is None else pos_label  # classes_[1] by default
-    models = classifiers_from_estimators({"lr": LogisticRegression(), "svm": LinearSVC(random_state=0)}, X, y,
-                                         pos_label=pos_label)
+    models = classifiers_from_estimators(
+        {"lr": LogisticRegression(), "svm": LinearSVC(random_state=0)}, X, y, pos_label=pos_label
+    )
     same_curve(models["lr"], expected_cv(LogisticRegression(), X, y, expected_pos, "predict_proba"))
-    same_curve(models["svm"], expected_cv(LinearSVC(random_state=0), X, y, expected_pos, "decision_function"))
+    same_curve(
+        models["svm"],
+        expected_cv(LinearSVC(random_state=0), X, y, expected_pos, "decision_function"),
+    )
     assert models["lr"].pos_label == models["svm"].pos_label == expected_pos
 
 
@@ -109,10 +116,12 @@ def test_decision_function_and_predict_proba_give_the_same_curve():
     # decision function, so the ROC points are the same.
     X, y = data(seed=5, labels=("a", "b"))
     for pos in ("a", "b"):
-        p = cw.Classifier.from_estimator(LogisticRegression(), X, y, cv=4, pos_label=pos,
-                                         response_method="predict_proba")
-        d = cw.Classifier.from_estimator(LogisticRegression(), X, y, cv=4, pos_label=pos,
-                                         response_method="decision_function")
+        p = cw.Classifier.from_estimator(
+            LogisticRegression(), X, y, cv=4, pos_label=pos, response_method="predict_proba"
+        )
+        d = cw.Classifier.from_estimator(
+            LogisticRegression(), X, y, cv=4, pos_label=pos, response_method="decision_function"
+        )
         np.testing.assert_allclose(p.roc.fpr, d.roc.fpr, rtol=1e-12)
         np.testing.assert_allclose(p.roc.tpr, d.roc.tpr, rtol=1e-12)
 
@@ -120,7 +129,9 @@ def test_decision_function_and_predict_proba_give_the_same_curve():
 def test_bad_pos_label_names_the_labels():
     X, y = data(labels=("ham", "spam"))
     fitted = LogisticRegression().fit(X, y)
-    with pytest.raises(ValueError, match=r"pos_label='eggs' is not one of the labels \['ham', 'spam'\]"):
+    with pytest.raises(
+        ValueError, match=r"pos_label='eggs' is not one of the labels \['ham', 'spam'\]"
+    ):
         cw.Classifier.from_estimator(fitted, X, y, pos_label="eggs")
     with pytest.raises(ValueError, match=r"pos_label='eggs' is not one of the labels"):
         cw.Classifier.from_estimator(LinearSVC(random_state=0), X, y, cv=3, pos_label="eggs")
@@ -131,9 +142,16 @@ def test_bad_pos_label_names_the_labels():
 def test_names_are_unique_and_given_ones_are_kept():
     lr, svc = LogisticRegression(), LinearSVC(random_state=0)
     assert [n for n, _ in estimator_names([lr, svc, lr, lr])] == [
-        "LogisticRegression", "LinearSVC", "LogisticRegression (2)", "LogisticRegression (3)"]
+        "LogisticRegression",
+        "LinearSVC",
+        "LogisticRegression (2)",
+        "LogisticRegression (3)",
+    ]
     assert [n for n, _ in estimator_names([lr, ("LogisticRegression (2)", svc), lr])] == [
-        "LogisticRegression", "LogisticRegression (2)", "LogisticRegression (3)"]
+        "LogisticRegression",
+        "LogisticRegression (2)",
+        "LogisticRegression (3)",
+    ]
     with pytest.raises(ValueError, match="unique; repeated: \\['a'\\]"):
         estimator_names([("a", lr), ("a", svc)])
     with pytest.raises(TypeError, match="strings"):
@@ -166,8 +184,9 @@ def test_folds_are_drawn_once_for_all_estimators():
     # A shuffling splitter without a seed would give each estimator other folds if it
     # were split per estimator; the classifiers must share them to be compared paired.
     X, y = data(seed=6)
-    models = classifiers_from_estimators([LogisticRegression(), LinearSVC(random_state=0)], X, y,
-                                         cv=KFold(4, shuffle=True))
+    models = classifiers_from_estimators(
+        [LogisticRegression(), LinearSVC(random_state=0)], X, y, cv=KFold(4, shuffle=True)
+    )
     a, b = models.values()
     assert a._fold_codes is not None and np.array_equal(a._fold_codes, b._fold_codes)
     assert len(a.fold_average("vertical", space="roc")) > 2
@@ -177,10 +196,12 @@ def test_folds_are_drawn_once_for_all_estimators():
 
 def test_fitted_estimators_in_the_widget_function():
     X, y = data(seed=7)
-    models = classifiers_from_estimators({"lr": LogisticRegression().fit(X[:200], y[:200])},
-                                         X[200:], y[200:], cv=None)
+    models = classifiers_from_estimators(
+        {"lr": LogisticRegression().fit(X[:200], y[:200])}, X[200:], y[200:], cv=None
+    )
     want = cw.Classifier.from_scores(
-        y[200:], LogisticRegression().fit(X[:200], y[:200]).predict_proba(X[200:])[:, 1])
+        y[200:], LogisticRegression().fit(X[:200], y[:200]).predict_proba(X[200:])[:, 1]
+    )
     same_curve(models["lr"], want)
 
 
@@ -188,7 +209,9 @@ def test_test_labels_the_estimator_was_not_fitted_on_are_refused():
     X, y = data(labels=("ham", "spam"))
     fitted = LogisticRegression().fit(X, y)
     y_other = np.where(y == "ham", "eggs", y)
-    with pytest.raises(ValueError, match=r"labels \['eggs'\] that LogisticRegression was not fitted on"):
+    with pytest.raises(
+        ValueError, match=r"labels \['eggs'\] that LogisticRegression was not fitted on"
+    ):
         cw.Classifier.from_estimator(fitted, X, y_other, pos_label="spam")
     with pytest.raises(ValueError, match="not fitted on"):
         cw.Classifier.from_estimator(fitted, X, (y == "spam").astype(int))

@@ -36,8 +36,10 @@ def _exact_rates(labels, scores):
 
 # ---------------------------------------------------------------- polynomial densities, exactly
 @settings(max_examples=40)
-@given(data=scored_data(max_n=12),
-       shape=st.sampled_from([(1, 1), (2, 3), (3, 2), (2, 5), (5, 5), (1, 4)]))
+@given(
+    data=scored_data(max_n=12),
+    shape=st.sampled_from([(1, 1), (2, 3), (3, 2), (2, 5), (5, 5), (1, 4)]),
+)
 def test_beta_equals_exact_fraction_integral(data, shape):
     labels, scores, _ = data
     clf = cw.Classifier.from_scores(labels, scores)
@@ -50,8 +52,10 @@ def test_beta_equals_exact_fraction_integral(data, shape):
 
 
 @settings(max_examples=40)
-@given(data=scored_data(max_n=12),
-       support=st.sampled_from([(0.0, 1.0), (0.25, 0.5), (0.125, 0.0625), (-0.5, 1.0), (0.5, 2.0)]))
+@given(
+    data=scored_data(max_n=12),
+    support=st.sampled_from([(0.0, 1.0), (0.25, 0.5), (0.125, 0.0625), (-0.5, 1.0), (0.5, 2.0)]),
+)
 def test_uniform_equals_exact_fraction_integral(data, support):
     labels, scores, _ = data
     loc, scale = support
@@ -64,7 +68,9 @@ def test_uniform_equals_exact_fraction_integral(data, support):
     if support == (0.0, 1.0):
         assert got == pytest.approx(clf.area(), abs=ATOL)
         if NEW_STYLE:
-            assert clf.total_expected_cost(stats.Uniform(a=0.0, b=1.0)) == pytest.approx(got, abs=ATOL)
+            assert clf.total_expected_cost(stats.Uniform(a=0.0, b=1.0)) == pytest.approx(
+                got, abs=ATOL
+            )
 
 
 @settings(max_examples=30)
@@ -76,7 +82,10 @@ def test_triangular_through_the_generic_quantile_path(data):
     clf = cw.Classifier.from_scores(labels, scores)
     f, t = _exact_rates(labels, scores)
     half = Fraction(1, 2)
-    pieces = [(Fraction(0), half, [Fraction(0), Fraction(4)]), (half, Fraction(1), [Fraction(4), Fraction(-4)])]
+    pieces = [
+        (Fraction(0), half, [Fraction(0), Fraction(4)]),
+        (half, Fraction(1), [Fraction(4), Fraction(-4)]),
+    ]
     exact = brute.exact_expected_nec(f, t, pieces)
     assert clf.total_expected_cost(stats.triang(0.5)) == pytest.approx(float(exact), abs=ATOL)
 
@@ -94,8 +103,9 @@ def test_narrow_normal_on_a_kink(sd):
     expected = float(clf.nec(c)) - sd / math.sqrt(2 * math.pi)
     assert clf.total_expected_cost(stats.norm(c, sd)) == pytest.approx(expected, abs=1e-16)
     if NEW_STYLE:
-        assert clf.total_expected_cost(stats.Normal(mu=c, sigma=sd)) == pytest.approx(expected,
-                                                                                      abs=1e-16)
+        assert clf.total_expected_cost(stats.Normal(mu=c, sigma=sd)) == pytest.approx(
+            expected, abs=1e-16
+        )
 
 
 @pytest.mark.parametrize("sd", [1e-4, 1e-5, 1e-9, 1e-300])
@@ -105,17 +115,19 @@ def test_narrow_normal_inside_a_linear_piece_is_the_line_at_its_mean(sd, mean):
     assert clf.total_expected_cost(stats.norm(mean, sd)) == pytest.approx(clf.nec(mean), abs=1e-16)
 
 
-@pytest.mark.parametrize("c", [0.2, 0.3, 0.5, 1 - 2 ** -40])
+@pytest.mark.parametrize("c", [0.2, 0.3, 0.5, 1 - 2**-40])
 def test_point_like_uniform_is_the_envelope_at_its_point(c):
     clf = cw.Classifier.from_confusion(**KINKED)
-    width = 2.0 ** -45
+    width = 2.0**-45
     got = clf.total_expected_cost(stats.uniform(loc=c, scale=width))
     # linear across the tiny support except at a kink, where the mean of two lines is within width
     assert got == pytest.approx(clf.nec(c + width / 2), abs=width)
 
 
 @settings(max_examples=30)
-@given(data=scored_data(max_n=12), mean=st.floats(0.05, 0.95), sd=st.sampled_from([1e-4, 1e-5, 1e-9]))
+@given(
+    data=scored_data(max_n=12), mean=st.floats(0.05, 0.95), sd=st.sampled_from([1e-4, 1e-5, 1e-9])
+)
 def test_narrow_normal_equals_the_envelope_locally(data, mean, sd):
     # Within 40 sd of the mean the envelope is at most two lines (or one): the exact local
     # expectation is the line at the mean, minus σ|Δs|φ(z)-terms only near a kink.
@@ -150,7 +162,9 @@ def test_gamma_against_its_partial_expectation(k, theta):
         m1 = k * theta * (stats.gamma(k + 1).cdf(hi / theta) - stats.gamma(k + 1).cdf(lo / theta))
         num += s * m1 + c * m0
         mass += m0
-    assert clf.total_expected_cost(stats.gamma(k, scale=theta)) == pytest.approx(num / mass, abs=1e-13)
+    assert clf.total_expected_cost(stats.gamma(k, scale=theta)) == pytest.approx(
+        num / mass, abs=1e-13
+    )
 
 
 @pytest.mark.parametrize("sigma,scale", [(0.5, 0.3), (1.5, 0.2), (0.01, 0.6)])
@@ -164,22 +178,35 @@ def test_lognormal_against_its_partial_expectation(sigma, scale):
         for lo, hi, s, c in _pieces_of(clf):
             za, zb = np.log(lo / scale) / sigma, np.log(hi / scale) / sigma
             m0 = special.ndtr(zb) - special.ndtr(za)
-            m1 = scale * math.exp(sigma ** 2 / 2) * (special.ndtr(zb - sigma) - special.ndtr(za - sigma))
+            m1 = (
+                scale
+                * math.exp(sigma**2 / 2)
+                * (special.ndtr(zb - sigma) - special.ndtr(za - sigma))
+            )
             num += s * m1 + c * m0
             mass += m0
     got = clf.total_expected_cost(stats.lognorm(sigma, scale=scale))
     assert got == pytest.approx(num / mass, abs=1e-13)
 
 
-@pytest.mark.parametrize("dist", [stats.norm(0.0, 0.1), stats.norm(0.9, 0.3), stats.norm(0.3, 0.05),
-                                  stats.truncnorm(-1, 2, loc=0.4, scale=0.2),
-                                  stats.truncnorm(0.5, 3, loc=0.1, scale=0.3)])
+@pytest.mark.parametrize(
+    "dist",
+    [
+        stats.norm(0.0, 0.1),
+        stats.norm(0.9, 0.3),
+        stats.norm(0.3, 0.05),
+        stats.truncnorm(-1, 2, loc=0.4, scale=0.2),
+        stats.truncnorm(0.5, 3, loc=0.1, scale=0.3),
+    ],
+)
 def test_wide_densities_are_normalized_by_their_mass_on_the_unit_interval(dist):
     clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)
     pts = clf.envelope.pcf.to_numpy()
     f = lambda x: clf.nec(x) * dist.pdf(x)  # noqa: E731
-    num = sum(integrate.quad(f, a, b, epsabs=1e-16, epsrel=1e-13, limit=200, full_output=1)[0]
-              for a, b in zip(pts[:-1], pts[1:]))
+    num = sum(
+        integrate.quad(f, a, b, epsabs=1e-16, epsrel=1e-13, limit=200, full_output=1)[0]
+        for a, b in zip(pts[:-1], pts[1:])
+    )
     mass = dist.cdf(1.0) - dist.cdf(0.0)
     assert clf.total_expected_cost(dist) == pytest.approx(num / mass, abs=1e-13)
 
@@ -207,7 +234,8 @@ def test_plain_callables_still_use_quadrature():
     clf = cw.Classifier.from_confusion(**KINKED)
     assert clf.total_expected_cost(lambda x: 1.0) == pytest.approx(clf.area(), abs=1e-14)
     assert clf.total_expected_cost(lambda x: 12 * x * (1 - x) ** 2) == pytest.approx(
-        clf.total_expected_cost(stats.beta(2, 3)), abs=1e-12)
+        clf.total_expected_cost(stats.beta(2, 3)), abs=1e-12
+    )
 
 
 def test_gauss_kronrod_rule_is_exact_on_polynomials():
@@ -215,9 +243,9 @@ def test_gauss_kronrod_rule_is_exact_on_polynomials():
 
     for k in range(23):  # Kronrod 15: degree 22; Gauss 7: degree 13
         exact = (1 - (-1) ** (k + 1)) / (k + 1)
-        assert integ._NODES ** k @ integ._KRONROD == pytest.approx(exact, abs=1e-15)
+        assert integ._NODES**k @ integ._KRONROD == pytest.approx(exact, abs=1e-15)
         if k <= 13:
-            assert integ._NODES ** k @ integ._GAUSS == pytest.approx(exact, abs=1e-15)
+            assert integ._NODES**k @ integ._GAUSS == pytest.approx(exact, abs=1e-15)
 
 
 def test_many_pieces_are_integrated_at_once():

@@ -59,8 +59,12 @@ def test_fields_read_back_the_data():
 @pytest.mark.parametrize("key", ["from_scores folds", "from_counts folds"])
 def test_fields_survive_pickle_copy_and_renamed(key):
     clf = _built()[key]
-    for other in (pickle.loads(pickle.dumps(clf)), copy.copy(clf), copy.deepcopy(clf),
-                  clf.renamed("other")):
+    for other in (
+        pickle.loads(pickle.dumps(clf)),
+        copy.copy(clf),
+        copy.deepcopy(clf),
+        clf.renamed("other"),
+    ):
         assert frozenset(vars(other)) == frozenset(vars(clf))
         assert other.envelope_error_bound == clf.envelope_error_bound
         assert sorted(other.folds) == sorted(clf.folds)

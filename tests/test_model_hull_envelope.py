@@ -65,7 +65,9 @@ def test_from_roc_hull_equals_brute_force_on_dyadic_points(points):
 def test_collinear_interior_points_are_dropped():
     clf = cw.Classifier.from_roc([0.1, 0.2, 0.3], [0.1, 0.2, 0.3])
     assert clf.hull[["fpr", "tpr"]].to_numpy().tolist() == [[0, 0], [1, 1]]
-    clf = cw.Classifier.from_roc([0.2, 0.4, 0.1], [0.6, 0.8, 0.3])  # (0.1,0.3),(0.2,0.6) collinear with 0
+    clf = cw.Classifier.from_roc(
+        [0.2, 0.4, 0.1], [0.6, 0.8, 0.3]
+    )  # (0.1,0.3),(0.2,0.6) collinear with 0
     assert clf.hull[["fpr", "tpr"]].to_numpy().tolist() == [[0, 0], [0.2, 0.6], [0.4, 0.8], [1, 1]]
     # integer counts: 3 points on one chord
     clf = cw.Classifier.from_scores([1, 0, 1, 0, 1, 0], [6, 5, 4, 3, 2, 1])
@@ -94,8 +96,9 @@ def test_envelope_equals_brute_force_min_over_all_cost_lines(data, xs):
     for f, t in zip(roc.fpr, roc.tpr):
         assert np.all(got <= (1 - t - f) * x + f + 1e-12)
     # breakpoint table values are the envelope there
-    np.testing.assert_allclose(clf.envelope.nec, brute.envelope_min(roc.fpr, roc.tpr, clf.envelope.pcf),
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        clf.envelope.nec, brute.envelope_min(roc.fpr, roc.tpr, clf.envelope.pcf), rtol=0, atol=1e-12
+    )
     # scalar input gives a float
     assert isinstance(clf.nec(float(x[0])), float)
 
@@ -215,7 +218,9 @@ def test_total_expected_cost_beta_equals_quad_on_brute_envelope(a, b, data):
             return 0.0
         return min(s * x + c for s, c in lines) * dens.pdf(x)
 
-    num = sum(integrate.quad(integrand, lo, hi, limit=200)[0] for lo, hi in zip(knots[:-1], knots[1:]))
+    num = sum(
+        integrate.quad(integrand, lo, hi, limit=200)[0] for lo, hi in zip(knots[:-1], knots[1:])
+    )
     assert clf.total_expected_cost(dens) == pytest.approx(num, abs=1e-8)
     assert clf.total_expected_cost(dens.pdf) == pytest.approx(num, abs=1e-8)
 
@@ -268,7 +273,11 @@ def test_hull_keeps_vertex_next_to_a_subnormal_fpr():
     assert clf.nec(0.5) == pytest.approx(0.25)
 
 
-@given(st.lists(st.tuples(st.booleans(), st.integers(0, 4), st.integers(1, 12)), min_size=2, max_size=25))
+@given(
+    st.lists(
+        st.tuples(st.booleans(), st.integers(0, 4), st.integers(1, 12)), min_size=2, max_size=25
+    )
+)
 def test_dyadic_weight_hull_equals_exact_brute_force_hull(rows):
     # weights k/8 sum exactly in float64, so the float hull must equal the exact one
     labels = np.array([r[0] for r in rows])
@@ -281,4 +290,6 @@ def test_dyadic_weight_hull_equals_exact_brute_force_hull(rows):
     got = [(Fraction(f), Fraction(t)) for f, t in zip(clf.hull.fp, clf.hull.tp)]
     assert got == expected
     x = np.concatenate((np.linspace(0, 1, 11), clf.envelope.pcf))
-    np.testing.assert_allclose(clf.nec(x), brute.envelope_min(clf.roc.fpr, clf.roc.tpr, x), atol=1e-12)
+    np.testing.assert_allclose(
+        clf.nec(x), brute.envelope_min(clf.roc.fpr, clf.roc.tpr, x), atol=1e-12
+    )

@@ -56,8 +56,10 @@ def test_envelope_and_area_equal_brute_force(fitted):
     # area: quad on each envelope piece, breakpoints found by brute force on the hull vertices
     h = clf.hull
     knots = brute.envelope_knots(h.fpr, h.tpr)
-    area = sum(integrate.quad(lambda z: brute.envelope_min(f, t, z)[0], lo, hi)[0]
-               for lo, hi in zip(knots[:-1], knots[1:]))
+    area = sum(
+        integrate.quad(lambda z: brute.envelope_min(f, t, z)[0], lo, hi)[0]
+        for lo, hi in zip(knots[:-1], knots[1:])
+    )
     assert clf.area() == pytest.approx(area, abs=1e-10)
 
 
@@ -71,7 +73,7 @@ def test_operating_range_closed_form_on_hull_vertices(fitted):
     f2, t2 = h.fpr.iloc[-2], h.tpr.iloc[-2]
     assert clf.operating_range.hi == pytest.approx((1 - f2) / (2 - f2 - t2), abs=1e-12)
     # every vertex's own operating range is closed-form too, and its line is optimal inside it
-    for (f, t) in zip(h.fpr.iloc[1:-1], h.tpr.iloc[1:-1]):
+    for f, t in zip(h.fpr.iloc[1:-1], h.tpr.iloc[1:-1]):
         one = cw.Classifier.from_roc([f], [t])
         assert one.operating_range == pytest.approx((f / (f + t), (1 - f) / (2 - f - t)), abs=1e-12)
 
@@ -86,11 +88,20 @@ def test_constraints_against_raw_scores(fitted):
         assert fp / N <= max_fpr
         assert tp / P == r.single_tpr
         # no threshold in the data does better under the constraint
-        best = max((tpi / P for thr in np.unique(s)
-                    for tpi, fpi in [brute.counts_at(is_pos, s, thr)] if fpi / N <= max_fpr), default=0.0)
+        best = max(
+            (
+                tpi / P
+                for thr in np.unique(s)
+                for tpi, fpi in [brute.counts_at(is_pos, s, thr)]
+                if fpi / N <= max_fpr
+            ),
+            default=0.0,
+        )
         assert r.single_tpr >= best - 1e-15
         assert r.tpr >= r.single_tpr - 1e-12
-        assert r.tpr == pytest.approx(brute.hull_tpr_at(clf.hull.fpr, clf.hull.tpr, max_fpr), abs=1e-12)
+        assert r.tpr == pytest.approx(
+            brute.hull_tpr_at(clf.hull.fpr, clf.hull.tpr, max_fpr), abs=1e-12
+        )
     cap = 0.2 * len(y)
     w = clf.workforce(cap)
     assert w.tpr * P + w.fpr * N == pytest.approx(cap, rel=1e-12)
@@ -103,7 +114,9 @@ def test_demo_scores_all_models_against_sklearn_and_brute_force():
         clfs = []
         for model, part in demo.groupby("model"):
             clf = cw.Classifier.from_scores(part.label, part.score, pos_label=pos, name=model)
-            fpr, tpr, thr = roc_curve(part.label, part.score, pos_label=pos, drop_intermediate=False)
+            fpr, tpr, thr = roc_curve(
+                part.label, part.score, pos_label=pos, drop_intermediate=False
+            )
             np.testing.assert_array_equal(clf.roc.threshold.to_numpy(), thr)
             np.testing.assert_allclose(clf.roc.fpr, fpr, rtol=1e-12)
             np.testing.assert_allclose(clf.roc.tpr, tpr, rtol=1e-12)

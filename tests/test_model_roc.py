@@ -100,12 +100,15 @@ def test_tied_scores_make_one_point_whatever_the_order(data, rnd):
         np.testing.assert_array_equal(a.hull[col].to_numpy(), b.hull[col].to_numpy())
 
 
-@pytest.mark.parametrize("transform", [
-    lambda s: 3 * s + 7,
-    lambda s: np.exp(s / 3.0),
-    lambda s: 1 / (1 + np.exp(-s)),
-    lambda s: s ** 3 + s,
-])
+@pytest.mark.parametrize(
+    "transform",
+    [
+        lambda s: 3 * s + 7,
+        lambda s: np.exp(s / 3.0),
+        lambda s: 1 / (1 + np.exp(-s)),
+        lambda s: s**3 + s,
+    ],
+)
 @given(data=scored_data())
 def test_invariant_to_strictly_increasing_transforms(transform, data):
     labels, scores, _ = data
@@ -118,8 +121,9 @@ def test_invariant_to_strictly_increasing_transforms(transform, data):
     np.testing.assert_array_equal(pd_a.pcf.to_numpy(), pd_b.pcf.to_numpy())
     np.testing.assert_array_equal(pd_a.nec.to_numpy(), pd_b.nec.to_numpy())
     # thresholds map through the transform (the +inf sentinel aside)
-    np.testing.assert_allclose(b.roc.threshold.to_numpy()[1:],
-                               transform(a.roc.threshold.to_numpy()[1:]), rtol=1e-12)
+    np.testing.assert_allclose(
+        b.roc.threshold.to_numpy()[1:], transform(a.roc.threshold.to_numpy()[1:]), rtol=1e-12
+    )
 
 
 def test_string_labels_with_pos_label_match_sklearn():
@@ -182,8 +186,18 @@ def _large_case(kind: str, rng) -> tuple[np.ndarray, np.ndarray]:
     return y, s
 
 
-@pytest.mark.parametrize("kind", ["continuous", "rounded", "tied high only", "tied low only",
-                                  "block at the median", "rare positives", "all equal"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "continuous",
+        "rounded",
+        "tied high only",
+        "tied low only",
+        "block at the median",
+        "rare positives",
+        "all equal",
+    ],
+)
 def test_large_unweighted_input_matches_sklearn_and_brute_hull(kind):
     # Big enough for the two-range threaded path in roc.py, with ties placed to test each
     # of its branches; the hull is checked against a hull of every point.
@@ -195,4 +209,6 @@ def test_large_unweighted_input_matches_sklearn_and_brute_hull(kind):
     np.testing.assert_allclose(clf.roc.tpr, tpr, rtol=1e-12)
     tp, fp = clf.roc.tp.to_numpy(), clf.roc.fp.to_numpy()
     assert tp.dtype == fp.dtype == np.int64
-    np.testing.assert_array_equal(clf.hull.threshold.to_numpy(), thr[brute.monotone_chain_hull(fp, tp)])
+    np.testing.assert_array_equal(
+        clf.hull.threshold.to_numpy(), thr[brute.monotone_chain_hull(fp, tp)]
+    )

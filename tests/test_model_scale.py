@@ -46,7 +46,7 @@ def _same_curves(a, b, rtol=RTOL):
 
 
 def _scaled(weights, k):
-    return np.asarray(weights, dtype=np.float64) * 10.0 ** k
+    return np.asarray(weights, dtype=np.float64) * 10.0**k
 
 
 @pytest.mark.filterwarnings("error")
@@ -57,9 +57,9 @@ def test_integer_weights_scaled_by_a_power_of_ten(data, k):
     b = cw.Classifier.from_scores(labels, scores, sample_weight=_scaled(weights, k))
     _same_curves(a, b)
     # the weighted counts stay in the data's units
-    np.testing.assert_allclose(b.roc.tp, a.roc.tp * 10.0 ** k, rtol=RTOL, atol=0)
-    np.testing.assert_allclose(b.roc.fp, a.roc.fp * 10.0 ** k, rtol=RTOL, atol=0)
-    assert b.n_pos == pytest.approx(a.n_pos * 10.0 ** k, rel=RTOL)
+    np.testing.assert_allclose(b.roc.tp, a.roc.tp * 10.0**k, rtol=RTOL, atol=0)
+    np.testing.assert_allclose(b.roc.fp, a.roc.fp * 10.0**k, rtol=RTOL, atol=0)
+    assert b.n_pos == pytest.approx(a.n_pos * 10.0**k, rel=RTOL)
 
 
 @pytest.mark.filterwarnings("error")
@@ -115,7 +115,7 @@ def test_confusion_matrix_scaled_by_a_power_of_ten(cells, k):
     if tp + fn == 0 or fp + tn == 0:
         return
     a = cw.Classifier.from_confusion(tp=tp, fn=fn, fp=fp, tn=tn)
-    s = 10.0 ** k
+    s = 10.0**k
     b = cw.Classifier.from_confusion(tp=tp * s, fn=fn * s, fp=fp * s, tn=tn * s)
     _same_curves(a, b)
     # exact crossing of the one non-trivial point (Fractions, eq. 8)

@@ -12,34 +12,47 @@ import costwidget as cw
 fs = cw.Classifier.from_scores
 
 
-@pytest.mark.parametrize("y,kw,match", [
-    ([0, 0, 0], {}, r"no samples of the positive class.*only holds \[0\]"),
-    ([1, 1, 1], {}, r"only the positive class 1: the negative class is missing"),
-    (["a", "a", "a"], {"pos_label": "a"}, r"negative class is missing"),
-    (["a", "a", "a"], {"pos_label": "b"}, r"no samples of the positive class \(pos_label='b'\)"),
-    (["a", "a", "a"], {}, r"only one class 'a'; the other class is missing"),
-    ([0, 0, 0], {"pos_label": 0}, r"only the positive class 0: the negative class is missing"),
-    ([0, 1, 2], {}, r"3 distinct labels \[0, 1, 2\].*exactly two"),
-    (["x", "y"], {}, r"pos_label is ambiguous"),
-])
+@pytest.mark.parametrize(
+    "y,kw,match",
+    [
+        ([0, 0, 0], {}, r"no samples of the positive class.*only holds \[0\]"),
+        ([1, 1, 1], {}, r"only the positive class 1: the negative class is missing"),
+        (["a", "a", "a"], {"pos_label": "a"}, r"negative class is missing"),
+        (
+            ["a", "a", "a"],
+            {"pos_label": "b"},
+            r"no samples of the positive class \(pos_label='b'\)",
+        ),
+        (["a", "a", "a"], {}, r"only one class 'a'; the other class is missing"),
+        ([0, 0, 0], {"pos_label": 0}, r"only the positive class 0: the negative class is missing"),
+        ([0, 1, 2], {}, r"3 distinct labels \[0, 1, 2\].*exactly two"),
+        (["x", "y"], {}, r"pos_label is ambiguous"),
+    ],
+)
 def test_bad_labels(y, kw, match):
     with pytest.raises(ValueError, match=match):
         fs(y, [0.1, 0.2, 0.3][: len(y)], **kw)
 
 
-@pytest.mark.parametrize("score,match", [
-    ([0.1, np.nan, 0.3, np.nan], r"y_score has 2 NaN values \(first at index 1"),
-    ([0.1, 0.2, np.inf, 0.4], r"y_score has 1 infinite value \(first at index 2"),
-    ([-np.inf, 0.2, np.nan, 0.4], r"y_score has 2 NaN or infinite values \(first at index 0"),
-])
+@pytest.mark.parametrize(
+    "score,match",
+    [
+        ([0.1, np.nan, 0.3, np.nan], r"y_score has 2 NaN values \(first at index 1"),
+        ([0.1, 0.2, np.inf, 0.4], r"y_score has 1 infinite value \(first at index 2"),
+        ([-np.inf, 0.2, np.nan, 0.4], r"y_score has 2 NaN or infinite values \(first at index 0"),
+    ],
+)
 def test_non_finite_scores(score, match):
     with pytest.raises(ValueError, match=match):
         fs([0, 1, 0, 1], score)
 
 
 def test_lengths_empty_weights():
-    with pytest.raises(ValueError, match="^y_score has 2 scores but y_true has 3 labels: give one "
-                                         "score per case, in the order of y_true"):
+    with pytest.raises(
+        ValueError,
+        match="^y_score has 2 scores but y_true has 3 labels: give one "
+        "score per case, in the order of y_true",
+    ):
         fs([0, 1, 0], [0.1, 0.2])
     with pytest.raises(ValueError, match="^y_score of 'b' has 2 scores but y_true has 3 labels"):
         fs([0, 1, 0], [0.1, 0.2], name="b")
@@ -66,13 +79,16 @@ def test_p_pos_outside_unit_interval(p):
         clf.operating_point(p_pos=p)
 
 
-@pytest.mark.parametrize("fn,fp,match", [
-    (-1, 1, r"cost_fn .* must be a finite number >= 0, got -1.0"),
-    (1, -2, r"cost_fp .* must be a finite number >= 0, got -2.0"),
-    (np.nan, 1, r"cost_fn .* got nan"),
-    (1, np.inf, r"cost_fp .* got inf"),
-    (0, 0, r"cost_fn and cost_fp are both 0"),
-])
+@pytest.mark.parametrize(
+    "fn,fp,match",
+    [
+        (-1, 1, r"cost_fn .* must be a finite number >= 0, got -1.0"),
+        (1, -2, r"cost_fp .* must be a finite number >= 0, got -2.0"),
+        (np.nan, 1, r"cost_fn .* got nan"),
+        (1, np.inf, r"cost_fp .* got inf"),
+        (0, 0, r"cost_fn and cost_fp are both 0"),
+    ],
+)
 def test_bad_costs(fn, fp, match):
     with pytest.raises(ValueError, match=match):
         cw.probability_cost(0.3, fn, fp)
@@ -89,7 +105,7 @@ def test_weights_that_round_to_zero_are_refused_with_the_remedy():
     hypothesis states of test_one_decision), and the widget keeps its state."""
     with pytest.raises(ValueError, match="both round to 0 .* scale both costs up"):
         cw.probability_cost(2.2e-311, 2.2e-16, 0.0)
-    assert cw.probability_cost(2.2e-311, 2.2e-16 * 2.0 ** 600, 0.0) == 1.0  # scaled: defined
+    assert cw.probability_cost(2.2e-311, 2.2e-16 * 2.0**600, 0.0) == 1.0  # scaled: defined
 
 
 @pytest.mark.parametrize("bad", [-0.01, 1.01, np.nan])
@@ -124,9 +140,11 @@ def test_all_scores_equal_is_valid():
 
 
 def test_import_costwidget_does_not_import_widget_libraries():
-    code = ("import costwidget, sys; "
-            "assert 'bqplot' not in sys.modules and 'ipywidgets' not in sys.modules, "
-            "[m for m in sys.modules if m.startswith(('bqplot', 'ipywidgets'))]")
+    code = (
+        "import costwidget, sys; "
+        "assert 'bqplot' not in sys.modules and 'ipywidgets' not in sys.modules, "
+        "[m for m in sys.modules if m.startswith(('bqplot', 'ipywidgets'))]"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -134,12 +152,21 @@ def test_import_costwidget_does_not_import_widget_libraries():
 _SCORES4 = [0.1, 0.2, 0.3, 0.4]
 
 
-@pytest.mark.parametrize("labels,kw", [
-    (lambda: __import__("pandas").array([True, None, False, True], dtype="boolean"), {}),
-    (lambda: __import__("pandas").array(["a", None, "b", "a"], dtype="string"), {"pos_label": "a"}),
-    (lambda: np.array(["a", __import__("pandas").NA, "b", "a"], dtype=object), {"pos_label": "a"}),
-    (lambda: np.array(["a", None, "b", "a"], dtype=object), {"pos_label": "a"}),
-])
+@pytest.mark.parametrize(
+    "labels,kw",
+    [
+        (lambda: __import__("pandas").array([True, None, False, True], dtype="boolean"), {}),
+        (
+            lambda: __import__("pandas").array(["a", None, "b", "a"], dtype="string"),
+            {"pos_label": "a"},
+        ),
+        (
+            lambda: np.array(["a", __import__("pandas").NA, "b", "a"], dtype=object),
+            {"pos_label": "a"},
+        ),
+        (lambda: np.array(["a", None, "b", "a"], dtype=object), {"pos_label": "a"}),
+    ],
+)
 def test_missing_labels_pd_na_named(labels, kw):
     with pytest.raises(ValueError, match=r"y_true has 1 missing label .*first at index 1.*Drop"):
         fs(labels(), _SCORES4, **kw)
@@ -160,24 +187,34 @@ def test_compare_needs_classifiers():
         cw.combined_envelope([clf, None])
 
 
-@pytest.mark.parametrize("call,exc,match", [
-    (lambda c: c.best([[0.2, 0.5]]), ValueError, r"pcf must be a number or a 1-D array.*\(1, 2\)"),
-    (lambda c: c.best("0.5"), TypeError, r"pcf must be a number.*got '0.5'"),
-    (lambda c: c.nec("0.5"), TypeError, r"pcf must be a number.*got '0.5'"),
-    (lambda c: c.nec(None), TypeError, r"pcf is required.*got None"),
-    (lambda c: c.best(None), TypeError, r"pcf is required.*got None"),
-    (lambda c: c.area([0.1, 0.2], 1), TypeError, r"lo must be a single number.*shape \(2,\)"),
-    (lambda c: c.area(0, "1"), TypeError, r"hi must be a number"),
-    (lambda c: c.operating_point(p_pos="0.3"), TypeError, r"p_pos must be a number"),
-])
+@pytest.mark.parametrize(
+    "call,exc,match",
+    [
+        (
+            lambda c: c.best([[0.2, 0.5]]),
+            ValueError,
+            r"pcf must be a number or a 1-D array.*\(1, 2\)",
+        ),
+        (lambda c: c.best("0.5"), TypeError, r"pcf must be a number.*got '0.5'"),
+        (lambda c: c.nec("0.5"), TypeError, r"pcf must be a number.*got '0.5'"),
+        (lambda c: c.nec(None), TypeError, r"pcf is required.*got None"),
+        (lambda c: c.best(None), TypeError, r"pcf is required.*got None"),
+        (lambda c: c.area([0.1, 0.2], 1), TypeError, r"lo must be a single number.*shape \(2,\)"),
+        (lambda c: c.area(0, "1"), TypeError, r"hi must be a number"),
+        (lambda c: c.operating_point(p_pos="0.3"), TypeError, r"p_pos must be a number"),
+    ],
+)
 def test_pcf_arguments_refused_clearly(call, exc, match):
     with pytest.raises(exc, match=match):
         call(cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7))
 
 
 def test_fold_with_zero_class_weight_is_named():
-    with pytest.raises(ValueError, match=r"Fold 'f2': sample_weight gives its positive class a "
-                                         r"total weight of 0"):
+    with pytest.raises(
+        ValueError,
+        match=r"Fold 'f2': sample_weight gives its positive class a "
+        r"total weight of 0",
+    ):
         fs([0, 1, 0, 1], _SCORES4, folds=["f1", "f1", "f2", "f2"], sample_weight=[1, 1, 1, 0])
 
 
@@ -204,16 +241,27 @@ def test_from_roc_takes_roc_curve_output():
 def test_from_frame_refuses_missing_model_names():
     import pandas as pd
 
-    df = pd.DataFrame({"label": [0, 1, 0, 1, 0, 1], "score": [.1, .2, .3, .4, .5, .6],
-                       "model": ["a", "a", "a", None, "b", "b"]})
+    df = pd.DataFrame(
+        {
+            "label": [0, 1, 0, 1, 0, 1],
+            "score": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+            "model": ["a", "a", "a", None, "b", "b"],
+        }
+    )
     with pytest.raises(ValueError, match=r"'model' has 1 missing model name.*index 3.*dropna"):
         cw.Classifier.from_frame(df)
 
 
-@pytest.mark.parametrize("label_dtype,score_dtype", [
-    ("Int64", "float64"), ("boolean", "float32"), ("int64", "Float64"), ("string", "float32"),
-    ("category", "float64"),
-])
+@pytest.mark.parametrize(
+    "label_dtype,score_dtype",
+    [
+        ("Int64", "float64"),
+        ("boolean", "float32"),
+        ("int64", "Float64"),
+        ("string", "float32"),
+        ("category", "float64"),
+    ],
+)
 def test_nullable_and_float32_dtypes_work_as_plain_ones(label_dtype, score_dtype):
     import pandas as pd
     from sklearn.metrics import roc_curve
@@ -221,8 +269,11 @@ def test_nullable_and_float32_dtypes_work_as_plain_ones(label_dtype, score_dtype
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 60)
     s = rng.integers(0, 12, 60) / 8  # ties, and exact in float32
-    labels = pd.Series(y).astype(label_dtype) if label_dtype != "string" else \
-        pd.Series(np.where(y == 1, "pos", "neg")).astype("string")
+    labels = (
+        pd.Series(y).astype(label_dtype)
+        if label_dtype != "string"
+        else pd.Series(np.where(y == 1, "pos", "neg")).astype("string")
+    )
     pos = "pos" if label_dtype == "string" else (True if label_dtype == "boolean" else 1)
     if label_dtype == "boolean":
         labels = pd.Series(y.astype(bool)).astype("boolean")
@@ -237,10 +288,15 @@ def test_nullable_and_float32_dtypes_work_as_plain_ones(label_dtype, score_dtype
 def test_from_frame_takes_sklearn_column_names_and_warns_on_old_ones():
     import pandas as pd
 
-    df = pd.DataFrame({"y": [0, 1, 0, 1], "s": [.1, .8, .4, .35], "m": ["a"] * 4})
+    df = pd.DataFrame({"y": [0, 1, 0, 1], "s": [0.1, 0.8, 0.4, 0.35], "m": ["a"] * 4})
     new = cw.Classifier.from_frame(df, y_true="y", y_score="s", model="m")["a"]
-    assert new.roc[["fpr", "tpr"]].to_numpy().tolist() == [[0, 0], [0, .5], [.5, .5], [.5, 1],
-                                                             [1, 1]]
+    assert new.roc[["fpr", "tpr"]].to_numpy().tolist() == [
+        [0, 0],
+        [0, 0.5],
+        [0.5, 0.5],
+        [0.5, 1],
+        [1, 1],
+    ]
     with pytest.warns(DeprecationWarning, match=r"label= is deprecated.*use y_true='y'"):
         old = cw.Classifier.from_frame(df, label="y", y_score="s", model="m")["a"]
     assert old.roc.equals(new.roc)
@@ -255,11 +311,18 @@ def test_column_names_are_one_set():
     assert "classifier" in cw.combined_envelope([a, b]).columns
     sel = cw.parameter_selection([0.3, 0.1], [0.7, 0.5], trained_pcf=[0.3, 0.6])
     assert "classifier" in sel.switches.columns
-    folded = fs([0, 1, 0, 1, 0, 1, 1, 0], [.1, .9, .4, .6, .2, .3, .8, .7],
-                folds=[0, 0, 0, 0, 1, 1, 1, 1])
+    folded = fs(
+        [0, 1, 0, 1, 0, 1, 1, 0],
+        [0.1, 0.9, 0.4, 0.6, 0.2, 0.3, 0.8, 0.7],
+        folds=[0, 0, 0, 0, 1, 1, 1, 1],
+    )
     assert list(folded.fold_spread(grid=3).columns) == ["pcf", "nec", "lower", "upper"]
     assert list(folded.band(grid=3, n_boot=20, random_state=0).columns)[:4] == [
-        "pcf", "nec", "lower", "upper"]
+        "pcf",
+        "nec",
+        "lower",
+        "upper",
+    ]
 
 
 def test_significant_intervals_sign_is_int():
@@ -267,15 +330,18 @@ def test_significant_intervals_sign_is_int():
 
     from costwidget.model.uncertainty.paired import significant_intervals
 
-    band = pd.DataFrame({"pcf": [0, .5, 1], "lower": [.1, -1, -.3], "upper": [.2, 1, -.1]})
+    band = pd.DataFrame({"pcf": [0, 0.5, 1], "lower": [0.1, -1, -0.3], "upper": [0.2, 1, -0.1]})
     band["significant"] = (band.lower > 0) | (band.upper < 0)
     iv = significant_intervals(band)
     assert iv.sign.dtype == np.int64 and iv.sign.tolist() == [1, -1]
 
 
 def test_fold_average_roc_columns_are_the_same_for_every_method():
-    clf = fs([0, 1, 0, 1, 0, 1, 1, 0], [.1, .9, .4, .6, .2, .3, .8, .7],
-             folds=[0, 0, 0, 0, 1, 1, 1, 1])
+    clf = fs(
+        [0, 1, 0, 1, 0, 1, 1, 0],
+        [0.1, 0.9, 0.4, 0.6, 0.2, 0.3, 0.8, 0.7],
+        folds=[0, 0, 0, 0, 1, 1, 1, 1],
+    )
     for method in ("cost", "vertical", "threshold", "pooled"):
         assert list(clf.fold_average(method, space="roc").columns) == ["threshold", "fpr", "tpr"]
         assert list(clf.fold_average(method).columns) == ["pcf", "nec"]
@@ -294,16 +360,25 @@ def test_from_frame_without_a_model_column_says_what_to_use():
 MISMATCHED = [0.1, 0.9, 0.2, 0.8, 0.3]  # 5 scores for the 6 labels below
 LABELS = [0, 1, 0, 1, 0, 1]
 GOOD = [0.1, 0.9, 0.2, 0.8, 0.3, 0.7]
-NAMED_LENGTH_ERROR = (r"^Every model must score the 6 cases of y_true, one score per label in the "
-                      r"same order: 'b' has 5 scores\. Pass each model's scores on the same cases")
+NAMED_LENGTH_ERROR = (
+    r"^Every model must score the 6 cases of y_true, one score per label in the "
+    r"same order: 'b' has 5 scores\. Pass each model's scores on the same cases"
+)
 
 
-@pytest.mark.parametrize("build", [
-    lambda: cw.classifiers_from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED}),
-    lambda: cw.CostWidget.from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED}),
-    lambda: cw.CostCurveDisplay.from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED}),
-], ids=["classifiers_from_predictions", "CostWidget.from_predictions",
-        "CostCurveDisplay.from_predictions"])
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: cw.classifiers_from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED}),
+        lambda: cw.CostWidget.from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED}),
+        lambda: cw.CostCurveDisplay.from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED}),
+    ],
+    ids=[
+        "classifiers_from_predictions",
+        "CostWidget.from_predictions",
+        "CostCurveDisplay.from_predictions",
+    ],
+)
 def test_scores_of_another_length_name_the_model(build):
     """Scores of mismatched length across models: the error names the model, both lengths and
     how to fix it (issue 30, item 6), whichever entry point is used."""
@@ -314,5 +389,6 @@ def test_scores_of_another_length_name_the_model(build):
 
 def test_every_model_of_another_length_is_named_before_any_is_built():
     with pytest.raises(ValueError, match=r"'b' has 5 scores; 'c' has 7 scores\. Pass"):
-        cw.classifiers_from_predictions(LABELS, {"a": GOOD, "b": MISMATCHED,
-                                                 "c": GOOD + [0.5], "d": np.array(GOOD)})
+        cw.classifiers_from_predictions(
+            LABELS, {"a": GOOD, "b": MISMATCHED, "c": GOOD + [0.5], "d": np.array(GOOD)}
+        )

@@ -26,8 +26,7 @@ def eq6(p, fn, fp):
     return num / (num + (1 - p) * fp)
 
 
-@given(x=st.floats(0, 1), p=st.sampled_from([0.0, 1.0]) | st.floats(0.001, 0.999),
-       fn=cost, fp=cost)
+@given(x=st.floats(0, 1), p=st.sampled_from([0.0, 1.0]) | st.floats(0.001, 0.999), fn=cost, fp=cost)
 def test_every_pcf_is_reached(x, p, fn, fp):
     if fn == fp == 0.0:
         fp = 1.0  # both costs zero is refused before any click
@@ -94,7 +93,8 @@ def test_a_click_keeps_typed_costs_and_gives_a_round_p():
     w = _widget()
     w.update(cost_fn=5.0, cost_fp=1.0)
     w.operating_tool.click_bars._handle_custom_msgs(
-        None, {"event": "element_click", "data": {"index": 350}})  # 350/500 = 0.7
+        None, {"event": "element_click", "data": {"index": 350}}
+    )  # 350/500 = 0.7
     assert w.errors.message == ""
     assert (w.cost_fn, w.cost_fp) == (5.0, 1.0)
     assert w.p_pos == 0.318  # 0.7·1 / (0.7·1 + 0.3·5) = 0.31818..., to 3 significant digits
@@ -106,7 +106,8 @@ def test_a_click_at_prevalence_zero_lands_where_it_points():
     w = _widget()
     w.update(p_pos=0.0, cost_fn=0.0)
     w.operating_tool.click_bars._handle_custom_msgs(
-        None, {"event": "element_click", "data": {"index": 180}})
+        None, {"event": "element_click", "data": {"index": 180}}
+    )
     assert w.errors.message == ""
     assert w.pcf == pytest.approx(0.36, abs=1e-9)
     assert "C(−|+) is 0" not in w.operating_tool.pcf.value  # the click set a positive C(-|+)
@@ -127,7 +128,7 @@ def test_ratio_slider_snaps_to_3_digits_and_spans_two_decades():
     w = _widget()
     op = w.operating_tool
     assert (op.log_ratio.min, op.log_ratio.max) == (-2.0, 2.0)
-    op.log_ratio.value = 10 ** 1.76  # 57.54...
+    op.log_ratio.value = 10**1.76  # 57.54...
     assert w.cost_fn / w.cost_fp == 57.5 and w.cost_fp == 1.0
     assert op.ratio_text.value == "= 57.5"
     w.cost_fn = 1e5  # a typed ratio grows the slider

@@ -33,8 +33,10 @@ def _brute_top(y, s, grid=_GRID):
 def good():
     rng = np.random.default_rng(4)
     y = rng.random(500) < 0.4
-    scores = {"a": np.round(y * 3.0 + rng.normal(size=500), 3),
-              "b": np.round(y * 3.4 + rng.normal(size=500), 3)}
+    scores = {
+        "a": np.round(y * 3.0 + rng.normal(size=500), 3),
+        "b": np.round(y * 3.4 + rng.normal(size=500), 3),
+    }
     w = cw.CostWidget.from_predictions(y, scores, p_pos=0.3)
     yield y, scores, w
     w.close()
@@ -77,8 +79,9 @@ def test_exported_page_zooms_and_says_why_fit_is_off(good, tmp_path):
     zoom = w.draw_controls.nec_zoom
     zoom.fit()
     text = w.to_html(tmp_path / "page.html").read_text(encoding="utf-8")
-    raw = re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>',
-                    text, re.S).group(1)
+    raw = re.search(
+        r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>', text, re.S
+    ).group(1)
     state = json.loads(html.unescape(raw) if raw.lstrip().startswith("&") else raw)["state"]
     link = state[zoom.link.model_id]["state"]
     assert link["source"] == [f"IPY_MODEL_{zoom.slider.model_id}", "value"]

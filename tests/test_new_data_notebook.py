@@ -15,8 +15,9 @@ NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "new_data.ipynb"
 
 def test_new_data_notebook_executes_and_says_where_the_winner_changes(tmp_path):
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    nbclient.NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     assert not [o for o in outputs if o.get("output_type") == "error"]
     text = "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)

@@ -29,8 +29,9 @@ EVIL = '<img src=x onerror="window.__x=1">'
 def w():
     rng = np.random.default_rng(3)
     y = rng.random(120) < 0.4
-    widget = CostWidget.from_predictions(y, {EVIL: y + rng.normal(size=120),
-                                             "b": 0.4 * y + rng.normal(size=120)}, p_pos=0.3)
+    widget = CostWidget.from_predictions(
+        y, {EVIL: y + rng.normal(size=120), "b": 0.4 * y + rng.normal(size=120)}, p_pos=0.3
+    )
     yield widget
     widget.close()
 
@@ -83,26 +84,35 @@ def test_image_mode_and_default(w, monkeypatch):
 
 def test_an_unknown_mode_says_what_to_set(w, monkeypatch):
     monkeypatch.setenv(export.OUTPUT_ENV, "frame")
-    with pytest.raises(ValueError, match="COSTWIDGET_NOTEBOOK_OUTPUT='frame' is not one of "
-                                         "live, page, image"):
+    with pytest.raises(
+        ValueError, match="COSTWIDGET_NOTEBOOK_OUTPUT='frame' is not one of live, page, image"
+    ):
         export.output_mode()
 
 
 def test_nbconvert_html_execute_carries_the_page(tmp_path):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(
-        "import numpy as np, costwidget as cw\n"
-        "rng = np.random.default_rng(0)\n"
-        "y = rng.random(200) < 0.4\n"
-        "w = cw.CostWidget.from_predictions(y, {'a': y + rng.normal(size=200)})\n"
-        "w")]
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "import numpy as np, costwidget as cw\n"
+            "rng = np.random.default_rng(0)\n"
+            "y = rng.random(200) < 0.4\n"
+            "w = cw.CostWidget.from_predictions(y, {'a': y + rng.normal(size=200)})\n"
+            "w"
+        )
+    ]
     nbformat.write(nb, tmp_path / "report.ipynb")
     # The kernel imports this costwidget, wherever the test runs from.
     root = str(Path(costwidget.__file__).resolve().parents[1])
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     env = {**os.environ, export.OUTPUT_ENV: "page", "PYTHONPATH": path}
-    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute",
-                    "report.ipynb"], cwd=tmp_path, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute", "report.ipynb"],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     text = (tmp_path / "report.html").read_text(encoding="utf-8")
     (frame,) = _frames(text)
     assert "costwidget-frontend" in frame["srcdoc"]  # the interactive page, not the static one

@@ -30,13 +30,14 @@ import costwidget as cw
 
 try:  # to_estimator needs scikit-learn >= 1.5; older ones get a clear ImportError
     from sklearn.model_selection import FixedThresholdClassifier  # noqa: F401
+
     HAS_FIXED_THRESHOLD = True
 except ImportError:
     HAS_FIXED_THRESHOLD = False
 from costwidget.model import lowest_names, readable
 
 ISSUE_31_Y = np.array([0, 0, 1, 1, 0, 1, 0, 0, 0, 1], dtype=bool)
-ISSUE_31_S = np.array([.1, .4, .35, .8, .2, .7, .55, .3, .05, .6])
+ISSUE_31_S = np.array([0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.55, 0.3, 0.05, 0.6])
 
 
 def _pool():
@@ -53,14 +54,21 @@ def _pool():
     y[:2] = [True, False]
     X = np.column_stack([y + rng.normal(size=n), rng.normal(size=n)])
     lr = LogisticRegression().fit(X, y)
-    clfs = [cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m"),
-            cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m twin"),
-            cw.Classifier.from_scores(ISSUE_31_Y, k_scores, name="k"),
-            cw.Classifier.from_estimator(lr, X, y, name="lr"),
-            cw.Classifier.from_estimator(lr, X, y, name="lr twin")]
+    clfs = [
+        cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m"),
+        cw.Classifier.from_scores(ISSUE_31_Y, ISSUE_31_S, name="m twin"),
+        cw.Classifier.from_scores(ISSUE_31_Y, k_scores, name="k"),
+        cw.Classifier.from_estimator(lr, X, y, name="lr"),
+        cw.Classifier.from_estimator(lr, X, y, name="lr twin"),
+    ]
     lr_scores = lr.predict_proba(X)[:, 1]
-    scores = {"m": ISSUE_31_S, "m twin": ISSUE_31_S, "k": k_scores, "lr": lr_scores,
-              "lr twin": lr_scores}
+    scores = {
+        "m": ISSUE_31_S,
+        "m twin": ISSUE_31_S,
+        "k": k_scores,
+        "lr": lr_scores,
+        "lr twin": lr_scores,
+    }
     return clfs, scores, X
 
 
@@ -84,8 +92,11 @@ _BEST_ROW = re.compile(r"<tr class='costwidget-best'[^>]*><td><span[^>]*>&#9632;
 def highlighted(w):
     """The name in the highlighted row of the table that shows the rules to deploy (the
     constraint's table under a constraint, else the main one); None when none is."""
-    table = (w.readout_view.constrained_widget.value if w.constraint != "none"
-             else w.readout_view.widget.value)
+    table = (
+        w.readout_view.constrained_widget.value
+        if w.constraint != "none"
+        else w.readout_view.widget.value
+    )
     hit = _BEST_ROW.findall(table)
     assert len(hit) <= 1, table
     return html.unescape(hit[0]) if hit else None
@@ -104,10 +115,11 @@ def headline_parts(text, names):
         return "empty", None, [], None
     m = re.match(r"(?:Deploy|Under the constraint, deploy) ", text)
     assert m, text
-    rest = text[m.end():]
-    name = max((n for n in names if re.match(re.escape(n) + r"(?: at | flagging |:)", rest)),
-               key=len)
-    words = rest[len(name):].split(": ", 1)
+    rest = text[m.end() :]
+    name = max(
+        (n for n in names if re.match(re.escape(n) + r"(?: at | flagging |:)", rest)), key=len
+    )
+    words = rest[len(name) :].split(": ", 1)
     cost = re.match(r"(.+?) per case", words[1]).group(1)
     shown = []
     for part in re.split(r" with probability [^,]+, else ", words[0]):
@@ -128,7 +140,7 @@ def page_headline(w) -> str:
     page = w.to_html()
     start = page.index('<script type="application/vnd.jupyter.widget-state+json">')
     start = page.index(">", start) + 1
-    state = json.loads(page[start:page.index("</script>", start)])
+    state = json.loads(page[start : page.index("</script>", start)])
     value = state["state"][w.headline.widget.model_id]["state"]["value"]
     return html.unescape(re.sub(r"<[^>]+>", "", value))
 
@@ -177,15 +189,18 @@ def check_one_answer(w, *, page=True):
         assert rule.classifier == name, (text, rule)
         assert best == name, (text, best)
         assert cost == readable(rule.expected_cost), (text, rule.expected_cost)
-        assert float(w.readout.loc[name, column]) == pytest.approx(rule.expected_cost,
-                                                                    abs=1e-12)
+        assert float(w.readout.loc[name, column]) == pytest.approx(rule.expected_cost, abs=1e-12)
         scores = SCORES[name]
-        rule_thresholds = ([rule.threshold_low, rule.threshold_high] if rule.randomized
-                           else [rule.threshold])
+        rule_thresholds = (
+            [rule.threshold_low, rule.threshold_high] if rule.randomized else [rule.threshold]
+        )
         assert len(thresholds) == len(rule_thresholds), (text, rule)
         for shown_t, t in zip(thresholds, rule_thresholds):
-            assert np.array_equal(_selects(scores, shown_t), _selects(scores, t)), \
-                (text, shown_t, t)
+            assert np.array_equal(_selects(scores, shown_t), _selects(scores, t)), (
+                text,
+                shown_t,
+                t,
+            )
         if name in FROM_ESTIMATORS:
             if rule.randomized:
                 with pytest.raises(ValueError):
@@ -196,7 +211,9 @@ def check_one_answer(w, *, page=True):
             else:
                 est = w.to_estimator()
                 assert est.threshold == rule.threshold
-                assert np.array_equal(est.predict(X_LR).astype(bool), _selects(scores, rule.threshold))
+                assert np.array_equal(
+                    est.predict(X_LR).astype(bool), _selects(scores, rule.threshold)
+                )
     if page:
         assert page_headline(w) == text
     # The decision-curve pane: each shown classifier's rule, at the current p(+).
@@ -218,10 +235,15 @@ _unit = st.floats(0.0, 1.0, allow_nan=False)
 _cost = st.one_of(st.sampled_from([0.0, 1.0, 4.0]), st.floats(0.0, 10.0, allow_nan=False))
 _constraint = st.one_of(
     st.just({"constraint": "none"}),
-    st.builds(lambda m: {"constraint": "neyman_pearson", "max_fpr": m},
-              st.one_of(st.sampled_from([0.0, 0.2, 1.0]), _unit)),
-    st.builds(lambda c: {"constraint": "workforce", "capacity": c},
-              st.one_of(st.sampled_from([0.0, 3.0, 5.0, 100.0]), st.floats(0.0, 40.0))))
+    st.builds(
+        lambda m: {"constraint": "neyman_pearson", "max_fpr": m},
+        st.one_of(st.sampled_from([0.0, 0.2, 1.0]), _unit),
+    ),
+    st.builds(
+        lambda c: {"constraint": "workforce", "capacity": c},
+        st.one_of(st.sampled_from([0.0, 3.0, 5.0, 100.0]), st.floats(0.0, 40.0)),
+    ),
+)
 
 
 @st.composite
@@ -239,12 +261,20 @@ def states(draw):
     # Weights that round to 0 (p(+) = 2.2e-311, C(-|+) = 2.2e-16, C(+|-) = 0) are refused too.
     if p_pos * cost_fn + (1.0 - p_pos) * cost_fp == 0.0:
         cost_fn = cost_fp = 1.0
-    return {"visible": visible, "p_pos": p_pos, "cost_fn": cost_fn, "cost_fp": cost_fp,
-            **draw(_constraint)}
+    return {
+        "visible": visible,
+        "p_pos": p_pos,
+        "cost_fn": cost_fn,
+        "cost_fp": cost_fp,
+        **draw(_constraint),
+    }
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(state=states())
 def test_every_view_names_the_same_rule(w, state):
     w.update(**state)
@@ -252,10 +282,15 @@ def test_every_view_names_the_same_rule(w, state):
 
 
 # ------------------------------------------------------------------------------ explicit cases
-@pytest.mark.parametrize("constraint", [{"constraint": "none"},
-                                        {"constraint": "neyman_pearson", "max_fpr": 1.0},
-                                        {"constraint": "neyman_pearson", "max_fpr": 0.2},
-                                        {"constraint": "workforce", "capacity": 5.0}])
+@pytest.mark.parametrize(
+    "constraint",
+    [
+        {"constraint": "none"},
+        {"constraint": "neyman_pearson", "max_fpr": 1.0},
+        {"constraint": "neyman_pearson", "max_fpr": 0.2},
+        {"constraint": "workforce", "capacity": 5.0},
+    ],
+)
 def test_issue_31_example(w, constraint):
     """y, s of the issue at p(+) 0.4, C(-|+) 1, C(+|-) 4: the cheapest rule flags score >= 0.6
     (3 cases of 10, FPR 0) at 0.1 per case, and no limit here binds: headline, readout and
@@ -297,8 +332,14 @@ def test_a_tie_of_two_identical_models_names_both(w, pair):
 
 def test_w_decision_is_the_one_answer(w):
     """``w.decision`` is what every view reads: the same object until the state changes."""
-    w.update(visible=["m", "k"], p_pos=0.4, cost_fn=1.0, cost_fp=4.0,
-             constraint="neyman_pearson", max_fpr=0.2)
+    w.update(
+        visible=["m", "k"],
+        p_pos=0.4,
+        cost_fn=1.0,
+        cost_fp=4.0,
+        constraint="neyman_pearson",
+        max_fpr=0.2,
+    )
     d = w.decision
     assert d is w.decision
     assert d.headline == w.headline.text

@@ -23,8 +23,16 @@ def test_fixed_threshold_joint_table_matches_direct_resampling():
     x = np.array([0.25, 0.5, 0.75])
     # The pointwise band (the paper's percentile interval) is what a per-x quantile of an
     # independent bootstrap estimates; the default, simultaneous band is wider by design.
-    band = cw.difference_band(a, b, threshold_a=0.5, threshold_b=0.6, n_boot=20000, grid=x,
-                              random_state=0, simultaneous=False)
+    band = cw.difference_band(
+        a,
+        b,
+        threshold_a=0.5,
+        threshold_b=0.6,
+        n_boot=20000,
+        grid=x,
+        random_state=0,
+        simultaneous=False,
+    )
     is_pos, sa, _ = a._scored_data
     _, sb, _ = b._scored_data
     pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
@@ -32,7 +40,7 @@ def test_fixed_threshold_joint_table_matches_direct_resampling():
     diffs = []
     for _ in range(4000):
         i = np.concatenate([r.choice(pos, len(pos)), r.choice(neg, len(neg))])
-        p, yy = i[: len(pos)], i[len(pos):]
+        p, yy = i[: len(pos)], i[len(pos) :]
         fn_a, fn_b = np.mean(sa[p] < 0.5), np.mean(sb[p] < 0.6)
         fp_a, fp_b = np.mean(sa[yy] >= 0.5), np.mean(sb[yy] >= 0.6)
         diffs.append(x * (fn_a - fn_b) + (1 - x) * (fp_a - fp_b))
@@ -143,7 +151,10 @@ def test_paired_models_scoring_different_cases_are_named():
     s = rng.random(20)
     a = cw.Classifier.from_scores(y, s, name="a", instance=np.arange(20))
     b = cw.Classifier.from_scores(y[:-1], s[:-1], name="b", instance=np.arange(19))
-    with pytest.raises(ValueError, match=r"^a and b do not score the same instances: 1 id\(s\) "
-                                         r"only in a: \[19\]\. .*keep the rows of the instances "
-                                         r"both scored"):
+    with pytest.raises(
+        ValueError,
+        match=r"^a and b do not score the same instances: 1 id\(s\) "
+        r"only in a: \[19\]\. .*keep the rows of the instances "
+        r"both scored",
+    ):
         cw.difference_band(a, b, n_boot=10, grid=3)

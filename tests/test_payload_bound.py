@@ -75,12 +75,18 @@ def _float(v):
 
 def run_page(classifiers, queries=()):
     header, buffers = pack_classifiers(classifiers)
-    payload = {"header": json.loads(payload_json(header)),
-               "buffers": [base64.b64encode(b).decode("ascii") for b in buffers]}
+    payload = {
+        "header": json.loads(payload_json(header)),
+        "buffers": [base64.b64encode(b).decode("ascii") for b in buffers],
+    }
     script = SCRIPT % json.dumps(MODULE.as_uri())
-    proc = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True,
-                          text=True, timeout=300, input=json.dumps({"payload": payload,
-                                                                    "queries": list(queries)}))
+    proc = subprocess.run(
+        [NODE, "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        input=json.dumps({"payload": payload, "queries": list(queries)}),
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return header, buffers, json.loads(proc.stdout)
 
@@ -115,17 +121,40 @@ def _ties(rng, n):
     """Scores on and one or two ulps around the ties of 4 and of 6 significant digits."""
     out = []
     for _ in range(n):
-        digits = int(rng.integers(10**3, 10**4)) * 10 + 5 if rng.random() < 0.5 else \
-            int(rng.integers(10**5, 10**6)) * 10 + 5
+        digits = (
+            int(rng.integers(10**3, 10**4)) * 10 + 5
+            if rng.random() < 0.5
+            else int(rng.integers(10**5, 10**6)) * 10 + 5
+        )
         exponent = int(rng.integers(-300, 300))
         tie = float(f"{'-' if rng.random() < 0.3 else ''}{digits}e{exponent}")
-        out += [tie, np.nextafter(tie, np.inf), np.nextafter(tie, -np.inf),
-                np.nextafter(np.nextafter(tie, np.inf), np.inf)]
+        out += [
+            tie,
+            np.nextafter(tie, np.inf),
+            np.nextafter(tie, -np.inf),
+            np.nextafter(np.nextafter(tie, np.inf), np.inf),
+        ]
     return out
 
 
-EXTREMES = [5e-324, 2.5e-310, 1e-300, 1.7976931348623157e308, 99999.5, 100000.0, 12345.0,
-            99999.0, 0.5, 0.125, 1.0, 9.999995, 9.9999949999, -0.75, -12345.5, 0.0]
+EXTREMES = [
+    5e-324,
+    2.5e-310,
+    1e-300,
+    1.7976931348623157e308,
+    99999.5,
+    100000.0,
+    12345.0,
+    99999.0,
+    0.5,
+    0.125,
+    1.0,
+    9.999995,
+    9.9999949999,
+    -0.75,
+    -12345.5,
+    0.0,
+]
 
 
 @needs_node
@@ -134,7 +163,9 @@ def test_every_threshold_the_page_decodes_is_within_the_bound():
     thresholds = _ties(rng, 400) + EXTREMES
     clf = _scored(thresholds)
     _, _, (page,) = run_page([("t", clf)])
-    exact = clf.roc["threshold"].to_numpy()[np.sort(np.unique(clf.roc["tpr"], return_index=True)[1])]
+    exact = clf.roc["threshold"].to_numpy()[
+        np.sort(np.unique(clf.roc["tpr"], return_index=True)[1])
+    ]
     assert len(page["thresholds"]) == exact.size > 1000
     for (got, printed6, printed4), x in zip(page["thresholds"], exact):
         assert_within_bound(_float(got), float(x), printed6, printed4, where=repr(float(x)))
@@ -145,8 +176,9 @@ def test_every_threshold_the_page_decodes_is_within_the_bound():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=1,
-                max_size=40))
+@given(
+    st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=1, max_size=40)
+)
 def test_python_decoder_is_within_the_bound(scores):
     """Any finite scores (the Python decoder is the page's, operation for operation)."""
     scores = [s for s in scores if not (s == 0 and math.copysign(1, s) < 0)] or [1.0]
@@ -168,8 +200,10 @@ def test_best_single_choice_agrees_with_the_model_on_the_full_data():
     rng = np.random.default_rng(11)
     n = 30_000
     y = rng.random(n) < 0.3
-    clfs = [(f"m{i}", cw.Classifier.from_scores(y, y * (0.4 + 0.6 * i) + rng.normal(size=n)))
-            for i in range(2)]
+    clfs = [
+        (f"m{i}", cw.Classifier.from_scores(y, y * (0.4 + 0.6 * i) + rng.normal(size=n)))
+        for i in range(2)
+    ]
     limits = list(np.linspace(0, 1, 97)) + list(rng.random(60) * 0.05)
     caps = list(rng.random(80) * n)
     queries = [["np", float(v)] for v in limits] + [["wf", float(v)] for v in caps]
@@ -178,8 +212,9 @@ def test_best_single_choice_agrees_with_the_model_on_the_full_data():
         for (kind, limit), js in zip(queries, page["answers"]):
             cp = clf.neyman_pearson(limit) if kind == "np" else clf.workforce(limit)
             assert (js["single_fpr"], js["single_tpr"]) == (cp.single_fpr, cp.single_tpr)
-            assert_within_bound(_float(js["single_threshold"]), cp.single_threshold,
-                                where=(kind, limit))
+            assert_within_bound(
+                _float(js["single_threshold"]), cp.single_threshold, where=(kind, limit)
+            )
             for field in ("fpr", "tpr", "prob_low", "message"):
                 assert js[field] == getattr(cp, field), (kind, limit, field)
             for field in ("threshold_low", "threshold_high"):
@@ -191,8 +226,14 @@ def _build(n, seed=0):
 
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.3
-    return CostWidget([cw.Classifier.from_scores(y, y * (0.5 + 0.5 * i) + rng.normal(size=n),
-                                                 name=f"model {i}") for i in range(3)])
+    return CostWidget(
+        [
+            cw.Classifier.from_scores(
+                y, y * (0.5 + 0.5 * i) + rng.normal(size=n), name=f"model {i}"
+            )
+            for i in range(3)
+        ]
+    )
 
 
 def test_payload_bytes_per_case_meet_the_target():

@@ -56,18 +56,34 @@ def _marks(w):
 # What a reader sees above each column, written out here (not read from the code's constants),
 # with the concept each column must show (issue 30: the old test compared the constant with
 # itself, so a header in code words or a column under the wrong header passed).
-MAIN_HEADERS = ["classifier", "threshold", "false-pos. rate", "true-pos. rate",
-                "norm. expected cost", "expected cost per case", "operating range, PCF(+)"]
-CONSTRAINT_HEADERS = ["classifier", "false-pos. rate", "true-pos. rate", "norm. expected cost",
-                      "expected cost per case", "rule to deploy", "best single threshold"]
+MAIN_HEADERS = [
+    "classifier",
+    "threshold",
+    "false-pos. rate",
+    "true-pos. rate",
+    "norm. expected cost",
+    "expected cost per case",
+    "operating range, PCF(+)",
+]
+CONSTRAINT_HEADERS = [
+    "classifier",
+    "false-pos. rate",
+    "true-pos. rate",
+    "norm. expected cost",
+    "expected cost per case",
+    "rule to deploy",
+    "best single threshold",
+]
 
 
 def _cells(table_html: str) -> dict:
     """Each body row's cells as text, by the row's classifier name."""
     rows = {}
     for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table_html, re.S):
-        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
-                 for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        cells = [
+            html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+            for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        ]
         if cells:  # the name follows its colour swatch, "■"
             rows[cells[0].lstrip("■").strip()] = cells
     return rows
@@ -99,12 +115,20 @@ def test_readout_columns_are_words_not_variable_names(w, data):
         fpr, tpr = flagged[~y].mean(), flagged[y].mean()
         nec = (1 - tpr - fpr) * pcf + fpr
         cost = w.p_pos * (1 - tpr) * w.cost_fn + (1 - w.p_pos) * fpr * w.cost_fp
-        for header, value in (("threshold", threshold), ("false-pos. rate", fpr),
-                              ("true-pos. rate", tpr), ("norm. expected cost", nec),
-                              ("expected cost per case", cost)):
+        for header, value in (
+            ("threshold", threshold),
+            ("false-pos. rate", fpr),
+            ("true-pos. rate", tpr),
+            ("norm. expected cost", nec),
+            ("expected cost per case", cost),
+        ):
             # Shown to 4 significant digits.
-            assert _number(got[header]) == pytest.approx(value, rel=1e-3, abs=1e-12), \
-                (name, header, got[header], value)
+            assert _number(got[header]) == pytest.approx(value, rel=1e-3, abs=1e-12), (
+                name,
+                header,
+                got[header],
+                value,
+            )
 
 
 def test_operating_range_and_numbers_in_the_readout(w):
@@ -145,8 +169,9 @@ def test_names_are_escaped_in_both_tables(data):
 
 def test_highlighted_row_uses_theme_colours(w):
     best = w.readout.expected_cost.idxmin()
-    row = re.search(r"<tr([^>]*)><td>.*?" + re.escape(best) + "</td>",
-                    w.readout_view.widget.value).group(1)
+    row = re.search(
+        r"<tr([^>]*)><td>.*?" + re.escape(best) + "</td>", w.readout_view.widget.value
+    ).group(1)
     assert "costwidget-best" in row
     # Theme variables with light fallbacks; never the old white-on-pale-yellow.
     assert "var(--cw-best-bg" in row and "var(--cw-best-fg" in row and "#fff3b0" not in row
@@ -173,9 +198,14 @@ def test_no_mark_is_hard_coded_black(w):
         colors += list(getattr(m, "fill_colors", None) or [])
         assert not black & {str(c).lower() for c in colors}, f"{type(m).__name__} {colors}"
     op = w.operating_tool
-    for mark in (op.operating_line, op.handle, w.classifier_layers.combined,
-                 w.difference_view.line, w.difference_view.operating_line,
-                 w.hover_tool.roc_highlight):
+    for mark in (
+        op.operating_line,
+        op.handle,
+        w.classifier_layers.combined,
+        w.difference_view.line,
+        w.difference_view.operating_line,
+        w.hover_tool.roc_highlight,
+    ):
         assert list(mark.colors) == [INK]
     assert INK.startswith("var(--cw-ink,")
 
@@ -256,8 +286,9 @@ def test_capacity_moves_in_one_message_and_keeps_the_state(data):
         assert moved and all({"max", "step", "value"} <= keys for keys in moved), sent
         # The readout's format travels before the value, never with it.
         formats = [i for i, keys in enumerate(sent) if "readout_format" in keys]
-        assert formats and all(not sent[i] & {"value"} and i < sent.index(moved[0])
-                               for i in formats), sent
+        assert formats and all(
+            not sent[i] & {"value"} and i < sent.index(moved[0]) for i in formats
+        ), sent
         assert c.capacity.readout_format == (".2f" if unit == "% flagged" else ",.0f")
         assert v.capacity == 29926.0
     assert c.capacity.value == 29926.0
@@ -287,17 +318,18 @@ def test_cost_ratio_slider_grows_and_the_text_shows_the_exact_ratio(w):
     assert "costwidget-number" in op.cost_fn._dom_classes and "width: 13ch" in CSS
     w.update(cost_fn=1.0, cost_fp=2.0)
     assert op.ratio_text.value == "= 0.5" and (op.log_ratio.min, op.log_ratio.max) == (-2, 2)
+
     # Whatever order the browser applies a message's attributes in, its handle stays in its
     # range: the old value lies in the new range and the new value in the old one. (A clamped
     # handle is sent back as a move with continuous updates: a typed 1 once became 100.)
     def inside(v, lo, hi):
-        return 10.0 ** lo * (1 - 1e-12) <= v <= 10.0 ** hi * (1 + 1e-12)
+        return 10.0**lo * (1 - 1e-12) <= v <= 10.0**hi * (1 + 1e-12)
 
     assert len(seen) > 3
     for (lo0, hi0, v0), (lo1, hi1, v1) in zip(seen, seen[1:]):
         assert inside(v0, lo1, hi1) and inside(v1, lo0, hi0), seen
     w.cost_fp = 0.0
-    assert op.ratio_text.value == "= ∞" and op.log_ratio.value == 10.0 ** op.log_ratio.max
+    assert op.ratio_text.value == "= ∞" and op.log_ratio.value == 10.0**op.log_ratio.max
 
 
 def test_sliders_whose_grid_changes_send_only_when_let_go(w):
@@ -317,9 +349,9 @@ def test_the_ratio_slider_sends_while_dragged_and_ignores_late_echoes(w):
     w.update(cost_fn=1.0, cost_fp=1.0)
     op.log_ratio.value = pushed_5 * (1 + 1e-15)  # the browser's late answer to the first push
     assert (w.cost_fn, w.cost_fp) == (1.0, 1.0) and op.log_ratio.value == 1.0
-    op.log_ratio.value = 10 ** 0.37  # a user's move: snapped to 3 significant digits
+    op.log_ratio.value = 10**0.37  # a user's move: snapped to 3 significant digits
     assert w.cost_fn == 2.34 and op.ratio_text.value == "= 2.34"
-    assert op.log_ratio.value == 10 ** 0.37  # not written back: the slider shows that position
+    assert op.log_ratio.value == 10**0.37  # not written back: the slider shows that position
 
 
 def test_p_pos_field_takes_keys_and_follows_the_state(w):
@@ -381,15 +413,21 @@ def test_tour_leaves_the_widget_as_it_started():
     w = namespace["w"]
     try:
         w.wait(timeout=300)
-        assert (w.constraint, w.cost_fn, w.show_bands, w.show_fold_spread, w.difference) == \
-            ("none", 1.0, False, False, [])
+        assert (w.constraint, w.cost_fn, w.show_bands, w.show_fold_spread, w.difference) == (
+            "none",
+            1.0,
+            False,
+            False,
+            [],
+        )
     finally:
         w.close()
 
 
-@pytest.mark.parametrize("cost_fn, cost_fp", [(1.7976931348623157e308, 1.0),
-                                               (1.0, 1.7976931348623157e308),
-                                               (5e-324, 1.0), (1.0, 5e-324)])
+@pytest.mark.parametrize(
+    "cost_fn, cost_fp",
+    [(1.7976931348623157e308, 1.0), (1.0, 1.7976931348623157e308), (5e-324, 1.0), (1.0, 5e-324)],
+)
 def test_extreme_cost_ratios_are_taken_and_the_ratio_slider_stays_finite(w, cost_fn, cost_fp):
     # A typed cost of 1.8e308 made the slider compute 10 ** 309 (OverflowError, found by the
     # stateful test): the slider stops at the decades a float holds, the text keeps the ratio.
@@ -397,7 +435,7 @@ def test_extreme_cost_ratios_are_taken_and_the_ratio_slider_stays_finite(w, cost
     slider = w.operating_tool.log_ratio
     assert (w.cost_fn, w.cost_fp) == (cost_fn, cost_fp)
     assert -308 <= slider.min < slider.max <= 308
-    assert math.isfinite(10.0 ** slider.max) and slider.min <= math.log10(slider.value) <= slider.max
+    assert math.isfinite(10.0**slider.max) and slider.min <= math.log10(slider.value) <= slider.max
 
 
 def test_no_visible_label_has_a_null_tooltip(w):
@@ -407,8 +445,11 @@ def test_no_visible_label_has_a_null_tooltip(w):
 
     from costwidget.widget.state.lifecycle import reachable_widgets
 
-    labelled = [x for x in reachable_widgets([w.widget])
-                if isinstance(x, DescriptionWidget) and x.description]
+    labelled = [
+        x
+        for x in reachable_widgets([w.widget])
+        if isinstance(x, DescriptionWidget) and x.description
+    ]
     assert labelled
     missing = sorted({x.description for x in labelled if not isinstance(x.tooltip, str)})
     assert not missing, f"labels without a tooltip (shown as 'null'): {missing}"
@@ -420,7 +461,7 @@ def test_the_range_of_interest_has_no_classifiers_colour_and_the_grey_region_is_
     from costwidget.widget.tools.range_of_interest import SHADE_COLOR, SHADE_FILL
 
     def rgb(c):
-        return np.array([int(c[i:i + 2], 16) for i in (1, 3, 5)], dtype=float)
+        return np.array([int(c[i : i + 2], 16) for i in (1, 3, 5)], dtype=float)
 
     for colour in (SHADE_COLOR, SHADE_FILL):
         nearest = min(np.linalg.norm(rgb(colour) - rgb(p)) for p in PALETTE)
@@ -438,18 +479,33 @@ def test_the_tours_difference_step_says_what_the_data_say():
 
     from costwidget.datasets import load_demo_scores, positive_label
 
-    models = cw.Classifier.from_frame(load_demo_scores("german_credit"), y_true="label",
-                                      y_score="score", model="model", fold="fold",
-                                      instance="row", pos_label=positive_label("german_credit"))
+    models = cw.Classifier.from_frame(
+        load_demo_scores("german_credit"),
+        y_true="label",
+        y_score="score",
+        model="model",
+        fold="fold",
+        instance="row",
+        pos_label=positive_label("german_credit"),
+    )
     for a, b in itertools.combinations(models, 2):
         band = cw.difference_band(models[a], models[b], 0.9, random_state=0)
         assert not band["significant"].any(), (a, b)
-    text = "".join(c for cell in json.loads((ROOT / "notebooks" / "tour.ipynb").read_text())["cells"]
-                   for c in cell["source"])
+    text = "".join(
+        c
+        for cell in json.loads((ROOT / "notebooks" / "tour.ipynb").read_text())["cells"]
+        for c in cell["source"]
+    )
     assert "no pair of the four models differs significantly anywhere" in text
     pcf = cw.probability_cost(0.3, 5.0, 1.0)
-    point = cw.difference_band(models["naive Bayes"], models["random forest"], 0.9, grid=[pcf],
-                               random_state=0, simultaneous=False)
+    point = cw.difference_band(
+        models["naive Bayes"],
+        models["random forest"],
+        0.9,
+        grid=[pcf],
+        random_state=0,
+        simultaneous=False,
+    )
     assert bool(point["significant"].iloc[0]) and point["lower"].iloc[0] > 0  # RF cheaper
     assert "random forest is the cheaper model at that operating point" in text
 
@@ -457,7 +513,9 @@ def test_the_tours_difference_step_says_what_the_data_say():
 def test_uncertainty_notebook_names_an_extra_that_exists():
     import tomllib
 
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
     text = (ROOT / "notebooks" / "uncertainty.ipynb").read_text()
     named = set(re.findall(r"costwidget\[(\w+)\]", text))
     assert named and named <= set(extras) and "matplotlib>=3.7" in extras["export"][0]
@@ -466,9 +524,15 @@ def test_uncertainty_notebook_names_an_extra_that_exists():
 def test_browser_test_frontends_are_in_the_test_extra():
     import tomllib
 
-    test = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
-    assert {re.split(r"[<>=]", d)[0] for d in test} >= {"notebook", "voila", "jupyterlab",
-                                                        "matplotlib"}
+    test = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"][
+        "test"
+    ]
+    assert {re.split(r"[<>=]", d)[0] for d in test} >= {
+        "notebook",
+        "voila",
+        "jupyterlab",
+        "matplotlib",
+    }
 
 
 def test_the_readme_shows_a_picture_of_the_widget():

@@ -27,8 +27,10 @@ def classifiers():
     y = rng.random(300) < 0.3
     good = np.round(y * 1.4 + rng.normal(size=300), 1)
     weak = np.round(y * 0.5 + rng.normal(size=300), 1)
-    return [cw.Classifier.from_scores(y, good, name="good"),
-            cw.Classifier.from_scores(y, weak, name=XSS)]
+    return [
+        cw.Classifier.from_scores(y, good, name="good"),
+        cw.Classifier.from_scores(y, weak, name=XSS),
+    ]
 
 
 _OPEN = []
@@ -82,12 +84,15 @@ def test_setting_the_range_shades_it_and_fills_the_table(parts, classifiers):
     assert errors.message == ""
 
 
-@pytest.mark.parametrize("bad, message", [
-    ([0.31, 0.4], "multiple of 0.05"),
-    ([0.6, 0.4], "0 <= lo < hi <= 1"),
-    ([0.2, 1.5], "0 <= lo < hi <= 1"),
-    ([0.2, 0.3, 0.4], "two numbers"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([0.31, 0.4], "multiple of 0.05"),
+        ([0.6, 0.4], "0 <= lo < hi <= 1"),
+        ([0.2, 1.5], "0 <= lo < hi <= 1"),
+        ([0.2, 0.3, 0.4], "two numbers"),
+    ],
+)
 def test_bad_ranges_are_refused_and_the_last_good_one_kept(parts, bad, message):
     s, fig, xs, errors, roi = parts
     s.range_of_interest = [0.3, 0.55]
@@ -169,7 +174,9 @@ def test_typed_range_and_clear(parts):
     assert s.range_of_interest == [0.2, 0.4] and errors.message == ""
     roi.range_text.value = "cheap"
     assert s.range_of_interest == [0.2, 0.4]
-    assert "two PCF(+) values" in html.unescape(errors.message) and roi.range_text.value == "0.2, 0.4"
+    assert (
+        "two PCF(+) values" in html.unescape(errors.message) and roi.range_text.value == "0.2, 0.4"
+    )
     roi.range_text.value = "0.22, 0.4"
     assert s.range_of_interest == [0.2, 0.4] and "multiple of 0.05" in errors.message
     assert roi.range_text.value == "0.2, 0.4"
@@ -213,12 +220,16 @@ def test_thesis_view_draws_exact_curves_on_the_thesis_axis(parts, classifiers):
         line = view.mtmcs_lines[clf.name]
         x = np.asarray(line.x)
         assert x[0] == 0.05 and x[-1] == 0.95 and line.visible
-        np.testing.assert_allclose(line.y, 100 * brute.envelope_min(roc.fpr, roc.tpr, 1 - x),
-                                   atol=1e-9)
+        np.testing.assert_allclose(
+            line.y, 100 * brute.envelope_min(roc.fpr, roc.tpr, 1 - x), atol=1e-9
+        )
         # straight lines between the drawn points are exact: check the midpoints too
         mid = (x[1:] + x[:-1]) / 2
-        np.testing.assert_allclose(np.interp(mid, x, line.y),
-                                   100 * brute.envelope_min(roc.fpr, roc.tpr, 1 - mid), atol=1e-9)
+        np.testing.assert_allclose(
+            np.interp(mid, x, line.y),
+            100 * brute.envelope_min(roc.fpr, roc.tpr, 1 - mid),
+            atol=1e-9,
+        )
         # each threshold piece: the rule score >= threshold, applied to the raw data,
         # reaches the minimum TMC inside its piece
         is_pos, scores, _ = clf._scored_data

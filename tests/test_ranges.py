@@ -28,20 +28,32 @@ from costwidget.model.comparison.ranges import (
 THESIS = {
     "Table 11/12 (Messidor)": (
         ["0.40/0.60", "0.45/0.55", "0.50/0.50", "0.55/0.45", "0.60/0.40"],
-        {"Adaboost": ([40, 40, 36, 34, 32], 182, 8, 196.56),
-         "Naive Bayes": ([37, 36, 36, 37, 32], 178, 5, 186.90)}),
+        {
+            "Adaboost": ([40, 40, 36, 34, 32], 182, 8, 196.56),
+            "Naive Bayes": ([37, 36, 36, 37, 32], 178, 5, 186.90),
+        },
+    ),
     "Table 13/14 (Credit Approval)": (
         ["0.25/0.75", "0.30/0.70", "0.35/0.65", "0.40/0.60", "0.45/0.55", "0.50/0.50"],
-        {"Adaboost": ([10, 11, 12, 13, 13.5, 14], 73.5, 4, 76.44),
-         "Random Forest": ([12, 13, 13, 13, 13, 13], 77.0, 1, 77.77)}),
+        {
+            "Adaboost": ([10, 11, 12, 13, 13.5, 14], 73.5, 4, 76.44),
+            "Random Forest": ([12, 13, 13, 13, 13, 13], 77.0, 1, 77.77),
+        },
+    ),
     "Table 15/16 (German credit)": (
         ["0.35/0.65", "0.40/0.60", "0.45/0.55", "0.50/0.50", "0.55/0.45"],
-        {"IBK": ([30, 32, 34, 32, 35], 163, 5, 171.15),
-         "Adaboost": ([27, 29, 31, 32, 40], 159, 13, 179.67)}),
+        {
+            "IBK": ([30, 32, 34, 32, 35], 163, 5, 171.15),
+            "Adaboost": ([27, 29, 31, 32, 40], 159, 13, 179.67),
+        },
+    ),
     "Figure 8 example": (
         ["A", "B", "C"],
-        {"Classifier 1": ([13, 26, 40], 79, 27, 100.33),
-         "Classifier 2": ([20, 28, 32], 80, 12, 89.6)}),
+        {
+            "Classifier 1": ([13, 26, 40], 79, 27, 100.33),
+            "Classifier 2": ([20, 28, 32], 80, 12, 89.6),
+        },
+    ),
 }
 
 
@@ -82,8 +94,11 @@ def tied_data(draw, weighted=False):
 
 
 # Decimal FP costs hit exact ties on small data; arbitrary floats test the rest.
-fp_costs = st.one_of(st.integers(0, 20).map(lambda k: k / 20), st.integers(0, 100).map(lambda k: k / 100),
-                     st.floats(0.0, 1.0, allow_nan=False))
+fp_costs = st.one_of(
+    st.integers(0, 20).map(lambda k: k / 20),
+    st.integers(0, 100).map(lambda k: k / 100),
+    st.floats(0.0, 1.0, allow_nan=False),
+)
 
 
 def _brute_tmc(labels, scores, weights, x):
@@ -91,7 +106,9 @@ def _brute_tmc(labels, scores, weights, x):
     thresholds, tp, fp = brute.roc_points(labels, scores, weights)
     x = Fraction(repr(float(x)))
     n_pos, n_neg = Fraction(tp[-1]), Fraction(fp[-1])
-    tmc = [(n_pos - Fraction(t)) / n_pos * (1 - x) + Fraction(f) / n_neg * x for t, f in zip(tp, fp)]
+    tmc = [
+        (n_pos - Fraction(t)) / n_pos * (1 - x) + Fraction(f) / n_neg * x for t, f in zip(tp, fp)
+    ]
     return thresholds, tmc
 
 
@@ -151,13 +168,16 @@ def test_optimal_thresholds_at_a_tie_on_a_decimal_grid_point():
     assert clf.optimal_thresholds(0.81).threshold_hi.iloc[0] == 0.9
 
 
-@pytest.mark.parametrize("labels, scores, x", [
-    ([0, 1, 0, 1], [0.1, 0.4, 0.5, 0.9], 0.5),            # (FP 1, TP 1) below the tied edge
-    ([0, 0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.6, 0.7, 0.9], 0.5),
-    ([1, 1, 1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.6, 0.6, 0.4, 0.4, 0.2, 0.1], 0.5),  # on the edge
-    ([1, 0, 0, 1, 0, 1], [5, 4, 4, 3, 2, 1], 0.0),         # x = 0: every FP-free threshold
-    ([1, 0, 0, 1, 0, 1], [5, 4, 4, 3, 2, 1], 1.0),         # x = 1: every FN-free threshold
-])
+@pytest.mark.parametrize(
+    "labels, scores, x",
+    [
+        ([0, 1, 0, 1], [0.1, 0.4, 0.5, 0.9], 0.5),  # (FP 1, TP 1) below the tied edge
+        ([0, 0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.6, 0.7, 0.9], 0.5),
+        ([1, 1, 1, 0, 1, 0, 0, 0], [0.9, 0.8, 0.6, 0.6, 0.4, 0.4, 0.2, 0.1], 0.5),  # on the edge
+        ([1, 0, 0, 1, 0, 1], [5, 4, 4, 3, 2, 1], 0.0),  # x = 0: every FP-free threshold
+        ([1, 0, 0, 1, 0, 1], [5, 4, 4, 3, 2, 1], 1.0),  # x = 1: every FN-free threshold
+    ],
+)
 @pytest.mark.parametrize("weighted", [False, True])
 def test_optimal_thresholds_gaps_and_ends(labels, scores, x, weighted):
     # Weights of 1.0 take the float-count path of the model (exact rationals there).
@@ -185,7 +205,8 @@ def test_fp_cost_is_checked():
 
 # ---------------------------------------------------------------- range summary
 grid_ends = st.tuples(st.integers(0, 20), st.integers(0, 20)).map(
-    lambda ab: (min(ab) / 20, max(ab) / 20))
+    lambda ab: (min(ab) / 20, max(ab) / 20)
+)
 
 
 @given(tied_data(), grid_ends)
@@ -200,8 +221,9 @@ def test_range_summary_against_brute_force_and_a_dense_grid(data, ends):
     assert row.n_points == len(grid)
     assert row.mtmcr == pytest.approx(at_grid.sum(), abs=1e-9)
     assert row.sensitivity == pytest.approx(at_grid.max() - at_grid.min(), abs=1e-9)
-    assert row.cst == pytest.approx(at_grid.sum() * (1 + (at_grid.max() - at_grid.min()) / 100),
-                                    abs=1e-9)
+    assert row.cst == pytest.approx(
+        at_grid.sum() * (1 + (at_grid.max() - at_grid.min()) / 100), abs=1e-9
+    )
     # Continuous range: never below the grid's sensitivity, and the true max - min.
     h = 1e-4
     dense_x = np.linspace(lo, hi, max(2, int(round((hi - lo) / h)) + 1))
@@ -221,12 +243,23 @@ def test_range_summary_against_brute_force_and_a_dense_grid(data, ends):
 @given(tied_data(), tied_data(), grid_ends)
 def test_range_summary_threshold_span_and_pcf_axis(d1, d2, ends):
     lo, hi = ends
-    clfs = {"a": cw.Classifier.from_scores(d1[0], d1[1]), "b": cw.Classifier.from_scores(d2[0], d2[1])}
+    clfs = {
+        "a": cw.Classifier.from_scores(d1[0], d1[1]),
+        "b": cw.Classifier.from_scores(d2[0], d2[1]),
+    }
     s = cw.range_summary(clfs, lo, hi)
     # The PCF(+) axis at equal priors is the mirror image: same numbers.
     mirrored = cw.range_summary(clfs, round(1 - hi, 2), round(1 - lo, 2), axis="pcf")
-    for col in ("mtmcr", "sensitivity", "cst", "mean_mtmcs_exact", "sensitivity_exact", "cst_exact",
-                "threshold_min", "threshold_max"):
+    for col in (
+        "mtmcr",
+        "sensitivity",
+        "cst",
+        "mean_mtmcs_exact",
+        "sensitivity_exact",
+        "cst_exact",
+        "threshold_min",
+        "threshold_max",
+    ):
         np.testing.assert_allclose(mirrored[col], s[col], atol=1e-9)
     assert s["recommended"].sum() == 1
     assert s.loc[s.attrs["recommended"], "rank"] == 1
@@ -239,8 +272,9 @@ def test_range_summary_threshold_span_and_pcf_axis(d1, d2, ends):
         t_min, t_max = s.loc[name, ["threshold_min", "threshold_max"]]
         assert t_min <= table["threshold"].min() and table["threshold"].max() <= t_max
         for end in (t_min, t_max):
-            assert ((table["threshold_lo"] < end) & (end <= table["threshold_hi"])).any() or \
-                _optimal_at_a_breakpoint(clf, end, lo, hi)
+            assert (
+                (table["threshold_lo"] < end) & (end <= table["threshold_hi"])
+            ).any() or _optimal_at_a_breakpoint(clf, end, lo, hi)
 
 
 def _optimal_at_a_breakpoint(clf, threshold, lo, hi):
@@ -265,7 +299,9 @@ def test_range_summary_recommendation_flips_with_sensitivity():
 
 def test_range_summary_input_errors():
     clf = cw.Classifier.from_confusion(tp=8, fn=2, fp=3, tn=7, name="a")
-    with pytest.raises(ValueError, match="not a whole number of steps of 0.05.*Use hi = 0.4 or 0.45"):
+    with pytest.raises(
+        ValueError, match="not a whole number of steps of 0.05.*Use hi = 0.4 or 0.45"
+    ):
         cw.range_summary([clf], 0.3, 0.42)
     with pytest.raises(ValueError, match="lo <= hi"):
         cw.range_summary([clf], 0.6, 0.4)
@@ -282,18 +318,37 @@ def test_range_summary_input_errors():
     # a single classifier and a single point (the thesis's Table 10 midpoint)
     s = cw.range_summary(clf, 0.5, 0.5)
     assert s.loc["a", "n_points"] == 1 and s.loc["a", "mtmcr"] == pytest.approx(25.0)
-    assert s.loc["a", "sensitivity_exact"] == 0 and s.loc["a", "mean_mtmcs_exact"] == pytest.approx(25.0)
+    assert s.loc["a", "sensitivity_exact"] == 0 and s.loc["a", "mean_mtmcs_exact"] == pytest.approx(
+        25.0
+    )
 
 
 # ---------------------------------------------------------------- the thesis's heuristic
 def _thesis_rules(p_neg, t, fn_cost):
     """Predicted positive, by Al-Saffar (2018), sec. 4.5, rules 1-4 (class 1 is the negative class)."""
     if fn_cost >= 1 - fn_cost:
-        return [not (p >= t) for p in p_neg]  # rule 1: P(neg) >= t -> negative; rule 2: else positive
+        return [
+            not (p >= t) for p in p_neg
+        ]  # rule 1: P(neg) >= t -> negative; rule 2: else positive
     return [p <= t for p in p_neg]  # rule 3: P(neg) <= t -> positive; rule 4: else negative
 
 
-TABLE_4_5_P_NEG = [0.01, 0.05, 0.15, 0.18, 0.20, 0.25, 0.35, 0.65, 0.75, 0.80, 0.85, 0.90, 0.95, 0.99]
+TABLE_4_5_P_NEG = [
+    0.01,
+    0.05,
+    0.15,
+    0.18,
+    0.20,
+    0.25,
+    0.35,
+    0.65,
+    0.75,
+    0.80,
+    0.85,
+    0.90,
+    0.95,
+    0.99,
+]
 
 
 def test_thesis_rules_reproduce_tables_4_and_5():
@@ -315,8 +370,11 @@ def test_search_uses_the_thesis_tie_rules_at_the_cutoff(fp_cost, cutoff, n_posit
     assert (r.threshold, r.tmc) == (cutoff, 0.0)
 
 
-@given(st.lists(st.tuples(st.booleans(), st.integers(0, 20)), min_size=2, max_size=30),
-       st.integers(1, 19).map(lambda k: k / 20), st.sampled_from([0.01, 0.05, 0.003]))
+@given(
+    st.lists(st.tuples(st.booleans(), st.integers(0, 20)), min_size=2, max_size=30),
+    st.integers(1, 19).map(lambda k: k / 20),
+    st.sampled_from([0.01, 0.05, 0.003]),
+)
 def test_search_matches_a_literal_implementation(cases, fp_cost, step):
     labels = np.array([c[0] for c in cases])
     assume(labels.any() and not labels.all())
@@ -335,16 +393,19 @@ def test_search_matches_a_literal_implementation(cases, fp_cost, step):
         fnr = np.mean(~pred[labels])
         fpr = np.mean(pred[~labels])
         expected.append(100 * (fnr * fn_cost + fpr * fp_cost))
-    got_t, got = search_curve(fp_cost, step, np.sort(np.round(p_neg[labels], 12)),
-                               np.sort(np.round(p_neg[~labels], 12)))
+    got_t, got = search_curve(
+        fp_cost, step, np.sort(np.round(p_neg[labels], 12)), np.sort(np.round(p_neg[~labels], 12))
+    )
     np.testing.assert_allclose(got_t, np.round(ts, 12), atol=1e-12)
     np.testing.assert_allclose(got, expected, atol=1e-9)
     r = cw.thesis_optimized_search(labels, 1 - p_neg, fp_cost, step=step)
     assert r.tmc == pytest.approx(min(expected), abs=1e-9)
 
 
-@given(st.lists(st.tuples(st.booleans(), st.integers(0, 50)), min_size=2, max_size=40),
-       st.lists(st.integers(0, 20).map(lambda k: k / 20), min_size=1, max_size=5))
+@given(
+    st.lists(st.tuples(st.booleans(), st.integers(0, 50)), min_size=2, max_size=40),
+    st.lists(st.integers(0, 20).map(lambda k: k / 20), min_size=1, max_size=5),
+)
 def test_search_is_never_below_the_exact_mtmcs(cases, xs):
     labels = np.array([c[0] for c in cases])
     assume(labels.any() and not labels.all())
@@ -397,8 +458,9 @@ def test_mtmcs_curve_is_exact_between_its_rows(data):
     assert x[0] == 0.05 and x[-1] == 0.95 and np.all(np.diff(x) > 0)
     roc = clf.roc
     probe = np.linspace(0.05, 0.95, 181)
-    np.testing.assert_allclose(np.interp(probe, x, y),
-                               100 * brute.envelope_min(roc.fpr, roc.tpr, 1 - probe), atol=1e-9)
+    np.testing.assert_allclose(
+        np.interp(probe, x, y), 100 * brute.envelope_min(roc.fpr, roc.tpr, 1 - probe), atol=1e-9
+    )
 
 
 @given(tied_data())
@@ -407,7 +469,9 @@ def test_threshold_segments_cover_the_axis_with_optimal_thresholds(data):
     clf = cw.Classifier.from_scores(labels, scores)
     seg = threshold_segments(clf, 0.0, 1.0)
     assert seg["fp_cost_lo"].iloc[0] == 0.0 and seg["fp_cost_hi"].iloc[-1] == 1.0
-    np.testing.assert_array_equal(seg["fp_cost_lo"].to_numpy()[1:], seg["fp_cost_hi"].to_numpy()[:-1])
+    np.testing.assert_array_equal(
+        seg["fp_cost_lo"].to_numpy()[1:], seg["fp_cost_hi"].to_numpy()[:-1]
+    )
     assert np.all(np.diff(seg["threshold"].to_numpy()) > 0)  # dearer FPs, higher threshold
     for row in seg.itertuples():
         m = (row.fp_cost_lo + row.fp_cost_hi) / 2
@@ -420,10 +484,15 @@ def test_check_range_and_snap_range():
     assert check_range([0.1 + 0.2, 0.55]) == [0.3, 0.55]
     assert check_range([]) == [] and check_range(None) == []
     assert check_range([0.0, 1.0]) == [0.0, 1.0]
-    for bad, message in (([0.31, 0.4], r"0.31 is not a multiple of 0.05.*\[0.3, 0.4\] or \[0.35, 0.4\]"),
-                         ([0.3, 0.42], r"use \[0.3, 0.4\] or \[0.3, 0.45\]"),
-                         ([0.4, 0.4], "lo < hi"), ([0.5, 0.4], "lo < hi"), ([-0.05, 0.4], "0 <= lo"),
-                         ([0.1], "two numbers"), ([np.nan, 0.4], "0 <= lo")):
+    for bad, message in (
+        ([0.31, 0.4], r"0.31 is not a multiple of 0.05.*\[0.3, 0.4\] or \[0.35, 0.4\]"),
+        ([0.3, 0.42], r"use \[0.3, 0.4\] or \[0.3, 0.45\]"),
+        ([0.4, 0.4], "lo < hi"),
+        ([0.5, 0.4], "lo < hi"),
+        ([-0.05, 0.4], "0 <= lo"),
+        ([0.1], "two numbers"),
+        ([np.nan, 0.4], "0 <= lo"),
+    ):
         with pytest.raises(ValueError, match=message):
             check_range(bad)
     with pytest.raises(TypeError, match="two numbers"):

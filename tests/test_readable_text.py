@@ -34,9 +34,10 @@ def _selects_the_same(scores, threshold, text):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False), min_size=2,
-                max_size=40),
-       st.integers(0, 3))
+@given(
+    st.lists(st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False), min_size=2, max_size=40),
+    st.integers(0, 3),
+)
 def test_the_shown_threshold_flags_the_same_cases(raw, grid):
     """For every distinct score t, `score >= float(shown)` flags exactly what `score >= t` does
     (the shown text between t and the next lower score), on scores close together or on grids."""
@@ -72,8 +73,9 @@ def _brute_flags(y, scores, p, fn, fp):
     costs = []
     for t in np.concatenate([np.unique(scores), [np.inf]]):
         pred = scores >= t
-        costs.append((p * fn * (~pred & y).sum() / pos + (1 - p) * fp * (pred & ~y).sum() / neg,
-                      pred))
+        costs.append(
+            (p * fn * (~pred & y).sum() / pos + (1 - p) * fp * (pred & ~y).sum() / neg, pred)
+        )
     low = min(c for c, _ in costs)
     return [pred for c, pred in costs if c <= low + 1e-12]
 
@@ -96,16 +98,22 @@ def test_headline_threshold_flags_what_the_brute_force_flags(grid_data):
             m = re.search(r"at score ≥ (\S+): ", w.headline.text)
             assert m, w.headline.text
             flagged = scores >= float(m.group(1))
-            assert any(np.array_equal(flagged, b) for b in _brute_flags(y, scores, p, 1.0, 1.0)), \
-                (p, w.headline.text)
+            assert any(np.array_equal(flagged, b) for b in _brute_flags(y, scores, p, 1.0, 1.0)), (
+                p,
+                w.headline.text,
+            )
     finally:
         w.close()
 
 
 def test_flagging_nothing_and_everything_are_said_in_words(grid_data):
     y, scores = grid_data
-    w = cw.CostWidget([cw.Classifier.from_scores(y, scores, name="m"),
-                       cw.Classifier.from_scores(y, -scores, name="n")])
+    w = cw.CostWidget(
+        [
+            cw.Classifier.from_scores(y, scores, name="m"),
+            cw.Classifier.from_scores(y, -scores, name="n"),
+        ]
+    )
     try:
         w.p_pos = 0.0  # nothing is positive: flagging no case costs nothing
         assert w.headline.text.startswith("Flag no case: 0 per case"), w.headline.text
@@ -139,7 +147,8 @@ def test_difference_axis_labels_tell_every_tick_apart():
     y = rng.random(600) < 0.4
     base = y * 3.0 + rng.normal(size=600)
     w = cw.CostWidget.from_predictions(
-        y, {"a": np.round(base, 3), "b": np.round(base + 0.15 * rng.normal(size=600), 3)})
+        y, {"a": np.round(base, 3), "b": np.round(base + 0.15 * rng.normal(size=600), 3)}
+    )
     try:
         w.difference = ["a", "b"]
         w.wait(timeout=300)
@@ -161,8 +170,10 @@ def _cells(table_html):
     import html as _html
 
     head = [_html.unescape(h) for h in re.findall(r"<th(?:\s[^>]*)?>(.*?)</th>", table_html)]
-    rows = [[_html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", r)]
-            for r in re.findall(r"<tr>(.*?)</tr>", table_html.split("<tbody>")[1])]
+    rows = [
+        [_html.unescape(c) for c in re.findall(r"<td>(.*?)</td>", r)]
+        for r in re.findall(r"<tr>(.*?)</tr>", table_html.split("<tbody>")[1])
+    ]
     return head, rows
 
 
@@ -176,9 +187,10 @@ def test_threshold_choice_tables_read_as_the_readout():
     try:
         w.threshold_choice = "score+rate"
         view = w.threshold_choice_view
-        for table_html, frame in ((view.choices_html.value, view.choices.reset_index(drop=True)),
-                                  (view.table_html.value,
-                                   view.table.reindex(columns=TABLE_COLUMNS).reset_index())):
+        for table_html, frame in (
+            (view.choices_html.value, view.choices.reset_index(drop=True)),
+            (view.table_html.value, view.table.reindex(columns=TABLE_COLUMNS).reset_index()),
+        ):
             head, rows = _cells(table_html)
             assert head and not any("_" in h for h in head), head
             assert len(rows) == len(frame)
@@ -205,25 +217,36 @@ def test_the_cheapest_classifiers_dot_is_drawn_on_top():
     y = rng.random(n) < 0.4
     # "first" finds most positives with few false alarms, "second" all of them less sharply:
     # the first is the cheaper at low p(+), the second at high p(+).
-    models = {"first": np.where(y, np.where(rng.random(n) < 0.35, rng.normal(0, 1, n),
-                                            rng.normal(3, 1, n)), rng.normal(0, 1, n)),
-              "second": np.where(y, rng.normal(1.3, 1, n), rng.normal(0, 1, n))}
+    models = {
+        "first": np.where(
+            y,
+            np.where(rng.random(n) < 0.35, rng.normal(0, 1, n), rng.normal(3, 1, n)),
+            rng.normal(0, 1, n),
+        ),
+        "second": np.where(y, rng.normal(1.3, 1, n), rng.normal(0, 1, n)),
+    }
     w = cw.CostWidget.from_predictions(y, models, p_pos=0.4)
     try:
         op, marks = w.operating_tool, list(w.figures.cost.marks)
         winners = set()
         for p in (0.2, 0.4, 0.7, 0.9):
             w.p_pos = p
-            costs = {n: min(_cost(y, s, p, t) for t in np.append(np.unique(s), np.inf))
-                     for n, s in models.items()}
+            costs = {
+                n: min(_cost(y, s, p, t) for t in np.append(np.unique(s), np.inf))
+                for n, s in models.items()
+            }
             best = min(costs, key=costs.get)
             winners.add(best)
             assert op.winner_dot.visible and list(op.winner_dot.colors) == [w.colors[best]]
             assert op.winner_dot.y[0] == pytest.approx(costs[best] / _scale(p), abs=1e-12)
             assert op.winner_dot.x[0] == w.pcf
         assert winners == set(models)  # each model wins somewhere: the dot follows
-        others = [m for m in marks if isinstance(m, bq.Scatter)
-                  and m not in (op.winner_dot, op.handle, w.hover_tool.cost_highlight)]
+        others = [
+            m
+            for m in marks
+            if isinstance(m, bq.Scatter)
+            and m not in (op.winner_dot, op.handle, w.hover_tool.cost_highlight)
+        ]
         assert all(marks.index(m) < marks.index(op.winner_dot) for m in others)
         assert op.handle.scales["y"] is not w.figures.cost_y  # at the foot whatever the zoom
         w.p_pos = 1.0  # every classifier costs 0: a tie

@@ -14,17 +14,18 @@ import costwidget as cw
 def _data(seed, n, ties, weighted):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.4
-    y[:2] = [True, False]                      # both classes present
+    y[:2] = [True, False]  # both classes present
     s = 1 / (1 + np.exp(-(1.2 * y + rng.normal(size=n))))
     if ties:
-        s = np.round(s, 1)                     # many tied scores, 0.5 among them
+        s = np.round(s, 1)  # many tied scores, 0.5 among them
     w = rng.uniform(0.1, 3.0, n) if weighted else None
     return y, s, w
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10_000), n=st.integers(2, 200), ties=st.booleans(),
-       weighted=st.booleans())
+@given(
+    seed=st.integers(0, 10_000), n=st.integers(2, 200), ties=st.booleans(), weighted=st.booleans()
+)
 def test_auc_equals_sklearn(seed, n, ties, weighted):
     y, s, w = _data(seed, n, ties, weighted)
     clf = cw.Classifier.from_scores(y, s, sample_weight=w)
@@ -32,14 +33,20 @@ def test_auc_equals_sklearn(seed, n, ties, weighted):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10_000), n=st.integers(2, 200), ties=st.booleans(),
-       weighted=st.booleans(), threshold=st.sampled_from([0.5, 0.3, 0.0, 1.0, 0.35]))
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.integers(2, 200),
+    ties=st.booleans(),
+    weighted=st.booleans(),
+    threshold=st.sampled_from([0.5, 0.3, 0.0, 1.0, 0.35]),
+)
 def test_point_at_threshold_equals_a_direct_count(seed, n, ties, weighted, threshold):
     y, s, w = _data(seed, n, ties, weighted)
     clf = cw.Classifier.from_scores(y, s, sample_weight=w)
     # sklearn's rule: predicted positive when score >= threshold; weighted confusion matrix.
-    tn, fp, fn, tp = confusion_matrix(y, s >= threshold, labels=[False, True],
-                                      sample_weight=w).ravel()
+    tn, fp, fn, tp = confusion_matrix(
+        y, s >= threshold, labels=[False, True], sample_weight=w
+    ).ravel()
     fpr, tpr = cw.roc_point_at_threshold(clf, threshold)
     assert fpr == pytest.approx(fp / (fp + tn), abs=1e-12)
     assert tpr == pytest.approx(tp / (tp + fn), abs=1e-12)
@@ -55,8 +62,9 @@ def test_score_exactly_at_threshold_is_positive():
 
 def test_no_point_without_probabilities():
     assert cw.roc_point_at_threshold(cw.Classifier.from_scores([0, 1], [-2.0, 3.0])) is None
-    assert cw.roc_point_at_threshold(cw.Classifier.from_scores([0, 1], [-2.0, 3.0]),
-                                     0.5, require_probabilities=False) == (0.0, 1.0)
+    assert cw.roc_point_at_threshold(
+        cw.Classifier.from_scores([0, 1], [-2.0, 3.0]), 0.5, require_probabilities=False
+    ) == (0.0, 1.0)
     f, t, thr = roc_curve([0, 1, 1], [0.2, 0.6, 0.9])
     assert cw.roc_point_at_threshold(cw.Classifier.from_roc(f, t, thr)) is None
     assert not cw.scores_are_probabilities(cw.Classifier.from_roc(f, t, thr))
@@ -68,8 +76,10 @@ def test_no_point_without_probabilities():
 
 def test_demo_models_auc_against_sklearn():
     from costwidget.datasets import load_demo_scores  # noqa: PLC0415
+
     scores = load_demo_scores("german_credit")
     for name, g in scores.groupby("model"):
         clf = cw.Classifier.from_scores(g["label"] == "Bad", g["score"], name=name)
-        assert cw.roc_auc(clf) == pytest.approx(roc_auc_score(g["label"] == "Bad", g["score"]),
-                                                abs=1e-12)
+        assert cw.roc_auc(clf) == pytest.approx(
+            roc_auc_score(g["label"] == "Bad", g["score"]), abs=1e-12
+        )

@@ -28,10 +28,8 @@ GRID = 101
 
 @pytest.fixture(scope="module")
 def german():
-    m = cw.Classifier.from_frame(load_demo_scores("german_credit"), instance="row",
-                                 pos_label="Bad")
-    return {name: m[name] for name in ("gradient boosting", "random forest",
-                                       "logistic regression")}
+    m = cw.Classifier.from_frame(load_demo_scores("german_credit"), instance="row", pos_label="Bad")
+    return {name: m[name] for name in ("gradient boosting", "random forest", "logistic regression")}
 
 
 def _pair(seed=0, n=400, noise=0.01, weak=False, signal=0.2):
@@ -62,7 +60,8 @@ def test_between_grid_points_the_band_has_the_grids_critical_value(german):
     a, b = german["logistic regression"], german["random forest"]
     grid = np.linspace(0.0, 1.0, GRID)
     c = cw.difference_band(a, b, 0.8, n_boot=N_BOOT, grid=GRID, random_state=3).attrs[
-        "critical_value"]
+        "critical_value"
+    ]
     for pcf in (0.1234, 0.4321, 0.777):
         x = np.sort(np.append(grid, pcf))
         wide = cw.difference_band(a, b, 0.8, n_boot=N_BOOT, grid=x, random_state=3)
@@ -79,10 +78,14 @@ def test_between_grid_points_the_band_has_the_grids_critical_value(german):
 def test_the_band_is_of_the_runner_up_minus_the_chosen(german):
     d = cw.decide(german, p_pos=0.3)
     band = cw.runner_up_band(german, d, n_boot=N_BOOT, grid=GRID)
-    assert (band.chosen, band.runner_up, band.of) == ("gradient boosting", "random forest",
-                                                      "envelopes")
-    diff, lo, hi = difference_at(german["random forest"], german["gradient boosting"], d.pcf,
-                                 0.9, n_boot=N_BOOT, grid=GRID)
+    assert (band.chosen, band.runner_up, band.of) == (
+        "gradient boosting",
+        "random forest",
+        "envelopes",
+    )
+    diff, lo, hi = difference_at(
+        german["random forest"], german["gradient boosting"], d.pcf, 0.9, n_boot=N_BOOT, grid=GRID
+    )
     assert (band.diff, band.lower, band.upper) == pytest.approx((diff, lo, hi), abs=1e-15)
     # the difference on the data is the headline's gap (NEC, scale 1 with unit costs)
     gap = d.of("random forest").rule.expected_cost - d.rule.expected_cost
@@ -98,8 +101,14 @@ def test_the_clause_appears_exactly_where_the_view_finds_no_difference(german):
         d = cw.decide(german, p_pos=x[j])
         assert abs(d.pcf - x[j]) <= 1e-15
         band = cw.runner_up_band(german, d, n_boot=N_BOOT, grid=GRID)
-        view = cw.difference_band(german[band.runner_up], german[band.chosen], 0.9,
-                                  n_boot=N_BOOT, grid=GRID, random_state=0)
+        view = cw.difference_band(
+            german[band.runner_up],
+            german[band.chosen],
+            0.9,
+            n_boot=N_BOOT,
+            grid=GRID,
+            random_state=0,
+        )
         apart = not bool(view.significant[j])
         text = cw.decide(german, p_pos=x[j], runner_up_band=band).headline
         assert ("cannot tell apart" in text) == apart, (j, text)
@@ -113,15 +122,20 @@ def test_nearly_identical_and_clearly_different_models():
     d = cw.decide(twins, p_pos=0.3)
     band = cw.runner_up_band(twins, d, n_boot=N_BOOT, grid=GRID)
     assert band.lower <= 0.0 <= band.upper and band.includes_zero
-    assert "which this data cannot tell apart from a" in cw.decide(
-        twins, p_pos=0.3, runner_up_band=band).headline
+    assert (
+        "which this data cannot tell apart from a"
+        in cw.decide(twins, p_pos=0.3, runner_up_band=band).headline
+    )
     apart = _pair(weak=True)
     d = cw.decide(apart, p_pos=0.3)
     band = cw.runner_up_band(apart, d, n_boot=N_BOOT, grid=GRID)
     assert band.lower > 0.0 and not band.includes_zero
     text = cw.decide(apart, p_pos=0.3, runner_up_band=band).headline
-    assert re.search(r"next best b, \+[0-9.]+, significantly more than a \(simultaneous paired "
-                     r"90 % band of the difference: \+[0-9.e-]+ to \+[0-9.e-]+\)$", text), text
+    assert re.search(
+        r"next best b, \+[0-9.]+, significantly more than a \(simultaneous paired "
+        r"90 % band of the difference: \+[0-9.e-]+ to \+[0-9.e-]+\)$",
+        text,
+    ), text
 
 
 def test_the_clause_is_in_cost_per_case_and_says_its_limits():
@@ -132,15 +146,21 @@ def test_the_clause_is_in_cost_per_case_and_says_its_limits():
     text = cw.decide(twins, p_pos=0.3, cost_fn=3.0, cost_fp=2.0, runner_up_band=band).headline
     lo, hi = band.lower * scale, band.upper * scale
     assert lo < 0 < hi
-    assert text.endswith(f"(simultaneous paired 95 % band of the difference: "
-                         f"−{cw.model.readable(-lo)} to +{cw.model.readable(hi)})")
+    assert text.endswith(
+        f"(simultaneous paired 95 % band of the difference: "
+        f"−{cw.model.readable(-lo)} to +{cw.model.readable(hi)})"
+    )
     # the boundary: a band whose lower limit is exactly 0 includes 0
     edge = dataclasses.replace(band, lower=0.0)
-    assert "cannot tell apart" in cw.decide(twins, p_pos=0.3, cost_fn=3.0, cost_fp=2.0,
-                                            runner_up_band=edge).headline
+    assert (
+        "cannot tell apart"
+        in cw.decide(twins, p_pos=0.3, cost_fn=3.0, cost_fp=2.0, runner_up_band=edge).headline
+    )
     above = dataclasses.replace(band, lower=5e-324)
-    assert "significantly more" in cw.decide(twins, p_pos=0.3, cost_fn=3.0, cost_fp=2.0,
-                                             runner_up_band=above).headline
+    assert (
+        "significantly more"
+        in cw.decide(twins, p_pos=0.3, cost_fn=3.0, cost_fp=2.0, runner_up_band=above).headline
+    )
 
 
 def test_a_band_of_another_state_is_not_said():
@@ -169,14 +189,18 @@ def test_no_runner_up_no_band():
 
 
 def test_no_scores_and_unpaired_are_refused_with_the_reason():
-    conf = {"a": cw.Classifier.from_confusion(tp=8, fn=2, fp=1, tn=9, name="a"),
-            "b": cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="b")}
+    conf = {
+        "a": cw.Classifier.from_confusion(tp=8, fn=2, fp=1, tn=9, name="a"),
+        "b": cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="b"),
+    }
     with pytest.raises(ValueError, match="scores"):
         cw.runner_up_band(conf, cw.decide(conf, p_pos=0.5))
     rng = np.random.default_rng(1)
     y = rng.random(100) < 0.4
-    apart = {"a": cw.Classifier.from_scores(list(y), y + rng.normal(size=100), name="a"),
-             "b": cw.Classifier.from_scores(list(y), rng.normal(size=100), name="b")}
+    apart = {
+        "a": cw.Classifier.from_scores(list(y), y + rng.normal(size=100), name="a"),
+        "b": cw.Classifier.from_scores(list(y), rng.normal(size=100), name="b"),
+    }
     with pytest.raises(ValueError, match="not known to score the same instances"):
         cw.runner_up_band(apart, cw.decide(apart, p_pos=0.5))
 
@@ -191,23 +215,41 @@ def test_under_a_binding_constraint_the_band_is_of_the_rules():
     assert rules[0].binding and not rules[0].randomized and not rules[1].randomized
     band = cw.runner_up_band(pair, d, n_boot=N_BOOT, grid=GRID)
     assert band.of == "rules"
-    assert (band.threshold_chosen, band.threshold_runner_up) == (rules[0].threshold,
-                                                                rules[1].threshold)
-    view = cw.difference_band(pair["a"], pair["b"], 0.9, threshold_a=rules[0].threshold,
-                              threshold_b=rules[1].threshold, n_boot=N_BOOT, grid=GRID,
-                              random_state=0)
+    assert (band.threshold_chosen, band.threshold_runner_up) == (
+        rules[0].threshold,
+        rules[1].threshold,
+    )
+    view = cw.difference_band(
+        pair["a"],
+        pair["b"],
+        0.9,
+        threshold_a=rules[0].threshold,
+        threshold_b=rules[1].threshold,
+        n_boot=N_BOOT,
+        grid=GRID,
+        random_state=0,
+    )
     c = view.attrs["critical_value"]
-    wide = cw.difference_band(pair["a"], pair["b"], 0.9, threshold_a=rules[0].threshold,
-                              threshold_b=rules[1].threshold, n_boot=N_BOOT,
-                              grid=np.sort(np.append(np.linspace(0, 1, GRID), d.pcf)),
-                              random_state=0)
+    wide = cw.difference_band(
+        pair["a"],
+        pair["b"],
+        0.9,
+        threshold_a=rules[0].threshold,
+        threshold_b=rules[1].threshold,
+        n_boot=N_BOOT,
+        grid=np.sort(np.append(np.linspace(0, 1, GRID), d.pcf)),
+        random_state=0,
+    )
     row = wide[wide.pcf == d.pcf].iloc[0]
-    centre, sd = (row.lower + row.upper) / 2, (row.upper - row.lower) / (2 * wide.attrs[
-        "critical_value"])
+    centre, sd = (
+        (row.lower + row.upper) / 2,
+        (row.upper - row.lower) / (2 * wide.attrs["critical_value"]),
+    )
     assert -band.upper == pytest.approx(centre - c * sd, abs=1e-12)
     assert -band.lower == pytest.approx(centre + c * sd, abs=1e-12)
-    text = cw.decide(pair, p_pos=0.3, constraint="neyman_pearson", max_fpr=max_fpr,
-                     runner_up_band=band).headline
+    text = cw.decide(
+        pair, p_pos=0.3, constraint="neyman_pearson", max_fpr=max_fpr, runner_up_band=band
+    ).headline
     assert "band of the two rules' difference, thresholds held fixed" in text
 
 
@@ -242,7 +284,7 @@ def test_only_while_uncertainty_is_shown(german):
         assert "cannot tell apart" in w.headline.text
         w.difference = []
         assert w.decision.runner_up_band is None and "tell apart" not in w.headline.text
-        w.show_bands = True   # the band computed before is said again at once
+        w.show_bands = True  # the band computed before is said again at once
         assert "cannot tell apart" in w.headline.text
     finally:
         w.close()
@@ -257,8 +299,9 @@ def test_the_widget_computes_the_band_in_the_background(german):
         band = d.runner_up_band
         assert band is not None and band.pcf == d.pcf and band.level == w.band_level
         # the view's band, computed here: the widget's band is the difference view's
-        view = cw.difference_band(german[band.chosen], german[band.runner_up], w.band_level,
-                                  random_state=0)
+        view = cw.difference_band(
+            german[band.chosen], german[band.runner_up], w.band_level, random_state=0
+        )
         x = view.pcf.to_numpy()
         j = int(np.argmin(abs(x - d.pcf)))
         exact = difference_at(german[band.chosen], german[band.runner_up], d.pcf, w.band_level)
@@ -299,8 +342,8 @@ def test_a_stale_band_is_never_shown(german, monkeypatch):
     headlines = []
     w.headline.widget.observe(lambda ch: headlines.append(ch["new"]), names=["value"])
     try:
-        assert started.wait(30)   # the first request (PCF(+) 0.3) is computing
-        w.p_pos = 0.35            # the state moves meanwhile (the same pair, another PCF(+))
+        assert started.wait(30)  # the first request (PCF(+) 0.3) is computing
+        w.p_pos = 0.35  # the state moves meanwhile (the same pair, another PCF(+))
         gate.set()
         w.wait(60)
         d = w.decision
@@ -316,8 +359,10 @@ def test_a_stale_band_is_never_shown(german, monkeypatch):
 
 
 def test_pairs_without_a_band_keep_the_headline_and_the_banner_clear():
-    conf = [cw.Classifier.from_confusion(tp=8, fn=2, fp=1, tn=9, name="a"),
-            cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="b")]
+    conf = [
+        cw.Classifier.from_confusion(tp=8, fn=2, fp=1, tn=9, name="a"),
+        cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7, name="b"),
+    ]
     w = cw.CostWidget(conf, p_pos=0.5)
     try:
         w.show_bands = True
@@ -357,45 +402,77 @@ def test_the_pages_decide_says_the_band_as_python_does(german):
         pytest.skip("node is not installed")
     twins, apart = _pair(noise=0.01), _pair(weak=True)
     groups = [list(german.items()), list(twins.items()), list(apart.items())]
-    cases = []   # (group, state, band or None)
+    cases = []  # (group, state, band or None)
     for g, clfs in enumerate(groups):
         names = [n for n, _ in clfs]
         for p in (0.2, 0.3, 0.55, 0.8):
-            state = {"p_pos": p, "cost_fn": 1.0, "cost_fp": 2.0, "constraint": "none",
-                     "max_fpr": 0.1, "capacity": 10.0, "n_pos": 30.0, "n_neg": 70.0,
-                     "visible": names, "group": g}
+            state = {
+                "p_pos": p,
+                "cost_fn": 1.0,
+                "cost_fp": 2.0,
+                "constraint": "none",
+                "max_fpr": 0.1,
+                "capacity": 10.0,
+                "n_pos": 30.0,
+                "n_neg": 70.0,
+                "visible": names,
+                "group": g,
+            }
             d = cw.decide(dict(clfs), p_pos=p, cost_fn=1.0, cost_fp=2.0)
             band = cw.runner_up_band(dict(clfs), d, n_boot=N_BOOT, grid=GRID)
             cases.append((state, band))
             if band is None:  # a tie: no runner-up
                 continue
-            cases.append((dict(state, p_pos=p + 0.01), band))                 # another PCF(+)
+            cases.append((dict(state, p_pos=p + 0.01), band))  # another PCF(+)
             cases.append((state, dataclasses.replace(band, runner_up=band.chosen)))  # pair
     pair = _pair(weak=True, signal=0.0)
     groups.append(list(pair.items()))
     max_fpr = _vertex_limit(pair)
     d = cw.decide(pair, p_pos=0.3, constraint="neyman_pearson", max_fpr=max_fpr)
     band = cw.runner_up_band(pair, d, n_boot=N_BOOT, grid=GRID)
-    state = {"p_pos": 0.3, "cost_fn": 1.0, "cost_fp": 1.0, "constraint": "neyman_pearson",
-             "max_fpr": max_fpr, "capacity": 10.0, "n_pos": 30.0, "n_neg": 70.0,
-             "visible": ["a", "b"], "group": 3}
+    state = {
+        "p_pos": 0.3,
+        "cost_fn": 1.0,
+        "cost_fp": 1.0,
+        "constraint": "neyman_pearson",
+        "max_fpr": max_fpr,
+        "capacity": 10.0,
+        "n_pos": 30.0,
+        "n_neg": 70.0,
+        "visible": ["a", "b"],
+        "group": 3,
+    }
     cases.append((state, band))
-    cases.append((state, dataclasses.replace(band, threshold_chosen=band.threshold_chosen
-                                             + 1.0)))                       # another rule
+    cases.append(
+        (state, dataclasses.replace(band, threshold_chosen=band.threshold_chosen + 1.0))
+    )  # another rule
     payload_groups = []
     for clfs in groups:
         header, buffers = pack_classifiers(clfs)
         payload_groups.append({"header": header, "buffers": _b64(buffers)})
     states = [dict(s, runner_up_band=None if b is None else b.to_dict()) for s, b in cases]
-    out = run_node({"groups": payload_groups, "states": states, "pcf_queries": [],
-                    "constraint_queries": [], "format_queries": []})
+    out = run_node(
+        {
+            "groups": payload_groups,
+            "states": states,
+            "pcf_queries": [],
+            "constraint_queries": [],
+            "format_queries": [],
+        }
+    )
     said = {"fits": 0, "not": 0, "apart": 0, "rules": 0}
     for (s, band), js in zip(cases, out["states"]):
         clfs = dict(groups[s["group"]])
         kind = s["constraint"]
-        py = cw.decide(clfs, p_pos=s["p_pos"], cost_fn=s["cost_fn"], cost_fp=s["cost_fp"],
-                       constraint=kind, max_fpr=s["max_fpr"] if kind != "none" else None,
-                       runner_up_band=band)
+        py = cw.decide(
+            clfs,
+            p_pos=s["p_pos"],
+            cost_fn=s["cost_fn"],
+            cost_fp=s["cost_fp"],
+            constraint=kind,
+            max_fpr=s["max_fpr"] if kind != "none" else None,
+            runner_up_band=band,
+        )
         diff = decision_differences(py.to_dict(), js["decision"])
         assert not diff, (s, diff[:5])
         assert js["headline"] == py.headline

@@ -29,14 +29,17 @@ def spark():
         pytest.skip("Spark needs Java (17+): no java on PATH and no JAVA_HOME")
     from pyspark.sql import SparkSession
 
-    session = (SparkSession.builder.master("local[2]").appName("costwidget-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.driver.bindAddress", "127.0.0.1")
-               .config("spark.driver.host", "127.0.0.1")
-               .config("spark.sql.shuffle.partitions", "2")
-               .config("spark.default.parallelism", "2")
-               .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-               .getOrCreate())
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("costwidget-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .getOrCreate()
+    )
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
@@ -49,8 +52,14 @@ def frame():
     y = rng.random(n) < 0.3
     model = rng.choice(["forest", "logit"], n)
     s = np.round(rng.random(n) * 0.7 + 0.3 * y + 0.1 * (model == "forest"), 3)
-    return pd.DataFrame({"score": s, "label": np.where(y, "fraud", "ok"), "model": model,
-                         "fold": rng.integers(0, 3, n)})
+    return pd.DataFrame(
+        {
+            "score": s,
+            "label": np.where(y, "fraud", "ok"),
+            "model": model,
+            "fold": rng.integers(0, 3, n),
+        }
+    )
 
 
 def _assert_same(a, b):
@@ -60,8 +69,7 @@ def _assert_same(a, b):
 
 
 def test_exact_counts_equal_from_scores_with_models_and_folds(spark, frame):
-    got = cw.from_spark(spark.createDataFrame(frame), model="model", fold="fold",
-                        pos_label="fraud")
+    got = cw.from_spark(spark.createDataFrame(frame), model="model", fold="fold", pos_label="fraud")
     ref = cw.Classifier.from_frame(frame, fold="fold", pos_label="fraud")
     assert list(got) == ["forest", "logit"]
     for name, clf in got.items():
@@ -72,10 +80,10 @@ def test_exact_counts_equal_from_scores_with_models_and_folds(spark, frame):
 
 
 def test_rounded_groups_equal_duckdb_exactly(spark, frame):
-    got = cw.from_spark(spark.createDataFrame(frame), model="model", pos_label="fraud",
-                        decimals=1)
-    same = cw.from_duckdb(duckdb.connect().from_df(frame), model="model", pos_label="fraud",
-                          decimals=1)
+    got = cw.from_spark(spark.createDataFrame(frame), model="model", pos_label="fraud", decimals=1)
+    same = cw.from_duckdb(
+        duckdb.connect().from_df(frame), model="model", pos_label="fraud", decimals=1
+    )
     for name in same:
         _assert_same(got[name], same[name])
         assert got[name].envelope_error_bound == same[name].envelope_error_bound > 0
@@ -83,13 +91,16 @@ def test_rounded_groups_equal_duckdb_exactly(spark, frame):
 
 def test_malformed_frames_are_refused_with_the_column_named(spark):
     three = spark.createDataFrame(pd.DataFrame({"p": [0.1, 0.2, 0.3], "y": ["a", "b", "c"]}))
-    with pytest.raises(ValueError, match=r"no column y_score='score'; its columns are \['p', 'y'\]"):
+    with pytest.raises(
+        ValueError, match=r"no column y_score='score'; its columns are \['p', 'y'\]"
+    ):
         cw.from_spark(three, y_true="y", model=None)
     with pytest.raises(ValueError, match=r"Column 'y' \(y_true=\) has 3 distinct values"):
         cw.from_spark(three, y_score="p", y_true="y", model=None)
     # pandas NaN becomes NULL in Spark: the NaN is made in Spark SQL, as a Parquet file holds it.
-    nan = spark.sql("SELECT * FROM VALUES (0.1D, 0), (CAST('NaN' AS DOUBLE), 1), (0.3D, 1) "
-                    "AS t(p, label)")
+    nan = spark.sql(
+        "SELECT * FROM VALUES (0.1D, 0), (CAST('NaN' AS DOUBLE), 1), (0.3D, 1) AS t(p, label)"
+    )
     with pytest.raises(ValueError, match=r"Column 'p' \(y_score=\) has 1 NaN"):
         cw.from_spark(nan, y_score="p", model=None)
     with pytest.raises(TypeError, match="pyspark.sql.DataFrame"):
@@ -98,16 +109,21 @@ def test_malformed_frames_are_refused_with_the_column_named(spark):
 
 def test_weights_equal_duckdb_and_from_scores(spark, frame):
     weighted = frame.assign(w=np.where(frame["label"] == "fraud", 1.0, 12.5))
-    got = cw.from_spark(spark.createDataFrame(weighted), model="model", pos_label="fraud",
-                        sample_weight="w")
-    same = cw.from_duckdb(duckdb.connect().from_df(weighted), model="model", pos_label="fraud",
-                          sample_weight="w")
+    got = cw.from_spark(
+        spark.createDataFrame(weighted), model="model", pos_label="fraud", sample_weight="w"
+    )
+    same = cw.from_duckdb(
+        duckdb.connect().from_df(weighted), model="model", pos_label="fraud", sample_weight="w"
+    )
     for name in same:
         _assert_same(got[name], same[name])
         part = weighted[weighted["model"] == name]
-        _assert_same(got[name], cw.Classifier.from_scores(part["label"], part["score"],
-                                                          pos_label="fraud",
-                                                          sample_weight=part["w"]))
+        _assert_same(
+            got[name],
+            cw.Classifier.from_scores(
+                part["label"], part["score"], pos_label="fraud", sample_weight=part["w"]
+            ),
+        )
     bad = spark.createDataFrame(weighted.assign(w=np.where(weighted.index == 5, -2.0, 1.0)))
     with pytest.raises(ValueError, match=r"Column 'w' \(sample_weight=\) has negative weights"):
         cw.from_spark(bad, model="model", pos_label="fraud", sample_weight="w")

@@ -45,7 +45,7 @@ TOL = 1e-12
 def scored(draw, weighted=None, prior=False):
     """(y, s, w, rho): labels 0/1 with both classes, scores in [0, 1] with ties, weights or None."""
     n = draw(st.integers(2, 40))
-    levels = draw(st.integers(1, 12))   # few levels: many ties; many: mostly distinct
+    levels = draw(st.integers(1, 12))  # few levels: many ties; many: mostly distinct
     fine = draw(st.booleans())
     if fine:
         # Rounded: sklearn's IsotonicRegression merges scores closer than 1e-15 as ties.
@@ -59,7 +59,7 @@ def scored(draw, weighted=None, prior=False):
     w = None
     if weighted:
         w = np.array(draw(st.lists(st.floats(0.01, 10, allow_nan=False), min_size=n, max_size=n)))
-        if draw(st.booleans()):   # some weight-0 cases, never the two that hold the classes
+        if draw(st.booleans()):  # some weight-0 cases, never the two that hold the classes
             zero = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
             zero[:2] = False
             w[zero] = 0.0
@@ -98,7 +98,7 @@ def test_loss_score_is_the_brier_score(data):
 def test_loss_optimal_is_the_brier_score_after_pav(data):
     y, s, w, _ = data
     clf = _clf(y, s, w)
-    keep = np.ones(len(y), bool) if w is None else w > 0   # sklearn keeps weight-0 cases as ties
+    keep = np.ones(len(y), bool) if w is None else w > 0  # sklearn keeps weight-0 cases as ties
     ww = np.ones(len(y)) if w is None else w
     iso = IsotonicRegression(increasing=True)
     calibrated = iso.fit_transform(s[keep], y[keep], sample_weight=ww[keep])
@@ -136,8 +136,10 @@ def test_prior_reweights_the_classes(data):
     assert abs(expected_loss(clf, "score", prior=rho) - _brier(y, s, cw_)) <= TOL
     assert abs(brier_score(clf, prior=rho) - _brier(y, s, cw_)) <= TOL
     calibrated = IsotonicRegression().fit_transform(s[keep], y[keep], sample_weight=cw_[keep])
-    assert abs(expected_loss(clf, "optimal", prior=rho)
-               - _brier(y[keep], calibrated, cw_[keep])) <= TOL
+    assert (
+        abs(expected_loss(clf, "optimal", prior=rho) - _brier(y[keep], calibrated, cw_[keep]))
+        <= TOL
+    )
     a = roc_auc_score(y, s, sample_weight=w)
     ref = rho * (1 - rho) * (1 - 2 * a) + 1 / 3
     assert abs(expected_loss(clf, "rate", prior=rho) - ref) <= TOL
@@ -177,7 +179,7 @@ def _brute_rates(y, s, w, rule, x, rho, threshold):
     out = []
     for xi in x:
         c = rho * (1 - xi) / (rho * (1 - xi) + (1 - rho) * xi)
-        if rule == "score":   # the Bayes threshold exact, rounded once (not the float c above)
+        if rule == "score":  # the Bayes threshold exact, rounded once (not the float c above)
             p = (s >= bayes_threshold(xi, rho)).astype(float)
         elif rule == "fixed":
             p = (s >= threshold).astype(float)
@@ -208,8 +210,13 @@ def test_every_method_equals_classifying_the_raw_scores(data, use_prior, seed):
         rho_ = held
     # Uniform pcf values never put the Bayes threshold on a score; the floats around each
     # score's crossing do, where a float c can round past it.
-    x = np.concatenate(([0.0, 1.0, 0.5], np.random.default_rng(seed).uniform(0, 1, 100),
-                        pcfs_next_to_each_score(s, rho_)))
+    x = np.concatenate(
+        (
+            [0.0, 1.0, 0.5],
+            np.random.default_rng(seed).uniform(0, 1, 100),
+            pcfs_next_to_each_score(s, rho_),
+        )
+    )
     for method in ("score", "rate", "fixed"):
         f, t = _brute_rates(y, s, w, method, x, rho_, 0.5)
         ref = (1 - t) * x + f * (1 - x)
@@ -238,7 +245,8 @@ def test_cost_curve_pieces_agree_with_pointwise_nec(data, method, use_prior):
         np.testing.assert_allclose(point, (cc["nec_lo"] + cc["nec_hi"]) / 2, atol=1e-12)
         if method != "optimal":
             np.testing.assert_allclose(
-                point, (1 - cc["tpr"]) * mid + cc["fpr"] * (1 - mid), atol=1e-12)
+                point, (1 - cc["tpr"]) * mid + cc["fpr"] * (1 - mid), atol=1e-12
+            )
     else:
         # The piece's left end as a limit from inside: linear extrapolation from two points
         # just inside (its slope can be large: at a prevalence near 0 the rate-driven NEC
@@ -248,8 +256,16 @@ def test_cost_curve_pieces_agree_with_pointwise_nec(data, method, use_prior):
         f2 = nec_by_threshold_choice(clf, lo + 2 * d, method, prior=prior)
         np.testing.assert_allclose(2 * f1 - f2, cc["nec_lo"], atol=1e-7)
     # the exact area against quadrature of the pointwise NEC, piece by piece
-    ref = sum(integrate.quad(lambda z: float(nec_by_threshold_choice(clf, z, method, prior=prior)),
-                             a, b, epsabs=1e-14, epsrel=1e-13)[0] for a, b in zip(lo, hi))
+    ref = sum(
+        integrate.quad(
+            lambda z: float(nec_by_threshold_choice(clf, z, method, prior=prior)),
+            a,
+            b,
+            epsabs=1e-14,
+            epsrel=1e-13,
+        )[0]
+        for a, b in zip(lo, hi)
+    )
     assert abs(cc.attrs["area"] - ref) <= 1e-11
 
 
@@ -258,8 +274,9 @@ def test_score_curve_jumps_at_every_distinct_score():
     y = np.array([0, 0, 1, 0, 1, 0, 1, 1])
     clf = _clf(y, s)
     cc = cost_curve(clf, "score")
-    assert sorted(cc["threshold"].to_numpy()[1:].tolist(), reverse=True) == sorted(set(s),
-                                                                                   reverse=True)
+    assert sorted(cc["threshold"].to_numpy()[1:].tolist(), reverse=True) == sorted(
+        set(s), reverse=True
+    )
     rho = y.mean()
     # Each piece starts at the least float PCF(+) whose Bayes threshold (exact, rounded once)
     # lets its score in: the score is positive there and not one float below.
@@ -276,11 +293,17 @@ def test_prior_of_the_data_gives_the_default():
     x = np.concatenate((np.linspace(0, 1, 101), [0.5], pcfs_next_to_each_score(s, 3 / 8)))
     for m in ("score", "rate", "fixed"):
         f, t = _brute_rates(y, s, None, m, x, 3 / 8, 0.5)
-        np.testing.assert_allclose(nec_by_threshold_choice(clf, x, m), (1 - t) * x + f * (1 - x),
-                                   atol=TOL, rtol=0, err_msg=m)
+        np.testing.assert_allclose(
+            nec_by_threshold_choice(clf, x, m),
+            (1 - t) * x + f * (1 - x),
+            atol=TOL,
+            rtol=0,
+            err_msg=m,
+        )
     # at pcf 1/2 and prior 3/8 the Bayes threshold is 3/8 exactly, a score: it is positive
     assert nec_by_threshold_choice(clf, 0.5, "score") == pytest.approx(
-        nec_at_threshold(y, s, 0.375, 0.5), abs=1e-15)
+        nec_at_threshold(y, s, 0.375, 0.5), abs=1e-15
+    )
 
 
 def test_score_threshold_is_the_cost_proportion_at_the_data_prior():
@@ -298,17 +321,18 @@ def test_score_threshold_is_the_cost_proportion_at_the_data_prior():
         q = 2 * (c * (1 - pi1) * fpr + (1 - c) * pi1 * (1 - tpr))
         nec = nec_by_threshold_choice(clf, x, "score")
         assert abs(q - 2 * (pi1 * (1 - c) + (1 - pi1) * c) * nec) <= 1e-15, c
-    for c in (0.25, 0.375, 0.5, 0.625, 0.75):   # dyadic: the score c itself is positive
+    for c in (0.25, 0.375, 0.5, 0.625, 0.75):  # dyadic: the score c itself is positive
         assert brute_c(1 - c, pi1) == c
         assert nec_by_threshold_choice(clf, 1 - c, "score") == pytest.approx(
-            nec_at_threshold(y, s, c, 1 - c), abs=1e-15)
+            nec_at_threshold(y, s, c, 1 - c), abs=1e-15
+        )
 
 
 def test_prior_shift_is_folded_into_the_threshold():
     """Scores calibrated at prevalence ρ: the deployment-optimal rule at PCF(+) x is
     odds(s) >= ρ/(1-ρ)·(1-x)/x, i.e. s >= ρ(1-x) / (ρ(1-x) + (1-ρ)x)."""
     rng = np.random.default_rng(3)
-    s = rng.integers(0, 101, 200) / 100   # a 0.01 grid: thresholds can fall on scores
+    s = rng.integers(0, 101, 200) / 100  # a 0.01 grid: thresholds can fall on scores
     y = (rng.uniform(0, 1, 200) < s).astype(int)
     clf = _clf(y, s)
     rho = 0.2
@@ -316,8 +340,9 @@ def test_prior_shift_is_folded_into_the_threshold():
     # crossing; at x = 0.5 and ρ = 0.2 the threshold is 0.2, a score.
     x = np.concatenate(([0.6, 0.5], pcfs_next_to_each_score(s, rho, steps=2)))
     ref = [nec_at_threshold(y, s, bayes_threshold(xi, rho), xi) for xi in x.tolist()]
-    np.testing.assert_allclose(nec_by_threshold_choice(clf, x, "score", prior=rho), ref,
-                               atol=1e-15, rtol=0)
+    np.testing.assert_allclose(
+        nec_by_threshold_choice(clf, x, "score", prior=rho), ref, atol=1e-15, rtol=0
+    )
     assert bayes_threshold(0.5, rho) == 0.2
 
 
@@ -346,7 +371,7 @@ def test_h_measure_equals_the_hmeasure_package_on_random_data(data):
     y, s, _, _ = data
     try:
         ref = hmeasure.h_score(y, s)
-    except Exception:   # qhull refuses some degenerate hulls; nothing to compare
+    except Exception:  # qhull refuses some degenerate hulls; nothing to compare
         return
     assert abs(h_measure(_clf(y, s)) - ref) <= 1e-12
 
@@ -366,14 +391,27 @@ def test_table_columns_and_rows():
     t = threshold_choice_table(models)
     assert list(t.index) == list(models)
     assert t.index.name == "classifier"
-    for col in ("brier", "loss_fixed", "loss_score", "loss_rate", "loss_optimal",
-                "calibration_loss", "auc", "h_measure", "area_fixed", "area_score", "area_rate",
-                "area_optimal"):
+    for col in (
+        "brier",
+        "loss_fixed",
+        "loss_score",
+        "loss_rate",
+        "loss_optimal",
+        "calibration_loss",
+        "auc",
+        "h_measure",
+        "area_fixed",
+        "area_score",
+        "area_rate",
+        "area_optimal",
+    ):
         assert t[col].notna().all(), col
     for name, clf in models.items():
         assert t.loc[name, "area_optimal"] == clf.area()
-        assert t.loc[name, "loss_optimal"] <= min(t.loc[name, ["loss_score", "loss_rate",
-                                                               "loss_fixed"]]) + TOL
+        assert (
+            t.loc[name, "loss_optimal"]
+            <= min(t.loc[name, ["loss_score", "loss_rate", "loss_fixed"]]) + TOL
+        )
     # folds: the pooled classifier is the table's; its folds' own rows from clf.folds
     per_fold = threshold_choice_table({str(k): c for k, c in models["naive Bayes"].folds.items()})
     assert len(per_fold) == 5 and per_fold["brier"].notna().all()
@@ -383,14 +421,25 @@ def test_scores_outside_unit_interval_blank_the_score_columns_only():
     y = np.array([0, 1, 0, 1, 1, 0])
     s = np.array([-2.0, 1.5, 0.3, 3.0, 0.2, -0.5])
     clf = cw.Classifier.from_scores(y, s, name="svm")
-    with pytest.warns(UserWarning, match=r"'svm'.*outside \[0, 1\].*'brier', 'loss_score', "
-                                         r"'calibration_loss', 'area_score'.*[Cc]alibrat"):
+    with pytest.warns(
+        UserWarning,
+        match=r"'svm'.*outside \[0, 1\].*'brier', 'loss_score', "
+        r"'calibration_loss', 'area_score'.*[Cc]alibrat",
+    ):
         t = threshold_choice_table(clf)
     row = t.iloc[0]
     for col in ("brier", "loss_score", "calibration_loss", "area_score"):
         assert math.isnan(row[col])
-    for col in ("loss_fixed", "loss_rate", "loss_optimal", "auc", "h_measure", "area_fixed",
-                "area_rate", "area_optimal"):
+    for col in (
+        "loss_fixed",
+        "loss_rate",
+        "loss_optimal",
+        "auc",
+        "h_measure",
+        "area_fixed",
+        "area_rate",
+        "area_optimal",
+    ):
         assert not math.isnan(row[col]), col
     with pytest.raises(ValueError, match=r"outside \[0, 1\].*CalibratedClassifierCV"):
         nec_by_threshold_choice(clf, 0.5, "score")
@@ -429,8 +478,9 @@ def test_from_counts_works_like_from_scores():
     s = np.array([0.1, 0.8, 0.4, 0.4, 0.9, 0.3, 0.7])
     a = _clf(y, s)
     v = np.unique(s)
-    b = cw.Classifier.from_counts(v, [((s == u) & (y == 1)).sum() for u in v],
-                                  [((s == u) & (y == 0)).sum() for u in v])
+    b = cw.Classifier.from_counts(
+        v, [((s == u) & (y == 1)).sum() for u in v], [((s == u) & (y == 0)).sum() for u in v]
+    )
     ta, tb = threshold_choice_table(a), threshold_choice_table(b)
     np.testing.assert_allclose(ta.to_numpy(), tb.to_numpy(), atol=1e-15)
 
@@ -438,7 +488,7 @@ def test_from_counts_works_like_from_scores():
 @given(scored(weighted=False), st.lists(st.integers(1, 4), min_size=40, max_size=40))
 def test_integer_weights_equal_repeated_cases(data, reps):
     y, s, _, _ = data
-    w = np.array(reps[:len(y)])
+    w = np.array(reps[: len(y)])
     a = threshold_choice_table(_clf(y, s, w.astype(float)))
     b = threshold_choice_table(_clf(np.repeat(y, w), np.repeat(s, w)))
     np.testing.assert_allclose(a.to_numpy(), b.to_numpy(), atol=1e-12)

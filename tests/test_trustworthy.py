@@ -31,8 +31,13 @@ def _scores(n=400, seed=0):
 
 
 def _long_frame(y, s1, s2, ids):
-    return pd.concat([pd.DataFrame({"model": name, "id": ids, "label": y.astype(int), "score": s})
-                      for name, s in (("a", s1), ("b", s2))], ignore_index=True)
+    return pd.concat(
+        [
+            pd.DataFrame({"model": name, "id": ids, "label": y.astype(int), "score": s})
+            for name, s in (("a", s1), ("b", s2))
+        ],
+        ignore_index=True,
+    )
 
 
 # ---------------------------------------------------------------------- 1. pairing
@@ -75,19 +80,33 @@ def test_instance_ids_pair_cases_in_any_order(seed):
     order_a, order_b = rng.permutation(60), rng.permutation(60)
     a = cw.Classifier.from_scores(y[order_a], s1[order_a], instance=ids[order_a])
     b = cw.Classifier.from_scores(y[order_b], s2[order_b], instance=ids[order_b])
-    truth = cw.difference_band(cw.Classifier.from_scores(y, s1), cw.Classifier.from_scores(y, s2),
-                               n_boot=40, grid=11, random_state=1)
+    truth = cw.difference_band(
+        cw.Classifier.from_scores(y, s1),
+        cw.Classifier.from_scores(y, s2),
+        n_boot=40,
+        grid=11,
+        random_state=1,
+    )
     got = cw.difference_band(a, b, n_boot=40, grid=11, random_state=1)
-    np.testing.assert_allclose(got[["diff", "lower", "upper"]], truth[["diff", "lower", "upper"]],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        got[["diff", "lower", "upper"]], truth[["diff", "lower", "upper"]], atol=1e-12
+    )
     for th in ((0.5, None), (0.3, -0.2)):
-        t = cw.difference_band(cw.Classifier.from_scores(y, s1), cw.Classifier.from_scores(y, s2),
-                               n_boot=40, grid=11, random_state=1, threshold_a=th[0],
-                               threshold_b=th[1])
-        g = cw.difference_band(a, b, n_boot=40, grid=11, random_state=1, threshold_a=th[0],
-                               threshold_b=th[1])
-        np.testing.assert_allclose(g[["diff", "lower", "upper"]], t[["diff", "lower", "upper"]],
-                                   atol=1e-12)
+        t = cw.difference_band(
+            cw.Classifier.from_scores(y, s1),
+            cw.Classifier.from_scores(y, s2),
+            n_boot=40,
+            grid=11,
+            random_state=1,
+            threshold_a=th[0],
+            threshold_b=th[1],
+        )
+        g = cw.difference_band(
+            a, b, n_boot=40, grid=11, random_state=1, threshold_a=th[0], threshold_b=th[1]
+        )
+        np.testing.assert_allclose(
+            g[["diff", "lower", "upper"]], t[["diff", "lower", "upper"]], atol=1e-12
+        )
 
 
 def test_duplicated_or_unmatched_ids_are_named():
@@ -99,13 +118,20 @@ def test_duplicated_or_unmatched_ids_are_named():
         cw.Classifier.from_scores(y, s1, instance=dup)
     a = cw.Classifier.from_scores(y, s1, instance=ids)
     b = cw.Classifier.from_scores(y, s2, instance=ids + 3)
-    with pytest.raises(ValueError, match=r"3 id\(s\) only in a: \[0, 1, 2\]; 3 id\(s\) only "
-                                         r"in b: \[50, 51, 52\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"3 id\(s\) only in a: \[0, 1, 2\]; 3 id\(s\) only "
+        r"in b: \[50, 51, 52\]",
+    ):
         cw.difference_band(a, b)
     frame = _long_frame(y, s1, s2, ids)
     with pytest.raises(ValueError, match=r"model 'b'.*more than once: \[0\]"):
-        cw.Classifier.from_frame(frame.drop(index=[51]).assign(
-            id=lambda f: np.where((f.model == "b") & (f.id == 2), 0, f.id)), instance="id")
+        cw.Classifier.from_frame(
+            frame.drop(index=[51]).assign(
+                id=lambda f: np.where((f.model == "b") & (f.id == 2), 0, f.id)
+            ),
+            instance="id",
+        )
     with pytest.raises(ValueError, match=r"only in model 'a': \[7\]"):
         cw.Classifier.from_frame(frame.drop(index=[57]), instance="id")
     # The same id with different labels in the two models.
@@ -118,11 +144,17 @@ def test_the_same_label_array_pairs_and_survives_copies():
     y, s1, s2 = _scores(80)
     a, b = cw.Classifier.from_scores(y, s1), cw.Classifier.from_scores(y, s2)
     check_pair(a, b)
-    for other in (b.renamed("other"), copy.copy(b), copy.deepcopy(b), pickle.loads(pickle.dumps(b))):
+    for other in (
+        b.renamed("other"),
+        copy.copy(b),
+        copy.deepcopy(b),
+        pickle.loads(pickle.dumps(b)),
+    ):
         check_pair(a, other)
         pd.testing.assert_frame_equal(
             cw.difference_band(a, other, n_boot=30, grid=5, random_state=0),
-            cw.difference_band(a, b, n_boot=30, grid=5, random_state=0))
+            cw.difference_band(a, b, n_boot=30, grid=5, random_state=0),
+        )
     # Equal copies of the labels are not known to be the same cases.
     with pytest.raises(ValueError, match="different label arrays"):
         check_pair(a, cw.Classifier.from_scores(y.copy(), s2))
@@ -130,8 +162,10 @@ def test_the_same_label_array_pairs_and_survives_copies():
         check_pair(cw.Classifier.from_scores(list(y), s1), cw.Classifier.from_scores(list(y), s2))
     # A pandas column read twice is the same memory.
     frame = pd.DataFrame({"y": y, "s1": s1, "s2": s2})
-    check_pair(cw.Classifier.from_scores(frame["y"], frame["s1"]),
-               cw.Classifier.from_scores(frame["y"].to_numpy(), frame["s2"]))
+    check_pair(
+        cw.Classifier.from_scores(frame["y"], frame["s1"]),
+        cw.Classifier.from_scores(frame["y"].to_numpy(), frame["s2"]),
+    )
 
 
 def test_classifiers_from_predictions_pairs_even_a_list():
@@ -139,8 +173,13 @@ def test_classifiers_from_predictions_pairs_even_a_list():
     models = cw.classifiers_from_predictions(list(y), {"a": list(s1), "b": s2})
     assert list(models) == ["a", "b"] and models["a"].name == "a"
     got = cw.difference_band(models["a"], models["b"], n_boot=50, grid=5, random_state=0)
-    truth = cw.difference_band(cw.Classifier.from_scores(y, s1), cw.Classifier.from_scores(y, s2),
-                               n_boot=50, grid=5, random_state=0)
+    truth = cw.difference_band(
+        cw.Classifier.from_scores(y, s1),
+        cw.Classifier.from_scores(y, s2),
+        n_boot=50,
+        grid=5,
+        random_state=0,
+    )
     pd.testing.assert_frame_equal(got, truth)
     with pytest.raises(TypeError, match="non-empty dict"):
         cw.classifiers_from_predictions(y, [s1, s2])
@@ -173,8 +212,13 @@ def test_counts_and_confusion_matrices_cannot_be_paired():
 def _frame_first_appearance_unsorted():
     rng = np.random.default_rng(4)
     y = rng.random(60) < 0.5
-    return pd.DataFrame({"model": np.repeat(["zeta", "alpha", "mid"], 20),
-                         "label": y.astype(int), "score": np.round(rng.random(60) + 0.3 * y, 2)})
+    return pd.DataFrame(
+        {
+            "model": np.repeat(["zeta", "alpha", "mid"], 20),
+            "label": y.astype(int),
+            "score": np.round(rng.random(60) + 0.3 * y, 2),
+        }
+    )
 
 
 def test_duckdb_and_from_frame_agree_on_models_defaults_and_order():
@@ -197,8 +241,10 @@ def test_duckdb_and_from_frame_agree_on_models_defaults_and_order():
     # The same refusal of a missing model column, in the same words.
     no_model = frame.drop(columns="model")
     messages = []
-    for call in (lambda: cw.Classifier.from_frame(no_model),
-                 lambda: cw.from_duckdb(duckdb.connect().from_df(no_model))):
+    for call in (
+        lambda: cw.Classifier.from_frame(no_model),
+        lambda: cw.from_duckdb(duckdb.connect().from_df(no_model)),
+    ):
         with pytest.raises(ValueError, match=r"no column model='model'.*model=None") as info:
             call()
         messages.append(str(info.value).split(" has no column ", 1)[1])
@@ -218,8 +264,9 @@ def test_random_state_none_draws_afresh_and_an_int_is_cached():
     m1 = matrix.band(method="bootstrap", n_boot=50, grid=5)
     m2 = matrix.band(method="bootstrap", n_boot=50, grid=5)
     assert not m1.equals(m2)
-    assert a.band(n_boot=100, grid=33, random_state=5).equals(a.band(n_boot=100, grid=33,
-                                                                     random_state=5))
+    assert a.band(n_boot=100, grid=33, random_state=5).equals(
+        a.band(n_boot=100, grid=33, random_state=5)
+    )
     # Nothing drawn with None was kept: only the int seed's replicates are cached.
     assert len(a._band_cache._store) == 1
 
@@ -242,15 +289,22 @@ def test_the_default_band_is_the_basic_interval():
     assert default.attrs["interval"] == "basic"
     # Basic = the percentile limits reflected about the curve, capped by the trivial cost.
     cap = np.minimum(percentile.pcf, 1 - percentile.pcf)
-    np.testing.assert_allclose(default.lower, np.clip(2 * percentile.nec - percentile.upper, 0, cap))
-    np.testing.assert_allclose(default.upper, np.clip(2 * percentile.nec - percentile.lower, 0, cap))
+    np.testing.assert_allclose(
+        default.lower, np.clip(2 * percentile.nec - percentile.upper, 0, cap)
+    )
+    np.testing.assert_allclose(
+        default.upper, np.clip(2 * percentile.nec - percentile.lower, 0, cap)
+    )
 
 
 # ---------------------------------------------------------------------- 5. smaller defects
-@pytest.mark.parametrize("cells, nec", [
-    (dict(tp=0, fn=5, fp=0, tn=7), lambda x: x),          # always negative: NEC = pcf
-    (dict(tp=5, fn=0, fp=7, tn=0), lambda x: 1 - x),      # always positive: NEC = 1 - pcf
-])
+@pytest.mark.parametrize(
+    "cells, nec",
+    [
+        (dict(tp=0, fn=5, fp=0, tn=7), lambda x: x),  # always negative: NEC = pcf
+        (dict(tp=5, fn=0, fp=7, tn=0), lambda x: 1 - x),  # always positive: NEC = 1 - pcf
+    ],
+)
 def test_a_trivial_confusion_matrix_has_its_exact_band(cells, nec):
     # Drummond & Holte (2004), sec. 8: the fixed classifier's rows are binomials; with a rate of
     # 0 or 1 nothing varies, so the band is the curve itself: since issue 31 the envelope
@@ -258,8 +312,11 @@ def test_a_trivial_confusion_matrix_has_its_exact_band(cells, nec):
     clf = cw.Classifier.from_confusion(**cells)
     x = np.linspace(0, 1, 11)
     env = np.minimum(nec(x), np.minimum(x, 1 - x))
-    for band in (clf.band(grid=x), clf.band(grid=x, interval="percentile"),
-                 clf.band(grid=x, method="bootstrap", n_boot=50, random_state=0)):
+    for band in (
+        clf.band(grid=x),
+        clf.band(grid=x, interval="percentile"),
+        clf.band(grid=x, method="bootstrap", n_boot=50, random_state=0),
+    ):
         np.testing.assert_allclose(band.nec, env, atol=1e-15)
         np.testing.assert_allclose(band.lower, env, atol=1e-15)
         np.testing.assert_allclose(band.upper, env, atol=1e-15)
@@ -293,11 +350,17 @@ def test_one_number_check():
     assert validation.check_number(np.float32(2.5), "x") == 2.5
 
 
-@pytest.mark.parametrize("args, name", [
-    ((0.3, "2", 1), "cost_fn"), ((0.3, 1, "2"), "cost_fp"),
-    ((0.3, None, 1), "cost_fn"), ((0.3, 1, None), "cost_fp"),
-    ((0.3, [1, "2"], 1), "cost_fn"), ((0.3, True, 1), "cost_fn"),
-])
+@pytest.mark.parametrize(
+    "args, name",
+    [
+        ((0.3, "2", 1), "cost_fn"),
+        ((0.3, 1, "2"), "cost_fp"),
+        ((0.3, None, 1), "cost_fn"),
+        ((0.3, 1, None), "cost_fp"),
+        ((0.3, [1, "2"], 1), "cost_fn"),
+        ((0.3, True, 1), "cost_fn"),
+    ],
+)
 def test_probability_cost_refuses_strings_and_none_by_name(args, name):
     with pytest.raises(TypeError, match=rf"^{name} \(the cost"):
         cw.probability_cost(*args)

@@ -22,8 +22,10 @@ XSS = "<img src=x onerror=alert(1)>"
 def data():
     rng = np.random.default_rng(3)
     y = rng.random(400) < 0.35
-    return y, {"good": np.round(y * 1.5 + rng.normal(size=400), 2),
-               "weak": np.round(y * 0.6 + rng.normal(size=400), 2)}
+    return y, {
+        "good": np.round(y * 1.5 + rng.normal(size=400), 2),
+        "weak": np.round(y * 0.6 + rng.normal(size=400), 2),
+    }
 
 
 @pytest.fixture()
@@ -40,9 +42,11 @@ def _brute_best(clf, pcf):
 
 
 def test_import_costwidget_does_not_load_widget_libraries():
-    code = ("import sys, costwidget; assert 'bqplot' not in sys.modules, 'bqplot'; "
-            "assert 'ipywidgets' not in sys.modules, 'ipywidgets'; costwidget.CostWidget; "
-            "assert 'bqplot' in sys.modules")
+    code = (
+        "import sys, costwidget; assert 'bqplot' not in sys.modules, 'bqplot'; "
+        "assert 'ipywidgets' not in sys.modules, 'ipywidgets'; costwidget.CostWidget; "
+        "assert 'bqplot' in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -55,7 +59,9 @@ def test_default_prevalence_and_pcf(w, data):
     assert (w.cost_fn, w.cost_fp) == (4.0, 1.0) and abs(w.pcf - 0.3) <= 1e-12
 
 
-@pytest.mark.parametrize("p_pos, cost_fn, cost_fp", [(0.3, 1, 1), (0.1, 9, 1), (0.7, 1, 5), (0.5, 0, 1)])
+@pytest.mark.parametrize(
+    "p_pos, cost_fn, cost_fp", [(0.3, 1, 1), (0.1, 9, 1), (0.7, 1, 5), (0.5, 0, 1)]
+)
 def test_vertical_line_and_nec_marks(w, p_pos, cost_fn, cost_fp):
     w.state.set_costs(cost_fn, cost_fp)
     w.p_pos = p_pos
@@ -107,14 +113,18 @@ def test_readout_equals_model(w, data):
         assert (tp_t / y.sum(), fp_t / (~y).sum()) == (row.tpr, row.fpr)
         # expected cost per case in the user's units, straight from the rates
         fn_rate, fp_rate = 1 - row.tpr, row.fpr
-        assert row.expected_cost == pytest.approx(0.25 * 10 * fn_rate + 0.75 * 2 * fp_rate, abs=1e-12)
+        assert row.expected_cost == pytest.approx(
+            0.25 * 10 * fn_rate + 0.75 * 2 * fp_rate, abs=1e-12
+        )
         # Operating range in closed form (Drummond & Holte (2000), sec. 2.1): point k beats
         # both trivial lines for f/(t+f) < x < (1-f)/(2-t-f), when t > f.
         better = tpr > fpr
         lo = np.min(fpr[better] / (tpr[better] + fpr[better]))
         hi = np.max((1 - fpr[better]) / (2 - tpr[better] - fpr[better]))
-        assert (row.range_lo, row.range_hi) == (pytest.approx(lo, abs=1e-12),
-                                                pytest.approx(hi, abs=1e-12))
+        assert (row.range_lo, row.range_hi) == (
+            pytest.approx(lo, abs=1e-12),
+            pytest.approx(hi, abs=1e-12),
+        )
     best = r.expected_cost.idxmin()
     assert "costwidget-best" in w.readout_view.widget.value.split(best)[0].rsplit("<tr", 1)[1]
 
@@ -129,8 +139,10 @@ def test_neyman_pearson_marks(w, data):
         cp = clf.neyman_pearson(0.15)
         # The paper's point by brute force over every ROC point and two-point mix (sec. 2.2.2).
         fpr, tpr = bc.paper_point(bc.roc_rates(y, scores[clf.name]), bc.neyman_pearson_load, 0.15)
-        assert (cp.fpr, cp.tpr) == (pytest.approx(float(fpr), abs=1e-12),
-                                    pytest.approx(float(tpr), abs=1e-12))
+        assert (cp.fpr, cp.tpr) == (
+            pytest.approx(float(fpr), abs=1e-12),
+            pytest.approx(float(tpr), abs=1e-12),
+        )
         assert cp.fpr <= 0.15 + 1e-12
         # Issue 31: the diamond and the cost line show the rule deployed under the constraint:
         # the paper's point where the limit binds, the unconstrained optimum where it does not.
@@ -140,7 +152,10 @@ def test_neyman_pearson_marks(w, data):
             assert (rule.fpr, rule.tpr) == (cp.fpr, cp.tpr)
         else:  # costs what the optimum costs
             assert rule.nec == pytest.approx(clf.best(w.pcf).nec, abs=1e-12)
-        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (rule.fpr, rule.tpr)
+        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (
+            rule.fpr,
+            rule.tpr,
+        )
         # cost line of the rule: NEC = (1 - TPR - FPR) x + FPR
         assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx([rule.fpr, 1 - rule.tpr])
         assert r.loc[clf.name, "constrained_tpr"] == rule.tpr
@@ -162,10 +177,13 @@ def test_workforce_marks_eq14(w, data):
     for i, clf in enumerate(w.classifiers):
         cp = clf.workforce(100.0, n_pos=n_pos, n_neg=n_neg)
         # The paper's point by brute force (eq. 12): the largest TPR flagging <= 100 cases.
-        fpr, tpr = bc.paper_point(bc.roc_rates(labels, scores[clf.name]),
-                                  bc.workforce_load(n_pos, n_neg), 100.0)
-        assert (cp.fpr, cp.tpr) == (pytest.approx(float(fpr), abs=1e-12),
-                                    pytest.approx(float(tpr), abs=1e-12))
+        fpr, tpr = bc.paper_point(
+            bc.roc_rates(labels, scores[clf.name]), bc.workforce_load(n_pos, n_neg), 100.0
+        )
+        assert (cp.fpr, cp.tpr) == (
+            pytest.approx(float(fpr), abs=1e-12),
+            pytest.approx(float(tpr), abs=1e-12),
+        )
         assert cp.tpr * n_pos + cp.fpr * n_neg <= 100.0 + 1e-9
         # Issue 31: the marks show the rule deployed: the paper's point where the limit binds,
         # the unconstrained optimum where it does not.
@@ -173,10 +191,18 @@ def test_workforce_marks_eq14(w, data):
         assert rule.tpr * n_pos + rule.fpr * n_neg <= 100.0 + 1e-9
         if not rule.binding:  # costs what the optimum costs
             assert rule.nec == pytest.approx(clf.best(w.pcf).nec, abs=1e-12)
-            assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (rule.fpr, rule.tpr)
-            assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx([rule.fpr, 1 - rule.tpr])
+            assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (
+                rule.fpr,
+                rule.tpr,
+            )
+            assert list(w.constraint_tool.cost_lines.y[i]) == pytest.approx(
+                [rule.fpr, 1 - rule.tpr]
+            )
             continue
-        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (cp.fpr, cp.tpr)
+        assert (w.constraint_tool.roc_points.x[i], w.constraint_tool.roc_points.y[i]) == (
+            cp.fpr,
+            cp.tpr,
+        )
         # eq. 14: on the workforce line TPR = (C - FPR·N)/P, so the cost line is
         # NEC(x) = (1 - (C - FPR·N)/P - FPR) x + FPR
         tpr14 = (100.0 - cp.fpr * n_neg) / n_pos if cp.binding else cp.tpr
@@ -209,7 +235,9 @@ def test_invalid_control_input_refused(w, control, value):
     getattr(w.operating_tool, control).value = value
     assert (w.p_pos, w.cost_fn, w.cost_fp, list(w.operating_tool.operating_line.x)) == before
     assert "refused" in w.errors.message and "&gt;= 0" in w.errors.message
-    assert getattr(w.operating_tool, control).value == getattr(w, control)  # control shows the state
+    assert getattr(w.operating_tool, control).value == getattr(
+        w, control
+    )  # control shows the state
 
 
 def test_both_costs_zero_refused(w):
@@ -218,14 +246,17 @@ def test_both_costs_zero_refused(w):
     w.operating_tool.cost_fn.value = 0.0
     assert (w.cost_fn, w.cost_fp) == before == (1.0, 0.0)
     assert "both 0" in w.errors.message
-    with pytest.raises(ValueError, match="cost_fn and cost_fp are both 0: .* Give at least one "
-                                         "cost > 0"):
+    with pytest.raises(
+        ValueError, match="cost_fn and cost_fp are both 0: .* Give at least one cost > 0"
+    ):
         w.cost_fn = 0.0  # from Python too
 
 
 def _click_bar(w, index):
     """What bqplot sends when the user clicks bar ``index`` in the browser."""
-    w.operating_tool.click_bars._handle_custom_msgs(None, {"event": "element_click", "data": {"index": index}})
+    w.operating_tool.click_bars._handle_custom_msgs(
+        None, {"event": "element_click", "data": {"index": index}}
+    )
 
 
 def test_click_in_cost_pane_moves_p_pos_and_keeps_the_costs(w):
@@ -234,8 +265,10 @@ def test_click_in_cost_pane_moves_p_pos_and_keeps_the_costs(w):
     marks = w.figures.cost.marks
     # Transparent, above every filled area, below every hoverable dot.
     assert bars.opacities == [0.0]
-    assert marks.index(bars) > max(marks.index(m) for m in [w.figures.never_use, *w.band_layer.marks,
-                                                             *w.fold_spread_layer.marks])
+    assert marks.index(bars) > max(
+        marks.index(m)
+        for m in [w.figures.never_use, *w.band_layer.marks, *w.fold_spread_layer.marks]
+    )
     assert marks.index(bars) < min(marks.index(m) for m in w.classifier_layers.segment_hover)
     index = int(np.flatnonzero(np.isclose(w.operating_tool.click_pcf, 0.6))[0])
     costs = (w.cost_fn, w.cost_fp)
@@ -253,14 +286,18 @@ def test_dragging_the_handle_moves_the_operating_point_without_loops(w):
     w.observe(lambda c: changes.append(c["new"]), names=["pcf"])
     handle = w.operating_tool.handle
     # The browser drags the handle: bqplot sends drag_start, drag (pointer x) and drag_end.
-    handle._handle_custom_msgs(None, {"event": "drag_start", "point": {"x": w.pcf, "y": 0.025},
-                                      "index": 0})
+    handle._handle_custom_msgs(
+        None, {"event": "drag_start", "point": {"x": w.pcf, "y": 0.025}, "index": 0}
+    )
     handle._handle_custom_msgs(None, {"event": "drag", "point": {"x": 0.4, "y": 0.025}, "index": 0})
     x_while_dragging = list(handle.x)
-    handle._handle_custom_msgs(None, {"event": "drag", "point": {"x": 0.25, "y": 0.025}, "index": 0})
+    handle._handle_custom_msgs(
+        None, {"event": "drag", "point": {"x": 0.25, "y": 0.025}, "index": 0}
+    )
     assert list(handle.x) == x_while_dragging  # the browser owns the handle while it drags
-    handle._handle_custom_msgs(None, {"event": "drag_end", "point": {"x": 0.25, "y": 0.025},
-                                      "index": 0})
+    handle._handle_custom_msgs(
+        None, {"event": "drag_end", "point": {"x": 0.25, "y": 0.025}, "index": 0}
+    )
     assert w.pcf == pytest.approx(0.25) and (w.cost_fn, w.cost_fp) == (1.0, 1.0)  # p(+) moved
     assert list(handle.x) == pytest.approx([0.25])  # the drop point, once the drag ends
     assert changes == [pytest.approx(0.4), pytest.approx(0.25)]  # the drop repeats no change
@@ -270,7 +307,10 @@ def test_dragging_the_handle_moves_the_operating_point_without_loops(w):
 
 def test_observer_exception_is_shown_and_last_state_kept(w, monkeypatch):
     w.p_pos = 0.3
-    marks_before = (np.array(w.operating_tool.iso_lines.x).copy(), list(w.operating_tool.operating_line.x))
+    marks_before = (
+        np.array(w.operating_tool.iso_lines.x).copy(),
+        list(w.operating_tool.operating_line.x),
+    )
     html_before = w.readout_view.widget.value
 
     def boom(pcf):
@@ -295,7 +335,12 @@ def test_names_are_escaped_everywhere_in_html(data):
     w = CostWidget.from_predictions(y, {XSS: scores["good"], "ok": scores["weak"]})
     w.constraint = "neyman_pearson"
     w.hover_tool.show(w._ctx.drawings[0], 1)
-    for html_widget in (w.readout_view.widget, w.constraint_tool.message, w.hover_tool.info, w.errors.widget):
+    for html_widget in (
+        w.readout_view.widget,
+        w.constraint_tool.message,
+        w.hover_tool.info,
+        w.errors.widget,
+    ):
         assert "<img" not in html_widget.value
     assert "&lt;img src=x onerror=alert(1)&gt;" in w.readout_view.widget.value
     assert XSS in w.readout.index
@@ -305,14 +350,19 @@ def _check_best_of(w, names):
     """The best-of-all line and the winner strip against brute force over the shown models."""
     layers = w.classifier_layers
     x, y = np.asarray(layers.combined.x), np.asarray(layers.combined.y)
-    necs = {n: np.array([_brute_best(w.classifiers[i], xi) for xi in x])
-            for i, n in enumerate(["good", "weak"]) if n in names}
+    necs = {
+        n: np.array([_brute_best(w.classifiers[i], xi) for xi in x])
+        for i, n in enumerate(["good", "weak"])
+        if n in names
+    }
     trivial = np.minimum(x, 1 - x)
-    np.testing.assert_allclose(y, np.minimum(np.min(list(necs.values()), axis=0), trivial),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        y, np.minimum(np.min(list(necs.values()), axis=0), trivial), atol=1e-12
+    )
     colors = {d.name: d.color for d in w._ctx.drawings}
-    for (lo, hi), color in zip(np.asarray(layers.winner_strip.x).reshape(-1, 2),
-                               layers.winner_strip.colors):
+    for (lo, hi), color in zip(
+        np.asarray(layers.winner_strip.x).reshape(-1, 2), layers.winner_strip.colors
+    ):
         mid = 0.5 * (lo + hi)
         costs = {n: _brute_best(w.classifiers[["good", "weak"].index(n)], mid) for n in names}
         winner = min(costs, key=costs.get)
@@ -353,8 +403,12 @@ def test_drawn_curves_thinned_hulls_exact():
     fp, tp = np.rint(fpr * n_neg).astype(int), np.rint(tpr * n_pos).astype(int)
     assert len(fpr) > 2000 and 2 <= len(layers.roc_curves[0].x) <= 2000
     # The thinned curve keeps both ends and only real ROC points.
-    drawn = set(zip(np.rint(np.asarray(layers.roc_curves[0].x) * n_neg).astype(int),
-                    np.rint(np.asarray(layers.roc_curves[0].y) * n_pos).astype(int)))
+    drawn = set(
+        zip(
+            np.rint(np.asarray(layers.roc_curves[0].x) * n_neg).astype(int),
+            np.rint(np.asarray(layers.roc_curves[0].y) * n_pos).astype(int),
+        )
+    )
     assert drawn <= set(zip(fp, tp)) and {(0, 0), (n_neg, n_pos)} <= drawn
     hull = brute.monotone_chain_hull(fp, tp)
     np.testing.assert_allclose(layers.hull_lines[0].x, fp[hull] / n_neg, rtol=0, atol=1e-15)
@@ -366,8 +420,13 @@ def test_drawn_curves_thinned_hulls_exact():
 
 def test_constructors(data):
     y, scores = data
-    frame = pd.DataFrame({"label": np.tile(y, 2), "score": np.concatenate(list(scores.values())),
-                          "model": np.repeat(list(scores), len(y))})
+    frame = pd.DataFrame(
+        {
+            "label": np.tile(y, 2),
+            "score": np.concatenate(list(scores.values())),
+            "model": np.repeat(list(scores), len(y)),
+        }
+    )
     a = CostWidget.from_frame(frame)
     b = CostWidget.from_predictions(y, scores)
     pd.testing.assert_frame_equal(a.readout, b.readout)
@@ -397,12 +456,18 @@ def test_from_estimators():
 
     X, yv = load_dataset("sonar")
     cv = StratifiedKFold(3, shuffle=True, random_state=0)
-    models = [LogisticRegression(max_iter=500), LogisticRegression(C=0.05, max_iter=500),
-              LinearSVC()]
+    models = [
+        LogisticRegression(max_iter=500),
+        LogisticRegression(C=0.05, max_iter=500),
+        LinearSVC(),
+    ]
     for pos in ("M", "R"):  # decision_function scores must follow pos_label, either way
         w = CostWidget.from_estimators(models, X, yv, cv=cv, pos_label=pos)
-        assert list(w.readout.index) == ["LogisticRegression", "LogisticRegression (2)",
-                                         "LinearSVC"]
+        assert list(w.readout.index) == [
+            "LogisticRegression",
+            "LogisticRegression (2)",
+            "LinearSVC",
+        ]
         is_pos = np.asarray(yv) == pos
         for name, est in zip(w.readout.index, models):
             # Independent scores of the positive class, from sklearn's own cross_val_predict.
@@ -413,8 +478,9 @@ def test_from_estimators():
                 score = cross_val_predict(est, X, yv, cv=cv, method="decision_function")
                 score = score if pos == np.unique(yv)[1] else -score
             _thr, tp, fp = brute.roc_points(is_pos, score)
-            nec = brute.envelope_min(np.array(fp, float) / (~is_pos).sum(),
-                                     np.array(tp, float) / is_pos.sum(), w.pcf)[0]
+            nec = brute.envelope_min(
+                np.array(fp, float) / (~is_pos).sum(), np.array(tp, float) / is_pos.sum(), w.pcf
+            )[0]
             assert w.readout.loc[name, "nec"] == pytest.approx(nec, abs=1e-9)
     with pytest.raises(ValueError, match="pos_label"):
         CostWidget.from_estimators(models[:1], X, yv, cv=cv, pos_label="X")
@@ -432,8 +498,9 @@ def test_demo():
     for model, rows in s.groupby("model"):
         is_bad = (rows.label == "Bad").to_numpy()
         _thr, tp, fp = brute.roc_points(is_bad, rows.score.to_numpy())
-        nec = brute.envelope_min(np.array(fp, float) / (~is_bad).sum(),
-                                 np.array(tp, float) / is_bad.sum(), w.pcf)[0]
+        nec = brute.envelope_min(
+            np.array(fp, float) / (~is_bad).sum(), np.array(tp, float) / is_bad.sum(), w.pcf
+        )[0]
         assert w.readout.loc[model, "nec"] == pytest.approx(nec, abs=1e-12)
 
 
@@ -444,7 +511,7 @@ def test_sliders_show_the_state_on_their_grid_and_every_move_counts(w):
     w.p_pos = 0.12345
     assert op.p_pos.value == 0.123 and w.p_pos == 0.12345
     w.cost_fn = 5.0
-    assert op.log_ratio.value == pytest.approx(10 ** 0.7, rel=1e-12) and w.cost_fn == 5.0
+    assert op.log_ratio.value == pytest.approx(10**0.7, rel=1e-12) and w.cost_fn == 5.0
     w.p_pos = 0.0004  # below the slider's range: the slider shows its minimum
     assert op.p_pos.value == op.p_pos.min and w.p_pos == 0.0004
     for value, slider in ((op.p_pos.value, op.p_pos), (np.log10(op.log_ratio.value), op.log_ratio)):
@@ -483,7 +550,9 @@ def test_band_toggle_draws_model_bands(w, data):
     assert w.band_level == 0.95
     w.wait(timeout=120)
     lower_95, upper_95 = (np.array(v) for v in w.band_layer.marks[0].y)
-    np.testing.assert_array_equal(upper_95, fresh["good"].band(0.95, interval="basic", random_state=0).upper)
+    np.testing.assert_array_equal(
+        upper_95, fresh["good"].band(0.95, interval="basic", random_state=0).upper
+    )
     # Percentile bands of the same replicates nest: the 95 % band holds the 80 % one.
     assert (lower_95 <= lower_80).all() and (upper_80 <= upper_95).all()
     assert (upper_95 - lower_95 > upper_80 - lower_80).any()
@@ -498,9 +567,15 @@ def folded(data):
     """Both models scored on the same 400 cases in the same order, with 4 folds."""
     y, scores = data
     fold = np.arange(len(y)) % 4
-    frame = pd.DataFrame({"label": np.tile(y, 2), "score": np.concatenate(list(scores.values())),
-                          "model": np.repeat(list(scores), len(y)), "fold": np.tile(fold, 2),
-                          "row": np.tile(np.arange(len(y)), 2)})
+    frame = pd.DataFrame(
+        {
+            "label": np.tile(y, 2),
+            "score": np.concatenate(list(scores.values())),
+            "model": np.repeat(list(scores), len(y)),
+            "fold": np.tile(fold, 2),
+            "row": np.tile(np.arange(len(y)), 2),
+        }
+    )
     return CostWidget.from_frame(frame, fold="fold", instance="row"), y, scores, fold
 
 
@@ -547,8 +622,9 @@ def test_difference_view_draws_paired_band_and_significant_intervals(folded):
     nec = {n: np.array([_brute_best(c, xi) for xi in x]) for n, c in zip(scores, w.classifiers)}
     np.testing.assert_allclose(w.difference_view.line.y, nec["weak"] - nec["good"], atol=1e-12)
     # Recomputed on fresh classifiers from the raw scores (no cache shared with the widget's).
-    fresh = {n: cw.Classifier.from_scores(y, s, folds=np.arange(len(y)) % 4)
-             for n, s in scores.items()}
+    fresh = {
+        n: cw.Classifier.from_scores(y, s, folds=np.arange(len(y)) % 4) for n, s in scores.items()
+    }
     band = cw.difference_band(fresh["weak"], fresh["good"], 0.9, random_state=0)
     np.testing.assert_array_equal(w.difference_view.band.y[0], band.lower)
     np.testing.assert_array_equal(w.difference_view.band.y[1], band.upper)

@@ -20,8 +20,10 @@ from costwidget.widget import CostWidget
 def w():
     rng = np.random.default_rng(5)
     y = rng.random(300) < 0.4
-    clfs = [cw.Classifier.from_scores(y, np.round(y * k + rng.normal(size=300), 2), name=f"m{k}")
-            for k in (1, 2)]
+    clfs = [
+        cw.Classifier.from_scores(y, np.round(y * k + rng.normal(size=300), 2), name=f"m{k}")
+        for k in (1, 2)
+    ]
     with CostWidget(clfs) as widget:
         yield widget
 
@@ -148,12 +150,12 @@ def test_a_value_the_browser_reexpresses_is_no_move(w):
     # The browser computes a log slider's value as Math.pow(10, exponent) and can send back our
     # value changed in its last bits (5.011872336272725 for 10**0.7): that must not move the
     # state, while a move of one step must.
-    w.cost_fn = 10 ** 0.7
+    w.cost_fn = 10**0.7
     slider = w.operating_tool.log_ratio
     before = (w.cost_fn, w.cost_fp)
     slider.value = slider.value * (1 + 4e-16)
     assert (w.cost_fn, w.cost_fp) == before
-    slider.value = 10 ** 0.71  # one step up (issue 23: the ratio snaps to 3 significant digits)
+    slider.value = 10**0.71  # one step up (issue 23: the ratio snaps to 3 significant digits)
     assert w.cost_fn / w.cost_fp == pytest.approx(5.13)
 
 
@@ -161,8 +163,10 @@ def test_the_busy_sign_escapes_classifier_names():
     rng = np.random.default_rng(6)
     y = rng.random(200) < 0.4
     names = ["<img src=x onerror=alert(1)>", "ok"]
-    clfs = [cw.Classifier.from_scores(y, y * k + rng.normal(size=200), name=n)
-            for k, n in zip((1, 2), names)]
+    clfs = [
+        cw.Classifier.from_scores(y, y * k + rng.normal(size=200), name=n)
+        for k, n in zip((1, 2), names)
+    ]
     with CostWidget(clfs) as w:
         seen = []
         w._background.label.observe(lambda ch: seen.append(ch["new"]), names=["value"])

@@ -22,8 +22,10 @@ def data(seed=0, n=150):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.35
     folds = rng.integers(0, 4, n)
-    scores = {name: np.round(rng.normal(size=n) + sep * y, 2)
-              for name, sep in (("a", 1.0), ("b", 1.3), ("c", 0.8))}
+    scores = {
+        name: np.round(rng.normal(size=n) + sep * y, 2)
+        for name, sep in (("a", 1.0), ("b", 1.3), ("c", 0.8))
+    }
     return y, folds, scores
 
 
@@ -49,7 +51,7 @@ def test_show_honest_draws_each_visible_classifiers_curve(widget):
             continue
         want = cw.honest_cost(w.classifiers[i])
         np.testing.assert_array_equal(mark.x, want["pcf"])
-        np.testing.assert_array_equal(mark.y[1], want["nec"])   # the honest edge
+        np.testing.assert_array_equal(mark.y[1], want["nec"])  # the honest edge
         np.testing.assert_array_equal(mark.y[0], want["envelope"])  # the envelope edge
         pd.testing.assert_frame_equal(w.drawn_honest[name][want.columns], want)
     w.show_honest = False
@@ -96,8 +98,9 @@ def test_to_frame_and_figure_show_the_curves(widget):
     dashed = [line for line in cost_ax.get_lines() if line.get_linestyle() == "--"]
     for clf in w.classifiers:
         want = cw.honest_cost(clf)["nec"].to_numpy()
-        assert any(len(d.get_ydata()) == len(want) and np.array_equal(d.get_ydata(), want)
-                   for d in dashed), clf.name
+        assert any(
+            len(d.get_ydata()) == len(want) and np.array_equal(d.get_ydata(), want) for d in dashed
+        ), clf.name
     assert "cost on new data" in [t.get_text() for t in fig.legends[0].get_texts()]
 
 
@@ -128,13 +131,15 @@ def test_strip_on_new_data_names_the_cheapest_honest_curve(widget):
     for (lo, hi), color in zip(np.asarray(strip.x), strip.colors, strict=True):
         mid = (lo + hi) / 2
         costs = {"all negative": mid, "all positive": 1 - mid}
-        costs.update({n: float(brute_force(y, s, folds, None, mid)[0])
-                      for n, s in scores.items()})
+        costs.update({n: float(brute_force(y, s, folds, None, mid)[0]) for n, s in scores.items()})
         lowest = min(costs.values())
         want = {n for n, v in costs.items() if v <= lowest + 1e-12}
         got = colors.get(color, "trivial")
-        assert got in want or (got == "trivial" and want & {"all negative", "all positive"}), \
-            (mid, got, costs)
+        assert got in want or (got == "trivial" and want & {"all negative", "all positive"}), (
+            mid,
+            got,
+            costs,
+        )
     w.honest_strip = False  # back to the envelopes' winners
     best = cw.combined_envelope(w.classifiers)
     np.testing.assert_array_equal(np.asarray(strip.x)[:, 0], best["pcf_lo"])
@@ -165,19 +170,20 @@ def test_no_scores_refused_at_once_and_state_unchanged():
         assert not w.show_honest
     y, folds, scores = data()
     scored = cw.Classifier.from_scores(y, scores["a"], name="a")
-    with cw.CostWidget([m, scored]) as w:   # mixed: only the scored one is drawn
+    with cw.CostWidget([m, scored]) as w:  # mixed: only the scored one is drawn
         w.show_honest = True
         w.wait(timeout=60)
         assert list(w.drawn_honest) == ["a"]
-        np.testing.assert_array_equal(w.drawn_honest["a"]["nec"],
-                                      cw.honest_cost(scored, random_state=0)["nec"])
+        np.testing.assert_array_equal(
+            w.drawn_honest["a"]["nec"], cw.honest_cost(scored, random_state=0)["nec"]
+        )
 
 
 def test_the_draw_row_has_the_new_data_boxes(widget):
     w, *_ = widget
     boxes = w.draw_controls.controls
     assert w.draw_controls.show_honest_box in boxes and w.draw_controls.honest_strip_box in boxes
-    w.draw_controls.show_honest_box.value = True   # as a click
+    w.draw_controls.show_honest_box.value = True  # as a click
     assert w.show_honest
     w.wait(timeout=60)
     assert sorted(w.drawn_honest) == ["a", "b", "c"]
@@ -205,26 +211,53 @@ def test_the_front_ends_decision_reads_the_honest_curves_as_python_does():
     for i, x in enumerate(pcfs):
         constraint = ("none", "neyman_pearson", "workforce")[i % 3]
         shown = [n for j, (n, _) in enumerate(group) if (i + j) % 4 != 0]
-        states.append({"group": 0, "p_pos": float(x), "cost_fn": 1.0, "cost_fp": 1.0,
-                       "constraint": constraint, "max_fpr": 0.15, "capacity": 20.0,
-                       "n_pos": float(y.sum()), "n_neg": float((~y).sum()),
-                       "population_set": True, "visible": shown,
-                       "honest": {n: {"pcf": c["pcf"].tolist(), "nec": c["nec"].tolist()}
-                                  for n, c in curves.items() if n != "c" or i % 2}})
-    out = run_node({"groups": [{"header": header, "buffers": _b64(buffers)}], "states": states,
-                    "pcf_queries": [], "constraint_queries": [], "format_queries": [],
-                    "readable_queries": [], "selecting_queries": []})
+        states.append(
+            {
+                "group": 0,
+                "p_pos": float(x),
+                "cost_fn": 1.0,
+                "cost_fp": 1.0,
+                "constraint": constraint,
+                "max_fpr": 0.15,
+                "capacity": 20.0,
+                "n_pos": float(y.sum()),
+                "n_neg": float((~y).sum()),
+                "population_set": True,
+                "visible": shown,
+                "honest": {
+                    n: {"pcf": c["pcf"].tolist(), "nec": c["nec"].tolist()}
+                    for n, c in curves.items()
+                    if n != "c" or i % 2
+                },
+            }
+        )
+    out = run_node(
+        {
+            "groups": [{"header": header, "buffers": _b64(buffers)}],
+            "states": states,
+            "pcf_queries": [],
+            "constraint_queries": [],
+            "format_queries": [],
+            "readable_queries": [],
+            "selecting_queries": [],
+        }
+    )
     said = 0
     for s, js in zip(states, out["states"], strict=True):
         shown = [c for n, c in group if n in s["visible"]]
         honest = {n: curves[n] for n in s["honest"] if n in s["visible"]}
-        py = cw.decide(shown, p_pos=s["p_pos"], cost_fn=1.0, cost_fp=1.0,
-                       constraint=s["constraint"],
-                       max_fpr=s["max_fpr"] if s["constraint"] == "neyman_pearson" else None,
-                       capacity=s["capacity"] if s["constraint"] == "workforce" else None,
-                       n_pos=s["n_pos"] if s["constraint"] == "workforce" else None,
-                       n_neg=s["n_neg"] if s["constraint"] == "workforce" else None,
-                       honest=honest or None).to_dict()
+        py = cw.decide(
+            shown,
+            p_pos=s["p_pos"],
+            cost_fn=1.0,
+            cost_fp=1.0,
+            constraint=s["constraint"],
+            max_fpr=s["max_fpr"] if s["constraint"] == "neyman_pearson" else None,
+            capacity=s["capacity"] if s["constraint"] == "workforce" else None,
+            n_pos=s["n_pos"] if s["constraint"] == "workforce" else None,
+            n_neg=s["n_neg"] if s["constraint"] == "workforce" else None,
+            honest=honest or None,
+        ).to_dict()
         assert "error" not in js, js
         diff = decision_differences(py, js["decision"])
         assert not diff, f"{s['p_pos']}, {s['constraint']}: " + "\n".join(diff[:10])

@@ -27,8 +27,10 @@ from costwidget.widget.state.lifecycle import reachable_widgets
 def _classifiers(n=300, seed=5):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.4
-    return [cw.Classifier.from_scores(y, np.round(y * k + rng.normal(size=n), 2), name=f"m{k}")
-            for k in (1, 2)]
+    return [
+        cw.Classifier.from_scores(y, np.round(y * k + rng.normal(size=n), 2), name=f"m{k}")
+        for k in (1, 2)
+    ]
 
 
 @pytest.fixture()
@@ -67,13 +69,13 @@ def _threads():
 
 # ---------------------------------------------------------------------------- item 5: display
 @pytest.mark.timeout(120)
-
 def _in_a_thread_without_a_loop(test):
     """Run ``test`` in a new thread, which has no running asyncio loop.
 
     These tests are about a script (no loop) or a loop of their own; in the whole suite the
     browser tests' Playwright sync API leaves a running loop on the main thread.
     """
+
     @functools.wraps(test)
     def run(*args, **kwargs):
         errors = []
@@ -90,6 +92,7 @@ def _in_a_thread_without_a_loop(test):
         assert not thread.is_alive(), "the test's thread was still running after 300 s"
         if errors:
             raise errors[0]
+
     return run
 
 
@@ -196,8 +199,9 @@ def test_a_user_observer_may_wait_while_bands_compute(call, trigger, monkeypatch
         # Slow enough that the bands are still computing when the observer runs.
         for clf in w.classifiers:
             real = clf.band
-            monkeypatch.setattr(clf, "band", lambda *a, _real=real, **k: (time.sleep(0.2),
-                                                                          _real(*a, **k))[1])
+            monkeypatch.setattr(
+                clf, "band", lambda *a, _real=real, **k: (time.sleep(0.2), _real(*a, **k))[1]
+            )
         results = []
 
         def observer(change):
@@ -223,6 +227,7 @@ def test_a_user_observer_may_wait_while_bands_compute(call, trigger, monkeypatch
 
 def test_an_observer_failure_is_raised_and_shown(monkeypatch):
     with CostWidget(_classifiers()) as w:
+
         def observer(change):
             raise RuntimeError("observer <b>broke</b>")
 
@@ -237,6 +242,7 @@ def test_an_observer_failure_is_raised_and_shown(monkeypatch):
 @pytest.mark.timeout(120)
 def test_an_observer_failing_after_a_result_never_stops_the_work():
     with CostWidget(_classifiers()) as w:
+
         def observer(change):
             if not change["new"]:  # "idle", drawn by the worker in a script
                 raise RuntimeError("observer broke")
@@ -261,6 +267,7 @@ def test_an_observer_run_by_the_worker_may_wait_for_the_jobs_queued_behind_it(mo
     # show_bands, turned off after a failed band) runs on the worker: its wait() runs the
     # widget's queued jobs itself instead of waiting for the thread it is on.
     with CostWidget(_classifiers()) as w:
+
         def broken(*args, **kwargs):
             raise RuntimeError("no band")
 
@@ -289,8 +296,9 @@ def _record_writes(w):
     writes = []
 
     def record(change, _kind=None):
-        writes.append((threading.current_thread().name, type(change["owner"]).__name__,
-                       change["name"]))
+        writes.append(
+            (threading.current_thread().name, type(change["owner"]).__name__, change["name"])
+        )
 
     for model in reachable_widgets([w.widget]):
         model.observe(record)
@@ -366,8 +374,11 @@ def test_without_threads_the_work_runs_at_once_with_the_busy_sign(monkeypatch):
         computed_on, labels = [], []
         w._background.label.observe(lambda ch: labels.append(ch["new"]), names=["value"])
         real = w.classifiers[0].band
-        monkeypatch.setattr(w.classifiers[0], "band", lambda *a, **k: (
-            computed_on.append(threading.current_thread()), real(*a, **k))[1])
+        monkeypatch.setattr(
+            w.classifiers[0],
+            "band",
+            lambda *a, **k: (computed_on.append(threading.current_thread()), real(*a, **k))[1],
+        )
         w.show_bands = True
         assert not w.busy and sorted(w.drawn_bands) == ["m1", "m2"]
         assert computed_on == [threading.current_thread()]
@@ -424,7 +435,8 @@ def test_under_a_real_ipykernel_every_write_is_on_the_kernel_thread(tmp_path):
     nbclient = pytest.importorskip("nbclient")
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(src.strip()) for src in KERNEL_NOTEBOOK]
-    nbclient.NotebookClient(nb, timeout=240, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    nbclient.NotebookClient(
+        nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     text = "".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", []))
     assert "['m1', 'm2']" in text and "[0.8] False" in text and "main thread only" in text

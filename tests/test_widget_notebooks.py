@@ -23,10 +23,16 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     temp.mkdir()
     monkeypatch.setenv("TMPDIR", str(temp))
     # Run in a scratch directory so outputs and files written by a notebook stay out of the repo.
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]
+    NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    errors = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors
     # A notebook removes what it wrote (scale.ipynb writes a Parquet data set of its own).
     assert not [p.name for p in temp.iterdir() if p.name.startswith("costwidget")]

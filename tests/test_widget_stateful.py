@@ -28,18 +28,25 @@ from costwidget.widget.core import STATE_TRAITS
 N = 160
 RNG = np.random.default_rng(11)
 Y = RNG.random(N) < 0.4
-SCORES = {"sharp": np.round(Y * 1.4 + RNG.normal(size=N), 1),
-          "blunt": np.round(Y * 0.5 + RNG.normal(size=N), 1),
-          "tied": np.round(Y * 0.8 + RNG.normal(size=N), 0)}
+SCORES = {
+    "sharp": np.round(Y * 1.4 + RNG.normal(size=N), 1),
+    "blunt": np.round(Y * 0.5 + RNG.normal(size=N), 1),
+    "tied": np.round(Y * 0.8 + RNG.normal(size=N), 0),
+}
 FOLDS = np.arange(N) % 2
 NAMES = list(SCORES)
 # Independent ROC points of every classifier, from the raw scores (brute.py, exact fractions).
 BRUTE, HULL = {}, {}
 for _name, _s in SCORES.items():
     _thr, _tp, _fp = brute.roc_points(Y, _s)
-    BRUTE[_name] = (np.array(_thr), np.array(_tp, float) / Y.sum(), np.array(_fp, float) / (~Y).sum())
-    _hull = brute.upper_hull([(Fraction(f, int((~Y).sum())), Fraction(t, int(Y.sum())))
-                              for t, f in zip(_tp, _fp)])
+    BRUTE[_name] = (
+        np.array(_thr),
+        np.array(_tp, float) / Y.sum(),
+        np.array(_fp, float) / (~Y).sum(),
+    )
+    _hull = brute.upper_hull(
+        [(Fraction(f, int((~Y).sum())), Fraction(t, int(Y.sum()))) for t, f in zip(_tp, _fp)]
+    )
     HULL[_name] = (np.array([float(x) for x, _ in _hull]), np.array([float(y) for _, y in _hull]))
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
@@ -52,13 +59,17 @@ def _brute_nec(name, pcf):
 
 
 def _state(w):
-    return {k: (list(v) if isinstance(v, list) else v) for k in STATE_TRAITS
-            for v in [getattr(w.state, k)]}
+    return {
+        k: (list(v) if isinstance(v, list) else v)
+        for k in STATE_TRAITS
+        for v in [getattr(w.state, k)]
+    }
 
 
 def _build():
-    return CostWidget([cw.Classifier.from_scores(Y, s, name=n, folds=FOLDS)
-                       for n, s in SCORES.items()])
+    return CostWidget(
+        [cw.Classifier.from_scores(Y, s, name=n, folds=FOLDS) for n, s in SCORES.items()]
+    )
 
 
 # What a user's observer may call (issue 18): never deadlocks against the worker.
@@ -79,9 +90,12 @@ class WidgetMachine(RuleBasedStateMachine):
         self.w.close()
 
     # ------------------------------------------------------------------ real use
-    @rule(call=st.sampled_from(sorted(USER_CALLS)),
-          names=st.sampled_from([["p_pos"], ["show_bands", "band_level"], ["busy"],
-                                 ["difference", "visible"]]))
+    @rule(
+        call=st.sampled_from(sorted(USER_CALLS)),
+        names=st.sampled_from(
+            [["p_pos"], ["show_bands", "band_level"], ["busy"], ["difference", "visible"]]
+        ),
+    )
     def user_observer(self, call, names):
         """A user's observer that waits, snapshots or exports whenever its traits change."""
         w = self.w
@@ -132,8 +146,11 @@ class WidgetMachine(RuleBasedStateMachine):
     def set_cost_fp(self, fp):
         self._python_set(cost_fp=fp)
 
-    @rule(c=st.sampled_from(["none", "neyman_pearson", "workforce", "bogus"]),
-          max_fpr=st.floats(-0.2, 1.2), capacity=st.floats(-10, 300))
+    @rule(
+        c=st.sampled_from(["none", "neyman_pearson", "workforce", "bogus"]),
+        max_fpr=st.floats(-0.2, 1.2),
+        capacity=st.floats(-10, 300),
+    )
     def set_constraint(self, c, max_fpr, capacity):
         self._python_set(constraint=c)
         self._python_set(max_fpr=max_fpr)
@@ -147,8 +164,11 @@ class WidgetMachine(RuleBasedStateMachine):
     def set_visible(self, visible):
         self._python_set(visible=visible)
 
-    @rule(pair=st.one_of(st.just([]), st.lists(st.sampled_from(NAMES + ["nope"]), min_size=1,
-                                                max_size=3)))
+    @rule(
+        pair=st.one_of(
+            st.just([]), st.lists(st.sampled_from(NAMES + ["nope"]), min_size=1, max_size=3)
+        )
+    )
     def set_difference(self, pair):
         self._python_set(difference=pair)
 
@@ -160,8 +180,15 @@ class WidgetMachine(RuleBasedStateMachine):
     def set_fold_spread(self, on):
         self._python_set(show_fold_spread=on)
 
-    @rule(values=st.fixed_dictionaries({"p_pos": st.floats(-0.5, 1.5), "cost_fn": st.floats(-1, 9),
-                                        "band_level": st.floats(0.3, 1.1)}))
+    @rule(
+        values=st.fixed_dictionaries(
+            {
+                "p_pos": st.floats(-0.5, 1.5),
+                "cost_fn": st.floats(-1, 9),
+                "band_level": st.floats(0.3, 1.1),
+            }
+        )
+    )
     def update_all_or_nothing(self, values):
         before = _state(self.w)
         try:
@@ -184,10 +211,12 @@ class WidgetMachine(RuleBasedStateMachine):
 
     @rule(e=st.floats(-3, 3))
     def slider_ratio(self, e):
-        self._control(self.w.operating_tool.log_ratio, 10.0 ** e)
+        self._control(self.w.operating_tool.log_ratio, 10.0**e)
 
-    @rule(which=st.sampled_from(["cost_fn", "cost_fp"]),
-          v=st.sampled_from([-1.0, 0.0, 0.25, 1.0, 4.0, 123456.789]))
+    @rule(
+        which=st.sampled_from(["cost_fn", "cost_fp"]),
+        v=st.sampled_from([-1.0, 0.0, 0.25, 1.0, 4.0, 123456.789]),
+    )
     def cost_field(self, which, v):
         self._control(getattr(self.w.operating_tool, which), v)
 
@@ -263,6 +292,7 @@ class WidgetMachine(RuleBasedStateMachine):
             assert set(view.frame.classifier) == set(s.visible) | refs
         else:
             assert view.frame.empty
+
     # --- end issue 21 ---
 
     # ------------------------------------------------------------------ invariants
@@ -273,8 +303,9 @@ class WidgetMachine(RuleBasedStateMachine):
         assert not w.busy
         s = w.state
         pcf = s.pcf
-        assert pcf == pytest.approx(s.p_pos * s.cost_fn / (s.p_pos * s.cost_fn
-                                                            + (1 - s.p_pos) * s.cost_fp))
+        assert pcf == pytest.approx(
+            s.p_pos * s.cost_fn / (s.p_pos * s.cost_fn + (1 - s.p_pos) * s.cost_fp)
+        )
         op = w.operating_tool
         assert list(op.operating_line.x) == [pcf, pcf]
         for i, name in enumerate(NAMES):
@@ -296,7 +327,8 @@ class WidgetMachine(RuleBasedStateMachine):
                 # TPR allowed) where the limit binds, the optimum (cost nec) where it does not.
                 if row.constrained_binding:
                     assert row.constrained_tpr == pytest.approx(
-                        brute.hull_tpr_at(*HULL[name], s.max_fpr), abs=1e-12)
+                        brute.hull_tpr_at(*HULL[name], s.max_fpr), abs=1e-12
+                    )
                 else:
                     assert row.constrained_nec == pytest.approx(nec, abs=1e-12)
         con = w.constraint_tool
@@ -316,13 +348,17 @@ class WidgetMachine(RuleBasedStateMachine):
         if s.difference:
             a, b = (w.classifiers[NAMES.index(n)] for n in s.difference)
             expected = cw.difference_band(a, b, s.band_level, random_state=0)
-            np.testing.assert_array_equal(w.difference_band.upper.to_numpy(),
-                                          expected.upper.to_numpy())
+            np.testing.assert_array_equal(
+                w.difference_band.upper.to_numpy(), expected.upper.to_numpy()
+            )
         else:
             assert w.difference_band is None
 
 
 WidgetMachine.TestCase.settings = settings(
-    max_examples=12, stateful_step_count=12, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    max_examples=12,
+    stateful_step_count=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 test_widget_state_machine = WidgetMachine.TestCase

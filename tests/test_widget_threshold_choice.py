@@ -42,9 +42,15 @@ def _brute_envelope(s, x):
 
 @pytest.fixture
 def widget():
-    w = cw.CostWidget([cw.Classifier.from_scores(Y, RISK, name="risk"),
-                       cw.Classifier.from_scores(Y, MARGIN, name="margin")],
-                      p_pos=0.3, cost_fn=2.0, cost_fp=1.0)
+    w = cw.CostWidget(
+        [
+            cw.Classifier.from_scores(Y, RISK, name="risk"),
+            cw.Classifier.from_scores(Y, MARGIN, name="margin"),
+        ],
+        p_pos=0.3,
+        cost_fn=2.0,
+        cost_fp=1.0,
+    )
     yield w
     w.close()
 
@@ -64,8 +70,9 @@ def test_drawn_score_curve_and_gap_equal_brute_force():
     assert (y >= env - 1e-12).all()  # the gap is never negative
 
 
-@pytest.mark.parametrize("cost_fn, cost_fp", [(1.0, 3.0), (3.0, 1.0), (1.0, 1.0), (3.0, 7.0),
-                                               (7.0, 3.0), (17.0, 83.0)])
+@pytest.mark.parametrize(
+    "cost_fn, cost_fp", [(1.0, 3.0), (3.0, 1.0), (1.0, 1.0), (3.0, 7.0), (7.0, 3.0), (17.0, 83.0)]
+)
 def test_score_row_at_a_tie_with_the_bayes_threshold(widget, cost_fn, cost_fp):
     # RISK is on a 0.01 grid; at p(+) = the data's prevalence c = C(+|-)/(C(+|-)+C(-|+)), here
     # 0.75, 0.25, 0.5, 0.7, 0.3, 0.83: each a score. The row's threshold and NEC are one rule,
@@ -97,8 +104,9 @@ def test_control_draws_curves_tables_and_refuses_bad_values(widget):
     score = row.loc[("risk", "score")]
     assert score.nec == pytest.approx(_brute_score_nec(RISK, pcf), abs=1e-12)
     assert _nec(pcf, *_rates(RISK, score.threshold)) == pytest.approx(score.nec, abs=1e-12)
-    assert row.loc[("risk", "optimal"), "nec"] == pytest.approx(_brute_envelope(RISK, pcf),
-                                                                abs=1e-12)
+    assert row.loc[("risk", "optimal"), "nec"] == pytest.approx(
+        _brute_envelope(RISK, pcf), abs=1e-12
+    )
     scale = w.p_pos * w.cost_fn + (1 - w.p_pos) * w.cost_fp
     assert score.expected_cost == pytest.approx(score.nec * scale, rel=1e-12)
     # The table: Brier from its definition, AUC from sklearn.
@@ -116,8 +124,9 @@ def test_control_draws_curves_tables_and_refuses_bad_values(widget):
     # Moving the operating point moves the readout of the method.
     w.cost_fn = 0.5
     row = w.threshold_choice_view.choices.set_index(["classifier", "threshold_choice"])
-    assert row.loc[("risk", "score"), "nec"] == pytest.approx(_brute_score_nec(RISK, w.pcf),
-                                                              abs=1e-12)
+    assert row.loc[("risk", "score"), "nec"] == pytest.approx(
+        _brute_score_nec(RISK, w.pcf), abs=1e-12
+    )
     view.control.value = "none"
     assert not view.curves["risk"].visible and view.choices.empty
 
@@ -143,12 +152,14 @@ def test_decision_curve_pane_equals_brute_net_benefit(widget):
             # dcurves' rule: risk >= pt, a risk of 0 never
             t0 = q if q > 0 else np.nextafter(0.0, 1.0)
             assert part.loc[("risk", "score"), "net_benefit"] == pytest.approx(
-                _brute_nb(RISK, t0, p, q), abs=1e-12)
+                _brute_nb(RISK, t0, p, q), abs=1e-12
+            )
             ts = np.concatenate(([np.inf], np.unique(MARGIN)))
             best = max(_brute_nb(MARGIN, t, p, q) for t in ts)
             assert part.loc[("margin", "optimal"), "net_benefit"] == pytest.approx(best, abs=1e-12)
             assert part.loc[("treat all", "optimal"), "net_benefit"] == pytest.approx(
-                p - (1 - p) * q / (1 - q), abs=1e-12)
+                p - (1 - p) * q / (1 - q), abs=1e-12
+            )
         # The operating point: the best threshold's net benefit at pt = C(+|-)/(C(+|-)+C(-|+))
         # = 1/3, at prevalence p (p = 0.05 showed 0.30 on the old code, the data's prevalence).
         pt0 = 1.0 / 3.0
@@ -180,13 +191,15 @@ def test_decision_curve_refused_in_the_banner_keeps_the_last_good_state():
         assert not w.show_decision_curve
         assert "refused" in w.errors.message and "prevalence" in w.errors.message
         assert w.decision_curve_view.toggle.value is False
-        w.p_pos = 0.3   # one prevalence for both: one "treat all"
+        w.p_pos = 0.3  # one prevalence for both: one "treat all"
         w.decision_curve_view.toggle.value = True
         assert w.show_decision_curve
         treat_all = w.decision_curve_view.frame.query("classifier == 'treat all'")
-        np.testing.assert_allclose(treat_all.net_benefit,
-                                   0.3 - 0.7 * treat_all.threshold_probability
-                                   / (1 - treat_all.threshold_probability), atol=1e-12)
+        np.testing.assert_allclose(
+            treat_all.net_benefit,
+            0.3 - 0.7 * treat_all.threshold_probability / (1 - treat_all.threshold_probability),
+            atol=1e-12,
+        )
     finally:
         w.close()
 
@@ -195,8 +208,7 @@ def test_frames_and_snapshot_record_it(widget, tmp_path):
     w = widget
     w.update(threshold_choice="score", show_decision_curve=True)
     frames = w.to_frame()
-    assert set(frames["decision_curve"].classifier) == {"risk", "margin", "treat all",
-                                                         "treat none"}
+    assert set(frames["decision_curve"].classifier) == {"risk", "margin", "treat all", "treat none"}
     assert set(frames["threshold_choice"].threshold_choice) == {"optimal", "score"}
     snap = json.loads(json.dumps(w.snapshot(), allow_nan=False))
     assert snap["threshold_choice"]["method"] == "score"
@@ -228,18 +240,25 @@ def test_figure_draws_what_is_shown(widget, tmp_path):
     assert len(fig.axes) == 3 and fig.axes[2].get_title() == "Decision curve"
     # Every decision curve drawn is one of the pane's, point for point (net benefit at the
     # operating point's p(+) = 0.2, from the raw scores), and the operating pt is marked.
-    lines = [(np.asarray(ln.get_xdata(), float), np.asarray(ln.get_ydata(), float))
-             for ln in fig.axes[2].lines]
+    lines = [
+        (np.asarray(ln.get_xdata(), float), np.asarray(ln.get_ydata(), float))
+        for ln in fig.axes[2].lines
+    ]
     pt = np.arange(100) / 100
     for name, s in (("risk", RISK), ("margin", MARGIN)):
         cuts = np.concatenate(([np.inf], np.unique(s)))
-        best = [max(0.2 * t - 0.8 * f * q / (1 - q) for f, t in (_rates(s, c) for c in cuts))
-                for q in pt]
+        best = [
+            max(0.2 * t - 0.8 * f * q / (1 - q) for f, t in (_rates(s, c) for c in cuts))
+            for q in pt
+        ]
         assert any(len(x) == 100 and np.allclose(y, best, atol=1e-12) for x, y in lines), name
-    risk_score = [0.2 * t - 0.8 * f * q / (1 - q) for q in pt
-                  for f, t in [_rates(RISK, q if q > 0 else np.nextafter(0.0, 1.0))]]
+    risk_score = [
+        0.2 * t - 0.8 * f * q / (1 - q)
+        for q in pt
+        for f, t in [_rates(RISK, q if q > 0 else np.nextafter(0.0, 1.0))]
+    ]
     assert any(len(x) == 100 and np.allclose(y, risk_score, atol=1e-12) for x, y in lines)
-    assert any(np.allclose(x, 1 / 3) for x, _ in lines)   # pt = C(+|-)/(C(+|-)+C(-|+))
+    assert any(np.allclose(x, 1 / 3) for x, _ in lines)  # pt = C(+|-)/(C(+|-)+C(-|+))
     assert len(fig.axes[1].collections) >= 2  # the shaded gaps of the cost pane
     path = w.save(tmp_path / "fig.png")
     assert path.stat().st_size > 1000

@@ -20,12 +20,28 @@ __all__ = ["style_kwargs", "curve_styles", "legend_label", "ALIASES"]
 
 #: matplotlib's short names and the keyword each stands for (scikit-learn's table).
 ALIASES = {
-    "ls": "linestyle", "c": "color", "ec": "edgecolor", "fc": "facecolor", "lw": "linewidth",
-    "mec": "markeredgecolor", "mfcalt": "markerfacecoloralt", "ms": "markersize",
-    "mew": "markeredgewidth", "mfc": "markerfacecolor", "aa": "antialiased", "ds": "drawstyle",
-    "font": "fontproperties", "family": "fontfamily", "name": "fontname", "size": "fontsize",
-    "stretch": "fontstretch", "style": "fontstyle", "variant": "fontvariant",
-    "weight": "fontweight", "ha": "horizontalalignment", "va": "verticalalignment",
+    "ls": "linestyle",
+    "c": "color",
+    "ec": "edgecolor",
+    "fc": "facecolor",
+    "lw": "linewidth",
+    "mec": "markeredgecolor",
+    "mfcalt": "markerfacecoloralt",
+    "ms": "markersize",
+    "mew": "markeredgewidth",
+    "mfc": "markerfacecolor",
+    "aa": "antialiased",
+    "ds": "drawstyle",
+    "font": "fontproperties",
+    "family": "fontfamily",
+    "name": "fontname",
+    "size": "fontsize",
+    "stretch": "fontstretch",
+    "style": "fontstyle",
+    "variant": "fontvariant",
+    "weight": "fontweight",
+    "ha": "horizontalalignment",
+    "va": "verticalalignment",
     "ma": "multialignment",
 }
 
@@ -46,8 +62,9 @@ def style_kwargs(default: dict, user: Mapping | None) -> dict:
     """
     user = {} if user is None else user
     if not isinstance(user, Mapping):
-        raise TypeError(f"style keywords must be a dict of matplotlib keywords, got "
-                        f"{type(user).__name__}.")
+        raise TypeError(
+            f"style keywords must be a dict of matplotlib keywords, got {type(user).__name__}."
+        )
     for short, full in ALIASES.items():
         if short in user and full in user:
             raise TypeError(f"Got both {short} and {full}, which are aliases of one another")
@@ -67,7 +84,7 @@ def legend_label(auc, name) -> str:
     >>> legend_label(0.8125, "model"), legend_label((0.85, 0.05), None)
     ('model (AUC = 0.81)', 'AUC = 0.85 +/- 0.05')
     """
-    value = (f"{auc[0]:0.2f} +/- {auc[1]:0.2f}" if isinstance(auc, tuple) else f"{auc:0.2f}")
+    value = f"{auc[0]:0.2f} +/- {auc[1]:0.2f}" if isinstance(auc, tuple) else f"{auc:0.2f}"
     return f"AUC = {value}" if name is None else f"{name} (AUC = {value})"
 
 
@@ -99,8 +116,10 @@ def curve_styles(aucs, names, curve_kwargs, colors, base: dict, *, folds: bool) 
     if per_curve:
         curve_kwargs = list(curve_kwargs)
         if len(curve_kwargs) != n:
-            raise ValueError(f"`curve_kwargs` must be None, a dictionary or a list of length "
-                             f"{n}. Got: {curve_kwargs}.")
+            raise ValueError(
+                f"`curve_kwargs` must be None, a dictionary or a list of length "
+                f"{n}. Got: {curve_kwargs}."
+            )
     else:
         curve_kwargs = [curve_kwargs] * n
     default = dict(base, **FOLD_STYLE) if folds and n > 1 else dict(base)
@@ -110,5 +129,7 @@ def curve_styles(aucs, names, curve_kwargs, colors, base: dict, *, folds: bool) 
         labels += [None] * (n - 1)
     else:
         labels = [legend_label(a, nm) for a, nm in zip(aucs, names)]
-    return [style_kwargs({"label": label, **default, "color": color}, user)
-            for label, color, user in zip(labels, colors, curve_kwargs)]
+    return [
+        style_kwargs({"label": label, **default, "color": color}, user)
+        for label, color, user in zip(labels, colors, curve_kwargs)
+    ]

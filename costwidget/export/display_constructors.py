@@ -17,8 +17,9 @@ class DisplayConstructors:
     """The constructors of :class:`~costwidget.CostCurveDisplay` (a base class of it; see there)."""
 
     @classmethod
-    def from_predictions(cls, y_true, y_score, *, sample_weight=None, pos_label=None, name=None,
-                         ax=None, **kwargs):
+    def from_predictions(
+        cls, y_true, y_score, *, sample_weight=None, pos_label=None, name=None, ax=None, **kwargs
+    ):
         """Plot cost curves from true labels and scores.
 
         Parameters
@@ -60,24 +61,42 @@ class DisplayConstructors:
         """
         if isinstance(y_score, dict):
             if name is not None:
-                raise ValueError("name= names one classifier; with a dict of scores the keys "
-                                 "are the names.")
+                raise ValueError(
+                    "name= names one classifier; with a dict of scores the keys are the names."
+                )
             from ..model import classifiers_from_predictions
 
             # One label array for all: the classifiers are known to score the same cases.
-            clfs = list(classifiers_from_predictions(y_true, y_score, pos_label=pos_label,
-                                                     sample_weight=sample_weight).values())
+            clfs = list(
+                classifiers_from_predictions(
+                    y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
+                ).values()
+            )
             name = [clf.name for clf in clfs]
         else:
             name = "Classifier" if name is None else name
-            clfs = [Classifier.from_scores(y_true, y_score, name=name, pos_label=pos_label,
-                                           sample_weight=sample_weight)]
+            clfs = [
+                Classifier.from_scores(
+                    y_true, y_score, name=name, pos_label=pos_label, sample_weight=sample_weight
+                )
+            ]
         shown_label = clfs[0].pos_label if pos_label is None else pos_label
         return cls(classifiers=clfs, name=name, pos_label=shown_label).plot(ax=ax, **kwargs)
 
     @classmethod
-    def from_estimator(cls, estimator, X, y, *, sample_weight=None, response_method="auto",
-                       pos_label=None, name=None, ax=None, **kwargs):
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        sample_weight=None,
+        response_method="auto",
+        pos_label=None,
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
         """Plot the cost curve of a fitted scikit-learn binary classifier on ``(X, y)``.
 
         The scores are scikit-learn's own (``_get_response_values_binary``,
@@ -122,13 +141,25 @@ class DisplayConstructors:
         """
         name = type(estimator).__name__ if name is None else name
         y_score, pos_label = _response_values(estimator, X, response_method, pos_label)
-        clf = Classifier.from_scores(y, y_score, name=name, pos_label=pos_label,
-                                     sample_weight=sample_weight)
+        clf = Classifier.from_scores(
+            y, y_score, name=name, pos_label=pos_label, sample_weight=sample_weight
+        )
         return cls(classifiers=[clf], name=name, pos_label=pos_label).plot(ax=ax, **kwargs)
 
     @classmethod
-    def from_cv_results(cls, cv_results, X, y, *, sample_weight=None, response_method="auto",
-                        pos_label=None, name=None, ax=None, **kwargs):
+    def from_cv_results(
+        cls,
+        cv_results,
+        X,
+        y,
+        *,
+        sample_weight=None,
+        response_method="auto",
+        pos_label=None,
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
         """Plot one cost curve per cross-validation fold, as ``RocCurveDisplay.from_cv_results``.
 
         Each fold's estimator scores its own test samples. scikit-learn has
@@ -186,13 +217,18 @@ class DisplayConstructors:
         _check_cv_results(cv_results, X, y, sample_weight)
         clfs = []
         for estimator, test in zip(cv_results["estimator"], cv_results["indices"]["test"]):
-            y_score, fold_pos_label = _response_values(estimator, _safe_indexing(X, test),
-                                                       response_method, pos_label)
+            y_score, fold_pos_label = _response_values(
+                estimator, _safe_indexing(X, test), response_method, pos_label
+            )
             weight = None if sample_weight is None else _safe_indexing(sample_weight, test)
-            clfs.append(Classifier.from_scores(_safe_indexing(y, test), y_score,
-                                               pos_label=fold_pos_label, sample_weight=weight))
-        return cls(classifiers=clfs, name=name, pos_label=fold_pos_label,
-                   folds=True).plot(ax=ax, **kwargs)
+            clfs.append(
+                Classifier.from_scores(
+                    _safe_indexing(y, test), y_score, pos_label=fold_pos_label, sample_weight=weight
+                )
+            )
+        return cls(classifiers=clfs, name=name, pos_label=fold_pos_label, folds=True).plot(
+            ax=ax, **kwargs
+        )
 
 
 def _response_values(estimator, X, response_method, pos_label):
@@ -201,8 +237,9 @@ def _response_values(estimator, X, response_method, pos_label):
     more than two classes or an unknown pos_label."""
     from sklearn.utils._response import _get_response_values_binary
 
-    return _get_response_values_binary(estimator, X, response_method=response_method,
-                                       pos_label=pos_label)
+    return _get_response_values_binary(
+        estimator, X, response_method=response_method, pos_label=pos_label
+    )
 
 
 def _check_cv_results(cv_results, X, y, sample_weight):
@@ -214,12 +251,16 @@ def _check_cv_results(cv_results, X, y, sample_weight):
 
     missing = [key for key in ("estimator", "indices") if key not in cv_results]
     if missing:
-        raise ValueError(f"`cv_results` does not contain the required keys {missing}: pass "
-                         "return_estimator=True and return_indices=True to cross_validate.")
+        raise ValueError(
+            f"`cv_results` does not contain the required keys {missing}: pass "
+            "return_estimator=True and return_indices=True to cross_validate."
+        )
     n_samples = len(cv_results["indices"]["train"][0]) + len(cv_results["indices"]["test"][0])
     if _num_samples(X) != n_samples:
-        raise ValueError("`X` does not contain the correct number of samples. "
-                         f"Expected {n_samples}, got {_num_samples(X)}.")
+        raise ValueError(
+            "`X` does not contain the correct number of samples. "
+            f"Expected {n_samples}, got {_num_samples(X)}."
+        )
     if type_of_target(y) != "binary":
         raise ValueError(f"The target `y` is not binary. Got {type_of_target(y)} type of target.")
     check_consistent_length(X, y, sample_weight)

@@ -21,11 +21,31 @@ from ..model import (
 )
 
 __all__ = [
-    "PALETTE", "TRIVIAL_COLOR", "MAX_CURVE_POINTS", "text", "setup_roc", "draw_roc",
-    "draw_iso_lines", "draw_roc_constraint", "setup_cost", "draw_envelope", "draw_band",
-    "draw_cost_lines", "draw_combined", "draw_operating_line", "draw_constrained_lines",
-    "setup_difference", "draw_difference", "classifier_colors", "legend_handles",
-    "default_figsize", "place_panes", "wrap", "draw_range", "despine", "TRIVIAL_STYLE",
+    "PALETTE",
+    "TRIVIAL_COLOR",
+    "MAX_CURVE_POINTS",
+    "text",
+    "setup_roc",
+    "draw_roc",
+    "draw_iso_lines",
+    "draw_roc_constraint",
+    "setup_cost",
+    "draw_envelope",
+    "draw_band",
+    "draw_cost_lines",
+    "draw_combined",
+    "draw_operating_line",
+    "draw_constrained_lines",
+    "setup_difference",
+    "draw_difference",
+    "classifier_colors",
+    "legend_handles",
+    "default_figsize",
+    "place_panes",
+    "wrap",
+    "draw_range",
+    "despine",
+    "TRIVIAL_STYLE",
     "ENVELOPE_STYLE",
 ]
 
@@ -60,8 +80,13 @@ def place_panes(fig, ncols: int, *, caption_lines: int = 0, legend_rows: int = 0
     pane = (width - _LEFT - _RIGHT - (ncols - 1) * _GAP) / ncols
     top = _TOP + _CAPTION_LINE * caption_lines
     bottom = _BOTTOM + _LEGEND_ROW * legend_rows
-    fig.subplots_adjust(left=_LEFT / width, right=1.0 - _RIGHT / width, top=1.0 - top / height,
-                        bottom=bottom / height, wspace=_GAP / pane if pane > 0 else 0.2)
+    fig.subplots_adjust(
+        left=_LEFT / width,
+        right=1.0 - _RIGHT / width,
+        top=1.0 - top / height,
+        bottom=bottom / height,
+        wspace=_GAP / pane if pane > 0 else 0.2,
+    )
 
 
 #: Characters of 10 pt DejaVu Sans in an inch of figure, on the safe side (15 let a caption with
@@ -111,13 +136,15 @@ def setup_roc(ax, *, title: str = ROC_TITLE):
     ax.set_ylabel(TPR_LABEL)
     ax.set_title(title)
     ax.grid(True, **_GRID)
-    (diagonal,) = ax.plot([0.0, 1.0], [0.0, 1.0], color=TRIVIAL_COLOR, linestyle="--",
-                          linewidth=1.0, zorder=1)
+    (diagonal,) = ax.plot(
+        [0.0, 1.0], [0.0, 1.0], color=TRIVIAL_COLOR, linestyle="--", linewidth=1.0, zorder=1
+    )
     return diagonal
 
 
-def draw_roc(ax, clf, color: str, *, label=None, curve: bool = True, vertices: bool = True,
-             **hull_style):
+def draw_roc(
+    ax, clf, color: str, *, label=None, curve: bool = True, vertices: bool = True, **hull_style
+):
     """The ROC curve (thin, faint), its convex hull (the classifier's line) and the hull vertices.
 
     ``hull_style``: matplotlib ``plot`` keywords of the hull over the defaults (e.g. the
@@ -130,8 +157,9 @@ def draw_roc(ax, clf, color: str, *, label=None, curve: bool = True, vertices: b
         ax.plot(fpr[idx], tpr[idx], color=color, alpha=0.45, linewidth=1.0, zorder=2)
     hull = clf.hull
     style = {"color": color, "linewidth": 2.0, "zorder": 3, **hull_style}
-    (line,) = ax.plot(hull["fpr"], hull["tpr"], label=None if label is None else text(label),
-                      **style)
+    (line,) = ax.plot(
+        hull["fpr"], hull["tpr"], label=None if label is None else text(label), **style
+    )
     if vertices:
         ax.scatter(hull["fpr"], hull["tpr"], s=14, color=color, zorder=4, linewidths=0)
     return line
@@ -147,21 +175,24 @@ def draw_iso_lines(ax, points, pcf: float):
     colors = [p[2] for p in points]
     xa, ya, xb, yb = iso_performance_segment(fpr, tpr, pcf)
     segments = [[(a, b), (c, d)] for a, b, c, d in zip(xa, ya, xb, yb)]
-    ax.add_collection(LineCollection(segments, colors=colors, linestyles="dashdot",
-                                     linewidths=1.5, zorder=5))
+    ax.add_collection(
+        LineCollection(segments, colors=colors, linestyles="dashdot", linewidths=1.5, zorder=5)
+    )
     return ax.scatter(fpr, tpr, s=60, c=colors, edgecolors="black", linewidths=1.0, zorder=7)
 
 
-def draw_roc_constraint(ax, kind: str, *, max_fpr=None, capacity=None, n_pos=None, n_neg=None,
-                        points=()):
+def draw_roc_constraint(
+    ax, kind: str, *, max_fpr=None, capacity=None, n_pos=None, n_neg=None, points=()
+):
     """The constraint line in ROC space (dashed black) and each constrained optimum (diamond).
 
     ``kind`` is ``"neyman_pearson"`` (the line FPR = max_fpr) or ``"workforce"`` (eq. 12-13);
     ``points`` is ``[(fpr, tpr, color)]``.
     """
     if kind == "neyman_pearson":
-        ax.plot([max_fpr, max_fpr], [0.0, 1.0], color="black", linestyle="--", linewidth=1.0,
-                zorder=5)
+        ax.plot(
+            [max_fpr, max_fpr], [0.0, 1.0], color="black", linestyle="--", linewidth=1.0, zorder=5
+        )
     elif kind == "workforce":
         xa, ya, xb, yb = workforce_segment(capacity, n_pos, n_neg)
         if not np.isnan(xa):  # else the line misses ROC space (capacity beyond all cases)
@@ -169,8 +200,16 @@ def draw_roc_constraint(ax, kind: str, *, max_fpr=None, capacity=None, n_pos=Non
     else:
         raise ValueError(f"unknown constraint kind {kind!r}")
     if points:
-        ax.scatter([p[0] for p in points], [p[1] for p in points], marker="D", s=55,
-                   c=[p[2] for p in points], edgecolors="black", linewidths=1.0, zorder=8)
+        ax.scatter(
+            [p[0] for p in points],
+            [p[1] for p in points],
+            marker="D",
+            s=55,
+            c=[p[2] for p in points],
+            edgecolors="black",
+            linewidths=1.0,
+            zorder=8,
+        )
 
 
 # ---------------------------------------------------------------------------- cost space
@@ -180,8 +219,9 @@ TRIVIAL_STYLE = {"color": TRIVIAL_COLOR, "linewidth": 1.0, "zorder": 1}
 ENVELOPE_STYLE = {"linewidth": 2.5, "zorder": 6}
 
 
-def setup_cost(ax, *, ymax: float = 0.5, trivial: bool = True, title: str = COST_TITLE,
-               trivial_style=None):
+def setup_cost(
+    ax, *, ymax: float = 0.5, trivial: bool = True, title: str = COST_TITLE, trivial_style=None
+):
     """Axes, labels, grid, the never-use region and the trivial classifiers of the cost pane.
 
     ``trivial_style``: matplotlib ``plot`` keywords of both trivial lines (default
@@ -198,8 +238,14 @@ def setup_cost(ax, *, ymax: float = 0.5, trivial: bool = True, title: str = COST
     if not trivial:
         return None
     # Above both trivial lines' lower envelope min(x, 1 - x) no classifier should be used.
-    ax.fill([0.0, 0.5, 1.0, 1.0, 0.0], [0.0, 0.5, 0.0, 1.0, 1.0], color="#dddddd", alpha=0.5,
-            linewidth=0, zorder=0)
+    ax.fill(
+        [0.0, 0.5, 1.0, 1.0, 0.0],
+        [0.0, 0.5, 0.0, 1.0, 1.0],
+        color="#dddddd",
+        alpha=0.5,
+        linewidth=0,
+        zorder=0,
+    )
     style = dict(TRIVIAL_STYLE if trivial_style is None else trivial_style)
     (neg,) = ax.plot([0.0, 1.0], [0.0, 1.0], **style)
     (pos,) = ax.plot([0.0, 1.0], [1.0, 0.0], **dict(style, label=None))
@@ -219,9 +265,17 @@ def draw_envelope(ax, clf, color=None, **style):
 
 def draw_band(ax, band, color: str, *, alpha: float = 0.18, dotted: bool = False):
     """A band DataFrame (``pcf``, ``lower``, ``upper``) filled between its bounds."""
-    return ax.fill_between(band["pcf"], band["lower"], band["upper"], color=color, alpha=alpha,
-                           linewidth=1.0 if dotted else 0.5,
-                           linestyle=":" if dotted else "-", edgecolor=color, zorder=2)
+    return ax.fill_between(
+        band["pcf"],
+        band["lower"],
+        band["upper"],
+        color=color,
+        alpha=alpha,
+        linewidth=1.0 if dotted else 0.5,
+        linestyle=":" if dotted else "-",
+        edgecolor=color,
+        zorder=2,
+    )
 
 
 def draw_cost_lines(ax, clf, color: str, *, alpha: float = 0.3, linewidth: float = 1.0):
@@ -229,17 +283,26 @@ def draw_cost_lines(ax, clf, color: str, *, alpha: float = 0.3, linewidth: float
     hull = clf.hull
     slope, intercept = roc_point_to_cost_line(hull["fpr"].to_numpy(), hull["tpr"].to_numpy())
     segments = [[(0.0, b), (1.0, b + m)] for m, b in zip(slope, intercept)]
-    return ax.add_collection(LineCollection(segments, colors=color, alpha=alpha,
-                                            linewidths=linewidth, zorder=3))
+    return ax.add_collection(
+        LineCollection(segments, colors=color, alpha=alpha, linewidths=linewidth, zorder=3)
+    )
 
 
 def draw_honest(ax, curve, color: str, *, alpha: float = 0.14):
     """An honest curve (``cw.honest_cost`` at its breakpoints; issue 32): the cost on new data
     dashed, its gap to the envelope (``envelope``) shaded."""
-    ax.fill_between(curve["pcf"], curve["envelope"], curve["nec"], color=color, alpha=alpha,
-                    linewidth=0, zorder=2)
-    (line,) = ax.plot(curve["pcf"], curve["nec"], color=color, linestyle="--", linewidth=1.5,
-                      zorder=4)
+    ax.fill_between(
+        curve["pcf"],
+        curve["envelope"],
+        curve["nec"],
+        color=color,
+        alpha=alpha,
+        linewidth=0,
+        zorder=2,
+    )
+    (line,) = ax.plot(
+        curve["pcf"], curve["nec"], color=color, linestyle="--", linewidth=1.5, zorder=4
+    )
     return line
 
 
@@ -251,13 +314,20 @@ def draw_combined(ax, classifiers, colors: dict, *, winners=None):
     best = combined_envelope(classifiers)
     x = np.concatenate([best["pcf_lo"].to_numpy(), best["pcf_hi"].to_numpy()[-1:]])
     y = np.concatenate([best["nec_lo"].to_numpy(), best["nec_hi"].to_numpy()[-1:]])
-    (line,) = ax.plot(x, y, color="black", linestyle="--", linewidth=1.5, zorder=7,
-                      label="best of all")
+    (line,) = ax.plot(
+        x, y, color="black", linestyle="--", linewidth=1.5, zorder=7, label="best of all"
+    )
     wins = best if winners is None else winners
     segments = [[(lo, 0.0), (hi, 0.0)] for lo, hi in zip(wins["pcf_lo"], wins["pcf_hi"])]
     # Not antialiased: neighbouring pieces would show hairline seams.
-    strip = LineCollection(segments, colors=[colors.get(n, TRIVIAL_COLOR) for n in wins["classifier"]],
-                           linewidths=7, zorder=8, capstyle="butt", antialiaseds=False)
+    strip = LineCollection(
+        segments,
+        colors=[colors.get(n, TRIVIAL_COLOR) for n in wins["classifier"]],
+        linewidths=7,
+        zorder=8,
+        capstyle="butt",
+        antialiaseds=False,
+    )
     strip.set_clip_on(False)  # half of it lies below y = 0
     ax.add_collection(strip)
     return line, strip
@@ -271,8 +341,15 @@ def draw_operating_line(ax, pcf: float, points=()):
     line = ax.axvline(pcf, color="black", linewidth=1.5, zorder=9)
     dots = None
     if points:
-        dots = ax.scatter(np.full(len(points), pcf), [p[0] for p in points], s=40,
-                          c=[p[1] for p in points], edgecolors="black", linewidths=1.0, zorder=10)
+        dots = ax.scatter(
+            np.full(len(points), pcf),
+            [p[0] for p in points],
+            s=40,
+            c=[p[1] for p in points],
+            edgecolors="black",
+            linewidths=1.0,
+            zorder=10,
+        )
     return line, dots
 
 
@@ -284,8 +361,11 @@ def draw_range(ax, lo: float, hi: float, *, edge: str, fill: str):
 def draw_constrained_lines(ax, lines):
     """The constrained classifiers' cost lines (dashed), ``lines`` as ``[(slope, intercept, color)]``."""
     segments = [[(0.0, b), (1.0, b + m)] for m, b, _ in lines]
-    return ax.add_collection(LineCollection(segments, colors=[c for _, _, c in lines],
-                                            linestyles="dashed", linewidths=2.0, zorder=7))
+    return ax.add_collection(
+        LineCollection(
+            segments, colors=[c for _, _, c in lines], linestyles="dashed", linewidths=2.0, zorder=7
+        )
+    )
 
 
 # ---------------------------------------------------------------------------- difference view
@@ -298,8 +378,9 @@ def setup_difference(ax, name_a: str, name_b: str):
     ax.axhline(0.0, color=TRIVIAL_COLOR, linestyle="--", linewidth=1.0, zorder=1)
 
 
-def draw_difference(ax, band, intervals, *, color_a: str, color_b: str, pcf=None,
-                    strip_room: float = 0.0):
+def draw_difference(
+    ax, band, intervals, *, color_a: str, color_b: str, pcf=None, strip_room: float = 0.0
+):
     """NEC_a − NEC_b with its paired band, and where the band excludes 0: thick segments
     coloured by the classifier that costs less there. ``strip_room`` (a share of the band's
     reach) puts them in a strip of their own under the band, as the widget does; 0 draws them
@@ -309,8 +390,9 @@ def draw_difference(ax, band, intervals, *, color_a: str, color_b: str, pcf=None
     reach = max(np.abs(lower).max(), np.abs(upper).max(), np.abs(diff).max(), 1e-3) * 1.1
     ax.set_ylim(-reach * (1.0 + strip_room), reach)
     strip_y = -reach * (1.0 + strip_room / 2) if strip_room else 0.0
-    ax.fill_between(x, lower, upper, color="#888888", alpha=0.25, edgecolor="#555555",
-                    linewidth=0.5, zorder=2)
+    ax.fill_between(
+        x, lower, upper, color="#888888", alpha=0.25, edgecolor="#555555", linewidth=0.5, zorder=2
+    )
     ax.plot(x, diff, color="black", linewidth=2.0, zorder=3)
     # A run of significant grid points is drawn half a grid step wider on each side, so that a
     # single significant point still shows.
@@ -320,8 +402,9 @@ def draw_difference(ax, band, intervals, *, color_a: str, color_b: str, pcf=None
         segments.append([(max(lo - half, 0.0), strip_y), (min(hi + half, 1.0), strip_y)])
         colors.append(color_b if sign > 0 else color_a)  # sign +1: a costs more, b is better
     if segments:
-        ax.add_collection(LineCollection(segments, colors=colors, linewidths=6, zorder=4,
-                                         capstyle="butt"))
+        ax.add_collection(
+            LineCollection(segments, colors=colors, linewidths=6, zorder=4, capstyle="butt")
+        )
     if pcf is not None:
         ax.axvline(pcf, color="black", linewidth=1.5, zorder=5)
 
@@ -342,6 +425,8 @@ def legend_handles(entries):
     Explicit labels, so that a classifier whose name starts with "_" is still listed
     (matplotlib skips such labels when it collects them itself).
     """
-    handles = [Line2D([], [], color=c, linestyle=ls, linewidth=2.5 if ls == "-" else 1.5)
-               for _, c, ls in entries]
+    handles = [
+        Line2D([], [], color=c, linestyle=ls, linewidth=2.5 if ls == "-" else 1.5)
+        for _, c, ls in entries
+    ]
     return handles, [text(label) for label, _, _ in entries]

@@ -23,17 +23,21 @@ def output_mode() -> str:
     """The value of :data:`OUTPUT_ENV`, or ``live``."""
     mode = os.environ.get(OUTPUT_ENV, "").strip().lower() or "live"
     if mode not in OUTPUT_MODES:
-        raise ValueError(f"{OUTPUT_ENV}={mode!r} is not one of {', '.join(OUTPUT_MODES)}; "
-                         f"unset it for the live widget.")
+        raise ValueError(
+            f"{OUTPUT_ENV}={mode!r} is not one of {', '.join(OUTPUT_MODES)}; "
+            f"unset it for the live widget."
+        )
     return mode
 
 
 def page_frame(page: str, *, title: str, height: int) -> str:
     """``page`` (a whole HTML document) as an ``<iframe srcdoc>`` of ``height`` CSS pixels. The
     page is escaped into the attribute, so nothing in it is parsed as the host page's markup."""
-    return (f"<iframe class='costwidget-page' title='{html.escape(title, quote=True)}' srcdoc='"
-            f"{html.escape(page, quote=True)}' style='width: 100%; border: 0; "
-            f"height: {height}px'></iframe>")
+    return (
+        f"<iframe class='costwidget-page' title='{html.escape(title, quote=True)}' srcdoc='"
+        f"{html.escape(page, quote=True)}' style='width: 100%; border: 0; "
+        f"height: {height}px'></iframe>"
+    )
 
 
 def widget_bundle(widget, *, title: str, height: int) -> dict:
@@ -50,7 +54,8 @@ def widget_bundle(widget, *, title: str, height: int) -> dict:
 
         state = dependency_state(widget, drop_defaults=False)
         embedded = embed_data(views=[widget], drop_defaults=False, state=state)
-        page = widget_page(manager_state=embedded["manager_state"],
-                           view_specs=embedded["view_specs"], title=title)
+        page = widget_page(
+            manager_state=embedded["manager_state"], view_specs=embedded["view_specs"], title=title
+        )
         data["text/html"] = page_frame(page, title=title, height=height)
     return data

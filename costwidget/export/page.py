@@ -23,9 +23,19 @@ import pathlib
 import re
 import urllib.parse
 
-__all__ = ["standalone_page", "widget_page", "inline_head", "load_runtime", "amd_bundle",
-           "script_safe", "json_for_script", "readout_table", "RuntimeMissing", "STATIC",
-           "NEEDS_PYTHON"]
+__all__ = [
+    "standalone_page",
+    "widget_page",
+    "inline_head",
+    "load_runtime",
+    "amd_bundle",
+    "script_safe",
+    "json_for_script",
+    "readout_table",
+    "RuntimeMissing",
+    "STATIC",
+    "NEEDS_PYTHON",
+]
 
 STATIC = pathlib.Path(__file__).resolve().parent.parent / "static"
 _CDN = "https://cdn.jsdelivr.net/npm/"
@@ -112,9 +122,14 @@ def inline_head() -> str:
     """The ``<script>`` elements a page's head needs to render widget state offline: the runtime
     (require.js and the widget manager, its baseUrl set at once), bqscales and bqplot."""
     runtime, _ = load_runtime()
-    return "\n".join(f"<script>{script_safe(js)}</script>" for js in (
-        f"{runtime}\n{_BASE_URL}", amd_bundle("bqscales", "bqscales"),
-        amd_bundle("bqplot", "bqplot")))
+    return "\n".join(
+        f"<script>{script_safe(js)}</script>"
+        for js in (
+            f"{runtime}\n{_BASE_URL}",
+            amd_bundle("bqscales", "bqscales"),
+            amd_bundle("bqplot", "bqplot"),
+        )
+    )
 
 
 class RuntimeMissing(RuntimeError):
@@ -129,12 +144,15 @@ def load_runtime() -> tuple[str, dict]:
             f"{js} is missing: this costwidget was installed from source without building its "
             "JavaScript runtime. Reinstall with `pip install -e .` (it runs npm; node >= 18 and "
             "npm must be on PATH), or build it by hand: `cd js && npm ci && npm run build`. "
-            "Or pass cdn=True for a page that loads it from the internet.")
+            "Or pass cdn=True for a page that loads it from the internet."
+        )
     meta = json.loads(manifest.read_text(encoding="utf-8"))
     raw = js.read_bytes()
     if hashlib.sha256(raw).hexdigest() != meta["sha256"]:
-        raise RuntimeMissing(f"{js} does not match {manifest} (a partial build?); rebuild it: "
-                             "`cd js && npm ci && npm run build`.")
+        raise RuntimeMissing(
+            f"{js} does not match {manifest} (a partial build?); rebuild it: "
+            "`cd js && npm ci && npm run build`."
+        )
     return raw.decode("utf-8"), meta
 
 
@@ -146,16 +164,20 @@ def _dist_file(dist: str, suffix: str):
         raise RuntimeError(f"{dist} is not installed; it is a dependency of costwidget.") from None
     matches = [f for f in (d.files or []) if str(f).replace("\\", "/").endswith(suffix)]
     if len(matches) != 1:
-        raise RuntimeError(f"the installed {dist} {d.version} has no single file ending in "
-                           f"{suffix} (found {len(matches)}); reinstall it: pip install "
-                           f"--force-reinstall {dist}.")
+        raise RuntimeError(
+            f"the installed {dist} {d.version} has no single file ending in "
+            f"{suffix} (found {len(matches)}); reinstall it: pip install "
+            f"--force-reinstall {dist}."
+        )
     f = matches[0]
     data = pathlib.Path(d.locate_file(f)).read_bytes()
     if f.hash is not None and f.hash.mode == "sha256":
         digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
         if digest != f.hash.value:
-            raise RuntimeError(f"{d.locate_file(f)} differs from what {dist} {d.version} "
-                               f"installed; reinstall it: pip install --force-reinstall {dist}.")
+            raise RuntimeError(
+                f"{d.locate_file(f)} differs from what {dist} {d.version} "
+                f"installed; reinstall it: pip install --force-reinstall {dist}."
+            )
     return data, d.version
 
 
@@ -168,11 +190,18 @@ def amd_bundle(dist: str, module: str) -> str:
     data, _ = _dist_file(dist, f"nbextensions/{module}/index.js")
     js = data.decode("utf-8")
     js = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", js)  # the map is not shipped
-    js, n = re.subn(r"\A((?:\s*/\*.*?\*/)*\s*)define\(\[",
-                    lambda m: f'{m.group(1)}define("{module}",[', js, count=1, flags=re.S)
+    js, n = re.subn(
+        r"\A((?:\s*/\*.*?\*/)*\s*)define\(\[",
+        lambda m: f'{m.group(1)}define("{module}",[',
+        js,
+        count=1,
+        flags=re.S,
+    )
     if n != 1:
-        raise RuntimeError(f"{dist}'s nbextension bundle does not start with an anonymous "
-                           "define([...]); costwidget cannot inline this version.")
+        raise RuntimeError(
+            f"{dist}'s nbextension bundle does not start with an anonymous "
+            "define([...]); costwidget cannot inline this version."
+        )
     return js
 
 
@@ -207,8 +236,9 @@ def _cell(value) -> str:
     return html.escape(str(value))
 
 
-def readout_table(readout, colors: dict, *, best_column="expected_cost",
-                  empty="No classifier shown.") -> str:
+def readout_table(
+    readout, colors: dict, *, best_column="expected_cost", empty="No classifier shown."
+) -> str:
     """A table indexed by classifier (the readout, the range table) as HTML; every text is
     escaped. Highlighted: the row with the least ``best_column``, or where it is True."""
     if readout is None or readout.empty:
@@ -223,10 +253,14 @@ def readout_table(readout, colors: dict, *, best_column="expected_cost",
         color = html.escape(colors.get(name, "#000000"), quote=True)
         cls = " class='best'" if name in best else ""
         cells = "".join(f"<td>{_cell(v)}</td>" for v in row.tolist())
-        rows.append(f"<tr{cls}><th scope='row'><span class='swatch' style='color:{color}'>"
-                    f"&#9632;</span> {html.escape(str(name))}</th>{cells}</tr>")
-    return (f"<table class='readout'><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+        rows.append(
+            f"<tr{cls}><th scope='row'><span class='swatch' style='color:{color}'>"
+            f"&#9632;</span> {html.escape(str(name))}</th>{cells}</tr>"
+        )
+    return (
+        f"<table class='readout'><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
 _STYLE = """
@@ -270,8 +304,10 @@ def _module_url(name: str) -> str:
     ``<script type="module">`` can import it; nothing from the page's data is evaluated)."""
     path = STATIC / name
     if not path.exists():
-        raise RuntimeMissing(f"{path} is missing: build it with `cd js && npm ci && npm run "
-                             "build`, or pass interactive=False for a static page.")
+        raise RuntimeMissing(
+            f"{path} is missing: build it with `cd js && npm ci && npm run "
+            "build`, or pass interactive=False for a static page."
+        )
     # Percent-encoded text, not base64: a minified module is nearly all URL-safe characters, so
     # this grows it by a few per cent where base64 adds a third (the demo page's front end was
     # 45 bytes over its 80 KB budget). Quotes, "<", "%", "#", "\\" and whitespace are escaped, so
@@ -297,14 +333,29 @@ window.costwidgetPage.catch((err) => console.error("costwidget:", err));
 </script>"""
 
 
-def standalone_page(*, manager_state, view_specs, title, caption, readout, colors, snapshot,
-                    range_table=None, cdn=False, generator="costwidget", created="",
-                    frontend=None, decision_rule=None) -> str:
+def standalone_page(
+    *,
+    manager_state,
+    view_specs,
+    title,
+    caption,
+    readout,
+    colors,
+    snapshot,
+    range_table=None,
+    cdn=False,
+    generator="costwidget",
+    created="",
+    frontend=None,
+    decision_rule=None,
+) -> str:
     """The page's HTML text. ``manager_state``/``view_specs`` come from ``ipywidgets.embed``;
     ``frontend`` (`widget.page_spec`), when given, makes the operating point move in the page;
     ``decision_rule`` (a `DecisionRule` record's dict) is shown as the rule to deploy."""
-    views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
-                      f"{json_for_script(v)}</script>" for v in view_specs)
+    views = "\n".join(
+        f'<script type="application/vnd.jupyter.widget-view+json">{json_for_script(v)}</script>'
+        for v in view_specs
+    )
     if cdn:
         head, render = _cdn_scripts()
     else:
@@ -360,19 +411,26 @@ def _decision_rule_section(rule) -> str:
     """The rule to deploy (a ``DecisionRule.to_dict()``) as a two-column table, every text escaped."""
     if not rule:
         return ""
-    rows = "".join(f"<tr><th scope=row>{html.escape(str(k))}</th><td>{_cell(v)}</td></tr>"
-                   for k, v in rule.items())
-    return ("<section id='costwidget-decision-rule'>\n<h2>Rule to deploy</h2>\n"
-            "<p class='note'>Predict positive when score &ge; threshold (a randomized rule mixes "
-            "two thresholds); <code>w.decision_rule()</code>, <code>w.to_estimator()</code>.</p>\n"
-            f"<table class='readout'><tbody>{rows}</tbody></table>\n</section>")
+    rows = "".join(
+        f"<tr><th scope=row>{html.escape(str(k))}</th><td>{_cell(v)}</td></tr>"
+        for k, v in rule.items()
+    )
+    return (
+        "<section id='costwidget-decision-rule'>\n<h2>Rule to deploy</h2>\n"
+        "<p class='note'>Predict positive when score &ge; threshold (a randomized rule mixes "
+        "two thresholds); <code>w.decision_rule()</code>, <code>w.to_estimator()</code>.</p>\n"
+        f"<table class='readout'><tbody>{rows}</tbody></table>\n</section>"
+    )
 
 
 def _range_section(table, colors) -> str:
     if table is None:
         return ""
-    return ("<section id='costwidget-range'>\n<h2>Over the range of interest</h2>\n"
-            + readout_table(table, colors, best_column="recommended") + "\n</section>")
+    return (
+        "<section id='costwidget-range'>\n<h2>Over the range of interest</h2>\n"
+        + readout_table(table, colors, best_column="recommended")
+        + "\n</section>"
+    )
 
 
 def _cdn_scripts() -> tuple[str, str]:
@@ -384,21 +442,30 @@ def _cdn_scripts() -> tuple[str, str]:
     # fetched; webpack derives each module's asset folder (the FontAwesome files) from them,
     # which would otherwise be the page's own folder.
     dist = _CDN + meta["assets"]
-    paths.update({"@jupyter-widgets/base": dist + "base", "@jupyter-widgets/controls": dist + "controls",
-                  "@jupyter-widgets/html-manager": dist + "index",
-                  "@jupyter-widgets/html-manager/dist": dist.rstrip("/")})
+    paths.update(
+        {
+            "@jupyter-widgets/base": dist + "base",
+            "@jupyter-widgets/controls": dist + "controls",
+            "@jupyter-widgets/html-manager": dist + "index",
+            "@jupyter-widgets/html-manager/dist": dist.rstrip("/"),
+        }
+    )
     rq, embed = meta["requirejs"], meta["embed_amd"]
     config = json_for_script({"paths": paths})
     assets = json_for_script(_CDN + meta["assets"])
-    head = "\n".join([
-        f'<script src="{_CDN}{rq["path"]}" integrity="{rq["integrity"]}" '
-        'crossorigin="anonymous"></script>',
-        f"<script>window.__jupyter_widgets_assets_path__ = {assets}; "
-        f"require.config({config});</script>",
-    ])
+    head = "\n".join(
+        [
+            f'<script src="{_CDN}{rq["path"]}" integrity="{rq["integrity"]}" '
+            'crossorigin="anonymous"></script>',
+            f"<script>window.__jupyter_widgets_assets_path__ = {assets}; "
+            f"require.config({config});</script>",
+        ]
+    )
     # embed-amd.js renders the page's widgets itself once loaded.
-    render = (f'<script src="{_CDN}{embed["path"]}" integrity="{embed["integrity"]}" '
-              'crossorigin="anonymous"></script>')
+    render = (
+        f'<script src="{_CDN}{embed["path"]}" integrity="{embed["integrity"]}" '
+        'crossorigin="anonymous"></script>'
+    )
     return head, render
 
 
@@ -406,8 +473,10 @@ def _cdn_manifest() -> dict:
     manifest = STATIC / "embed-runtime.json"
     if manifest.exists():
         return json.loads(manifest.read_text(encoding="utf-8"))["cdn"]
-    raise RuntimeMissing(f"{manifest} is missing (it pins the CDN versions): rebuild the runtime "
-                         "with `cd js && npm ci && npm run build`.")
+    raise RuntimeMissing(
+        f"{manifest} is missing (it pins the CDN versions): rebuild the runtime "
+        "with `cd js && npm ci && npm run build`."
+    )
 
 
 def widget_page(*, manager_state, view_specs, title) -> str:
@@ -415,8 +484,10 @@ def widget_page(*, manager_state, view_specs, title) -> str:
     inlined runtime as :func:`standalone_page`, without the cost widget's readout and record.
     Names reach it only as escaped text and as JSON in script elements."""
     head = inline_head()
-    views = "\n".join(f'<script type="application/vnd.jupyter.widget-view+json">'
-                      f"{json_for_script(v)}</script>" for v in view_specs)
+    views = "\n".join(
+        f'<script type="application/vnd.jupyter.widget-view+json">{json_for_script(v)}</script>'
+        for v in view_specs
+    )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -15,8 +15,15 @@ import numpy as np
 
 from ..model import jsonable  # noqa: F401 - the snapshot's values, shared with DecisionRule
 
-__all__ = ["FORMAT", "VERSION", "SnapshotError", "fingerprint", "jsonable", "from_json_number",
-           "compare_fingerprints"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "SnapshotError",
+    "fingerprint",
+    "jsonable",
+    "from_json_number",
+    "compare_fingerprints",
+]
 
 FORMAT = "costwidget.snapshot"
 VERSION = 1
@@ -41,10 +48,16 @@ def fingerprint(clf, color=None) -> dict:
     hull = clf.hull
     digest = hashlib.sha256()
     for column in ("threshold", "fpr", "tpr"):
-        digest.update(np.ascontiguousarray(hull[column].to_numpy(dtype=np.float64), dtype="<f8")
-                      .tobytes())
-    out = {"name": clf.name, "n_pos": jsonable(clf.n_pos), "n_neg": jsonable(clf.n_neg),
-           "hull_vertices": int(len(hull)), "hull_sha256": digest.hexdigest()}
+        digest.update(
+            np.ascontiguousarray(hull[column].to_numpy(dtype=np.float64), dtype="<f8").tobytes()
+        )
+    out = {
+        "name": clf.name,
+        "n_pos": jsonable(clf.n_pos),
+        "n_neg": jsonable(clf.n_neg),
+        "hull_vertices": int(len(hull)),
+        "hull_sha256": digest.hexdigest(),
+    }
     if color is not None:
         out["color"] = color
     return out
@@ -67,8 +80,11 @@ def compare_fingerprints(snapshot_classifiers, current) -> list[str]:
     if extra:
         problems.append(f"classifiers in this widget but not in the snapshot: {extra}")
     for name in (n for n in theirs if n in ours):
-        diffs = [f"{key} {theirs[name].get(key)!r} in the snapshot, {ours[name][key]!r} here"
-                 for key in _IDENTITY if theirs[name].get(key) != ours[name][key]]
+        diffs = [
+            f"{key} {theirs[name].get(key)!r} in the snapshot, {ours[name][key]!r} here"
+            for key in _IDENTITY
+            if theirs[name].get(key) != ours[name][key]
+        ]
         if diffs:
             problems.append(f"classifier {name!r} differs: " + "; ".join(diffs))
     return problems

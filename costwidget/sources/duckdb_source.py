@@ -64,7 +64,7 @@ def aggregate_sql(cols: Columns, decimals: int | None, view: str = _VIEW) -> str
         inner.append(f"{_score(cols)} AS k")
         extra = ""
     else:
-        inner.append(f"floor({_score(cols)} * {10.0 ** decimals!r} + 0.5) AS k")
+        inner.append(f"floor({_score(cols)} * {10.0**decimals!r} + 0.5) AS k")
         extra = ", min(s) AS lo, max(s) AS hi"
     if cols.weight is None:
         count = "count(*) AS n"
@@ -72,9 +72,11 @@ def aggregate_sql(cols: Columns, decimals: int | None, view: str = _VIEW) -> str
         count = "sum(w) AS n, min(w) AS w_min, count(*) - count(w) AS w_null"
     groups += ["k", "y"]
     order = ", ".join((["m"] if cols.model is not None else []) + ["k DESC"])
-    return (f"SELECT {', '.join(groups)}, {count}{extra} "
-            f"FROM (SELECT {', '.join(inner)} FROM {view}) "
-            f"GROUP BY {', '.join(groups)} ORDER BY {order}")
+    return (
+        f"SELECT {', '.join(groups)}, {count}{extra} "
+        f"FROM (SELECT {', '.join(inner)} FROM {view}) "
+        f"GROUP BY {', '.join(groups)} ORDER BY {order}"
+    )
 
 
 def sorted_sql(cols: Columns, view: str = _VIEW) -> str:
@@ -83,8 +85,11 @@ def sorted_sql(cols: Columns, view: str = _VIEW) -> str:
     entry per distinct score, then a sort of the groups). Ties are summed in numpy.
     (The outer select reads the inner one's columns, so its ``s`` is the score.)"""
     inner, _ = _inner_select(cols)
-    keep = ["s AS k", "y"] + [c for c, name in (("m", cols.model), ("f", cols.fold),
-                                                 ("w", cols.weight)) if name is not None]
+    keep = ["s AS k", "y"] + [
+        c
+        for c, name in (("m", cols.model), ("f", cols.fold), ("w", cols.weight))
+        if name is not None
+    ]
     order = ", ".join((["m"] if cols.model is not None else []) + ["k DESC"])
     return f"SELECT {', '.join(keep)} FROM (SELECT {', '.join(inner)} FROM {view}) ORDER BY {order}"
 
@@ -106,7 +111,7 @@ def plan(rel, cols: Columns, decimals: int | None) -> str:
     """``"group"`` or ``"sort"``: how to count this source (the result is the same)."""
     if decimals is not None:
         return "group"  # rounding exists to make few groups
-    (rows, distinct), = rel.query(_VIEW, estimate_sql(cols)).fetchall()
+    ((rows, distinct),) = rel.query(_VIEW, estimate_sql(cols)).fetchall()
     return "sort" if rows and distinct > SORT_SHARE * rows else "group"
 
 
@@ -127,8 +132,11 @@ def _relation(duckdb, source, connection):
     if isinstance(source, duckdb.DuckDBPyRelation):
         return source, "The relation", None
     con = connection if connection is not None else _default_connection(duckdb)
-    if isinstance(source, (list, tuple)) and source and all(
-            isinstance(p, (str, os.PathLike)) for p in source):
+    if (
+        isinstance(source, (list, tuple))
+        and source
+        and all(isinstance(p, (str, os.PathLike)) for p in source)
+    ):
         paths = [os.fspath(p) for p in source]
         kind = _file_kind(paths[0])
         shown = f"{paths[:3]!r}{'...' if len(paths) > 3 else ''}"
@@ -139,15 +147,19 @@ def _relation(duckdb, source, connection):
         return _read(con, path, kind), f"The file(s) {path!r}", kind
     if isinstance(source, str):
         if connection is None:
-            raise ValueError(f"source={source!r} is neither a Parquet/CSV path (by its ending: "
-                             f"{', '.join(_PARQUET + _CSV)}) nor a table on a given connection: "
-                             f"pass connection= to read a table or view.")
+            raise ValueError(
+                f"source={source!r} is neither a Parquet/CSV path (by its ending: "
+                f"{', '.join(_PARQUET + _CSV)}) nor a table on a given connection: "
+                f"pass connection= to read a table or view."
+            )
         try:
             return connection.table(source), f"The table {source!r}", None
         except duckdb.Error as exc:
             raise ValueError(f"The connection has no table or view {source!r}: {exc}") from None
-    raise TypeError(f"source must be a path or glob, a list of paths, a DuckDB relation or a "
-                    f"table name, got {type(source).__name__}.")
+    raise TypeError(
+        f"source must be a path or glob, a list of paths, a DuckDB relation or a "
+        f"table name, got {type(source).__name__}."
+    )
 
 
 def _file_kind(path: str) -> str | None:
@@ -161,8 +173,9 @@ def _file_kind(path: str) -> str | None:
 
 def _read(con, path, kind):
     if kind is None:
-        raise ValueError(f"Cannot tell the format of {path!r}: name Parquet files *.parquet and "
-                         f"CSV files *.csv.")
+        raise ValueError(
+            f"Cannot tell the format of {path!r}: name Parquet files *.parquet and CSV files *.csv."
+        )
     try:
         return con.read_parquet(path) if kind == "parquet" else con.read_csv(path)
     except Exception as exc:  # duckdb.IOException and friends: say which path
@@ -174,9 +187,20 @@ def _arrow(relation):
     return fetch()
 
 
-def from_duckdb(source, *, y_true="label", y_score="score", model="model", fold=None,
-                sample_weight=None, pos_label=None, decimals=None, connection=None, label=None,
-                score=None) -> dict:
+def from_duckdb(
+    source,
+    *,
+    y_true="label",
+    y_score="score",
+    model="model",
+    fold=None,
+    sample_weight=None,
+    pos_label=None,
+    decimals=None,
+    connection=None,
+    label=None,
+    score=None,
+) -> dict:
     """Classifiers counted by DuckDB over Parquet/CSV files, relations or tables.
 
     The ROC curve, its hull and the lower envelope depend only on the count of
@@ -277,14 +301,15 @@ def from_duckdb(source, *, y_true="label", y_score="score", model="model", fold=
     """
     duckdb = require("duckdb", "duckdb")
     require("pyarrow", "duckdb")
-    cols = columns_from_keywords("from_duckdb", y_true, y_score, model, fold, sample_weight,
-                                 label, score)
+    cols = columns_from_keywords(
+        "from_duckdb", y_true, y_score, model, fold, sample_weight, label, score
+    )
     decimals = check_decimals(decimals)
     rel, what, kind = _relation(duckdb, source, connection)
     check_columns(cols, rel.columns, rel.types, what)
     how = "group" if kind == "csv" else plan(rel, cols, decimals)
     sql = aggregate_sql(cols, decimals) if how == "group" else sorted_sql(cols)
     table = _arrow(rel.query(_VIEW, sql))
-    return classifiers_from_groups(table, cols, pos_label=pos_label, rounded=decimals is not None,
-                                   source=what)
-
+    return classifiers_from_groups(
+        table, cols, pos_label=pos_label, rounded=decimals is not None, source=what
+    )

@@ -21,14 +21,44 @@ import numpy as np
 
 from ..model import Classifier, counts_classifier, missing_columns, renamed_keyword
 
-__all__ = ["Columns", "columns_from_keywords", "check_columns", "check_decimals",
-           "classifiers_from_groups", "require", "NUMERIC_TYPES"]
+__all__ = [
+    "Columns",
+    "columns_from_keywords",
+    "check_columns",
+    "check_decimals",
+    "classifiers_from_groups",
+    "require",
+    "NUMERIC_TYPES",
+]
 
 # Type names (as DuckDB and Spark print them, upper-cased, without parameters) a score may have.
-NUMERIC_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
-                 "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL", "REAL", "INT",
-                 "BYTE", "SHORT", "LONG", "BYTETYPE", "SHORTTYPE", "INTEGERTYPE", "LONGTYPE",
-                 "FLOATTYPE", "DOUBLETYPE", "DECIMALTYPE")
+NUMERIC_TYPES = (
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "HUGEINT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+    "UHUGEINT",
+    "FLOAT",
+    "DOUBLE",
+    "DECIMAL",
+    "REAL",
+    "INT",
+    "BYTE",
+    "SHORT",
+    "LONG",
+    "BYTETYPE",
+    "SHORTTYPE",
+    "INTEGERTYPE",
+    "LONGTYPE",
+    "FLOATTYPE",
+    "DOUBLETYPE",
+    "DECIMALTYPE",
+)
 
 
 def require(module: str, extra: str):
@@ -38,8 +68,10 @@ def require(module: str, extra: str):
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise ImportError(f"This needs the optional package {module!r} ({exc}). Install it with "
-                          f"pip install 'costwidget[{extra}]'.") from None
+        raise ImportError(
+            f"This needs the optional package {module!r} ({exc}). Install it with "
+            f"pip install 'costwidget[{extra}]'."
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -54,19 +86,29 @@ class Columns:
 
     def roles(self):
         """(keyword, column name) of each named role: the keyword is what messages quote."""
-        return [(role, name) for role, name in (
-            ("y_score", self.score), ("y_true", self.label), ("model", self.model),
-            ("fold", self.fold), ("sample_weight", self.weight)) if name is not None]
+        return [
+            (role, name)
+            for role, name in (
+                ("y_score", self.score),
+                ("y_true", self.label),
+                ("model", self.model),
+                ("fold", self.fold),
+                ("sample_weight", self.weight),
+            )
+            if name is not None
+        ]
 
 
 def columns_from_keywords(where, y_true, y_score, model, fold, sample_weight, label, score):
     """The :class:`Columns` of an engine's keywords (``label=``/``score=`` deprecated)."""
     # stacklevel 4: renamed_keyword, this function, from_duckdb/from_spark, the user's call.
-    return Columns(score=renamed_keyword(where, "score", score, "y_score", y_score, "score",
-                                         stacklevel=4),
-                   label=renamed_keyword(where, "label", label, "y_true", y_true, "label",
-                                         stacklevel=4),
-                   model=model, fold=fold, weight=sample_weight)
+    return Columns(
+        score=renamed_keyword(where, "score", score, "y_score", y_score, "score", stacklevel=4),
+        label=renamed_keyword(where, "label", label, "y_true", y_true, "label", stacklevel=4),
+        model=model,
+        fold=fold,
+        weight=sample_weight,
+    )
 
 
 def check_columns(cols: Columns, available, types, source: str) -> None:
@@ -78,26 +120,36 @@ def check_columns(cols: Columns, available, types, source: str) -> None:
     missing_columns(source, cols.roles(), available)  # the words of Classifier.from_frame
     names = [name for _, name in cols.roles()]
     if len(set(names)) != len(names):
-        raise ValueError(f"y_true=, y_score=, model=, fold= and sample_weight= must name "
-                         f"different columns, got {dict(cols.roles())!r}.")
+        raise ValueError(
+            f"y_true=, y_score=, model=, fold= and sample_weight= must name "
+            f"different columns, got {dict(cols.roles())!r}."
+        )
     typed = dict(zip(available, types))
-    for role, name, what in (("y_score", cols.score, "scores"),
-                             ("sample_weight", cols.weight, "weights")):
+    for role, name, what in (
+        ("y_score", cols.score, "scores"),
+        ("sample_weight", cols.weight, "weights"),
+    ):
         if name is None:
             continue
         kind = str(typed[name]).upper()
         if kind.split("(")[0].strip() not in NUMERIC_TYPES or kind.endswith("]"):  # not a list
-            raise TypeError(f"Column {name!r} ({role}=) has type {kind}; {what} must be numbers. "
-                            f"Cast it, or name the right column with {role}=.")
+            raise TypeError(
+                f"Column {name!r} ({role}=) has type {kind}; {what} must be numbers. "
+                f"Cast it, or name the right column with {role}=."
+            )
 
 
 def check_decimals(decimals) -> int | None:
     if decimals is None:
         return None
-    if isinstance(decimals, bool) or not isinstance(decimals, numbers.Integral) \
-            or not -12 <= decimals <= 15:
-        raise ValueError(f"decimals must be None (exact) or an integer in [-12, 15], got "
-                         f"{decimals!r}.")
+    if (
+        isinstance(decimals, bool)
+        or not isinstance(decimals, numbers.Integral)
+        or not -12 <= decimals <= 15
+    ):
+        raise ValueError(
+            f"decimals must be None (exact) or an integer in [-12, 15], got {decimals!r}."
+        )
     return int(decimals)
 
 
@@ -108,10 +160,13 @@ def _codes(column, role: str, name: str, n):
     import pyarrow.compute as pc
 
     if column.null_count:
-        nulls = _how_many(n, np.asarray(column.is_null().to_numpy(zero_copy_only=False)),
-                          "missing (NULL)")
-        raise ValueError(f"Column {name!r} ({role}=) has {nulls}; remove those rows or fill "
-                         f"them before evaluating.")
+        nulls = _how_many(
+            n, np.asarray(column.is_null().to_numpy(zero_copy_only=False)), "missing (NULL)"
+        )
+        raise ValueError(
+            f"Column {name!r} ({role}=) has {nulls}; remove those rows or fill "
+            f"them before evaluating."
+        )
     if pa.types.is_dictionary(column.type):  # categorical / ENUM columns: their values
         column = column.cast(column.type.value_type)
     distinct = pc.unique(column)
@@ -140,34 +195,46 @@ def _pos_label(labels: list, pos_label, name: str):
     shown = labels[:10]
     more = f" (and {len(labels) - 10} more)" if len(labels) > 10 else ""
     if len(labels) > 2:
-        raise ValueError(f"Column {name!r} (y_true=) has {len(labels)} distinct values "
-                         f"{shown!r}{more}; a binary classifier needs exactly two. Filter the "
-                         f"rows or map the labels to two classes first.")
+        raise ValueError(
+            f"Column {name!r} (y_true=) has {len(labels)} distinct values "
+            f"{shown!r}{more}; a binary classifier needs exactly two. Filter the "
+            f"rows or map the labels to two classes first."
+        )
     if pos_label is None:
         if all(isinstance(v, (bool, np.bool_)) for v in labels):
             pos_label = True
         elif all(isinstance(v, numbers.Real) for v in labels) and (
-                set(labels) <= {0, 1} or set(labels) <= {-1, 1}):
+            set(labels) <= {0, 1} or set(labels) <= {-1, 1}
+        ):
             pos_label = 1
         else:
-            raise ValueError(f"Column {name!r} (y_true=) has values {labels!r}; pos_label is "
-                             f"ambiguous. Pass pos_label= one of {labels!r}.")
+            raise ValueError(
+                f"Column {name!r} (y_true=) has values {labels!r}; pos_label is "
+                f"ambiguous. Pass pos_label= one of {labels!r}."
+            )
     if pos_label not in labels:
-        raise ValueError(f"pos_label={pos_label!r} is not a value of column {name!r} (y_true=), "
-                         f"which holds {labels!r}. Both classes are needed.")
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a value of column {name!r} (y_true=), "
+            f"which holds {labels!r}. Both classes are needed."
+        )
     if len(labels) == 1:
-        raise ValueError(f"Column {name!r} (y_true=) holds only {labels[0]!r}: the other class is "
-                         f"missing. Both classes are needed to estimate TPR and FPR.")
+        raise ValueError(
+            f"Column {name!r} (y_true=) holds only {labels[0]!r}: the other class is "
+            f"missing. Both classes are needed to estimate TPR and FPR."
+        )
     return pos_label
 
 
 def _check_scores(key, n, name: str) -> None:
     bad = ~np.isfinite(key)
     if bad.any():
-        kinds = " or ".join(k for k, m in (("NaN", np.isnan(key)), ("infinite", np.isinf(key)))
-                            if m.any())
-        raise ValueError(f"Column {name!r} (y_score=) has {_how_many(n, bad, kinds)}; "
-                         f"remove those rows or replace the values before evaluating.")
+        kinds = " or ".join(
+            k for k, m in (("NaN", np.isnan(key)), ("infinite", np.isinf(key))) if m.any()
+        )
+        raise ValueError(
+            f"Column {name!r} (y_score=) has {_how_many(n, bad, kinds)}; "
+            f"remove those rows or replace the values before evaluating."
+        )
 
 
 def _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols: Columns, pos_label):
@@ -183,8 +250,7 @@ def _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols: Colu
     else:
         cell = model_codes * n_folds + (0 if fold_codes is None else fold_codes)
         pos = np.bincount(cell[is_pos], weights=None if n is None else n[is_pos], minlength=size)
-        neg = np.bincount(cell[~is_pos], weights=None if n is None else n[~is_pos],
-                          minlength=size)
+        neg = np.bincount(cell[~is_pos], weights=None if n is None else n[~is_pos], minlength=size)
     for c in range(size):
         if pos[c] > 0 and neg[c] > 0:
             continue
@@ -199,8 +265,9 @@ def _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols: Colu
         else:
             fix = " Both classes are needed to estimate TPR and FPR."
         where = where or "The source "
-        raise ValueError(f"{where}has no {cls} cases (column {cols.label!r}, pos_label="
-                         f"{pos_label!r}).{fix}")
+        raise ValueError(
+            f"{where}has no {cls} cases (column {cols.label!r}, pos_label={pos_label!r}).{fix}"
+        )
 
 
 def _how_many(n, rows, what: str) -> str:
@@ -233,23 +300,32 @@ def _row_counts(table, cols: Columns) -> np.ndarray | None:
         weights = lowest = _numpy(column.fill_null(0.0) if nulls else column, np.float64)
     name = cols.weight
     if nulls:
-        raise ValueError(f"Column {name!r} (sample_weight=) has {nulls} missing (NULL) value(s); "
-                         f"remove those rows or fill the weights before evaluating.")
+        raise ValueError(
+            f"Column {name!r} (sample_weight=) has {nulls} missing (NULL) value(s); "
+            f"remove those rows or fill the weights before evaluating."
+        )
     if not np.isfinite(lowest).all() or np.isnan(weights).any():
-        raise ValueError(f"Column {name!r} (sample_weight=) has NaN or infinite weights; weights "
-                         f"must be finite numbers >= 0.")
+        raise ValueError(
+            f"Column {name!r} (sample_weight=) has NaN or infinite weights; weights "
+            f"must be finite numbers >= 0."
+        )
     if not np.isfinite(weights).all():  # finite weights whose sum in one group overflowed
-        raise ValueError(f"Column {name!r} (sample_weight=): the weights of one score sum beyond "
-                         f"the largest float (1.8e308). Only their ratios matter: divide them all "
-                         f"by a common factor, e.g. 2**64.")
+        raise ValueError(
+            f"Column {name!r} (sample_weight=): the weights of one score sum beyond "
+            f"the largest float (1.8e308). Only their ratios matter: divide them all "
+            f"by a common factor, e.g. 2**64."
+        )
     if (lowest < 0).any():
-        raise ValueError(f"Column {name!r} (sample_weight=) has negative weights (the lowest is "
-                         f"{float(lowest.min())!r}); weights must be >= 0.")
+        raise ValueError(
+            f"Column {name!r} (sample_weight=) has negative weights (the lowest is "
+            f"{float(lowest.min())!r}); weights must be >= 0."
+        )
     return weights
 
 
-def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bool = False,
-                            source: str = "The source") -> dict:
+def classifiers_from_groups(
+    table, cols: Columns, *, pos_label=None, rounded: bool = False, source: str = "The source"
+) -> dict:
     """``{model: Classifier}`` from an aggregated (or sorted) Arrow table (see the module docstring).
 
     Columns of ``table``: ``k`` (score key), ``y`` (label), ``m``/``f`` when a
@@ -261,15 +337,19 @@ def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bo
     name.
     """
     if table.num_rows == 0:
-        raise ValueError(f"{source} has no rows: nothing to evaluate (check the path, glob or "
-                         f"filter).")
+        raise ValueError(
+            f"{source} has no rows: nothing to evaluate (check the path, glob or filter)."
+        )
     n = _row_counts(table, cols)  # None: one case per row
     key_col = table.column("k")
     if key_col.null_count:
-        nulls = _how_many(n, np.asarray(key_col.is_null().to_numpy(zero_copy_only=False)),
-                          "missing (NULL)")
-        raise ValueError(f"Column {cols.score!r} (y_score=) has {nulls}; "
-                         f"remove those rows or replace the values before evaluating.")
+        nulls = _how_many(
+            n, np.asarray(key_col.is_null().to_numpy(zero_copy_only=False)), "missing (NULL)"
+        )
+        raise ValueError(
+            f"Column {cols.score!r} (y_score=) has {nulls}; "
+            f"remove those rows or replace the values before evaluating."
+        )
     key = _numpy(key_col, np.float64)
     _check_scores(key, n, cols.score)
     labels, label_codes = _codes(table.column("y"), "y_true", cols.label, n)
@@ -279,8 +359,9 @@ def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bo
         models, model_codes = [cols.score], np.zeros(len(key), dtype=np.int32)
     else:
         models, model_codes = _codes(table.column("m"), "model", cols.model, n)
-    folds, fold_codes = (None, None) if cols.fold is None else _codes(table.column("f"), "fold",
-                                                                      cols.fold, n)
+    folds, fold_codes = (
+        (None, None) if cols.fold is None else _codes(table.column("f"), "fold", cols.fold, n)
+    )
     _check_classes(model_codes, fold_codes, is_pos, n, models, folds, cols, pos_label)
     low = high = None
     if rounded:
@@ -292,13 +373,24 @@ def classifiers_from_groups(table, cols: Columns, *, pos_label=None, rounded: bo
         neg = n - pos
     out = {}
     for m, rows in _rows_per_model(model_codes, len(models)):
+
         def take(a, rows=rows):
             return None if a is None else (a if rows is None else a[rows])
 
-        clf = counts_classifier(Classifier, take(key), take(pos), take(neg), name=str(models[m]),
-                                pos_label=pos_label, folds=take(fold_codes), low=take(low),
-                                high=take(high), score_name=cols.score,
-                                weights=cols.weight is not None, fold_labels=folds)
+        clf = counts_classifier(
+            Classifier,
+            take(key),
+            take(pos),
+            take(neg),
+            name=str(models[m]),
+            pos_label=pos_label,
+            folds=take(fold_codes),
+            low=take(low),
+            high=take(high),
+            score_name=cols.score,
+            weights=cols.weight is not None,
+            fold_labels=folds,
+        )
         out[models[m]] = clf
     return out
 
@@ -311,4 +403,4 @@ def _rows_per_model(model_codes, n_models):
     order = np.argsort(model_codes, kind="stable")
     bounds = np.searchsorted(model_codes[order], np.arange(n_models + 1))
     for m in range(n_models):
-        yield m, order[bounds[m]:bounds[m + 1]]
+        yield m, order[bounds[m] : bounds[m + 1]]

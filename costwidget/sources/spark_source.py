@@ -40,15 +40,18 @@ def aggregate_frame(df, cols: Columns, decimals: int | None):
         counts = [F.count(F.lit(1)).alias("n")]
     else:  # as the DuckDB query: the sum, and the lowest and NULL weights a sum would hide
         items.append(_col(F, cols.weight).cast("double").alias("w"))
-        counts = [F.sum("w").alias("n"), F.min("w").alias("w_min"),
-                  (F.count(F.lit(1)) - F.count("w")).alias("w_null")]
+        counts = [
+            F.sum("w").alias("n"),
+            F.min("w").alias("w_min"),
+            (F.count(F.lit(1)) - F.count("w")).alias("w_null"),
+        ]
     if decimals is None:
         items.append(s.alias("k"))
         aggs = counts
     else:
         # floor() in Spark returns a long; the DOUBLE floor of DuckDB is kept by flooring
         # a double and casting back (exact for |k| < 2**53, i.e. any real score).
-        items.append(F.floor(s * F.lit(10.0 ** decimals) + F.lit(0.5)).cast("double").alias("k"))
+        items.append(F.floor(s * F.lit(10.0**decimals) + F.lit(0.5)).cast("double").alias("k"))
         aggs = counts + [F.min("s").alias("lo"), F.max("s").alias("hi")]
     groups.insert(len(groups) - 1, "k")
     return df.select(*items).groupBy(*groups).agg(*aggs)
@@ -63,9 +66,19 @@ def _arrow(frame):
     return pa.Table.from_pandas(frame.toPandas(), preserve_index=False)
 
 
-def from_spark(df, *, y_true="label", y_score="score", model="model", fold=None,
-               sample_weight=None, pos_label=None, decimals=None, label=None,
-               score=None) -> dict:
+def from_spark(
+    df,
+    *,
+    y_true="label",
+    y_score="score",
+    model="model",
+    fold=None,
+    sample_weight=None,
+    pos_label=None,
+    decimals=None,
+    label=None,
+    score=None,
+) -> dict:
     """Classifiers counted by Spark: ``groupBy`` + ``agg`` on the cluster, only the counts collected.
 
     The same arguments, defaults (``model="model"``; ``model=None`` for one
@@ -92,11 +105,13 @@ def from_spark(df, *, y_true="label", y_score="score", model="model", fold=None,
 
     if not isinstance(df, DataFrame):
         raise TypeError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}.")
-    cols = columns_from_keywords("from_spark", y_true, y_score, model, fold, sample_weight,
-                                 label, score)
+    cols = columns_from_keywords(
+        "from_spark", y_true, y_score, model, fold, sample_weight, label, score
+    )
     decimals = check_decimals(decimals)
     types = dict(df.dtypes)
     check_columns(cols, df.columns, [types[c] for c in df.columns], "The DataFrame")
     table = _arrow(aggregate_frame(df, cols, decimals))
-    return classifiers_from_groups(table, cols, pos_label=pos_label, rounded=decimals is not None,
-                                   source="The DataFrame")
+    return classifiers_from_groups(
+        table, cols, pos_label=pos_label, rounded=decimals is not None, source="The DataFrame"
+    )

@@ -17,16 +17,20 @@ def named_classifiers(classifiers):
     out = []
     for i, clf in enumerate(classifiers):
         if not isinstance(clf, Classifier):
-            raise TypeError(f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
-                            "Classifier; build one with Classifier.from_scores(...).")
+            raise TypeError(
+                f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
+                "Classifier; build one with Classifier.from_scores(...)."
+            )
         if clf.name is None:
             clf = clf.renamed(f"classifier {i}")
         out.append(clf)
     names = [c.name for c in out]
     if len(set(names)) != len(names):
         dupes = sorted({n for n in names if names.count(n) > 1})
-        raise ValueError(f"Classifier names must be distinct, got {names} ({dupes} repeated); "
-                         "give each a name= when you build it.")
+        raise ValueError(
+            f"Classifier names must be distinct, got {names} ({dupes} repeated); "
+            "give each a name= when you build it."
+        )
     return out
 
 
@@ -64,14 +68,29 @@ class Constructors:
             raise TypeError("scores must be a non-empty dict {name: y_score}.")
         # One reading of the labels: the classifiers are known to score the same cases, so
         # the difference view can pair them (even when y_true is a list).
-        clfs = list(classifiers_from_predictions(
-            y_true, {str(n): s for n, s in scores.items()}, pos_label=pos_label,
-            sample_weight=sample_weight).values())
+        clfs = list(
+            classifiers_from_predictions(
+                y_true,
+                {str(n): s for n, s in scores.items()},
+                pos_label=pos_label,
+                sample_weight=sample_weight,
+            ).values()
+        )
         return cls(clfs, **kwargs)
 
     @classmethod
-    def from_frame(cls, df, *, y_true="label", y_score="score", model="model", fold=None,
-                   instance=None, pos_label=None, **kwargs):
+    def from_frame(
+        cls,
+        df,
+        *,
+        y_true="label",
+        y_score="score",
+        model="model",
+        fold=None,
+        instance=None,
+        pos_label=None,
+        **kwargs,
+    ):
         """Long-format scores: one row per (model, case) with a label and a score column.
 
         Delegates to :meth:`Classifier.from_frame`: with ``fold=`` (a column name)
@@ -87,13 +106,21 @@ class Constructors:
         >>> list(w.readout.index)
         ['a', 'b']
         """
-        clfs = Classifier.from_frame(df, y_true=y_true, y_score=y_score, model=model, fold=fold,
-                                     instance=instance, pos_label=pos_label)
+        clfs = Classifier.from_frame(
+            df,
+            y_true=y_true,
+            y_score=y_score,
+            model=model,
+            fold=fold,
+            instance=instance,
+            pos_label=pos_label,
+        )
         return cls(list(clfs.values()), **kwargs)
 
     @classmethod
-    def from_estimators(cls, estimators, X, y, *, cv=5, pos_label=None, response_method="auto",
-                        **kwargs):
+    def from_estimators(
+        cls, estimators, X, y, *, cv=5, pos_label=None, response_method="auto", **kwargs
+    ):
         """Cross-validated scores of scikit-learn estimators, one classifier each (extra ``sklearn``).
 
         Delegates to :func:`costwidget.model.classifier.estimators.classifiers_from_estimators`: the
@@ -132,6 +159,7 @@ class Constructors:
         """
         from ..model import classifiers_from_estimators
 
-        clfs = classifiers_from_estimators(estimators, X, y, cv=cv, pos_label=pos_label,
-                                           response_method=response_method)
+        clfs = classifiers_from_estimators(
+            estimators, X, y, cv=cv, pos_label=pos_label, response_method=response_method
+        )
         return cls(list(clfs.values()), **kwargs)

@@ -85,8 +85,9 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         total = None if first.n_pos is None else first.n_pos + first.n_neg
         if p_pos is None:
             p_pos = next((c.prevalence for c in self.classifiers if c.prevalence is not None), 0.5)
-        self.state = WidgetState(p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, names=names,
-                                 visible=names)
+        self.state = WidgetState(
+            p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, names=names, visible=names
+        )
         if total is not None:
             self.state.n_pos, self.state.n_neg = float(first.n_pos), float(first.n_neg)
             self.state.capacity = float(first.n_pos)
@@ -96,8 +97,14 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self._tx = Transaction(self.state, self.errors, STATE_TRAITS)
         self._background = BackgroundWork(self._tx, self._set_busy)
         drawings = [ClassifierDrawing.build(c, self.colors[c.name]) for c in self.classifiers]
-        ctx = Context(state=self.state, tx=self._tx, errors=self.errors, figures=Figures(),
-                      drawings=drawings, background=self._background)
+        ctx = Context(
+            state=self.state,
+            tx=self._tx,
+            errors=self.errors,
+            figures=Figures(),
+            drawings=drawings,
+            background=self._background,
+        )
         self._ctx = ctx
         self.figures = ctx.figures
         # issue 31: the one answer (a Decision), first: every component below reads it
@@ -116,20 +123,31 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self.honest_layer.on_drawn.append(self._honest_drawn)
         self.band_readout = BandReadout(ctx, self.band_layer)  # issue 23: band limits at PCF(+)
         self.classifier_layers.follow_fill_layers(  # issue 23: legend entries while drawn
-            bands=self.band_layer, fold_spread=self.fold_spread_layer, honest=self.honest_layer)
+            bands=self.band_layer, fold_spread=self.fold_spread_layer, honest=self.honest_layer
+        )
         self.difference_view = DifferenceView(ctx)
         self.readout_view = Readout(ctx)
         self.headline = Headline(ctx)  # issue 23
         self.range_tool = RangeOfInterest(ctx)
-        self._components = [self.honest_layer, self.decision_source, self.classifier_layers, self.constraint_tool, self.operating_tool,
-                            self.readout_view, self.headline, self.band_layer,
-                            self.fold_spread_layer,
-                            self.difference_view, self.range_tool,
-                            self.hover_tool,  # issue 23: a hover is cleared when the point moves
-                            self.band_readout]  # issue 23
+        self._components = [
+            self.honest_layer,
+            self.decision_source,
+            self.classifier_layers,
+            self.constraint_tool,
+            self.operating_tool,
+            self.readout_view,
+            self.headline,
+            self.band_layer,
+            self.fold_spread_layer,
+            self.difference_view,
+            self.range_tool,
+            self.hover_tool,  # issue 23: a hover is cleared when the point moves
+            self.band_readout,
+        ]  # issue 23
         # issue 21: threshold choice (cost-pane curves, tables) and the decision-curve pane
         from .panes.decision_curve_view import DecisionCurveView
         from .panes.threshold_choice_view import ThresholdChoiceView
+
         self.threshold_choice_view = ThresholdChoiceView(ctx)
         self.decision_curve_view = DecisionCurveView(ctx)
         self._components += [self.threshold_choice_view, self.decision_curve_view]
@@ -141,6 +159,7 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self.state.observe(self._tx.on_state_change, names=list(STATE_TRAITS))
         # issue 19: the front end draws the operating point
         from .live.frontend_link import link_widget
+
         self.frontend_link = link_widget(self)
         with self._tx.held():
             self._redraw()
@@ -150,9 +169,11 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
     # ------------------------------------------------------------------ composition
     def _compose(self):
         compose_marks(self)
-        self.draw_controls = DrawControls(self._ctx, folds=any(c.folds for c in self.classifiers),
-                                          fill_layers=[self.band_layer, self.fold_spread_layer,
-                                                       self.honest_layer])
+        self.draw_controls = DrawControls(
+            self._ctx,
+            folds=any(c.folds for c in self.classifiers),
+            fill_layers=[self.band_layer, self.fold_spread_layer, self.honest_layer],
+        )
         self.show_bands_box = self.draw_controls.show_bands_box
         self.band_level_slider = self.draw_controls.band_level_slider
         self.show_fold_spread_box = self.draw_controls.show_fold_spread_box
@@ -170,7 +191,9 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         # Honest curves arriving from the background change the decision: every view redraws.
         if not getattr(self, "_redrawing", False):
             self._redraw()
-        if getattr(self, "frontend_link", None) is not None:  # the front end's decision reads them too
+        if (
+            getattr(self, "frontend_link", None) is not None
+        ):  # the front end's decision reads them too
             self.frontend_link.resend()
 
     def _push_controls(self):
@@ -255,8 +278,12 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         """
         self._background.close()
         roots = [self.widget, self._background.widget]
-        for component in [*self._components, self.hover_tool, self.figures,
-                          self.draw_controls]:  # its NEC zoom holds a link no view holds
+        for component in [
+            *self._components,
+            self.hover_tool,
+            self.figures,
+            self.draw_controls,
+        ]:  # its NEC zoom holds a link no view holds
             roots += widgets_held_by(component)
         for w in reachable_widgets(roots):
             w.close()

@@ -26,9 +26,23 @@ from .output.static_figure import figure_png, to_figure
 from .output.tidy_frames import to_frame
 from .text.caption import caption, cost_lines_shown, visible_classifiers
 
-__all__ = ["snapshot", "restore", "to_figure", "save", "to_html", "to_frame", "snapshot_cell",
-           "snapshot_button", "mimebundle", "output_mode", "OUTPUT_ENV", "page_frame", "caption",
-           "SnapshotError", "SAVE_FORMATS"]
+__all__ = [
+    "snapshot",
+    "restore",
+    "to_figure",
+    "save",
+    "to_html",
+    "to_frame",
+    "snapshot_cell",
+    "snapshot_button",
+    "mimebundle",
+    "output_mode",
+    "OUTPUT_ENV",
+    "page_frame",
+    "caption",
+    "SnapshotError",
+    "SAVE_FORMATS",
+]
 
 #: File suffixes :func:`save` writes.
 SAVE_FORMATS = (".png", ".svg", ".pdf", ".html")
@@ -59,16 +73,19 @@ def save(w, path, **kwargs) -> pathlib.Path:
     path = pathlib.Path(path)
     suffix = path.suffix.lower()
     if suffix not in SAVE_FORMATS:
-        raise ValueError(f"cannot save {str(path)!r}: the suffix chooses the format, one of "
-                         f"{', '.join(SAVE_FORMATS)}.")
+        raise ValueError(
+            f"cannot save {str(path)!r}: the suffix chooses the format, one of "
+            f"{', '.join(SAVE_FORMATS)}."
+        )
     if suffix == ".html":
         to_html(w, path, **kwargs)
         return path
     dpi = kwargs.pop("dpi", REPORT_DPI)
     fig = to_figure(w, **kwargs)
     # No creation date and fixed SVG ids, so the same state writes the same bytes.
-    metadata = {"Date": None} if suffix == ".svg" else {"CreationDate": None} \
-        if suffix == ".pdf" else None
+    metadata = (
+        {"Date": None} if suffix == ".svg" else {"CreationDate": None} if suffix == ".pdf" else None
+    )
     import matplotlib
 
     with matplotlib.rc_context({"svg.hashsalt": "costwidget"}):
@@ -92,22 +109,34 @@ def _image_bundle(w, dpi, *, shown_dpi=None, wait=True):
     alt = html.escape(f"Cost curves: {caption(w)}", quote=True)
     width = int(round(width_in * shown_dpi)) if shown_dpi else None
     size = f" width='{width}'" if width else ""
-    text = (f"<div class='costwidget-static'><img src='data:image/png;base64,{b64}' alt='{alt}'"
-            f"{size}/></div>")
+    text = (
+        f"<div class='costwidget-static'><img src='data:image/png;base64,{b64}' alt='{alt}'"
+        f"{size}/></div>"
+    )
     metadata = {"image/png": {"width": width}} if width else {}
     return {"image/png": b64, "text/html": text}, metadata
 
 
 _FALLBACK_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def _state_key(w):
     """Everything the static image depends on."""
     s = w.state
     # What is drawn now, too: the image shows the bands on screen, never ones still computing.
-    drawn = (tuple(w.band_layer.drawn), tuple(w.fold_spread_layer.drawn),
-             w.difference_view.shown is not None,
-             tuple(w.honest_layer.drawn), s.honest_strip)  # issue 32
-    return (tuple(repr(getattr(s, t)) for t in INPUTS), cost_lines_shown(w),
-            tuple(dict(w.colors).items()), drawn)
+    drawn = (
+        tuple(w.band_layer.drawn),
+        tuple(w.fold_spread_layer.drawn),
+        w.difference_view.shown is not None,
+        tuple(w.honest_layer.drawn),
+        s.honest_strip,
+    )  # issue 32
+    return (
+        tuple(repr(getattr(s, t)) for t in INPUTS),
+        cost_lines_shown(w),
+        tuple(dict(w.colors).items()),
+        drawn,
+    )
 
 
 def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
@@ -127,8 +156,11 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
     data = {"text/plain": _plain(w)}
     if mode == "live" and w.widget.comm is not None:  # a closed widget has only its image
         data["application/vnd.jupyter.widget-view+json"] = w.widget.get_view_spec()
-    wanted = [m for m in ("image/png", "text/html")
-              if (include is None or m in include) and (exclude is None or m not in exclude)]
+    wanted = [
+        m
+        for m in ("image/png", "text/html")
+        if (include is None or m in include) and (exclude is None or m not in exclude)
+    ]
     # Without matplotlib (the `export` extra) there is simply no static image.
     if wanted and FALLBACK_IMAGE and importlib.util.find_spec("matplotlib") is not None:
         try:
@@ -140,10 +172,17 @@ def mimebundle(w, include=None, exclude=None, **kwargs) -> dict:
                 _FALLBACK_CACHE[w] = cached
             data.update({k: v for k, v in cached[1].items() if k in wanted})
         except Exception as exc:  # noqa: BLE001 - the live widget must still display
-            warnings.warn(f"costwidget: no static image in this output ({type(exc).__name__}: "
-                          f"{exc}); the live widget is unaffected.", RuntimeWarning, stacklevel=2)
-    if mode == "page" and (include is None or "text/html" in include) and \
-            (exclude is None or "text/html" not in exclude):
+            warnings.warn(
+                f"costwidget: no static image in this output ({type(exc).__name__}: "
+                f"{exc}); the live widget is unaffected.",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+    if (
+        mode == "page"
+        and (include is None or "text/html" in include)
+        and (exclude is None or "text/html" not in exclude)
+    ):
         data["text/html"] = page_frame(w)
     return data
 
@@ -152,8 +191,10 @@ def page_frame(w) -> str:
     """The interactive page of :func:`to_html` as an ``<iframe srcdoc>``: a notebook output (or a
     documentation page) that shows the widget working with no kernel and no network."""
     return notebook_output.page_frame(
-        to_html(w), title=f"Cost curves (interactive, no kernel): {caption(w)}",
-        height=PAGE_FRAME_HEIGHT)
+        to_html(w),
+        title=f"Cost curves (interactive, no kernel): {caption(w)}",
+        height=PAGE_FRAME_HEIGHT,
+    )
 
 
 def snapshot_cell(w, *, dpi=REPORT_DPI):
@@ -177,8 +218,11 @@ def snapshot_button(w):
     background work: the image shows what is drawn at that moment."""
     import ipywidgets as widgets
 
-    button = widgets.Button(description="Snapshot", icon="camera",
-                            tooltip="Draw a static image of the current state below")
+    button = widgets.Button(
+        description="Snapshot",
+        icon="camera",
+        tooltip="Draw a static image of the current state below",
+    )
     image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
     status = widgets.HTML()
 

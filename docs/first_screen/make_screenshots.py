@@ -28,20 +28,34 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 VIEWPORT = {"width": 1400, "height": 900}
 NOTEBOOK = {
-    "cells": [{"cell_type": "code", "execution_count": None, "id": "s1", "metadata": {},
-               "outputs": [], "source": [
-                   "import costwidget as cw\n",
-                   "w = cw.demo(cost_fn=5.0)\n",
-                   "w.show_bands = True\n",
-                   "w.wait(timeout=300)\n",
-                   "w"]}],
-    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                "name": "python3"}},
-    "nbformat": 4, "nbformat_minor": 5}
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "s1",
+            "metadata": {},
+            "outputs": [],
+            "source": [
+                "import costwidget as cw\n",
+                "w = cw.demo(cost_fn=5.0)\n",
+                "w.show_bands = True\n",
+                "w.wait(timeout=300)\n",
+                "w",
+            ],
+        }
+    ],
+    "metadata": {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+    },
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
 
 # The widget is drawn: both panes have their ticks, and the readout its rows.
-_DRAWN = ("() => document.querySelectorAll('.costwidget svg .tick text').length > 20 && "
-          "document.querySelectorAll('.costwidget .costwidget-readout tr').length > 2")
+_DRAWN = (
+    "() => document.querySelectorAll('.costwidget svg .tick text').length > 20 && "
+    "document.querySelectorAll('.costwidget .costwidget-readout tr').length > 2"
+)
 
 
 def _show_widget_on_top(page) -> None:
@@ -96,7 +110,9 @@ def main(prefix: str) -> list[pathlib.Path]:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit(f"usage: {sys.argv[0]} OUTPUT_PREFIX   (writes OUTPUT_PREFIX-light.png and "
-                 "OUTPUT_PREFIX-dark.png)")
+        sys.exit(
+            f"usage: {sys.argv[0]} OUTPUT_PREFIX   (writes OUTPUT_PREFIX-light.png and "
+            "OUTPUT_PREFIX-dark.png)"
+        )
     for path in main(sys.argv[1]):
         print(path)

@@ -21,8 +21,14 @@ import urllib.request
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def free_port() -> int:
@@ -41,14 +47,23 @@ def running_lab(root: Path):
     settings = root / ".settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True, exist_ok=True)
     (settings / "notification.jupyterlab-settings").write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-    cmd = ["jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--IdentityProvider.token={token}",
-           f"--ServerApp.root_dir={root}",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-           f"--LabApp.workspaces_dir={root / '.ws'}", "--LabApp.extension_manager=readonly",
-           *ROOT_FLAGS]
-    with running_server(root, cmd, f"/api/status?token={token}", port=port,
-                        log_name="lab.log") as url:
+        json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
+    cmd = [
+        "jupyter",
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        f"--LabApp.workspaces_dir={root / '.ws'}",
+        "--LabApp.extension_manager=readonly",
+        *ROOT_FLAGS,
+    ]
+    with running_server(
+        root, cmd, f"/api/status?token={token}", port=port, log_name="lab.log"
+    ) as url:
         yield url, token
 
 
@@ -57,20 +72,29 @@ ROOT_FLAGS = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 el
 
 
 @contextlib.contextmanager
-def running_server(root: Path, cmd: list, ready_path: str, *, port: int | None = None,
-                   log_name: str = "server.log"):
+def running_server(
+    root: Path, cmd: list, ready_path: str, *, port: int | None = None, log_name: str = "server.log"
+):
     """Run ``python -m <cmd> --port=<port>`` (a Jupyter server) in ``root`` with its own
     runtime, config, settings and workspace folders; yield its URL once ``ready_path``
     answers, and stop it afterwards."""
     port = free_port() if port is None else port
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(root / ".runtime"),
-               JUPYTER_CONFIG_DIR=str(root / ".config"),
-               JUPYTERLAB_SETTINGS_DIR=str(root / ".settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(root / ".ws"))
+    env = dict(
+        os.environ,
+        JUPYTER_RUNTIME_DIR=str(root / ".runtime"),
+        JUPYTER_CONFIG_DIR=str(root / ".config"),
+        JUPYTERLAB_SETTINGS_DIR=str(root / ".settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(root / ".ws"),
+    )
     url = f"http://127.0.0.1:{port}"
     with open(root / log_name, "w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", *cmd, f"--port={port}"], stdout=log,
-                                stderr=subprocess.STDOUT, env=env, cwd=root)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", *cmd, f"--port={port}"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=root,
+        )
         try:
             deadline = time.time() + 120
             while time.time() < deadline and proc.poll() is None:
@@ -82,8 +106,9 @@ def running_server(root: Path, cmd: list, ready_path: str, *, port: int | None =
                 except OSError:
                     time.sleep(0.5)
             if proc.poll() is not None or time.time() >= deadline:
-                raise RuntimeError(f"{cmd[0]} {cmd[1]} did not start: "
-                                   + (root / log_name).read_text()[-2000:])
+                raise RuntimeError(
+                    f"{cmd[0]} {cmd[1]} did not start: " + (root / log_name).read_text()[-2000:]
+                )
             yield url
         finally:
             proc.terminate()
@@ -124,19 +149,27 @@ def open_in_notebook7(page, url: str, token: str, notebook: str) -> None:
     while True:
         kernels = _server_json(page, url, token, "kernels")
         sessions = _server_json(page, url, token, "sessions")
-        if (kernels is not None and sessions is not None
-                and len(kernels) == 1 and len(sessions) == 1
-                and sessions[0]["kernel"]["id"] == kernels[0]["id"]
-                and kernels[0]["execution_state"] == "idle"
-                and set(open_sockets.values()) == {kernels[0]["id"]}
-                and page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count()):
+        if (
+            kernels is not None
+            and sessions is not None
+            and len(kernels) == 1
+            and len(sessions) == 1
+            and sessions[0]["kernel"]["id"] == kernels[0]["id"]
+            and kernels[0]["execution_state"] == "idle"
+            and set(open_sockets.values()) == {kernels[0]["id"]}
+            and page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count()
+        ):
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"Notebook 7 did not settle on one idle kernel in 120 s (None: "
-                                 f"the server answered 500): kernels "
-                                 f"{kernels}, sessions {sessions}, the page's kernel sockets "
-                                 f"{sorted(set(open_sockets.values()))}")
-        page.wait_for_timeout(200)  # a poll of the server's and the page's state, not a wait for time
+            raise AssertionError(
+                f"Notebook 7 did not settle on one idle kernel in 120 s (None: "
+                f"the server answered 500): kernels "
+                f"{kernels}, sessions {sessions}, the page's kernel sockets "
+                f"{sorted(set(open_sockets.values()))}"
+            )
+        page.wait_for_timeout(
+            200
+        )  # a poll of the server's and the page's state, not a wait for time
 
 
 def _server_json(page, url: str, token: str, what: str) -> list | None:
@@ -185,7 +218,9 @@ def run_all_open_cells(page, sync_api) -> None:
         try:
             page.wait_for_function(
                 "() => Array.from(document.querySelectorAll('.jp-CodeCell .jp-InputPrompt'))"
-                ".some(e => /\\[(\\*|\\d+)\\]/.test(e.textContent))", timeout=20_000)
+                ".some(e => /\\[(\\*|\\d+)\\]/.test(e.textContent))",
+                timeout=20_000,
+            )
             break
         except sync_api.TimeoutError:
             continue
@@ -195,7 +230,8 @@ def run_all_open_cells(page, sync_api) -> None:
             "() => Array.from(document.querySelectorAll('.jp-CodeCell')).every(c => "
             "/\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt').textContent) || "
             "!((c.querySelector('.jp-InputArea-editor') || {}).textContent || '').trim())",
-            timeout=300_000)
+            timeout=300_000,
+        )
     except sync_api.TimeoutError as exc:
         raise AssertionError(f"Run All did not finish in 300 s: {_cells_report(page)}") from exc
 
@@ -217,8 +253,12 @@ def _cells_report(page) -> str:
 
 
 # Console messages that are JupyterLab's own noise on an offline, fresh profile, not widget errors.
-BENIGN = ("favicon", "Failed to load resource: the server responded with a status of 404",
-          "ERR_INTERNET_DISCONNECTED", "ERR_NAME_NOT_RESOLVED")
+BENIGN = (
+    "favicon",
+    "Failed to load resource: the server responded with a status of 404",
+    "ERR_INTERNET_DISCONNECTED",
+    "ERR_NAME_NOT_RESOLVED",
+)
 
 
 def console_errors(page) -> list:

@@ -23,8 +23,11 @@ from lab_server import wait_for_state
 
 ROOT = Path(__file__).resolve().parents[2]
 # A resource the browser would fetch: src/href of script, link, img, iframe, source, and CSS url().
-_FETCHED = re.compile(r"<(?:script|link|img|iframe|source|audio|video)\b[^>]*?\b(?:src|href)="
-                      r"[\"']?(https?:)?//", re.I)
+_FETCHED = re.compile(
+    r"<(?:script|link|img|iframe|source|audio|video)\b[^>]*?\b(?:src|href)="
+    r"[\"']?(https?:)?//",
+    re.I,
+)
 _CSS_URL = re.compile(r"url\(\s*[\"']?(?:https?:)?//", re.I)
 # The p(+) slider's handle in the widget's page, and the x (pixels) of the operating line.
 _P_HANDLE = ".costwidget-p-pos .noUi-handle, .costwidget-p-pos [role=slider]"
@@ -51,8 +54,12 @@ def site(tmp_path_factory):
     if os.environ.get("COSTWIDGET_DOCS_BUILT"):
         return Path(os.environ["COSTWIDGET_DOCS_BUILT"])
     out = tmp_path_factory.mktemp("docs") / "html"
-    subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(ROOT / "docs"),
-                    str(out)], cwd=ROOT, env=_env(), check=True)
+    subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(ROOT / "docs"), str(out)],
+        cwd=ROOT,
+        env=_env(),
+        check=True,
+    )
     return out
 
 
@@ -63,8 +70,10 @@ class Offline:
     one."""
 
     def __init__(self, browser, **context):
-        self.browser, self.context = browser, {"viewport": {"width": 1400, "height": 900},
-                                               **context}
+        self.browser, self.context = (
+            browser,
+            {"viewport": {"width": 1400, "height": 900}, **context},
+        )
         self.refused, self.errors, self.contexts = [], [], []
         self.shared = None
 
@@ -89,8 +98,10 @@ class Offline:
             self.shared = self.shared or self._new_context()
             ctx = self.shared
         page = ctx.new_page()
-        page.on("console", lambda m: self.errors.append(f"{path.name}: {m.text}")
-                if m.type == "error" else None)
+        page.on(
+            "console",
+            lambda m: self.errors.append(f"{path.name}: {m.text}") if m.type == "error" else None,
+        )
         page.on("pageerror", lambda e: self.errors.append(f"{path.name}: {e}"))
         page.goto(path.as_uri() + query, wait_until="load")
         return page
@@ -120,10 +131,14 @@ def _widget_frame(page, index=0, errors=()):
     # Resolved; the models stay in the page (they are the whole widget).
     # Bounded: an evaluate of a promise that never settles has no timeout of its own (a run once
     # hung here for 17 minutes on a loaded machine).
-    count = frame.evaluate("() => Promise.race([window.costwidgetModels.then((m) => m.length), "
-                           "new Promise((late) => setTimeout(() => late(-1), 60000))])")
-    assert count > 10, (f"{page.url}, widget frame {index}: the widget models did not resolve "
-                        f"in 60 s: {_frame_report(frame)}; console errors: {list(errors)}")
+    count = frame.evaluate(
+        "() => Promise.race([window.costwidgetModels.then((m) => m.length), "
+        "new Promise((late) => setTimeout(() => late(-1), 60000))])"
+    )
+    assert count > 10, (
+        f"{page.url}, widget frame {index}: the widget models did not resolve "
+        f"in 60 s: {_frame_report(frame)}; console errors: {list(errors)}"
+    )
     return frame
 
 
@@ -155,22 +170,31 @@ def _frame_report(frame) -> dict:
 def _bound(frame):
     """The frame once the interactive page's module is bound to the models."""
     assert wait_for_state(frame, "() => window.costwidgetPage !== undefined", timeout=60_000)
-    frame.evaluate("() => Promise.race([window.costwidgetPage.then(() => true), new Promise("
-                   "(_, no) => setTimeout(() => no(new Error('the page did not bind in 60 s')), "
-                   "60000))])")
+    frame.evaluate(
+        "() => Promise.race([window.costwidgetPage.then(() => true), new Promise("
+        "(_, no) => setTimeout(() => no(new Error('the page did not bind in 60 s')), "
+        "60000))])"
+    )
     return frame
 
 
 def test_built_html_fetches_nothing_from_the_network(site):
     pages = sorted(site.rglob("*.html"))
     assert len(pages) > 60  # the guide, the examples and an API page per public name
-    offenders = [str(p.relative_to(site)) for p in pages
-                 if _FETCHED.search(p.read_text(encoding="utf-8"))]
-    offenders += [str(p.relative_to(site)) for p in site.rglob("*.css")
-                  if _CSS_URL.search(p.read_text(encoding="utf-8"))]
+    offenders = [
+        str(p.relative_to(site)) for p in pages if _FETCHED.search(p.read_text(encoding="utf-8"))
+    ]
+    offenders += [
+        str(p.relative_to(site))
+        for p in site.rglob("*.css")
+        if _CSS_URL.search(p.read_text(encoding="utf-8"))
+    ]
     assert offenders == []
-    examples = [p.stem for p in (site / "examples").glob("*.html")
-                if re.search(r"<iframe class=[\"']costwidget-page", p.read_text(encoding="utf-8"))]
+    examples = [
+        p.stem
+        for p in (site / "examples").glob("*.html")
+        if re.search(r"<iframe class=[\"']costwidget-page", p.read_text(encoding="utf-8"))
+    ]
     assert len(examples) >= 3, examples  # the notebooks' widgets are live pages
     import costwidget
 
@@ -201,8 +225,9 @@ def test_search_finds_neyman(site, browser):
     try:
         page = offline.open(site / "search.html", "?q=Neyman")
         page.wait_for_selector("#search-results ul.search li", timeout=30_000)
-        hits = page.eval_on_selector_all("#search-results ul.search li a",
-                                         "(links) => links.map((a) => a.getAttribute('href'))")
+        hits = page.eval_on_selector_all(
+            "#search-results ul.search li a", "(links) => links.map((a) => a.getAttribute('href'))"
+        )
         assert any("user_guide/constraints.html" in h for h in hits), hits
         assert offline.refused == [] and offline.errors == []
     finally:
@@ -216,7 +241,9 @@ def _press_right(frame):
     line = frame.evaluate(_LINE_PIXEL)
     frame.locator(_P_HANDLE).first.focus()
     frame.page.keyboard.press("ArrowRight")
-    assert wait_for_state(frame, f"async () => (await window.costwidgetPage).state.p_pos > {before}")
+    assert wait_for_state(
+        frame, f"async () => (await window.costwidgetPage).state.p_pos > {before}"
+    )
     after = frame.evaluate("async () => (await window.costwidgetPage).state.p_pos")
     assert after == pytest.approx(before + 0.001, abs=1e-12)
     assert wait_for_state(frame, f"() => ({_LINE_PIXEL})() !== {line!r}", timeout=5_000)
@@ -240,16 +267,23 @@ def test_nbconvert_html_shows_the_widget_working_offline(tmp_path, browser):
     nb = tmp_path / "report.ipynb"
     nb.write_text((ROOT / "notebooks" / "tour.ipynb").read_text(encoding="utf-8"), encoding="utf-8")
     env = {**_env(), "COSTWIDGET_NOTEBOOK_OUTPUT": "page"}
-    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute",
-                    nb.name], cwd=tmp_path, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute", nb.name],
+        cwd=tmp_path,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     offline = Offline(browser)
     try:
         page = offline.open(tmp_path / "report.html")
         _press_right(_bound(_widget_frame(page, 0, offline.errors)))
         # nbconvert's own template asks a CDN for require.js (and for a widget manager where
         # widget state was saved); the widget needs neither.
-        assert all(re.match(r"https://(cdnjs\.cloudflare\.com|unpkg\.com|cdn\.jsdelivr\.net)/", u)
-                   for u in offline.refused), offline.refused
+        assert all(
+            re.match(r"https://(cdnjs\.cloudflare\.com|unpkg\.com|cdn\.jsdelivr\.net)/", u)
+            for u in offline.refused
+        ), offline.refused
         assert [e for e in offline.errors if "net::ERR_FAILED" not in e] == []
     finally:
         offline.close()
@@ -260,8 +294,11 @@ def test_screenshots(site, browser, artifacts, scheme):
     """The landing page, a user-guide page and the API page at 1400x900 (look at them)."""
     offline = Offline(browser, color_scheme=scheme)
     try:
-        for name, path in (("landing", "index.html"), ("guide", "user_guide/cost_space.html"),
-                           ("api", "api.html")):
+        for name, path in (
+            ("landing", "index.html"),
+            ("guide", "user_guide/cost_space.html"),
+            ("api", "api.html"),
+        ):
             page = offline.open(site / path)
             theme = page.evaluate("document.documentElement.dataset.theme")
             assert theme == scheme  # the theme follows the reader's colour scheme

@@ -41,12 +41,16 @@ _MARKS = r"""(sel) => {
 
 
 # The whole drawn page: every figure with the marks `_check_page` counts (n classifiers).
-_DRAWN = "(n) => { const m = " + _MARKS + r""";
+_DRAWN = (
+    "(n) => { const m = "
+    + _MARKS
+    + r""";
   const [roc, cost, diff] = ['.costwidget-roc', '.costwidget-cost', '.costwidget-difference'].map(m);
   return Boolean(roc && cost && diff && roc.lines >= 2 * n + 1 && roc.dots >= 20 &&
                  cost.lines >= n + 3 && cost.areas >= n && diff.lines >= 2 && diff.areas >= 1 &&
                  roc.title === 'ROC space' && cost.title === 'Cost space');
 }"""
+)
 
 _TOOLTIPS_SHOWN = """() => Array.from(document.querySelectorAll('.bqplot_mark_tooltip'))
   .filter(t => getComputedStyle(t).display !== 'none' && getComputedStyle(t).opacity !== '0').length"""
@@ -59,11 +63,15 @@ def widget():
     rng = np.random.default_rng(4)
     n = 300
     y = rng.random(n) < 0.4
-    scores = {"logistic": y * 1.4 + rng.normal(size=n), EVIL[0]: y * 0.8 + rng.normal(size=n),
-              EVIL[1]: y * 1.1 + rng.normal(size=n)}
+    scores = {
+        "logistic": y * 1.4 + rng.normal(size=n),
+        EVIL[0]: y * 0.8 + rng.normal(size=n),
+        EVIL[1]: y * 1.1 + rng.normal(size=n),
+    }
     w = CostWidget.from_predictions(y, {k: np.round(v, 2) for k, v in scores.items()}, p_pos=0.3)
-    w.update(show_bands=True, constraint="neyman_pearson", max_fpr=0.2,
-             difference=["logistic", EVIL[1]])
+    w.update(
+        show_bands=True, constraint="neyman_pearson", max_fpr=0.2, difference=["logistic", EVIL[1]]
+    )
     w.range_of_interest = [0.2, 0.45]
     w.wait(timeout=300)
     yield w
@@ -88,8 +96,10 @@ def _open(browser, path, route, widget):
 
 
 def _check_page(page, messages, widget, shot, artifacts):
-    roc, cost, diff = (page.evaluate(_MARKS, sel) for sel in
-                       (".costwidget-roc", ".costwidget-cost", ".costwidget-difference"))
+    roc, cost, diff = (
+        page.evaluate(_MARKS, sel)
+        for sel in (".costwidget-roc", ".costwidget-cost", ".costwidget-difference")
+    )
     n = len(widget.classifiers)
     # ROC: diagonal, n curves, n hulls, the constraint line, the iso lines; dots on the hulls.
     assert roc["lines"] >= 2 * n + 1 and roc["dots"] >= 20, roc
@@ -101,15 +111,18 @@ def _check_page(page, messages, widget, shot, artifacts):
     text = page.evaluate("() => document.body.innerText")
     for name in EVIL:
         assert name in text, f"{name!r} is not shown as text"
-    snap = json.loads(page.evaluate(
-        "() => document.getElementById('costwidget-snapshot').textContent"))
+    snap = json.loads(
+        page.evaluate("() => document.getElementById('costwidget-snapshot').textContent")
+    )
     assert snap["format"] == "costwidget.snapshot"
     assert [r["classifier"] for r in snap["readout"]] == [c.name for c in widget.classifiers]
     errors = [m for m in messages if m[0] in ("error", "pageerror")]
     assert not errors, errors
     # Tooltips are filled by Python on hover; the page has none rather than empty ones.
-    page.evaluate("() => document.addEventListener('mouseover', e => {"
-                  " if (e.target.classList.contains('dot')) window.__hoveredDot = true; }, true)")
+    page.evaluate(
+        "() => document.addEventListener('mouseover', e => {"
+        " if (e.target.classList.contains('dot')) window.__hoveredDot = true; }, true)"
+    )
     box = page.locator(".costwidget-roc svg.svg-figure .dot").nth(5).bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     wait_for_state(page, "() => window.__hoveredDot === true")
@@ -149,19 +162,27 @@ def _cdn_files():
 
     node = ROOT / "js" / "node_modules"
     if not node.exists():
-        pytest.fail(f"{node} is absent: the runtime is built by `pip install -e .` (npm install "
-                    "in js/); run `cd js && npm ci` to test the CDN page")
+        pytest.fail(
+            f"{node} is absent: the runtime is built by `pip install -e .` (npm install "
+            "in js/); run `cd js && npm ci` to test the CDN page"
+        )
     manifest = json.loads((page_mod.STATIC / "embed-runtime.json").read_text())["cdn"]
-    files = {manifest["requirejs"]["path"]: node / "requirejs" / "require.js",
-             manifest["embed_amd"]["path"]:
-                 node / "@jupyter-widgets" / "html-manager" / "dist" / "embed-amd.js"}
+    files = {
+        manifest["requirejs"]["path"]: node / "requirejs" / "require.js",
+        manifest["embed_amd"]["path"]: node
+        / "@jupyter-widgets"
+        / "html-manager"
+        / "dist"
+        / "embed-amd.js",
+    }
     for font in (node / "@jupyter-widgets" / "html-manager" / "dist").glob("*.woff*"):
         files[manifest["assets"] + font.name] = font
     for module in ("bqplot", "bqscales"):
         dist = importlib.metadata.distribution(module)
         f = next(f for f in dist.files if str(f).endswith(f"nbextensions/{module}/index.js"))
-        files[f"{module}@{page_mod.js_version(module, module)}/dist/index.js"] = \
-            pathlib.Path(dist.locate_file(f))
+        files[f"{module}@{page_mod.js_version(module, module)}/dist/index.js"] = pathlib.Path(
+            dist.locate_file(f)
+        )
     return files
 
 
@@ -178,12 +199,17 @@ def test_cdn_page_renders_from_the_pinned_files(widget, browser, tmp_path, artif
         url = r.request.url
         if url.startswith("file:"):
             return r.continue_()
-        key = url[len(prefix):] if url.startswith(prefix) else None
+        key = url[len(prefix) :] if url.startswith(prefix) else None
         if key in files:
             served.append(key)
-            return r.fulfill(status=200, body=files[key].read_bytes(),
-                             headers={"Content-Type": "application/javascript",
-                                      "Access-Control-Allow-Origin": "*"})
+            return r.fulfill(
+                status=200,
+                body=files[key].read_bytes(),
+                headers={
+                    "Content-Type": "application/javascript",
+                    "Access-Control-Allow-Origin": "*",
+                },
+            )
         refused.append(url)
         return r.abort()
 
@@ -191,8 +217,7 @@ def test_cdn_page_renders_from_the_pinned_files(widget, browser, tmp_path, artif
     try:
         _check_page(page, messages, widget, "export_page_cdn.png", artifacts)
         assert refused == [], refused
-        assert {k for k in served if k.endswith(".js")} == \
-            {k for k in files if k.endswith(".js")}
+        assert {k for k in served if k.endswith(".js")} == {k for k in files if k.endswith(".js")}
     finally:
         ctx.close()
 
@@ -221,8 +246,10 @@ def test_other_exports_run_nothing(widget, browser, tmp_path):
 
     svg = export.save(widget, tmp_path / "figure.svg")
     fallback = tmp_path / "fallback.html"
-    fallback.write_text("<!DOCTYPE html><html><body>" + export.mimebundle(widget)["text/html"]
-                        + "</body></html>", encoding="utf-8")
+    fallback.write_text(
+        "<!DOCTYPE html><html><body>" + export.mimebundle(widget)["text/html"] + "</body></html>",
+        encoding="utf-8",
+    )
     ctx = browser.new_context()
     ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
     page = ctx.new_page()
@@ -249,7 +276,8 @@ _TAKE_MODULES_NOW = "<script>require([], function () {});</script>"
 
 
 def test_a_page_in_a_srcdoc_frame_draws_if_require_takes_the_modules_after_the_runtime(
-        widget, browser, tmp_path):
+    widget, browser, tmp_path
+):
     """The documentation and `COSTWIDGET_NOTEBOOK_OUTPUT=page` show the page in an <iframe
     srcdoc>, whose location is about:srcdoc. require.js takes the runtime's modules on a timer;
     when the parser of a page of megabytes yielded before the baseUrl was set (a loaded machine),
@@ -262,12 +290,17 @@ def test_a_page_in_a_srcdoc_frame_draws_if_require_takes_the_modules_after_the_r
     end = html.index("</script>") + len("</script>")
     assert "requirejs" in html[:end]  # the runtime's script
     host = tmp_path / "host.html"
-    host.write_text("<!DOCTYPE html><html><body>"
-                    + page_frame(html[:end] + _TAKE_MODULES_NOW + html[end:], title="t", height=800)
-                    + "</body></html>", encoding="utf-8")
+    host.write_text(
+        "<!DOCTYPE html><html><body>"
+        + page_frame(html[:end] + _TAKE_MODULES_NOW + html[end:], title="t", height=800)
+        + "</body></html>",
+        encoding="utf-8",
+    )
     ctx = browser.new_context()
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:"))
-              else r.abort())
+    ctx.route(
+        "**/*",
+        lambda r: r.continue_() if r.request.url.startswith(("file:", "data:")) else r.abort(),
+    )
     page = ctx.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -275,8 +308,11 @@ def test_a_page_in_a_srcdoc_frame_draws_if_require_takes_the_modules_after_the_r
     try:
         page.goto(host.as_uri())
         frame = page.locator("iframe.costwidget-page").element_handle().content_frame()
-        drawn = wait_for_state(frame, "() => Boolean(document.querySelector("
-                                      "'.costwidget-cost svg.svg-figure'))", timeout=60_000)
+        drawn = wait_for_state(
+            frame,
+            "() => Boolean(document.querySelector('.costwidget-cost svg.svg-figure'))",
+            timeout=60_000,
+        )
         assert drawn and errors == [], errors
     finally:
         ctx.close()

@@ -78,9 +78,11 @@ def _widget(**state):
 
     rng = np.random.default_rng(23)
     y = rng.random(500) < 0.3
-    scores = {"gradient boosting": y * 1.4 + rng.normal(size=500),
-              "random forest": y * 1.2 + rng.normal(size=500),
-              "logistic <i>regression</i>": y * 0.8 + rng.normal(size=500)}
+    scores = {
+        "gradient boosting": y * 1.4 + rng.normal(size=500),
+        "random forest": y * 1.2 + rng.normal(size=500),
+        "logistic <i>regression</i>": y * 0.8 + rng.normal(size=500),
+    }
     w = CostWidget.from_predictions(y, scores)
     w.update(**state)
     return w
@@ -90,22 +92,28 @@ def _open(browser, w, tmp_path, name):
     path = tmp_path / f"{name}.html"
     w.to_html(path)
     ctx = browser.new_context(viewport=VIEWPORT)
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:"))
-              else r.abort())
+    ctx.route(
+        "**/*",
+        lambda r: r.continue_() if r.request.url.startswith(("file:", "data:")) else r.abort(),
+    )
     page = ctx.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(path.as_uri())
     assert wait_for_state(page, "() => window.costwidgetPage !== undefined", timeout=60_000)
-    assert wait_for_state(page, "() => (document.querySelector('.costwidget-headline') || "
-                                "{}).innerText > ''", timeout=30_000)
+    assert wait_for_state(
+        page,
+        "() => (document.querySelector('.costwidget-headline') || {}).innerText > ''",
+        timeout=30_000,
+    )
     return ctx, page, errors
 
 
 def _expected_headline_parts(w, s):
     """(name, threshold text, cost text) of the one cheapest model at the page's state."""
-    rows = operating_rows(w.classifiers, p_pos=s["p_pos"], cost_fn=s["cost_fn"],
-                          cost_fp=s["cost_fp"])
+    rows = operating_rows(
+        w.classifiers, p_pos=s["p_pos"], cost_fn=s["cost_fn"], cost_fp=s["cost_fp"]
+    )
     costs = [row["expected_cost"] for _, row in rows]
     i = int(np.argmin(costs))
     assert sorted(costs)[1] > costs[i], "the test data should have one cheapest model"
@@ -130,12 +138,17 @@ def test_headline_on_the_first_screen_and_a_click(browser, tmp_path, artifacts):
         name, threshold, cost = _expected_headline_parts(w, got["state"])
         assert got["headline"].startswith(f"Deploy {name} at score ≥ {threshold}: {cost} per case")
         assert got["headline"] == w.headline.text  # the widget said the same in Python
-        assert wait_for_state(page, "() => document.querySelectorAll("
-                                    "'.costwidget-cost svg.svg-figure path.line').length > 3")
+        assert wait_for_state(
+            page,
+            "() => document.querySelectorAll("
+            "'.costwidget-cost svg.svg-figure path.line').length > 3",
+        )
         page.screenshot(path=str(artifacts / "first_screen_1400x900.png"))
         # A click at PCF(+) ≈ 0.7: p(+) moves to a round number, the typed costs stay.
         page.locator(".costwidget .costwidget-cost").scroll_into_view_if_needed()
-        assert wait_for_state(page, f"() => {{ const a = ({_X_PIXEL})(0.7); return a && a.x > 0; }}")
+        assert wait_for_state(
+            page, f"() => {{ const a = ({_X_PIXEL})(0.7); return a && a.x > 0; }}"
+        )
         at = page.evaluate(_X_PIXEL, 0.7)
         page.mouse.click(at["x"], at["y"])
         assert wait_for_state(page, "async () => (await window.costwidgetPage).state.p_pos !== 0.3")
@@ -187,7 +200,9 @@ def test_a_tie_is_named_as_a_tie(browser, tmp_path):
 
 
 def test_significant_digits_counter():
-    assert [significant_digits(t) for t in ("29,926", "0.0012", "1e-07", "100,000", "3.188",
-                                            "0.29995937")] == [5, 2, 1, 1, 4, 8]
+    assert [
+        significant_digits(t)
+        for t in ("29,926", "0.0012", "1e-07", "100,000", "3.188", "0.29995937")
+    ] == [5, 2, 1, 1, 4, 8]
     with pytest.raises(AssertionError):
         assert significant_digits("57.543993733715666") <= 5

@@ -76,8 +76,10 @@ def exported(tmp_path_factory):
     rng = np.random.default_rng(7)
     n = 400
     y = rng.random(n) < 0.35
-    scores = {"logistic": np.round(y * 1.3 + rng.normal(size=n), 1),  # tied scores
-              EVIL: y * 0.7 + rng.normal(size=n)}
+    scores = {
+        "logistic": np.round(y * 1.3 + rng.normal(size=n), 1),  # tied scores
+        EVIL: y * 0.7 + rng.normal(size=n),
+    }
     w = CostWidget.from_predictions(y, scores, p_pos=0.3)
     path = tmp_path_factory.mktemp("page") / "page.html"
     w.to_html(path)
@@ -91,9 +93,22 @@ def _expected_state(c, state):
     for key in ("p_pos", "cost_fn", "cost_fp", "n_pos", "n_neg"):
         assert c[key if key != "p_pos" else "p_pos_value"] == readable_value(state[key]), key
     assert c["constraint"] == state["constraint"] and c["max_fpr"] == state["max_fpr"]
-    return types.SimpleNamespace(**{k: state[k] for k in (
-        "p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos", "n_neg",
-        "population_set")})
+    return types.SimpleNamespace(
+        **{
+            k: state[k]
+            for k in (
+                "p_pos",
+                "cost_fn",
+                "cost_fp",
+                "constraint",
+                "max_fpr",
+                "capacity",
+                "n_pos",
+                "n_neg",
+                "population_set",
+            )
+        }
+    )
 
 
 def _check(page, w, *, capacity_exact=True):
@@ -113,29 +128,43 @@ def _check(page, w, *, capacity_exact=True):
         assert xa <= op.fpr <= xb
     # The page's answer is the model's one decision (issue 31): each classifier's rule under the
     # constraint (its optimum where the limit does not bind), the readout's rows and highlight.
-    limits = {"none": {}, "neyman_pearson": {"max_fpr": s.max_fpr},
-              "workforce": {"capacity": s.capacity, "n_pos": s.n_pos, "n_neg": s.n_neg}}
-    decision = decide(clfs, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp,
-                      constraint=s.constraint, **limits[s.constraint])
+    limits = {
+        "none": {},
+        "neyman_pearson": {"max_fpr": s.max_fpr},
+        "workforce": {"capacity": s.capacity, "n_pos": s.n_pos, "n_neg": s.n_neg},
+    }
+    decision = decide(
+        clfs,
+        p_pos=s.p_pos,
+        cost_fn=s.cost_fn,
+        cost_fp=s.cost_fp,
+        constraint=s.constraint,
+        **limits[s.constraint],
+    )
     assert marks["roc_points"]["visible"] is (s.constraint != "none")
     if s.constraint != "none":
         rules = [decision.of(c.name).rule for c in clfs]
-        np.testing.assert_allclose(marks["roc_points"]["x"], [r.fpr for r in rules], rtol=1e-12,
-                                   atol=1e-15)
-        np.testing.assert_allclose(marks["roc_points"]["y"], [r.tpr for r in rules], rtol=1e-12,
-                                   atol=1e-15)
+        np.testing.assert_allclose(
+            marks["roc_points"]["x"], [r.fpr for r in rules], rtol=1e-12, atol=1e-15
+        )
+        np.testing.assert_allclose(
+            marks["roc_points"]["y"], [r.tpr for r in rules], rtol=1e-12, atol=1e-15
+        )
     rows = list(decision.rows)
     constrained = s.constraint != "none"
     assert got["html"]["readout"] == readout_html(
-        rows, colors, **({} if constrained else {"best": decision.chosen}))
+        rows, colors, **({} if constrained else {"best": decision.chosen})
+    )
     if capacity_exact or s.constraint != "workforce":
         assert got["html"]["constrained_readout"] == constraint_html(
-            rows, colors, constraint_description(s), best=decision.chosen)
+            rows, colors, constraint_description(s), best=decision.chosen
+        )
     assert got["html"]["pcf"].startswith(f"PCF(+) = <b>{readable(pcf)}</b>")
     # What the views show agrees with the models (a view can miss an update its models got).
     shown = page.evaluate(_SHOWN)
     assert [float(shown[k]) for k in ("p_pos_value", "cost_fn", "cost_fp")] == [
-        readable_value(v) for v in (s.p_pos, s.cost_fn, s.cost_fp)]
+        readable_value(v) for v in (s.p_pos, s.cost_fn, s.cost_fp)
+    ]
     labels = {"none": "none", "neyman_pearson": "Neyman-Pearson", "workforce": "workforce"}
     assert shown["constraint"] == [labels[s.constraint]]
     return got
@@ -172,7 +201,9 @@ def test_p_pos_by_keyboard_and_mouse(page, exported, artifacts):
     _moved(page, line)
     assert page.evaluate(_READ)["controls"]["p_pos_value"] == pytest.approx(w.p_pos + 0.003)
     # The mouse: a click on the slider's track, three quarters along.
-    box = page.locator(".costwidget-p-pos .noUi-target, .costwidget-p-pos .slider").first.bounding_box()
+    box = page.locator(
+        ".costwidget-p-pos .noUi-target, .costwidget-p-pos .slider"
+    ).first.bounding_box()
     line = page.evaluate(_LINE_PIXEL)
     page.mouse.click(box["x"] + 0.75 * box["width"], box["y"] + box["height"] / 2)
     _moved(page, line)
@@ -184,8 +215,9 @@ def test_p_pos_by_keyboard_and_mouse(page, exported, artifacts):
     for text in ("0", "1", "0.125"):
         field.fill(text)
         field.press("Enter")
-        assert wait_for_state(page, "async () => (await window.costwidgetPage).state.p_pos === "
-                                    + str(float(text)))
+        assert wait_for_state(
+            page, "async () => (await window.costwidgetPage).state.p_pos === " + str(float(text))
+        )
         _check(page, w)
     # The drag handle at the foot of the operating line: dropped ~60 px to the right, PCF(+)
     # follows (p(+) moves to 3 significant digits, the costs stay) and everything is drawn there.
@@ -223,13 +255,16 @@ def test_costs_and_ratio(page, exported):
     page.locator(".costwidget-cost-fn input").fill("0")
     page.locator(".costwidget-cost-fn input").press("Enter")
     page.wait_for_timeout(100)  # nothing must happen: no state with both costs zero
-    assert page.evaluate("async () => (await window.costwidgetPage).state.cost_fn") != 0 or \
-        page.evaluate("async () => (await window.costwidgetPage).state.cost_fp") != 0
+    assert (
+        page.evaluate("async () => (await window.costwidgetPage).state.cost_fn") != 0
+        or page.evaluate("async () => (await window.costwidgetPage).state.cost_fp") != 0
+    )
     _check(page, w)
     # ... and says so in the widget's error banner (escaped text), as the live widget does.
     banner = ".costwidget .costwidget-errors"
-    assert wait_for_state(page, f"() => (document.querySelector('{banner}') || {{}})"
-                                ".innerText?.includes('refused')"), "no banner"
+    assert wait_for_state(
+        page, f"() => (document.querySelector('{banner}') || {{}}).innerText?.includes('refused')"
+    ), "no banner"
     field.fill("1")
     field.press("Enter")
     assert wait_for_state(page, "async () => (await window.costwidgetPage).state.cost_fp === 1")
@@ -245,8 +280,10 @@ def test_costs_and_ratio(page, exported):
         else:
             box = page.locator(".costwidget-ratio .noUi-target").first.bounding_box()
             page.mouse.click(box["x"] + 0.25 * box["width"], box["y"] + box["height"] / 2)
-        assert wait_for_state(page, "async () => (await window.costwidgetPage).state.cost_fn !== "
-                                    f"{before['cost_fn']!r}")
+        assert wait_for_state(
+            page,
+            f"async () => (await window.costwidgetPage).state.cost_fn !== {before['cost_fn']!r}",
+        )
         got = _check(page, w)
         assert got["state"]["cost_fp"] == 1
         assert got["state"]["cost_fn"] == float(f"{got['controls']['log_ratio']:.3g}")
@@ -255,7 +292,9 @@ def test_costs_and_ratio(page, exported):
 def test_constraints(page, exported, artifacts):
     w, _ = exported
     page.get_by_role("button", name="Neyman-Pearson").click()
-    assert wait_for_state(page, "async () => (await window.costwidgetPage).state.constraint === 'neyman_pearson'")
+    assert wait_for_state(
+        page, "async () => (await window.costwidgetPage).state.constraint === 'neyman_pearson'"
+    )
     _check(page, w)
     assert page.locator(".costwidget-constraint-table").count() == 1
     h = _handle(page, ".costwidget-constraint .widget-hslider")
@@ -274,13 +313,18 @@ def test_constraints(page, exported, artifacts):
     # The buttons by keyboard: workforce focused, then Enter.
     page.get_by_role("button", name="workforce").focus()
     page.keyboard.press("Enter")
-    assert wait_for_state(page, "async () => (await window.costwidgetPage).state.constraint === 'workforce'")
+    assert wait_for_state(
+        page, "async () => (await window.costwidgetPage).state.constraint === 'workforce'"
+    )
     _check(page, w)
     box = page.locator(".costwidget-capacity .noUi-target").first.bounding_box()
     page.mouse.click(box["x"] + 0.4 * box["width"], box["y"] + box["height"] / 2)
-    assert wait_for_state(page, "async () => { const s = (await window.costwidgetPage).state; "
-                                "return s.capacity > 0.3 * (s.n_pos + s.n_neg) && "
-                                "s.capacity < 0.5 * (s.n_pos + s.n_neg); }")
+    assert wait_for_state(
+        page,
+        "async () => { const s = (await window.costwidgetPage).state; "
+        "return s.capacity > 0.3 * (s.n_pos + s.n_neg) && "
+        "s.capacity < 0.5 * (s.n_pos + s.n_neg); }",
+    )
     _check(page, w)
     cap = _handle(page, ".costwidget-capacity")
     cap.focus()
@@ -292,7 +336,9 @@ def test_constraints(page, exported, artifacts):
     _check(page, w)
     page.screenshot(path=str(artifacts / "interactive_page_workforce.png"), full_page=True)
     page.get_by_role("button", name="none").click()
-    assert wait_for_state(page, "async () => (await window.costwidgetPage).state.constraint === 'none'")
+    assert wait_for_state(
+        page, "async () => (await window.costwidgetPage).state.constraint === 'none'"
+    )
     got = _check(page, w)
     assert got["html"]["constrained_readout"] == ""
     assert not math.isnan(got["state"]["p_pos"])
@@ -334,23 +380,32 @@ def demo_page(browser, tmp_path_factory):
 
     w = cw.demo(cost_fn=5.0)
     try:
-        w.update(show_bands=True, threshold_choice="score+rate", show_decision_curve=True,
-                 difference=["gradient boosting", "naive Bayes"])
+        w.update(
+            show_bands=True,
+            threshold_choice="score+rate",
+            show_decision_curve=True,
+            difference=["gradient boosting", "naive Bayes"],
+        )
         path = w.to_html(tmp_path_factory.mktemp("live") / "report.html")
         pcf = probability_cost(w.p_pos, w.cost_fn, w.cost_fp)
     finally:
         w.close()
     ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:"))
-              else r.abort())
+    ctx.route(
+        "**/*",
+        lambda r: r.continue_() if r.request.url.startswith(("file:", "data:")) else r.abort(),
+    )
     pg = ctx.new_page()
     pg.goto(path.as_uri())
     assert wait_for_state(pg, "() => window.costwidgetPage !== undefined", timeout=60_000)
     pg.evaluate("window.costwidgetPage")
     # The checkboxes are drawn, and say why they are disabled (the page's observer).
-    assert wait_for_state(pg, "() => { const b = document.querySelectorAll("
-                              "'.costwidget .widget-checkbox input:disabled'); return b.length > 5"
-                              " && Array.from(b).every(i => i.title.includes('needs Python')); }")
+    assert wait_for_state(
+        pg,
+        "() => { const b = document.querySelectorAll("
+        "'.costwidget .widget-checkbox input:disabled'); return b.length > 5"
+        " && Array.from(b).every(i => i.title.includes('needs Python')); }",
+    )
     yield pg, pcf
     ctx.close()
 
@@ -359,11 +414,29 @@ def test_the_page_says_what_is_live(demo_page, artifacts):
     page, pcf = demo_page
     controls = page.evaluate(_DEAD)
     by_name = {c["name"]: c for c in controls}
-    live = {"p(+)", "C(-|+) false negative", "C(+|-) false positive", "C(-|+)/C(+|-)",
-            "none", "Neyman-Pearson", "workforce"}
-    need_python = {"bands", "level", "decision curve", "difference", "threshold choice",
-                   "cost lines of all hull points", "fold spread (min–max)", "brush range",
-                   "clear", "thesis view", "range PCF(+)", "random forest (AUC = 0.79)"}
+    live = {
+        "p(+)",
+        "C(-|+) false negative",
+        "C(+|-) false positive",
+        "C(-|+)/C(+|-)",
+        "none",
+        "Neyman-Pearson",
+        "workforce",
+    }
+    need_python = {
+        "bands",
+        "level",
+        "decision curve",
+        "difference",
+        "threshold choice",
+        "cost lines of all hull points",
+        "fold spread (min–max)",
+        "brush range",
+        "clear",
+        "thesis view",
+        "range PCF(+)",
+        "random forest (AUC = 0.79)",
+    }
     assert live | need_python <= set(by_name), sorted(by_name)
     for name in live:
         assert not by_name[name]["disabled"], by_name[name]
@@ -375,7 +448,8 @@ def test_the_page_says_what_is_live(demo_page, artifacts):
     # A click on the bands box changes nothing: it stays checked, as the bands are drawn.
     assert by_name["bands"]["checked"]
     page.locator(".costwidget .widget-checkbox", has_text="bands").first.locator("span").click(
-        force=True)
+        force=True
+    )
     assert {c["name"]: c for c in page.evaluate(_DEAD)}["bands"]["checked"]
     # The band table says it is frozen, at the exported PCF(+); p(+) moves, the caption stays.
     caption = ".costwidget-band-readout caption"
@@ -384,8 +458,9 @@ def test_the_page_says_what_is_live(demo_page, artifacts):
     headline = page.inner_text(".costwidget-headline")
     _handle(page, ".costwidget-p-pos").focus()
     page.keyboard.press("PageUp")
-    assert wait_for_state(page, f"() => document.querySelector('.costwidget-headline')"
-                                f".innerText !== {headline!r}")
+    assert wait_for_state(
+        page, f"() => document.querySelector('.costwidget-headline').innerText !== {headline!r}"
+    )
     assert page.inner_text(caption) == exported
     # The note on what is live is right under the page's headline, above the widget.
     boxes = page.evaluate("""() => ['p.caption', '.costwidget-page-note', '.costwidget'].map(
@@ -393,5 +468,7 @@ def test_the_page_says_what_is_live(demo_page, artifacts):
                return [r.top, r.bottom]; })""")
     (_, caption_bottom), (note_top, note_bottom), (widget_top, _) = boxes
     assert 0 <= note_top - caption_bottom <= 12 and note_bottom <= widget_top, boxes
-    page.screenshot(path=str(artifacts / "interactive_page_what_is_live.png"),
-                    clip={"x": 0, "y": 0, "width": 1400, "height": 1000})
+    page.screenshot(
+        path=str(artifacts / "interactive_page_what_is_live.png"),
+        clip={"x": 0, "y": 0, "width": 1400, "height": 1000},
+    )

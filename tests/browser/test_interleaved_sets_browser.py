@@ -57,19 +57,21 @@ def _run_cell(page, code: str, *, wait: bool) -> str:
     (so once every cell started before it ran). Each cell runs once: a cell run again while its
     last run is queued would show the older run's count."""
     page.locator(".jp-Notebook .jp-CodeCell").last.locator(".jp-InputArea-editor").click()
-    page.keyboard.press("Escape")   # command mode
-    page.keyboard.press("b")        # a new cell below, selected
-    page.keyboard.press("Enter")    # edit it
+    page.keyboard.press("Escape")  # command mode
+    page.keyboard.press("b")  # a new cell below, selected
+    page.keyboard.press("Enter")  # edit it
     page.keyboard.type(code)
     page.keyboard.press("Control+Enter")  # run it, stay on it
     if not wait:
         return ""
     cell = page.locator(".jp-Notebook .jp-CodeCell").last
     assert wait_for_state(
-        page, "() => { const cells = document.querySelectorAll('.jp-Notebook .jp-CodeCell');"
-              " return /\\[\\d+\\]/.test(cells[cells.length - 1]"
-              ".querySelector('.jp-InputPrompt').textContent); }", timeout=120_000), \
-        "the cell did not run"
+        page,
+        "() => { const cells = document.querySelectorAll('.jp-Notebook .jp-CodeCell');"
+        " return /\\[\\d+\\]/.test(cells[cells.length - 1]"
+        ".querySelector('.jp-InputPrompt').textContent); }",
+        timeout=120_000,
+    ), "the cell did not run"
     out = cell.locator(".jp-OutputArea-output")
     return out.last.inner_text() if out.count() else ""
 
@@ -89,8 +91,12 @@ def _type(page, key: str, value: float) -> None:
 
 def _kernel_state(page) -> dict:
     """The kernel's state, read by a cell (which runs after every cell started before it)."""
-    text = _run_cell(page, "import json; from costwidget.widget.output.page_spec import "
-                           "state_values; print(json.dumps(state_values(w.state)))", wait=True)
+    text = _run_cell(
+        page,
+        "import json; from costwidget.widget.output.page_spec import "
+        "state_values; print(json.dumps(state_values(w.state)))",
+        wait=True,
+    )
     return json.loads(re.search(r"\{.*\}", text).group(0))
 
 
@@ -100,13 +106,18 @@ def _settled(page) -> dict:
     sent = page.evaluate("() => window.costwidgetLive[0].sent()")
     kernel = _kernel_state(page)
     held = wait_for_state(
-        page, "([s]) => { const l = window.costwidgetLive[0]; return l.acked() === l.sent() && "
-              "Object.keys(s).every((k) => JSON.stringify(l.page.state[k]) === "
-              "JSON.stringify(s[k])); }", [kernel], timeout=60_000)
+        page,
+        "([s]) => { const l = window.costwidgetLive[0]; return l.acked() === l.sent() && "
+        "Object.keys(s).every((k) => JSON.stringify(l.page.state[k]) === "
+        "JSON.stringify(s[k])); }",
+        [kernel],
+        timeout=60_000,
+    )
     page_state = page.evaluate("() => window.costwidgetLive[0].page.state")
-    assert held, (f"the page holds {page_state}, the kernel {kernel}\n{_what_happened(page)}")
-    assert page.evaluate("() => window.costwidgetLive[0].sent()") == sent, \
+    assert held, f"the page holds {page_state}, the kernel {kernel}\n{_what_happened(page)}"
+    assert page.evaluate("() => window.costwidgetLive[0].sent()") == sent, (
         "the page sent a move though nobody touched it"
+    )
     return kernel
 
 
@@ -126,15 +137,21 @@ def _expected(steps) -> tuple[dict, dict]:
     return python, page
 
 
-@settings(max_examples=8, deadline=None, derandomize=True, database=None,
-          phases=(Phase.explicit, Phase.generate),  # no shrinking: each example takes seconds
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=(Phase.explicit, Phase.generate),  # no shrinking: each example takes seconds
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(steps=st.lists(_step, min_size=3, max_size=6))
 def test_python_sets_interleaved_with_page_moves(live_page, steps):  # noqa: F811 - the fixture
     page, clfs, colors, errors = live_page
     note(f"steps: {steps}")
-    _run_cell(page, "w.update(" + ", ".join(f"{k}={v!r}" for k, v in START.items()) + ")",
-              wait=True)
+    _run_cell(
+        page, "w.update(" + ", ".join(f"{k}={v!r}" for k, v in START.items()) + ")", wait=True
+    )
     base = _settled(page)
     assert {k: base[k] for k in START} == START
     for step in steps:
@@ -149,12 +166,20 @@ def test_python_sets_interleaved_with_page_moves(live_page, steps):  # noqa: F81
     python, moved = _expected(steps)
     for key in KEYS:
         if key in python and key not in moved:
-            assert final[key] == python[key], f"{key}: Python set {python[key]}, ended at {final[key]}"
+            assert final[key] == python[key], (
+                f"{key}: Python set {python[key]}, ended at {final[key]}"
+            )
         elif key in moved and key not in python:
-            assert final[key] == pytest.approx(moved[key], abs=1e-9), \
+            assert final[key] == pytest.approx(moved[key], abs=1e-9), (
                 f"{key}: the page moved it to {moved[key]}, it ended at {final[key]}"
+            )
         elif key not in python and key not in moved:
             assert final[key] == START[key], f"{key}: nobody set it, it ended at {final[key]}"
         elif key != "p_pos":  # both wrote it: either's last value
-            assert final[key] in (python[key], moved[key]), (key, final[key], python[key], moved[key])
+            assert final[key] in (python[key], moved[key]), (
+                key,
+                final[key],
+                python[key],
+                moved[key],
+            )
     assert not errors, errors

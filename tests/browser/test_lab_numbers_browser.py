@@ -11,16 +11,28 @@ import json
 from lab_server import console_errors, wait_for_state
 
 NOTEBOOK = {
-    "cells": [{"cell_type": "code", "execution_count": None, "id": "r1", "metadata": {},
-               "outputs": [], "source": [
-                   "import numpy as np, costwidget as cw\n",
-                   "rng = np.random.default_rng(0)\n",
-                   "y = rng.random(400) < 0.3\n",
-                   "w = cw.CostWidget.from_predictions(y, {'m': y + rng.normal(size=400)})\n",
-                   "w"]}],
-    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                "name": "python3"}},
-    "nbformat": 4, "nbformat_minor": 5}
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "r1",
+            "metadata": {},
+            "outputs": [],
+            "source": [
+                "import numpy as np, costwidget as cw\n",
+                "rng = np.random.default_rng(0)\n",
+                "y = rng.random(400) < 0.3\n",
+                "w = cw.CostWidget.from_predictions(y, {'m': y + rng.normal(size=400)})\n",
+                "w",
+            ],
+        }
+    ],
+    "metadata": {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+    },
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
 
 _READ = r"""() => {
   const text = (css) => (document.querySelector(css) || {}).innerText || null;
@@ -31,7 +43,9 @@ _READ = r"""() => {
 
 
 def _digits(text: str) -> int:
-    return len(text.replace("=", "").replace(",", "").replace(".", "").strip().lstrip("0").rstrip("0"))
+    return len(
+        text.replace("=", "").replace(",", "").replace(".", "").strip().lstrip("0").rstrip("0")
+    )
 
 
 def test_ratio_text_follows_the_drag_and_stays(lab, browser, artifacts):
@@ -50,8 +64,11 @@ def test_ratio_text_follows_the_drag_and_stays(lab, browser, artifacts):
         seen = []
         for dx in range(10, 130, 10):  # to the right: ratios above 1, the button still held
             page.mouse.move(x + dx, y)
-            wait_for_state(page, f"() => ({_READ})().ratio !== {json.dumps(seen[-1] if seen else '= 1')}",
-                           timeout=10_000)
+            wait_for_state(
+                page,
+                f"() => ({_READ})().ratio !== {json.dumps(seen[-1] if seen else '= 1')}",
+                timeout=10_000,
+            )
             seen.append(page.evaluate(_READ)["ratio"])
         during = len(set(seen))
         page.mouse.up()
@@ -85,8 +102,9 @@ def test_headline_is_on_the_first_screen_in_jupyterlab(lab, browser, artifacts):
     errors = console_errors(page)
     try:
         lab.run_notebook(page, "first.ipynb")
-        assert wait_for_state(page, f"() => ({_PLACES})().text.startsWith('Deploy m ')",
-                              timeout=120_000)
+        assert wait_for_state(
+            page, f"() => ({_PLACES})().text.startsWith('Deploy m ')", timeout=120_000
+        )
         got = page.evaluate(_PLACES)
         assert 0 < got["headline"]["top"] and got["headline"]["bottom"] <= 900, got
         assert got["headline"]["bottom"] <= got["panes"]["top"] + 1, got
@@ -97,17 +115,28 @@ def test_headline_is_on_the_first_screen_in_jupyterlab(lab, browser, artifacts):
 
 
 ZOOM_NOTEBOOK = {
-    "cells": [{"cell_type": "code", "execution_count": None, "id": "z1", "metadata": {},
-               "outputs": [], "source": [
-                   "import numpy as np, costwidget as cw\n",
-                   "rng = np.random.default_rng(4)\n",
-                   "y = rng.random(600) < 0.4\n",
-                   "w = cw.CostWidget.from_predictions(y, {'a': y * 3.0 + rng.normal(size=600),\n",
-                   "                                       'b': y * 3.4 + rng.normal(size=600)},\n",
-                   "                                  p_pos=0.0)\n",
-                   "w"]}],
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "z1",
+            "metadata": {},
+            "outputs": [],
+            "source": [
+                "import numpy as np, costwidget as cw\n",
+                "rng = np.random.default_rng(4)\n",
+                "y = rng.random(600) < 0.4\n",
+                "w = cw.CostWidget.from_predictions(y, {'a': y * 3.0 + rng.normal(size=600),\n",
+                "                                       'b': y * 3.4 + rng.normal(size=600)},\n",
+                "                                  p_pos=0.0)\n",
+                "w",
+            ],
+        }
+    ],
     "metadata": NOTEBOOK["metadata"],
-    "nbformat": 4, "nbformat_minor": 5}
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
 
 _COST_TICKS = r"""() => {
   const axes = document.querySelectorAll('.costwidget .costwidget-cost svg .axis');
@@ -127,26 +156,35 @@ def test_nec_axis_zoom_and_headline_words_in_jupyterlab(lab, browser, artifacts)
     errors = console_errors(page)
     try:
         lab.run_notebook(page, "zoom.ipynb")
-        assert wait_for_state(page, f"() => ({_COST_TICKS})().ticks.includes('0.5')",
-                              timeout=120_000)
+        assert wait_for_state(
+            page, f"() => ({_COST_TICKS})().ticks.includes('0.5')", timeout=120_000
+        )
         got = page.evaluate(_COST_TICKS)
         assert got["headline"].startswith("Flag no case: 0 per case"), got
         page.locator(".costwidget .costwidget-nec-fit").first.click()
         # Good models: every curve under NEC 0.15, so the fitted axis ends well below 0.5.
-        assert wait_for_state(page, f"() => {{ const t = ({_COST_TICKS})().ticks;"
-                                    " return t.length > 2 && Math.max(...t.map(Number)) < 0.2; }",
-                              timeout=30_000)
+        assert wait_for_state(
+            page,
+            f"() => {{ const t = ({_COST_TICKS})().ticks;"
+            " return t.length > 2 && Math.max(...t.map(Number)) < 0.2; }",
+            timeout=30_000,
+        )
         fitted = page.evaluate(_COST_TICKS)["ticks"]
         assert len(set(fitted)) == len(fitted), fitted
         page.locator(".costwidget .costwidget-cost").first.screenshot(
-            path=str(artifacts / "nec_zoom_fitted_jupyterlab.png"))
+            path=str(artifacts / "nec_zoom_fitted_jupyterlab.png")
+        )
         handle = page.locator(".costwidget .costwidget-nec-zoom .noUi-handle").first
         handle.focus()
         for _ in range(10):
             page.keyboard.press("ArrowLeft")
-        assert wait_for_state(page, f"() => {{ const t = ({_COST_TICKS})().ticks;"
-                                    f" return t.length > 2 && Math.max(...t.map(Number)) < "
-                                    f"{max(map(float, fitted))}; }}", timeout=15_000)
+        assert wait_for_state(
+            page,
+            f"() => {{ const t = ({_COST_TICKS})().ticks;"
+            f" return t.length > 2 && Math.max(...t.map(Number)) < "
+            f"{max(map(float, fitted))}; }}",
+            timeout=15_000,
+        )
         zoomed = page.evaluate(_COST_TICKS)["ticks"]
         assert len(set(zoomed)) == len(zoomed), zoomed
     finally:

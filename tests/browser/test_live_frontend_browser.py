@@ -143,8 +143,11 @@ def _wait_drawn(page, what: str) -> None:
 def _what_happened(page) -> str:
     """The page's last events and the kernel's last states and banner, for a failure message."""
     events = page.evaluate("() => (window.__events || []).slice(-120)")
-    sent = _run_python(page, "import json; print(json.dumps({'sends': kernel_sends[-40:], "
-                             "'banner': banner_shown[-5:]}))")
+    sent = _run_python(
+        page,
+        "import json; print(json.dumps({'sends': kernel_sends[-40:], "
+        "'banner': banner_shown[-5:]}))",
+    )
     return "the page's events:\n" + "\n".join(map(str, events)) + f"\nthe kernel's: {sent}"
 
 
@@ -162,16 +165,24 @@ def _assert_never_back(page, increasing: bool = True) -> list:
 @pytest.fixture(scope="module")
 def live_page(lab, browser):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell(RECORD_CAPACITY),
-                nbformat.v4.new_code_cell(RECORD_SENDS)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [
+        nbformat.v4.new_code_cell(BUILD),
+        nbformat.v4.new_code_cell(RECORD_CAPACITY),
+        nbformat.v4.new_code_cell(RECORD_SENDS),
+    ]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(nb, lab.root / "live.ipynb")
     page = browser.new_page(viewport={"width": 1300, "height": 1600})
     errors = console_errors(page)
     lab.run_notebook(page, "live.ipynb")
     page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
-    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=60_000), \
+    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=60_000), (
         "the live link never bound"
+    )
     clfs, colors = _classifiers()
     yield page, clfs, colors, errors
     page.close()
@@ -193,27 +204,50 @@ def _check(page, clfs, colors) -> dict:
     # constraint (its optimum where the limit does not bind), the readout's rows and highlight.
     if s["constraint"] == "neyman_pearson":
         assert marks["roc_line"]["x"] == [s["max_fpr"], s["max_fpr"]]
-    limits = {"none": {}, "neyman_pearson": {"max_fpr": s["max_fpr"]},
-              "workforce": {k: s[k] for k in ("capacity", "n_pos", "n_neg")}}
-    decision = decide(clfs, p_pos=s["p_pos"], cost_fn=s["cost_fn"], cost_fp=s["cost_fp"],
-                      constraint=s["constraint"], **limits[s["constraint"]])
+    limits = {
+        "none": {},
+        "neyman_pearson": {"max_fpr": s["max_fpr"]},
+        "workforce": {k: s[k] for k in ("capacity", "n_pos", "n_neg")},
+    }
+    decision = decide(
+        clfs,
+        p_pos=s["p_pos"],
+        cost_fn=s["cost_fn"],
+        cost_fp=s["cost_fp"],
+        constraint=s["constraint"],
+        **limits[s["constraint"]],
+    )
     assert marks["roc_points"]["visible"] is (s["constraint"] != "none")
     if s["constraint"] != "none":
         rules = [decision.of(c.name).rule for c in clfs]
-        np.testing.assert_allclose(marks["roc_points"]["x"], [r.fpr for r in rules], rtol=1e-12,
-                                   atol=1e-15)
-        np.testing.assert_allclose(marks["roc_points"]["y"], [r.tpr for r in rules], rtol=1e-12,
-                                   atol=1e-15)
+        np.testing.assert_allclose(
+            marks["roc_points"]["x"], [r.fpr for r in rules], rtol=1e-12, atol=1e-15
+        )
+        np.testing.assert_allclose(
+            marks["roc_points"]["y"], [r.tpr for r in rules], rtol=1e-12, atol=1e-15
+        )
     rows = list(decision.rows)
     constrained = s["constraint"] != "none"
     assert got["readout"] == readout_html(
-        rows, colors, **({} if constrained else {"best": decision.chosen}))
-    types_ = types.SimpleNamespace(**{k: s[k] for k in ("constraint", "max_fpr", "capacity",
-                                                        "n_pos", "n_neg", "p_pos",
-                                                        "population_set")})
-    assert got["constrained_readout"] == constraint_html(rows, colors,
-                                                         constraint_description(types_),
-                                                         best=decision.chosen)
+        rows, colors, **({} if constrained else {"best": decision.chosen})
+    )
+    types_ = types.SimpleNamespace(
+        **{
+            k: s[k]
+            for k in (
+                "constraint",
+                "max_fpr",
+                "capacity",
+                "n_pos",
+                "n_neg",
+                "p_pos",
+                "population_set",
+            )
+        }
+    )
+    assert got["constrained_readout"] == constraint_html(
+        rows, colors, constraint_description(types_), best=decision.chosen
+    )
     return got
 
 
@@ -226,9 +260,13 @@ def _run_python(page, code: str) -> str:
     count = cell.locator(".jp-InputPrompt").inner_text()
     page.keyboard.press("Control+Enter")  # run in place: no new cell
     assert wait_for_state(
-        page, "([c]) => { const cells = document.querySelectorAll('.jp-Notebook .jp-CodeCell');"
-              " const p = cells[cells.length - 1].querySelector('.jp-InputPrompt').textContent;"
-              " return /\\[\\d+\\]/.test(p) && p !== c; }", [count], timeout=60_000)
+        page,
+        "([c]) => { const cells = document.querySelectorAll('.jp-Notebook .jp-CodeCell');"
+        " const p = cells[cells.length - 1].querySelector('.jp-InputPrompt').textContent;"
+        " return /\\[\\d+\\]/.test(p) && p !== c; }",
+        [count],
+        timeout=60_000,
+    )
     out = cell.locator(".jp-OutputArea-output")
     return out.last.inner_text() if out.count() else ""
 
@@ -250,9 +288,12 @@ def _drag_right(page, handle, moves: int = 60, step_px: float = 3) -> None:
 
 
 def _kernel_state(page) -> dict:
-    text = _run_python(page, 'import json; print(json.dumps({"p_pos": w.p_pos, "cost_fn": '
-                             'w.cost_fn, "cost_fp": w.cost_fp, "attached": '
-                             'w.frontend_link.attached}))')
+    text = _run_python(
+        page,
+        'import json; print(json.dumps({"p_pos": w.p_pos, "cost_fn": '
+        'w.cost_fn, "cost_fp": w.cost_fp, "attached": '
+        "w.frontend_link.attached}))",
+    )
     return json.loads(re.search(r"\{.*\}", text).group(0))
 
 
@@ -282,11 +323,21 @@ def test_attached_and_keys_drawn_by_the_front_end(live_page):
 # What is typed, into which field, and the reason the banner must give.
 TYPED_REFUSALS = [
     (".costwidget-p-pos-value", "2", "p_pos must lie in [0, 1], got 2"),
-    (".costwidget-p-pos-value", "abc", "p(+) must be a number in [0, 1]; what was typed is not a number"),
-    (".costwidget-cost-fn", "-5", "cost_fn (the cost C(-|+) of a false negative) must be a finite "
-                                  "number >= 0, got -5"),
-    (".costwidget-cost-fp", "-1", "cost_fp (the cost C(+|-) of a false positive) must be a finite "
-                                  "number >= 0, got -1"),
+    (
+        ".costwidget-p-pos-value",
+        "abc",
+        "p(+) must be a number in [0, 1]; what was typed is not a number",
+    ),
+    (
+        ".costwidget-cost-fn",
+        "-5",
+        "cost_fn (the cost C(-|+) of a false negative) must be a finite number >= 0, got -5",
+    ),
+    (
+        ".costwidget-cost-fp",
+        "-1",
+        "cost_fp (the cost C(+|-) of a false positive) must be a finite number >= 0, got -1",
+    ),
 ]
 
 
@@ -306,9 +357,11 @@ def test_a_refused_typed_value_shows_in_the_banner(live_page, field_class, typed
         field.fill(typed)
     field.press("Enter")
     banner = ".costwidget .costwidget-errors"
-    assert wait_for_state(page, f"([r]) => ((document.querySelector('{banner}') || {{}})"
-                                ".innerText || '').includes(r)", [reason]), \
-        page.evaluate(f"() => (document.querySelector('{banner}') || {{}}).innerText")
+    assert wait_for_state(
+        page,
+        f"([r]) => ((document.querySelector('{banner}') || {{}}).innerText || '').includes(r)",
+        [reason],
+    ), page.evaluate(f"() => (document.querySelector('{banner}') || {{}}).innerText")
     after = page.evaluate("() => window.costwidgetLive[0].page.state")
     assert after == before
     _check(page, clfs, colors)
@@ -316,17 +369,22 @@ def test_a_refused_typed_value_shows_in_the_banner(live_page, field_class, typed
     p = 0.26 if before["p_pos"] == 0.25 else 0.25  # a move: the banner clears on the next move
     page.locator(good).first.fill(str(p))
     page.locator(good).first.press("Enter")
-    assert wait_for_state(page, f"() => window.costwidgetLive[0].page.state.p_pos === {p} && "
-                                f"!(document.querySelector('{banner}') || {{}}).innerText")
+    assert wait_for_state(
+        page,
+        f"() => window.costwidgetLive[0].page.state.p_pos === {p} && "
+        f"!(document.querySelector('{banner}') || {{}}).innerText",
+    )
     _check(page, clfs, colors)
 
 
 def test_neyman_pearson_by_button_and_keys(live_page):
     page, clfs, colors, _errors = live_page
-    page.locator(".costwidget-constraint .widget-toggle-button", has_text="Neyman-Pearson") \
-        .first.click()
-    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.constraint "
-                                "=== 'neyman_pearson'")
+    page.locator(
+        ".costwidget-constraint .widget-toggle-button", has_text="Neyman-Pearson"
+    ).first.click()
+    assert wait_for_state(
+        page, "() => window.costwidgetLive[0].page.state.constraint === 'neyman_pearson'"
+    )
     _check(page, clfs, colors)
     slider = page.locator(".costwidget-constraint .widget-slider .noUi-handle").first
     slider.focus()
@@ -342,8 +400,11 @@ def test_neyman_pearson_by_button_and_keys(live_page):
 def test_drag_of_the_handle_moves_the_line_with_it(live_page):
     page, clfs, colors, _errors = live_page
     _run_python(page, "w.update(p_pos=0.3, cost_fn=1.0, cost_fp=1.0, constraint='none')")
-    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.p_pos === 0.3 && "
-                                "window.costwidgetLive[0].page.state.cost_fn === 1")
+    assert wait_for_state(
+        page,
+        "() => window.costwidgetLive[0].page.state.p_pos === 0.3 && "
+        "window.costwidgetLive[0].page.state.cost_fn === 1",
+    )
     page.evaluate(_WATCH_LINE)
     _wait_drawn(page, "the state set before the drag")
     page.evaluate("() => { window.__lineXs = []; }")
@@ -372,8 +433,11 @@ def test_drag_of_the_handle_moves_the_line_with_it(live_page):
     assert len(set(xs)) >= 5, xs
     assert wait_for_state(page, _TAKEN), "the kernel did not take every move"
     kernel = _kernel_state(page)
-    assert (kernel["p_pos"], kernel["cost_fn"], kernel["cost_fp"]) == \
-        (got["state"]["p_pos"], got["state"]["cost_fn"], got["state"]["cost_fp"])
+    assert (kernel["p_pos"], kernel["cost_fn"], kernel["cost_fp"]) == (
+        got["state"]["p_pos"],
+        got["state"]["cost_fn"],
+        got["state"]["cost_fp"],
+    )
 
 
 def test_workforce_capacity_by_keys_and_the_ratio_slider(live_page):
@@ -381,8 +445,9 @@ def test_workforce_capacity_by_keys_and_the_ratio_slider(live_page):
     _run_python(page, "w.update(cost_fn=1.0, cost_fp=1.0)")  # ratio 1: the slider at 10^0
     assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.cost_fn === 1")
     page.locator(".costwidget-constraint .widget-toggle-button", has_text="workforce").first.click()
-    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.constraint "
-                                "=== 'workforce'")
+    assert wait_for_state(
+        page, "() => window.costwidgetLive[0].page.state.constraint === 'workforce'"
+    )
     # The kernel answers the switch with the capacity it sets for workforce (seen in CI: read
     # before that answer, the start was 218 and the page then showed the kernel's 215.83): count
     # the presses from the state the kernel took, not from the page's first guess.
@@ -395,8 +460,13 @@ def test_workforce_capacity_by_keys_and_the_ratio_slider(live_page):
         _check(page, clfs, colors)
     assert wait_for_state(page, _TAKEN), "the kernel did not take the capacity's moves"
     got = page.evaluate(_READ)["state"]["capacity"]
-    assert got == start - 4, (got, start, _run_python(  # whole cases, step 1
-        page, "for old, new, where in capacity_writes: print(old, '->', new, where)"))
+    assert got == start - 4, (
+        got,
+        start,
+        _run_python(  # whole cases, step 1
+            page, "for old, new, where in capacity_writes: print(old, '->', new, where)"
+        ),
+    )
     page.locator(".costwidget .costwidget-ratio .noUi-handle").first.focus()
     for _ in range(3):
         page.keyboard.press("ArrowRight")
@@ -445,8 +515,11 @@ def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
     busy = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(2)]
     try:
         _run_python(page, "w.update(p_pos=0.3, cost_fn=1.0, cost_fp=1.0, constraint='none')")
-        assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.p_pos === 0.3 && "
-                                    "window.costwidgetLive[0].page.state.cost_fn === 1")
+        assert wait_for_state(
+            page,
+            "() => window.costwidgetLive[0].page.state.p_pos === 0.3 && "
+            "window.costwidgetLive[0].page.state.cost_fn === 1",
+        )
         page.evaluate(_WATCH_LINE)
         _wait_drawn(page, "the state before the keys")
         page.evaluate("() => { window.__lineXs = []; }")
@@ -456,8 +529,9 @@ def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
         for _ in range(30):
             page.keyboard.press("ArrowRight")
             page.wait_for_timeout(20)  # the pace of the keys (what is pressed, not a wait)
-        assert wait_for_state(page, "() => Math.abs(window.costwidgetLive[0].page.state.p_pos "
-                                    "- 0.33) < 1e-9"), "30 presses"
+        assert wait_for_state(
+            page, "() => Math.abs(window.costwidgetLive[0].page.state.p_pos - 0.33) < 1e-9"
+        ), "30 presses"
         _wait_drawn(page, "the 30th press")
         xs = _assert_never_back(page)
         assert len(set(xs)) >= 2, xs
@@ -475,8 +549,11 @@ def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
         got = _check(page, clfs, colors)
         assert got["state"]["p_pos"] > 0.33
         kernel = _kernel_state(page)
-        assert (kernel["p_pos"], kernel["cost_fn"], kernel["cost_fp"]) == \
-            (got["state"]["p_pos"], got["state"]["cost_fn"], got["state"]["cost_fp"])
+        assert (kernel["p_pos"], kernel["cost_fn"], kernel["cost_fp"]) == (
+            got["state"]["p_pos"],
+            got["state"]["cost_fn"],
+            got["state"]["cost_fp"],
+        )
     finally:
         for proc in busy:
             proc.kill()
@@ -486,25 +563,31 @@ def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
 
 # ---------------------------------------------------------------------------- Notebook 7, Voila
 
+
 def _arrow_keys_move_the_line(page):
     """Focus the p(+) slider's handle; each ArrowRight moves p(+) one step and the line with it."""
-    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=120_000), \
-        "the live link never bound"
+    assert wait_for_state(
+        page, "() => (window.costwidgetLive || []).length > 0", timeout=120_000
+    ), "the live link never bound"
     page.evaluate(_WATCH_LINE)
     _wait_drawn(page, "the state before the keys")
     start = page.evaluate("() => window.costwidgetLive[0].page.state.p_pos")
     page.locator(".costwidget .costwidget-p-pos .noUi-handle").first.focus()
     for i in range(1, 4):
         page.keyboard.press("ArrowRight")
-        assert wait_for_state(page, "([p]) => Math.abs(window.costwidgetLive[0].page.state.p_pos "
-                                    "- p) < 1e-9", [start + 0.001 * i]), f"press {i}"
+        assert wait_for_state(
+            page,
+            "([p]) => Math.abs(window.costwidgetLive[0].page.state.p_pos - p) < 1e-9",
+            [start + 0.001 * i],
+        ), f"press {i}"
         # ... and the line is drawn there (the newest drawing landed) before the next press.
         _wait_drawn(page, f"press {i}")
     xs = _assert_never_back(page)
     assert len(set(xs)) >= 3, xs
     # The slider shows it too (aria-valuetext: aria-valuenow is rounded to one decimal).
     shown = page.locator(".costwidget .costwidget-p-pos .noUi-handle").first.get_attribute(
-        "aria-valuetext")
+        "aria-valuetext"
+    )
     assert float(shown) == pytest.approx(start + 0.003, abs=1e-9)
     assert wait_for_state(page, _TAKEN), "the kernel did not take every move"
 
@@ -512,7 +595,11 @@ def _arrow_keys_move_the_line(page):
 def _write_notebook(folder):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(BUILD)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(nb, folder / "live.ipynb")
 
 
@@ -523,8 +610,15 @@ def test_arrow_keys_on_the_slider_in_notebook7(browser, sync_api, tmp_path):
 
     _write_notebook(tmp_path)
     token = secrets.token_hex(16)
-    cmd = ["jupyter", "notebook", "--no-browser", "--ip=127.0.0.1",
-           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", *ROOT_FLAGS]
+    cmd = [
+        "jupyter",
+        "notebook",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={tmp_path}",
+        *ROOT_FLAGS,
+    ]
     with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
         page = browser.new_page(viewport={"width": 1300, "height": 1600})
         try:

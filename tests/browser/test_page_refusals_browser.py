@@ -39,13 +39,18 @@ def test_a_refused_typed_value_shows_in_the_page_banner(page, field_class, typed
     else:
         field.fill(typed)
     field.press("Enter")
-    assert wait_for_state(page, f"([r]) => ((document.querySelector('{_BANNER}') || {{}})"
-                                ".innerText || '').includes(r)", [reason]), \
-        page.evaluate(f"() => (document.querySelector('{_BANNER}') || {{}}).innerText")
+    assert wait_for_state(
+        page,
+        f"([r]) => ((document.querySelector('{_BANNER}') || {{}}).innerText || '').includes(r)",
+        [reason],
+    ), page.evaluate(f"() => (document.querySelector('{_BANNER}') || {{}}).innerText")
     assert page.evaluate("async () => (await window.costwidgetPage).state") == before
     good = page.locator(".costwidget .costwidget-p-pos-value input").first
     p = 0.26 if before["p_pos"] == 0.25 else 0.25  # a move: the banner clears on the next move
     good.fill(str(p))
     good.press("Enter")
-    assert wait_for_state(page, f"async () => (await window.costwidgetPage).state.p_pos === {p}"
-                                f" && !(document.querySelector('{_BANNER}') || {{}}).innerText")
+    assert wait_for_state(
+        page,
+        f"async () => (await window.costwidgetPage).state.p_pos === {p}"
+        f" && !(document.querySelector('{_BANNER}') || {{}}).innerText",
+    )

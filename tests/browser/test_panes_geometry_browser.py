@@ -69,12 +69,18 @@ _MEASURE = r"""
 def page_and_marks(tmp_path_factory):
     w = cw.demo(cost_fn=5.0)
     try:
-        w.update(range_of_interest=[0.3, 0.55], show_bands=True, constraint="neyman_pearson",
-                 difference=["gradient boosting", "naive Bayes"])
+        w.update(
+            range_of_interest=[0.3, 0.55],
+            show_bands=True,
+            constraint="neyman_pearson",
+            difference=["gradient boosting", "naive Bayes"],
+        )
         path = w.to_html(tmp_path_factory.mktemp("panes") / "panes.html")
         cost = w.figures.cost.marks
-        marks = {"shade": cost.index(w.range_tool.shade),
-                 "strip": cost.index(w.classifier_layers.winner_strip)}
+        marks = {
+            "shade": cost.index(w.range_tool.shade),
+            "strip": cost.index(w.classifier_layers.winner_strip),
+        }
         yield path, marks
     finally:
         w.close()
@@ -89,12 +95,15 @@ def test_panes_draw_inside_their_plot_areas(browser, page_and_marks, artifacts, 
         page.wait_for_function(
             "() => document.querySelectorAll('.costwidget-cost svg.svg-figure path').length > 20"
             " && document.querySelectorAll('.costwidget svg .tick text').length > 40",
-            timeout=120_000)
+            timeout=120_000,
+        )
         page.wait_for_timeout(500)  # bqplot lays out axis labels after the ticks
         page.locator(".costwidget").first.screenshot(path=str(artifacts / f"panes_{width}.png"))
-        sels = [{"fig": ".costwidget-roc", "marks": {}},
-                {"fig": ".costwidget-cost", "marks": marks},
-                {"fig": ".costwidget-difference", "marks": {}}]
+        sels = [
+            {"fig": ".costwidget-roc", "marks": {}},
+            {"fig": ".costwidget-cost", "marks": marks},
+            {"fig": ".costwidget-difference", "marks": {}},
+        ]
         found = page.evaluate(_MEASURE, sels)
     finally:
         page.close()
@@ -105,25 +114,30 @@ def test_panes_draw_inside_their_plot_areas(browser, page_and_marks, artifacts, 
         where = f"{f['sel']} at {width} px"
         plot = f["plot"]
         assert f["groups"] > 0 and f["unclipped"] == 0, f"{where}: marks without a clip path"
-        assert f["clip"] == pytest.approx([plot[2] - plot[0], plot[3] - plot[1]], abs=1), \
+        assert f["clip"] == pytest.approx([plot[2] - plot[0], plot[3] - plot[1]], abs=1), (
             f"{where}: the clip rectangle {f['clip']} is not the plot area {plot}"
+        )
         if f["title"]:
-            assert f["title"][3] <= plot[1] + 0.5, \
+            assert f["title"][3] <= plot[1] + 0.5, (
                 f"{where}: the title {f['title']} reaches into the plot area {plot}"
+            )
         if f["marks"]:
             shade, strip = f["marks"]["shade"], f["marks"]["strip"]
             assert shade is not None and strip is not None, f"{where}: {f['marks']}"
             # The strip is drawn at NEC 0 (a 10 px line): the shade ends on its centre line.
-            assert abs(shade[3] - (strip[1] + strip[3]) / 2) < 1.0, \
+            assert abs(shade[3] - (strip[1] + strip[3]) / 2) < 1.0, (
                 f"{where}: the shade's bottom {shade[3]} is not at NEC 0 {strip}"
-            assert shade[3] <= plot[3] and plot[0] - 1 <= shade[0] and shade[2] <= plot[2] + 1, \
+            )
+            assert shade[3] <= plot[3] and plot[0] - 1 <= shade[0] and shade[2] <= plot[2] + 1, (
                 f"{where}: the shade {shade} leaves the plot area {plot}"
+            )
         assert f["axes"], f"{where}: no axes"
         for axis in f["axes"]:
             ticks = axis["ticks"]
             for i in range(len(ticks)):
                 for j in range(i + 1, len(ticks)):
-                    assert not _overlap(ticks[i], ticks[j]), \
+                    assert not _overlap(ticks[i], ticks[j]), (
                         f"{where}: tick labels overlap: {ticks[i]} and {ticks[j]}"
+                    )
             for t in ticks + axis["label"]:
                 assert _inside(t, f["fig"]), f"{where}: {t} leaves its figure {f['fig']}"

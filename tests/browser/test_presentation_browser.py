@@ -61,19 +61,31 @@ KNOWN_ERRORS = {
 }
 
 BIG_NOTEBOOK = {
-    "cells": [{"cell_type": "code", "execution_count": None, "id": "b1", "metadata": {},
-               "outputs": [], "source": [
-                   "import numpy as np, costwidget as cw\n",
-                   "a = cw.Classifier.from_confusion(tp=20000, fn=9926, fp=20000, tn=50074, name='A')\n",
-                   "rng = np.random.default_rng(0)\n",
-                   "y = rng.random(100_000) < 0.3\n",
-                   "b = cw.Classifier.from_scores(y, y + rng.normal(size=y.size), name='B')\n",
-                   "w = cw.CostWidget([a, b])\n",
-                   "w.constraint = 'workforce'\n",
-                   "w"]}],
-    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                "name": "python3"}},
-    "nbformat": 4, "nbformat_minor": 5}
+    "cells": [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "b1",
+            "metadata": {},
+            "outputs": [],
+            "source": [
+                "import numpy as np, costwidget as cw\n",
+                "a = cw.Classifier.from_confusion(tp=20000, fn=9926, fp=20000, tn=50074, name='A')\n",
+                "rng = np.random.default_rng(0)\n",
+                "y = rng.random(100_000) < 0.3\n",
+                "b = cw.Classifier.from_scores(y, y + rng.normal(size=y.size), name='B')\n",
+                "w = cw.CostWidget([a, b])\n",
+                "w.constraint = 'workforce'\n",
+                "w",
+            ],
+        }
+    ],
+    "metadata": {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+    },
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
 
 # ---------------------------------------------------------------------------- page helpers
 _HELPERS = r"""
@@ -245,10 +257,12 @@ def marks():
     w = cw.demo()
     try:
         m = w.figures.cost.marks
-        return {"envelopes": [m.index(e) for e in w.classifier_layers.envelopes],
-                "combined": m.index(w.classifier_layers.combined),
-                "operating": m.index(w.operating_tool.operating_line),
-                "handle": m.index(w.operating_tool.handle)}
+        return {
+            "envelopes": [m.index(e) for e in w.classifier_layers.envelopes],
+            "combined": m.index(w.classifier_layers.combined),
+            "operating": m.index(w.operating_tool.operating_line),
+            "handle": m.index(w.operating_tool.handle),
+        }
     finally:
         w.close()
 
@@ -257,8 +271,12 @@ def _switch_theme(page, name: str, light: bool) -> None:
     page.get_by_role("menuitem", name="Settings", exact=True).click()
     page.locator(".lm-Menu-item", has_text="Theme").first.hover()
     page.locator(".lm-Menu-item", has_text=name).first.click()
-    wait_for_state(page, "(light) => document.body.dataset.jpThemeLight === light",
-                   "true" if light else "false", timeout=30_000)
+    wait_for_state(
+        page,
+        "(light) => document.body.dataset.jpThemeLight === light",
+        "true" if light else "false",
+        timeout=30_000,
+    )
 
 
 def _check(state, theme, width, constraint):
@@ -267,7 +285,9 @@ def _check(state, theme, width, constraint):
     roc, cost = state["roc"], state["cost"]
     if width == 1400:
         # Side by side, each at most half the widget.
-        assert abs(roc["y"] - cost["y"]) < 1 and cost["x"] >= roc["r"] - 1, f"not side by side, {where}"
+        assert abs(roc["y"] - cost["y"]) < 1 and cost["x"] >= roc["r"] - 1, (
+            f"not side by side, {where}"
+        )
         assert state["slider"]["w"] >= 400, f"p(+) slider short, {where}"
     else:
         # Stacked, each as wide as the widget (up to 600 px).
@@ -278,13 +298,17 @@ def _check(state, theme, width, constraint):
     for plot in (state["rocPlot"], state["costPlot"]):
         assert abs(plot["w"] - plot["h"]) < 2 and plot["w"] > 250, f"plot area not square, {where}"
     assert state["envelopePoints"] >= 400 * 4, f"envelopes not found, {where}"
-    assert state["envelopePointsInLegend"] == 0 and not state["legendMeetsPlot"] and \
-        not state["svgLegends"], f"the legend covers data, {where}"
+    assert (
+        state["envelopePointsInLegend"] == 0
+        and not state["legendMeetsPlot"]
+        and not state["svgLegends"]
+    ), f"the legend covers data, {where}"
     assert state["best"] and min(state["best"]) >= 4.5, f"highlighted row unreadable, {where}"
     for what in ("operating", "combined", "handle"):
         assert state[what] >= 3.0, f"{what} does not stand out from the plot, {where}"
-    assert state["labels"] and all(fill == state["text"] for fill in state["labels"]), \
+    assert state["labels"] and all(fill == state["text"] for fill in state["labels"]), (
         f"titles or axis labels not in the theme's text colour, {where}"
+    )
 
 
 def test_lab_light_and_dark_at_1400_and_900(lab, browser, artifacts, marks):
@@ -301,13 +325,15 @@ def test_lab_light_and_dark_at_1400_and_900(lab, browser, artifacts, marks):
             for width in WIDTHS:
                 page.set_viewport_size({"width": width, "height": 4200})
                 for constraint in CONSTRAINTS:
-                    page.locator(".costwidget .widget-toggle-button", has_text=constraint) \
-                        .first.click()
+                    page.locator(
+                        ".costwidget .widget-toggle-button", has_text=constraint
+                    ).first.click()
                     # The file browser is open: at 900 px the widget is about 470 px wide.
                     _wait(page, _READY, {"constraint": constraint, "narrow": width == 900})
                     state = page.evaluate(_js(_MEASURE), marks)
                     page.locator(".costwidget").first.screenshot(
-                        path=str(artifacts / f"presentation-{theme}-{width}-{constraint}.png"))
+                        path=str(artifacts / f"presentation-{theme}-{width}-{constraint}.png")
+                    )
                     figures[(theme, width, constraint)] = state
                     assert state["theme"] == ("true" if light else "false")
                     _check(state, theme, width, constraint)
@@ -315,10 +341,12 @@ def test_lab_light_and_dark_at_1400_and_900(lab, browser, artifacts, marks):
     finally:
         page.close()
     for (theme, width, constraint), s in figures.items():
-        print(f"{theme:5} {width} px {constraint:14} widget {s['width']:.0f} px, panes "
-              f"{s['roc']['w']:.0f}/{s['cost']['w']:.0f} px, p(+) slider {s['slider']['w']:.0f} px, "
-              f"highlighted row contrast {min(s['best']):.2f}, operating line {s['operating']:.2f}"
-              f" ({s['opStroke']}), handle {s['handle']:.2f}, best of all {s['combined']:.2f}")
+        print(
+            f"{theme:5} {width} px {constraint:14} widget {s['width']:.0f} px, panes "
+            f"{s['roc']['w']:.0f}/{s['cost']['w']:.0f} px, p(+) slider {s['slider']['w']:.0f} px, "
+            f"highlighted row contrast {min(s['best']):.2f}, operating line {s['operating']:.2f}"
+            f" ({s['opStroke']}), handle {s['handle']:.2f}, best of all {s['combined']:.2f}"
+        )
     assert not errors, f"browser console errors: {errors}"
 
 
@@ -363,10 +391,12 @@ def test_capacity_of_a_hundred_thousand_cases_survives_the_unit_toggle(lab, brow
         _wait(page, _READY, {"constraint": "workforce"}, timeout=120_000)
         start = page.evaluate(_js(_CAPACITY))
         assert start["readout"] == "29,926" and start["words"].startswith("= 29,926 cases"), start
-        for unit, label in (("% flagged", "capacity (% of cases flagged)"),
-                            ("cases", "capacity (cases flagged)"),
-                            ("% flagged", "capacity (% of cases flagged)"),
-                            ("cases", "capacity (cases flagged)")):
+        for unit, label in (
+            ("% flagged", "capacity (% of cases flagged)"),
+            ("cases", "capacity (cases flagged)"),
+            ("% flagged", "capacity (% of cases flagged)"),
+            ("cases", "capacity (cases flagged)"),
+        ):
             page.locator(".costwidget .widget-toggle-button", has_text=unit).first.click()
             _wait(page, f"const s = (() => {{ {_CAPACITY} }})(); return s.label === arg;", label)
             now = page.evaluate(_js(_CAPACITY))
@@ -376,7 +406,9 @@ def test_capacity_of_a_hundred_thousand_cases_survives_the_unit_toggle(lab, brow
         # A late value from the browser would show in the words (the state) some time after the
         # last click: the constraint table still says 29,926 cases when the page is idle again.
         _wait(page, _READY, {"constraint": "workforce"})
-        caption = page.locator(".costwidget .costwidget-constraint-table caption").first.inner_text()
+        caption = page.locator(
+            ".costwidget .costwidget-constraint-table caption"
+        ).first.inner_text()
         assert "at most 29,926 cases flagged" in caption, caption
     finally:
         page.close()
@@ -405,12 +437,19 @@ def _press_moves_the_line(page, marks, target: str, key: str) -> dict:
     before = page.evaluate(_js(_OPERATING), marks)
     page.locator(target).first.focus()
     page.keyboard.press(key)
-    _wait(page, f"const s = (() => {{ {_OPERATING} }})(); return s.x !== null && "
-                "s.x !== arg.before.x && s.p !== arg.before.p && s.pcf !== arg.before.pcf;",
-          {**marks, "before": before}, timeout=20_000)
+    _wait(
+        page,
+        f"const s = (() => {{ {_OPERATING} }})(); return s.x !== null && "
+        "s.x !== arg.before.x && s.p !== arg.before.p && s.pcf !== arg.before.pcf;",
+        {**marks, "before": before},
+        timeout=20_000,
+    )
     after = page.evaluate(_js(_OPERATING), marks)
-    return {"before": before, "after": after,
-            "moved": after["x"] != before["x"] and after["p"] != before["p"]}
+    return {
+        "before": before,
+        "after": after,
+        "moved": after["x"] != before["x"] and after["p"] != before["p"],
+    }
 
 
 def _tour_renders_and_takes_keys(page, marks, frontend, artifacts):
@@ -419,14 +458,19 @@ def _tour_renders_and_takes_keys(page, marks, frontend, artifacts):
     # 4 classifiers: ROC curve + hull each, the diagonal, iso lines; envelopes, trivial lines,
     # best of all, the operating line.
     assert state["roc"] >= 4 * 2 + 1 + 4 and state["cost"] >= 4 + 2 + 1 + 1, state
-    field = _press_moves_the_line(page, marks, ".costwidget .costwidget-p-pos-value input", "ArrowUp")
+    field = _press_moves_the_line(
+        page, marks, ".costwidget .costwidget-p-pos-value input", "ArrowUp"
+    )
     # One step of the field's 0.001 grid: the browser steps to the next grid value (from a
     # readable 0.0789, off the grid, that is 0.079).
     before = float(field["before"]["p"])
     expected = (math.floor(before * 1000 + 1e-6) + 1) / 1000
-    assert field["moved"] and float(field["after"]["p"]) == pytest.approx(
-        expected, abs=1e-9), f"{frontend}: arrow key on p(+): {field}"
-    page.locator(".costwidget").first.screenshot(path=str(artifacts / f"presentation-{frontend}.png"))
+    assert field["moved"] and float(field["after"]["p"]) == pytest.approx(expected, abs=1e-9), (
+        f"{frontend}: arrow key on p(+): {field}"
+    )
+    page.locator(".costwidget").first.screenshot(
+        path=str(artifacts / f"presentation-{frontend}.png")
+    )
     return state
 
 
@@ -437,8 +481,15 @@ def _unknown(errors, frontend):
 def test_tour_in_notebook7(browser, sync_api, artifacts, marks, tmp_path):
     shutil.copy(TOUR, tmp_path / "tour.ipynb")
     token = secrets.token_hex(16)
-    cmd = ["jupyter", "notebook", "--no-browser", "--ip=127.0.0.1",
-           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", *ROOT_FLAGS]
+    cmd = [
+        "jupyter",
+        "notebook",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={tmp_path}",
+        *ROOT_FLAGS,
+    ]
     with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
         page = browser.new_page(viewport={"width": 1400, "height": 3000})
         errors = console_errors(page)
@@ -464,8 +515,9 @@ def test_tour_in_voila(browser, artifacts, marks, tmp_path):
             # Voila runs the notebook before it sends the page.
             page.goto(f"{url}/?token={token}", timeout=300_000)
             _tour_renders_and_takes_keys(page, marks, "voila", artifacts)
-            slider = _press_moves_the_line(page, marks, ".costwidget .costwidget-p-pos .noUi-handle",
-                                           "ArrowRight")
+            slider = _press_moves_the_line(
+                page, marks, ".costwidget .costwidget-p-pos .noUi-handle", "ArrowRight"
+            )
             assert slider["moved"], f"Voila: ArrowRight on the p(+) slider: {slider}"
         finally:
             page.close()

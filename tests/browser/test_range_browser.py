@@ -30,8 +30,10 @@ from costwidget.widget.tools.range_of_interest import SHADE_FILL
 
 # Cell 1 is what a user types. Cell 2 says which of the cost figure's marks is the shading:
 # the test finds it by its place in `w.figures.cost.marks`, computed by the widget itself.
-CELLS = ["import costwidget as cw\nw = cw.demo()\nw",
-         "print('shade mark', w.figures.cost.marks.index(w.range_tool.shade))"]
+CELLS = [
+    "import costwidget as cw\nw = cw.demo()\nw",
+    "print('shade mark', w.figures.cost.marks.index(w.range_tool.shade))",
+]
 
 # Shared page helpers. `_js(body)` is `(arg) => { helpers; body }`.
 _HELPERS = r"""
@@ -79,7 +81,8 @@ const extent = (el, ax) => {
 # the PCF readout, the p(+) slider's readout and the two cost boxes (full precision); the
 # thesis view's MTMCS tick labels, lines, shading (the area filled with the shading's colour,
 # arg.fill) and caption.
-_STATE = r"""
+_STATE = (
+    r"""
   const fig = '.costwidget .costwidget-cost', ax = xAxis(fig);
   const svg = svgOf(fig, 'svg-figure');
   if (!ax || !svg) return null;
@@ -96,7 +99,9 @@ _STATE = r"""
     '.costwidget table.costwidget-range-table tbody tr')).map(tr => tr.innerText);
   const box = document.querySelector('.costwidget-range input[type="text"]');
   const pcf = document.querySelector('.costwidget .costwidget-pcf');
-  const controls = (() => { """ + CONTROLS + r""" })();
+  const controls = (() => { """
+    + CONTROLS
+    + r""" })();
   const m = '.costwidget .costwidget-mtmcs', mAx = xAxis(m), mSvg = svgOf(m, 'svg-figure');
   const caption = document.querySelector('.costwidget .costwidget-thesis-caption');
   // Shown, drawn lines of a figure other than the range's shading.
@@ -120,6 +125,7 @@ _STATE = r"""
     caption: caption ? caption.innerText : '',
   };
 """
+)
 
 
 def _js(body: str) -> str:
@@ -133,15 +139,29 @@ def _until(condition: str) -> str:
 
 # `s.shade` / `s.brush` / `s.mtmcsShade` within `tol` of [lo, hi] (JS, for the waits).
 def _near(what: str, lo: float, hi: float, tol: float) -> str:
-    return (f"{what} && Math.abs({what}[0] - {lo}) < {tol} && Math.abs({what}[1] - {hi}) < {tol}")
+    return f"{what} && Math.abs({what}[0] - {lo}) < {tol} && Math.abs({what}[1] - {hi}) < {tol}"
 
 
 def _notebook(root) -> str:
-    cells = [{"cell_type": "code", "execution_count": None, "id": f"range{i}", "metadata": {},
-              "outputs": [], "source": src} for i, src in enumerate(CELLS)]
-    nb = {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3",
-                                                      "language": "python", "name": "python3"}},
-          "nbformat": 4, "nbformat_minor": 5}
+    cells = [
+        {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": f"range{i}",
+            "metadata": {},
+            "outputs": [],
+            "source": src,
+        }
+        for i, src in enumerate(CELLS)
+    ]
+    nb = {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     (root / "range.ipynb").write_text(json.dumps(nb))
     return "range.ipynb"
 
@@ -155,14 +175,21 @@ def test_brushing_in_the_widget_sets_the_range_of_interest(lab, browser, artifac
         out.wait_for(timeout=60_000)
         found = re.search(r"shade mark (\d+)", out.inner_text())
         assert found, f"the notebook did not say which mark is the shading: {out.inner_text()!r}"
-        fill = "rgb({}, {}, {})".format(*(int(SHADE_FILL[i:i + 2], 16) for i in (1, 3, 5)))
+        fill = "rgb({}, {}, {})".format(*(int(SHADE_FILL[i : i + 2], 16) for i in (1, 3, 5)))
         arg = {"shadeMark": int(found.group(1)), "fill": fill}
 
         def state():
             return page.evaluate(_js(_STATE), arg)
 
-        wait_for_state(page, _until("s.table.includes('No range of interest') && s.box === '' "
-                                    "&& s.pcf !== null && s.shadeFill"), arg, timeout=60_000)
+        wait_for_state(
+            page,
+            _until(
+                "s.table.includes('No range of interest') && s.box === '' "
+                "&& s.pcf !== null && s.shadeFill"
+            ),
+            arg,
+            timeout=60_000,
+        )
         s = state()
         assert s is not None, "the widget's cost pane did not render"
         assert s["shade"] is None and "No range of interest" in s["table"] and s["box"] == "", s
@@ -190,32 +217,50 @@ def test_brushing_in_the_widget_sets_the_range_of_interest(lab, browser, artifac
         page.mouse.move(px(0.56), y, steps=6)
         # Shaded while brushing (the brush's own rectangle, and the widget's shading once the
         # kernel has seen the moving selection), before the button is released.
-        wait_for_state(page, _until(_near("s.brush", 0.31, 0.56, 0.01) + " && "
-                                    + _near("s.shade", 0.31, 0.56, 0.01)), arg)
+        wait_for_state(
+            page,
+            _until(
+                _near("s.brush", 0.31, 0.56, 0.01) + " && " + _near("s.shade", 0.31, 0.56, 0.01)
+            ),
+            arg,
+        )
         mid = state()
-        assert mid["brush"] == pytest.approx([0.31, 0.56], abs=0.01), \
+        assert mid["brush"] == pytest.approx([0.31, 0.56], abs=0.01), (
             f"no brush rectangle while dragging: {mid}"
+        )
         assert mid["shade"] == pytest.approx([0.31, 0.56], abs=0.01), f"no live shading: {mid}"
-        assert "No range of interest" in mid["table"] and mid["box"] == "", \
+        assert "No range of interest" in mid["table"] and mid["box"] == "", (
             f"the range changed before the release: {mid}"
+        )
         page.mouse.up()
         # The release: the range snapped to the 0.05 grid, everywhere it is shown.
-        wait_for_state(page, _until("s.table.includes('[0.30, 0.55]') && s.box === '0.3, 0.55' "
-                                    "&& s.rows.length === 4 && "
-                                    + _near("s.shade", 0.30, 0.55, 0.005) + " && "
-                                    + _near("s.brush", 0.30, 0.55, 0.005)), arg)
+        wait_for_state(
+            page,
+            _until(
+                "s.table.includes('[0.30, 0.55]') && s.box === '0.3, 0.55' "
+                "&& s.rows.length === 4 && "
+                + _near("s.shade", 0.30, 0.55, 0.005)
+                + " && "
+                + _near("s.brush", 0.30, 0.55, 0.005)
+            ),
+            arg,
+        )
         after = state()
         assert "PCF(+) in [0.30, 0.55]" in after["table"], f"table not set by the brush: {after}"
-        assert after["shade"] == pytest.approx([0.30, 0.55], abs=0.005), \
+        assert after["shade"] == pytest.approx([0.30, 0.55], abs=0.005), (
             f"shading not snapped to the grid: {after}"
-        assert after["brush"] == pytest.approx([0.30, 0.55], abs=0.005), \
+        )
+        assert after["brush"] == pytest.approx([0.30, 0.55], abs=0.005), (
             f"the brush is not on the snapped range: {after}"
+        )
         assert after["box"] == "0.3, 0.55", f"the range box does not show the range: {after}"
         names = ("logistic regression", "random forest", "gradient boosting", "naive Bayes")
-        assert len(after["rows"]) == 4 and all(any(n in r for r in after["rows"]) for n in names), \
+        assert len(after["rows"]) == 4 and all(any(n in r for r in after["rows"]) for n in names), (
             f"the range table has not one row per classifier: {after}"
-        assert sum("★" in r for r in after["rows"]) == 1 and "recommended" in after["table"], \
+        )
+        assert sum("★" in r for r in after["rows"]) == 1 and "recommended" in after["table"], (
             f"not exactly one recommended classifier: {after}"
+        )
 
         # Brush off: the overlay goes, and a click sets the operating point again.
         page.get_by_role("button", name="brush range").click()
@@ -227,47 +272,66 @@ def test_brushing_in_the_widget_sets_the_range_of_interest(lab, browser, artifac
         page.mouse.click(ax["p0"] + (0.7 - ax["v0"]) / ax["perPx"], y0 + 0.6 * h)
         wait_for_state(page, _until("Math.abs(s.pcf - 0.7) < 0.01"), arg)
         clicked = state()
-        assert clicked["pcf"] == pytest.approx(0.7, abs=0.01), \
+        assert clicked["pcf"] == pytest.approx(0.7, abs=0.01), (
             f"a click with the brush off does not set the operating point: {clicked}"
+        )
         # Where clicked: the click moves p(+) to 3 significant digits and keeps the costs
         # (issue 23), so the PCF(+) the controls make is next to 0.70 (the target, a multiple
         # of 1/CLICK_STEPS, within the rounding of p(+)) - not moved on by anything after it.
         c = clicked["controls"]
         p, fn, fp = c["p"], float(c["fnText"]), float(c["fpText"])
         exact = p * fn / (p * fn + (1 - p) * fp)
-        assert abs(exact - 0.7) < 1.0 / CLICK_STEPS + 0.001 and abs(float(f"{p:.3g}") - p) < 1e-12, \
-            f"the operating point is at PCF(+) = {exact!r}, not at the clicked target: {clicked}"
+        assert (
+            abs(exact - 0.7) < 1.0 / CLICK_STEPS + 0.001 and abs(float(f"{p:.3g}") - p) < 1e-12
+        ), f"the operating point is at PCF(+) = {exact!r}, not at the clicked target: {clicked}"
         assert clicked["shade"] == pytest.approx([0.30, 0.55], abs=0.005), clicked
 
         # A typed range moves the table, the shading and the box.
         box = page.locator(".costwidget-range input[type='text']").first
         box.fill("0.2, 0.4")
         box.press("Enter")
-        wait_for_state(page, _until("s.table.includes('[0.20, 0.40]') && s.box === '0.2, 0.4' && "
-                                    + _near("s.shade", 0.2, 0.4, 0.005)), arg)
+        wait_for_state(
+            page,
+            _until(
+                "s.table.includes('[0.20, 0.40]') && s.box === '0.2, 0.4' && "
+                + _near("s.shade", 0.2, 0.4, 0.005)
+            ),
+            arg,
+        )
         typed = state()
-        assert "PCF(+) in [0.20, 0.40]" in typed["table"] and \
-            typed["shade"] == pytest.approx([0.2, 0.4], abs=0.005) and \
-            typed["box"] == "0.2, 0.4", typed
+        assert (
+            "PCF(+) in [0.20, 0.40]" in typed["table"]
+            and typed["shade"] == pytest.approx([0.2, 0.4], abs=0.005)
+            and typed["box"] == "0.2, 0.4"
+        ), typed
 
         # The thesis view: both charts, FPcost/FNcost tick labels, the range at x = 1 - PCF(+).
         page.get_by_role("button", name="thesis view").click()
-        wait_for_state(page, _until("s.ticks.includes('0.25/0.75') && s.ticks.includes('0.50/0.50')"
-                                    " && s.mtmcsLines >= 4 && s.thresholdLines >= 4 && "
-                                    "s.caption.includes('x in [0.60, 0.80]') && "
-                                    + _near("s.mtmcsShade", 0.6, 0.8, 0.005)), arg, timeout=60_000)
+        wait_for_state(
+            page,
+            _until(
+                "s.ticks.includes('0.25/0.75') && s.ticks.includes('0.50/0.50')"
+                " && s.mtmcsLines >= 4 && s.thresholdLines >= 4 && "
+                "s.caption.includes('x in [0.60, 0.80]') && "
+                + _near("s.mtmcsShade", 0.6, 0.8, 0.005)
+            ),
+            arg,
+            timeout=60_000,
+        )
         thesis = state()
         assert "0.25/0.75" in thesis["ticks"] and "0.50/0.50" in thesis["ticks"], thesis
-        assert thesis["mtmcsLines"] >= 4 and thesis["thresholdLines"] >= 4, \
+        assert thesis["mtmcsLines"] >= 4 and thesis["thresholdLines"] >= 4, (
             f"not every classifier drawn in the thesis view: {thesis}"
-        assert "x in [0.60, 0.80]" in thesis["caption"] and \
-            thesis["mtmcsShade"] == pytest.approx([0.6, 0.8], abs=0.005), \
-            f"the range is not shaded at x = 1 - PCF(+) in the MTMCS chart: {thesis}"
+        )
+        assert "x in [0.60, 0.80]" in thesis["caption"] and thesis["mtmcsShade"] == pytest.approx(
+            [0.6, 0.8], abs=0.005
+        ), f"the range is not shaded at x = 1 - PCF(+) in the MTMCS chart: {thesis}"
         widget = page.locator(".costwidget").first
         widget.scroll_into_view_if_needed()
         widget.screenshot(path=str(artifacts / "range.png"))
         page.locator(".costwidget-thesis").first.screenshot(
-            path=str(artifacts / "range_thesis_view.png"))
+            path=str(artifacts / "range_thesis_view.png")
+        )
     except BaseException:
         page.screenshot(path=str(artifacts / "range_failure.png"), full_page=True)
         raise

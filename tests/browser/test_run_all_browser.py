@@ -42,8 +42,8 @@ MARK = "KERNEL-STATE:"
 class Notebook:
     """A notebook of ``notebooks/`` that shows a live widget, and how a copy of it runs here."""
 
-    name: str          # its file's stem
-    widget: str        # the variable holding the widget it shows
+    name: str  # its file's stem
+    widget: str  # the variable holding the widget it shows
     first_cell: str = ""  # run before its cells (small data where the notebook reads the size)
 
     @property
@@ -64,12 +64,16 @@ class Notebook:
 
     def print_state(self) -> str:
         # (The mark is split in the cell's source: the source is on the page too.)
-        return ("import json\nfrom costwidget.widget.output.page_spec import state_values\n"
-                f"print({MARK[:6]!r} + {MARK[6:]!r} + json.dumps(state_values({self.widget}.state)))")
+        return (
+            "import json\nfrom costwidget.widget.output.page_spec import state_values\n"
+            f"print({MARK[:6]!r} + {MARK[6:]!r} + json.dumps(state_values({self.widget}.state)))"
+        )
 
 
 def _only_closes(source: str) -> bool:
-    lines = [ln.strip() for ln in source.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    lines = [
+        ln.strip() for ln in source.splitlines() if ln.strip() and not ln.strip().startswith("#")
+    ]
     return bool(lines) and all(re.fullmatch(r"\w+\.close\(\)", ln) for ln in lines)
 
 
@@ -130,20 +134,27 @@ def _write_copy(notebook: Notebook, folder: Path) -> str:
 
 def _page_equals_kernel_equals_cells(page, reference) -> None:
     expected, clfs, colors = reference
-    assert wait_for_state(page, f"() => document.body.innerText.includes({MARK!r})",
-                          timeout=300_000), "the last cell printed nothing"
+    assert wait_for_state(
+        page, f"() => document.body.innerText.includes({MARK!r})", timeout=300_000
+    ), "the last cell printed nothing"
     text = page.evaluate("() => document.body.innerText")
     kernel = json.loads(text.split(MARK, 1)[1].splitlines()[0])
     assert kernel == expected, "the kernel's state is not what the cells set"
     assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=120_000)
     # The page has drawn the kernel's last state once it holds it and every move it sent (none
     # is expected) was taken.
-    held = wait_for_state(page, "([s]) => { const l = window.costwidgetLive[0]; return "
-                                "l.acked && l.acked() === l.sent() && Object.keys(s).every((k) => "
-                                "JSON.stringify(l.page.state[k]) === JSON.stringify(s[k])); }",
-                          [expected], timeout=60_000)
-    live = page.evaluate("() => ({state: window.costwidgetLive[0].page.state, "
-                         "sent: window.costwidgetLive[0].sent()})")
+    held = wait_for_state(
+        page,
+        "([s]) => { const l = window.costwidgetLive[0]; return "
+        "l.acked && l.acked() === l.sent() && Object.keys(s).every((k) => "
+        "JSON.stringify(l.page.state[k]) === JSON.stringify(s[k])); }",
+        [expected],
+        timeout=60_000,
+    )
+    live = page.evaluate(
+        "() => ({state: window.costwidgetLive[0].page.state, "
+        "sent: window.costwidgetLive[0].sent()})"
+    )
     assert held, f"the page ended at {live['state']}, the cells set {expected}"
     assert live["sent"] == 0, "the page sent a move though nobody touched it"
     got = _check(page, clfs, colors)
@@ -151,11 +162,14 @@ def _page_equals_kernel_equals_cells(page, reference) -> None:
       const m = (r) => l.models.get(l.roles[r]);
       return {fn: m('cost_fn').get('value'), fp: m('cost_fp').get('value'),
               p: m('p_pos').get('value'), constraint: m('constraint').get('index')}; }""")
-    assert (controls["fn"], controls["fp"]) == (readable_value(expected["cost_fn"]),
-                                                readable_value(expected["cost_fp"]))
+    assert (controls["fn"], controls["fp"]) == (
+        readable_value(expected["cost_fn"]),
+        readable_value(expected["cost_fp"]),
+    )
     assert controls["p"] == pytest.approx(expected["p_pos"], abs=5e-4)  # on the slider's grid
     assert controls["constraint"] == ["none", "neyman_pearson", "workforce"].index(
-        expected["constraint"])
+        expected["constraint"]
+    )
     assert got["state"]["p_pos"] == expected["p_pos"]
 
 
@@ -172,8 +186,15 @@ def test_run_all_in_jupyterlab(lab, browser, notebook, reference):
 def test_run_all_in_notebook7(browser, sync_api, tmp_path, notebook, reference):
     name = _write_copy(notebook, tmp_path)
     token = secrets.token_hex(16)
-    cmd = ["jupyter", "notebook", "--no-browser", "--ip=127.0.0.1",
-           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", *ROOT_FLAGS]
+    cmd = [
+        "jupyter",
+        "notebook",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={tmp_path}",
+        *ROOT_FLAGS,
+    ]
     with running_server(tmp_path, cmd, f"/api/status?token={token}") as url:
         page = browser.new_page(viewport={"width": 1400, "height": 1600})
         try:

@@ -29,8 +29,7 @@ _HEADLINE = r"""async () => {
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
-    m = cw.Classifier.from_frame(load_demo_scores("german_credit"), instance="row",
-                                 pos_label="Bad")
+    m = cw.Classifier.from_frame(load_demo_scores("german_credit"), instance="row", pos_label="Bad")
     clfs = {name: m[name] for name in ("gradient boosting", "random forest")}
     w = cw.CostWidget(list(clfs.values()), p_pos=0.3)
     w.difference = ["gradient boosting", "random forest"]
@@ -53,15 +52,18 @@ def test_the_page_says_the_exported_band_at_its_state_only(browser, exported):
         first = pg.evaluate(_HEADLINE)
         assert _said(clfs, band, 0.3) in first and "cannot tell apart" in first
         pg.evaluate("async () => (await window.costwidgetPage).set({p_pos: 0.35})")
-        assert wait_for_state(pg, f"async () => !(await ({_HEADLINE})()).includes('tell apart')",
-                              timeout=5_000)
+        assert wait_for_state(
+            pg, f"async () => !(await ({_HEADLINE})()).includes('tell apart')", timeout=5_000
+        )
         moved = pg.evaluate(_HEADLINE)
         assert _said(clfs, band, 0.35) in moved
         pg.evaluate("async () => (await window.costwidgetPage).set({p_pos: 0.3})")
-        assert wait_for_state(pg, f"async () => (await ({_HEADLINE})()).includes('tell apart')",
-                              timeout=5_000)
+        assert wait_for_state(
+            pg, f"async () => (await ({_HEADLINE})()).includes('tell apart')", timeout=5_000
+        )
         assert _said(clfs, band, 0.3) in pg.evaluate(_HEADLINE)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        pg.locator(".costwidget-headline").first.screenshot(path=str(ARTIFACTS /
-                                                                  "runner_up_headline.png"))
+        pg.locator(".costwidget-headline").first.screenshot(
+            path=str(ARTIFACTS / "runner_up_headline.png")
+        )
         assert not refused and not errors, (refused, errors)

@@ -44,7 +44,11 @@ _P_POS = "() => window.costwidgetLive[0].page.state.p_pos"
 def live_page(lab, browser):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell("1")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(nb, lab.root / "sure.ipynb")
     page = browser.new_page(viewport={"width": 1300, "height": 1600})
     errors = console_errors(page)
@@ -56,8 +60,11 @@ def live_page(lab, browser):
 
 
 def _kernel(page) -> dict:
-    text = _run_python(page, "w.wait(120); import json; print(json.dumps({'p_pos': w.p_pos, "
-                             "'headline': w.headline.text, 'attached': w.frontend_link.attached}))")
+    text = _run_python(
+        page,
+        "w.wait(120); import json; print(json.dumps({'p_pos': w.p_pos, "
+        "'headline': w.headline.text, 'attached': w.frontend_link.attached}))",
+    )
     return json.loads(re.search(r"\{.*\}", text).group(0))
 
 

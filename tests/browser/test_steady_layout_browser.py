@@ -86,16 +86,32 @@ _GONE = r"""
 
 
 def _fn(body: str) -> str:
-    return ("(arg) => { const boxes = () => {" + _BOXES + "}; const busy = () => {" + _BUSY
-            + "}; const banner = () => {" + _BANNER + "};" + body + "}")
+    return (
+        "(arg) => { const boxes = () => {"
+        + _BOXES
+        + "}; const busy = () => {"
+        + _BUSY
+        + "}; const banner = () => {"
+        + _BANNER
+        + "};"
+        + body
+        + "}"
+    )
 
 
 # The boxes once they have not changed for 5 animation frames in a row (the layout has settled:
 # a condition on the page, not a delay), when `arg` (a predicate body) holds.
-_SETTLED = r"""(arg) => new Promise((done) => {
-  const boxes = () => {""" + _BOXES + r"""};
-  const busy = () => {""" + _BUSY + r"""};
-  const banner = () => {""" + _BANNER + r"""};
+_SETTLED = (
+    r"""(arg) => new Promise((done) => {
+  const boxes = () => {"""
+    + _BOXES
+    + r"""};
+  const busy = () => {"""
+    + _BUSY
+    + r"""};
+  const banner = () => {"""
+    + _BANNER
+    + r"""};
   const holds = new Function('busy', 'banner', arg);
   let last = null, same = 0;
   const step = () => {
@@ -106,29 +122,37 @@ _SETTLED = r"""(arg) => new Promise((done) => {
   };
   requestAnimationFrame(step);
 })"""
+)
 
 
 def _settled(page, predicate: str, timeout=120_000) -> dict:
     """The boxes once ``predicate`` (a JS function body over ``busy()`` and ``banner()``) holds
     and they have stayed the same for 5 animation frames in a row."""
-    return page.evaluate(f"(p) => Promise.race([({_SETTLED})(p), new Promise((_, no) => "
-                         f"setTimeout(() => no(new Error('not reached: ' + p)), {timeout}))])",
-                         predicate)
+    return page.evaluate(
+        f"(p) => Promise.race([({_SETTLED})(p), new Promise((_, no) => "
+        f"setTimeout(() => no(new Error('not reached: ' + p)), {timeout}))])",
+        predicate,
+    )
 
 
 def _during_bands(page) -> dict:
     """The boxes in the first frame where the busy sign shows (polled every animation frame)."""
-    handle = page.wait_for_function(_fn("return busy() ? boxes() : null;"), polling="raf",
-                                    timeout=120_000)
+    handle = page.wait_for_function(
+        _fn("return busy() ? boxes() : null;"), polling="raf", timeout=120_000
+    )
     return handle.json_value()
 
 
 def _same(where: str, before: dict, now: dict) -> None:
     assert now, f"{where}: no controls found"
-    assert set(now) == set(before), \
+    assert set(now) == set(before), (
         f"{where}: controls appeared or vanished: {set(now) ^ set(before)}"
-    moved = {k: (before[k], now[k]) for k in before
-             if max(abs(a - b) for a, b in zip(before[k], now[k])) > 0.5}
+    )
+    moved = {
+        k: (before[k], now[k])
+        for k in before
+        if max(abs(a - b) for a, b in zip(before[k], now[k])) > 0.5
+    }
     assert not moved, f"{where}: {len(moved)} boxes moved (before, now): {moved}"
 
 
@@ -141,9 +165,13 @@ def _run_python(page, code: str) -> None:
     count = cell.locator(".jp-InputPrompt").inner_text()
     page.keyboard.press("Control+Enter")
     assert wait_for_state(
-        page, "([c]) => { const cells = document.querySelectorAll('.jp-Notebook .jp-CodeCell');"
-              " const p = cells[cells.length - 1].querySelector('.jp-InputPrompt').textContent;"
-              " return /\\[\\d+\\]/.test(p) && p !== c; }", [count], timeout=60_000)
+        page,
+        "([c]) => { const cells = document.querySelectorAll('.jp-Notebook .jp-CodeCell');"
+        " const p = cells[cells.length - 1].querySelector('.jp-InputPrompt').textContent;"
+        " return /\\[\\d+\\]/.test(p) && p !== c; }",
+        [count],
+        timeout=60_000,
+    )
 
 
 def _unexpected(errors) -> list:
@@ -152,7 +180,10 @@ def _unexpected(errors) -> list:
     model" when the live link's initialize takes over 2 s (its AbortSignal.timeout(2000)),
     though the link binds once it ends (seen here on a busy machine; the live link's tests
     own that)."""
-    known = ("costwidget: RangeError: cost_fn", "pageerror: [anywidget] Failed to initialize model.")
+    known = (
+        "costwidget: RangeError: cost_fn",
+        "pageerror: [anywidget] Failed to initialize model.",
+    )
     return [e for e in errors if not e.startswith(known)]
 
 
@@ -164,14 +195,19 @@ def _shot(page, artifacts, name):
 def steady_page(lab, browser):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell("1")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(nb, lab.root / "steady.ipynb")
     page = browser.new_page(viewport={"width": 1400, "height": 2400})
     errors = console_errors(page)
     lab.run_notebook(page, "steady.ipynb")
     page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
-    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=60_000), \
+    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=60_000), (
         "the live link never bound"
+    )
     yield page, errors
     page.close()
 
@@ -215,8 +251,11 @@ def test_a_refusal_in_the_banner_moves_nothing(steady_page, artifacts, width):
     _same(f"{width} px, the banner cleared", before, _settled(page, "return !banner();"))
     # A refusal as long as a paragraph, shown by the kernel (a value set from Python raises in
     # its cell instead): it may scroll inside the banner, never push the controls.
-    _run_python(page, 'w.errors.show(ValueError("cost refused: " + "far too long to fit on one '
-                      'line of the banner, " * 8), context="cost_fn")')
+    _run_python(
+        page,
+        'w.errors.show(ValueError("cost refused: " + "far too long to fit on one '
+        'line of the banner, " * 8), context="cost_fn")',
+    )
     long = _settled(page, "return banner();")
     _shot(page, artifacts, f"{width}-refused-long")
     _same(f"{width} px, a long refusal in the banner", before, long)

@@ -53,13 +53,16 @@ _MEASURE = r"""
 
 
 def _overlap(a, b, slack=0.5):
-    return (min(a[2], b[2]) - max(a[0], b[0]) > slack and
-            min(a[3], b[3]) - max(a[1], b[1]) > slack)
+    return min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > slack
 
 
 def _inside(inner, outer, slack=1.0):
-    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack and
-            inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
+    return (
+        inner[0] >= outer[0] - slack
+        and inner[1] >= outer[1] - slack
+        and inner[2] <= outer[2] + slack
+        and inner[3] <= outer[3] + slack
+    )
 
 
 def _check_fits(geometry, *, stacked):
@@ -73,17 +76,21 @@ def _check_fits(geometry, *, stacked):
             ticks = axis["ticks"]
             for i in range(len(ticks)):
                 for j in range(i + 1, len(ticks)):
-                    assert not _overlap(ticks[i], ticks[j]), \
+                    assert not _overlap(ticks[i], ticks[j]), (
                         f"{chart['sel']}: tick labels overlap: {ticks[i]} and {ticks[j]}"
+                    )
             for label in axis["label"]:
-                assert _inside(label, chart["fig"]), \
+                assert _inside(label, chart["fig"]), (
                     f"{chart['sel']}: axis label {label} leaves its figure {chart['fig']}"
+                )
             for tick in ticks:
-                assert _inside(tick, chart["fig"]), \
+                assert _inside(tick, chart["fig"]), (
                     f"{chart['sel']}: tick label {tick} leaves its figure {chart['fig']}"
-        if chart["shade"] is not None:   # the range shade stays in the plot area
-            assert _inside(chart["shade"], chart["plot"], slack=1.5), \
+                )
+        if chart["shade"] is not None:  # the range shade stays in the plot area
+            assert _inside(chart["shade"], chart["plot"], slack=1.5), (
                 f"{chart['sel']}: the range shade {chart['shade']} leaves {chart['plot']}"
+            )
     a, b = (c["fig"] for c in charts)
     if stacked:
         assert b[1] >= a[3] - 0.5, f"at this width the charts should stack: {a} {b}"
@@ -98,9 +105,15 @@ def _check_fits(geometry, *, stacked):
 def _classifiers():
     rng = np.random.default_rng(0)
     y = rng.random(400) < 0.4
-    return [cw.Classifier.from_scores(y, y * shift + rng.normal(size=400), name=name)
-            for name, shift in [("random forest", 1.2), ("naive Bayes", 0.8), ("AdaBoost", 1.0),
-                                ("<b>k-NN</b>", 0.5)]]
+    return [
+        cw.Classifier.from_scores(y, y * shift + rng.normal(size=400), name=name)
+        for name, shift in [
+            ("random forest", 1.2),
+            ("naive Bayes", 0.8),
+            ("AdaBoost", 1.0),
+            ("<b>k-NN</b>", 0.5),
+        ]
+    ]
 
 
 def _standalone_page(view) -> str:
@@ -108,8 +121,9 @@ def _standalone_page(view) -> str:
     from ipywidgets.embed import embed_data
 
     data = embed_data(views=[view.widget], drop_defaults=False)
-    return export_page.widget_page(manager_state=data["manager_state"],
-                                   view_specs=data["view_specs"], title="thesis view")
+    return export_page.widget_page(
+        manager_state=data["manager_state"], view_specs=data["view_specs"], title="thesis view"
+    )
 
 
 def _measure(browser, path, width, artifacts, name):
@@ -118,7 +132,8 @@ def _measure(browser, path, width, artifacts, name):
         page.goto(path.as_uri())
         page.wait_for_function(
             "() => document.querySelectorAll('.costwidget-thesis .tick text').length >= 20",
-            timeout=60_000)
+            timeout=60_000,
+        )
         page.wait_for_timeout(300)  # bqplot lays out its axis labels after the ticks
         page.locator(".costwidget-thesis").first.screenshot(path=str(artifacts / name))
         return page.evaluate(_MEASURE)
@@ -132,8 +147,9 @@ def test_the_view_on_its_own_fits(browser, tmp_path, artifacts, width, stacked):
     view.show(view.names, [0.45, 0.65], p_pos=0.5)
     path = tmp_path / "thesis.html"
     path.write_text(_standalone_page(view), encoding="utf-8")
-    _check_fits(_measure(browser, path, width, artifacts, f"thesis_view_alone_{width}.png"),
-                stacked=stacked)
+    _check_fits(
+        _measure(browser, path, width, artifacts, f"thesis_view_alone_{width}.png"), stacked=stacked
+    )
 
 
 def test_the_view_in_the_widget_fits(browser, tmp_path, artifacts):
@@ -141,5 +157,6 @@ def test_the_view_in_the_widget_fits(browser, tmp_path, artifacts):
     w.range_of_interest = [0.45, 0.65]
     w.range_tool.thesis_toggle.value = True
     path = w.to_html(tmp_path / "widget.html")
-    _check_fits(_measure(browser, path, 1000, artifacts, "thesis_view_in_widget_1000.png"),
-                stacked=False)
+    _check_fits(
+        _measure(browser, path, 1000, artifacts, "thesis_view_in_widget_1000.png"), stacked=False
+    )

@@ -141,11 +141,16 @@ def _check_hover(page) -> list[float]:
     dots = page.evaluate(_js(_HULL_DOTS))
     # A few dots spread along the hulls, away from the (0,0) and (1,1) corners all hulls share.
     inner = [d for d in dots if 0.02 < d["fpr"] < 0.95]
-    assert len(inner) >= 5, f"found only {len(inner)} hull-vertex dots the pointer can reach: {dots}"
+    assert len(inner) >= 5, (
+        f"found only {len(inner)} hull-vertex dots the pointer can reach: {dots}"
+    )
     picks = [inner[round(k * (len(inner) - 1) / 4)] for k in range(5)]
     state = page.evaluate(_js(_HOVER_STATE))
-    assert "threshold" not in (state["info"] or "") and state["rocHl"] is None \
-        and state["costHl"] is None, f"hover info or highlights before any hover: {state}"
+    assert (
+        "threshold" not in (state["info"] or "")
+        and state["rocHl"] is None
+        and state["costHl"] is None
+    ), f"hover info or highlights before any hover: {state}"
     roc_area = page.locator(".costwidget-roc svg.svg-figure .plotarea_events").bounding_box()
     latencies = []
     for dot in picks:
@@ -153,41 +158,63 @@ def _check_hover(page) -> list[float]:
         t0 = time.perf_counter()
         page.mouse.move(dot["cx"], dot["cy"])
         # bqplot shows the tooltip at once, with the old text: wait for the kernel's new text in it.
-        _wait(page, _until(_HOVER_STATE, "s.tooltip && s.tooltip.includes('threshold') && "
-                                         "s.tooltip !== arg && s.info === s.tooltip"), before["info"])
+        _wait(
+            page,
+            _until(
+                _HOVER_STATE,
+                "s.tooltip && s.tooltip.includes('threshold') && "
+                "s.tooltip !== arg && s.info === s.tooltip",
+            ),
+            before["info"],
+        )
         latencies.append(time.perf_counter() - t0)
         # Then wait for the whole expected state (never for a fixed time): the ring on the
         # hovered dot and the cost-pane highlight moved. On time-out the asserts say what is off.
-        _wait(page, _until(_HOVER_STATE, "s.info === s.tooltip && s.rocHl && s.costHl && "
-                                         "s.costHl !== arg.costHl && "
-                                         "Math.abs(s.rocHl[0] - arg.cx) < 3 && "
-                                         "Math.abs(s.rocHl[1] - arg.cy) < 3"),
-              {"costHl": before["costHl"], "cx": dot["cx"], "cy": dot["cy"]})
+        _wait(
+            page,
+            _until(
+                _HOVER_STATE,
+                "s.info === s.tooltip && s.rocHl && s.costHl && "
+                "s.costHl !== arg.costHl && "
+                "Math.abs(s.rocHl[0] - arg.cx) < 3 && "
+                "Math.abs(s.rocHl[1] - arg.cy) < 3",
+            ),
+            {"costHl": before["costHl"], "cx": dot["cx"], "cy": dot["cy"]},
+        )
         state = page.evaluate(_js(_HOVER_STATE))
         info = state["info"] or ""
         where = f"hovering the dot at FPR {dot['fpr']:.3f}, TPR {dot['tpr']:.3f}: {state}"
-        assert info != before["info"] and all(k in info for k in ("threshold", "FPR", "TPR", "NEC")), \
-            f"hover info (class costwidget-hover) not updated {where}"
+        assert info != before["info"] and all(
+            k in info for k in ("threshold", "FPR", "TPR", "NEC")
+        ), f"hover info (class costwidget-hover) not updated {where}"
         assert state["tooltip"] == info, f"the bqplot tooltip does not show the hover info {where}"
-        assert abs(_number("FPR", info) - dot["fpr"]) < 0.02 and \
-            abs(_number("TPR", info) - dot["tpr"]) < 0.02, f"hover info is for another vertex {where}"
-        assert state["rocHl"] is not None and \
-            max(abs(state["rocHl"][0] - dot["cx"]), abs(state["rocHl"][1] - dot["cy"])) < 3, \
-            f"ROC highlight ring not on the hovered dot {where}"
-        assert state["costHl"] is not None and state["costHl"] != before["costHl"], \
+        assert (
+            abs(_number("FPR", info) - dot["fpr"]) < 0.02
+            and abs(_number("TPR", info) - dot["tpr"]) < 0.02
+        ), f"hover info is for another vertex {where}"
+        assert (
+            state["rocHl"] is not None
+            and max(abs(state["rocHl"][0] - dot["cx"]), abs(state["rocHl"][1] - dot["cy"])) < 3
+        ), f"ROC highlight ring not on the hovered dot {where}"
+        assert state["costHl"] is not None and state["costHl"] != before["costHl"], (
             f"cost-pane highlight line not shown or not moved {where}"
+        )
         # Leaving the dot for an empty spot of ROC space (FPR 0.9, TPR 0.1) hides the tooltip.
-        page.mouse.move(roc_area["x"] + 0.9 * roc_area["width"],
-                        roc_area["y"] + 0.9 * roc_area["height"])
+        page.mouse.move(
+            roc_area["x"] + 0.9 * roc_area["width"], roc_area["y"] + 0.9 * roc_area["height"]
+        )
         _wait(page, _js("return !tooltipShown();"))
-        assert page.evaluate(_js("return !tooltipShown();")), \
+        assert page.evaluate(_js("return !tooltipShown();")), (
             f"tooltip still shown after leaving {where}"
+        )
     return latencies
 
 
 # The PCF readout shows `arg.target` (to 0.01) and the one operating line is at client x `arg.x`.
-_AT_TARGET = ("s.pcf && Math.abs(parseFloat(s.pcf.replace(/^[^0-9.-]*/, '')) - arg.target) < 0.01 "
-              "&& s.op.length === 1 && Math.abs(s.op[0] - arg.x) < arg.tol")
+_AT_TARGET = (
+    "s.pcf && Math.abs(parseFloat(s.pcf.replace(/^[^0-9.-]*/, '')) - arg.target) < 0.01 "
+    "&& s.op.length === 1 && Math.abs(s.op[0] - arg.x) < arg.tol"
+)
 
 
 def _check_click(page) -> list[float]:
@@ -195,8 +222,9 @@ def _check_click(page) -> list[float]:
     pointer's x, and moving the pointer on afterwards changes nothing."""
     state = page.evaluate(_js(_COST_STATE))
     ax, (_x0, y0, _w, h) = state["axis"], state["area"]
-    assert ax is not None and state["pcf"] is not None, \
+    assert ax is not None and state["pcf"] is not None, (
         f"cost pane axis or PCF readout missing: {state}"
+    )
     assert len(state["op"]) == 1, f"expected one operating line in the cost pane: {state}"
     y = y0 + 0.6 * h  # below the legend (top right); in the never-use region at the edges
 
@@ -212,22 +240,31 @@ def _check_click(page) -> list[float]:
         _wait(page, _until(_COST_STATE, "s.pcf !== arg"), before["pcf"])
         latencies.append(time.perf_counter() - t0)
         # The whole expected state: the readout at the clicked x and the operating line there.
-        _wait(page, _until(_COST_STATE, _AT_TARGET), {"x": x, "target": target,
-                                                      "tol": 0.01 / ax["perPx"]})
+        _wait(
+            page,
+            _until(_COST_STATE, _AT_TARGET),
+            {"x": x, "target": target, "tol": 0.01 / ax["perPx"]},
+        )
         after = page.evaluate(_js(_COST_STATE))
-        where = (f"clicking the cost pane at PCF {target} (x = {x:.1f} px): "
-                 f"before {before}, after {after}")
+        where = (
+            f"clicking the cost pane at PCF {target} (x = {x:.1f} px): "
+            f"before {before}, after {after}"
+        )
         assert after["pcf"] != before["pcf"], f"PCF readout did not change {where}"
-        assert abs(_number("PCF(+) =", after["pcf"]) - target) < 0.01, \
+        assert abs(_number("PCF(+) =", after["pcf"]) - target) < 0.01, (
             f"PCF readout is not the clicked x {where}"
-        assert len(after["op"]) == 1 and after["op"] != before["op"] and \
-            abs(after["op"][0] - x) < 0.01 / ax["perPx"], \
-            f"operating line not moved to the click {where}"
+        )
+        assert (
+            len(after["op"]) == 1
+            and after["op"] != before["op"]
+            and abs(after["op"][0] - x) < 0.01 / ax["perPx"]
+        ), f"operating line not moved to the click {where}"
         page.mouse.move(px(0.5), y - 30, steps=4)
         # A check that nothing happens: a fixed pause is the only wait there is for that.
         page.wait_for_timeout(300)
-        assert page.evaluate(_js(_COST_STATE))["pcf"] == after["pcf"], \
+        assert page.evaluate(_js(_COST_STATE))["pcf"] == after["pcf"], (
             f"the operating point follows the pointer after a click {where}"
+        )
     return latencies
 
 
@@ -251,14 +288,16 @@ def _check_drag(page) -> float:
     page.mouse.down()
     page.mouse.move(x, start[1], steps=8)
     page.mouse.up()
-    _wait(page, _until(_COST_STATE, _AT_TARGET), {"x": x, "target": target,
-                                                  "tol": 0.01 / ax["perPx"]})
+    _wait(
+        page, _until(_COST_STATE, _AT_TARGET), {"x": x, "target": target, "tol": 0.01 / ax["perPx"]}
+    )
     latency = time.perf_counter() - t0
     after = page.evaluate(_js(_COST_STATE))
     where = f"dragging the handle from {start} to x = {x:.1f} px: before {state}, after {after}"
     assert abs(_number("PCF(+) =", after["pcf"]) - target) < 0.01, f"PCF is not the drop x {where}"
-    assert len(after["op"]) == 1 and abs(after["op"][0] - x) < 0.01 / ax["perPx"], \
+    assert len(after["op"]) == 1 and abs(after["op"][0] - x) < 0.01 / ax["perPx"], (
         f"operating line not at the drop x {where}"
+    )
     return latency
 
 
@@ -278,14 +317,20 @@ _SEGMENT_DOTS = r"""
 def _check_cost_pane_hover(page) -> None:
     """Hovering an envelope piece's dot in the cost pane shows that vertex's info too."""
     dots = page.evaluate(_js(_SEGMENT_DOTS))
-    assert len(dots) >= 4, f"the pointer reaches only {len(dots)} envelope-piece dots in the cost pane"
+    assert len(dots) >= 4, (
+        f"the pointer reaches only {len(dots)} envelope-piece dots in the cost pane"
+    )
     before = page.evaluate(_js(_HOVER_STATE))
     page.mouse.move(*dots[len(dots) // 2])
-    _wait(page, _until(_HOVER_STATE, "s.info && s.info.includes('threshold') && s.info !== arg"),
-          before["info"])
+    _wait(
+        page,
+        _until(_HOVER_STATE, "s.info && s.info.includes('threshold') && s.info !== arg"),
+        before["info"],
+    )
     after = page.evaluate(_js(_HOVER_STATE))
-    assert after["info"] != before["info"] and "threshold" in (after["info"] or ""), \
+    assert after["info"] != before["info"] and "threshold" in (after["info"] or ""), (
         f"hovering an envelope-piece dot in the cost pane showed nothing: {before} -> {after}"
+    )
     assert after["costHl"] is not None, f"no cost-pane highlight after hovering a piece: {after}"
 
 
@@ -296,22 +341,28 @@ _CONTROLS_AGREE = "Number.isFinite(s.pcf) && Math.abs(s.pcf - s.expected) < 5e-5
 # bands (cost marks arg.fold) and the bootstrap bands (cost marks arg.bands) drawn exactly when
 # their boxes are ticked, the readout table, and the PCF readout agreeing with the controls.
 # (Which boxes the tour leaves ticked is the notebook's business, not this test's.)
-_TOUR_DONE = r"""
+_TOUR_DONE = (
+    r"""
   const groups = markGroups('.costwidget-cost');
   const drawn = i => { const a = groups[i] && groups[i].querySelector('path.area');
                        return Boolean(a && shown(a) && (a.getAttribute('d') || '')); };
   const ticked = text => { const box = Array.from(document.querySelectorAll(
       '.costwidget .widget-checkbox')).find(b => b.innerText.trim() === text);
     const input = box && box.querySelector('input'); return Boolean(input && input.checked); };
-  const c = (() => { """ + _CONTROLS + r""" })();
+  const c = (() => { """
+    + _CONTROLS
+    + r""" })();
   return {
     fold: arg.fold.map(drawn), foldOn: ticked('fold spread'),
     bands: arg.bands.map(drawn), bandsOn: ticked('bands'),
     busy: (document.querySelector('.costwidget .costwidget-busy') || {}).innerText,
     readout: document.querySelectorAll('.costwidget-readout table').length, ...c};
 """
-_TOUR_SETTLED = ("s.fold.every(d => d === s.foldOn) && s.bands.every(d => d === s.bandsOn) && "
-                 "!s.busy && s.readout === 1 && " + _CONTROLS_AGREE)
+)
+_TOUR_SETTLED = (
+    "s.fold.every(d => d === s.foldOn) && s.bands.every(d => d === s.bandsOn) && "
+    "!s.busy && s.readout === 1 && " + _CONTROLS_AGREE
+)
 
 
 @pytest.fixture(scope="module")
@@ -323,8 +374,10 @@ def cost_marks():
     w = cw.demo()
     try:
         marks = w.figures.cost.marks
-        return {"fold": [marks.index(m) for m in w.fold_spread_layer.marks],
-                "bands": [marks.index(m) for m in w.band_layer.marks]}
+        return {
+            "fold": [marks.index(m) for m in w.fold_spread_layer.marks],
+            "bands": [marks.index(m) for m in w.band_layer.marks],
+        }
     finally:
         w.close()
 
@@ -346,14 +399,19 @@ def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab, browser, artifacts, 
         # Every cell has run (the last one sets C(-|+) = 1); wait for the page to have drawn it.
         _wait(page, _until(_TOUR_DONE, "s.fn === 1 && " + _TOUR_SETTLED), cost_marks)
         done = page.evaluate(_js(_TOUR_DONE), cost_marks)
-        assert done["fold"] and all(d == done["foldOn"] for d in done["fold"]) and \
-            all(d == done["bandsOn"] for d in done["bands"]) and not done["busy"], \
-            f"the bands on screen are not the ones ticked, or still computing: {done}"
+        assert (
+            done["fold"]
+            and all(d == done["foldOn"] for d in done["fold"])
+            and all(d == done["bandsOn"] for d in done["bands"])
+            and not done["busy"]
+        ), f"the bands on screen are not the ones ticked, or still computing: {done}"
 
         n_roc_lines = page.locator(f"{roc} path.line").count()
         n_cost_lines = page.locator(f"{cost} path.line").count()
         n_roc_dots = page.locator(f"{roc} .dot").count()
-        print(f"\nROC pane: {n_roc_lines} line paths, {n_roc_dots} dots; cost pane: {n_cost_lines} line paths")
+        print(
+            f"\nROC pane: {n_roc_lines} line paths, {n_roc_dots} dots; cost pane: {n_cost_lines} line paths"
+        )
         # 4 classifiers: ROC curve + hull each, diagonal, iso lines (4), constraint line.
         assert n_roc_lines >= 4 * 2 + 1 + 4
         assert n_roc_dots >= 4 * 3  # hull vertices plus the chosen vertices
@@ -377,16 +435,19 @@ def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab, browser, artifacts, 
                 " const f = s => Array.from(document.querySelectorAll(s)).map(p => p.getAttribute('d')).join('|');"
                 " return f(sel_r) !== r && f(sel_c) !== c; }",
                 arg=[f"{roc} path.line", f"{cost} path.line", roc_before, cost_before],
-                timeout=15_000, polling=5)
+                timeout=15_000,
+                polling=5,
+            )
             latencies.append(time.perf_counter() - t0)
             # The whole answer to this key press before the next one: the slider moved one step
             # and the PCF readout shows the PCF(+) it makes.
             _wait(page, _until(_CONTROLS, "s.p !== arg && " + _CONTROLS_AGREE), p_before)
             now = page.evaluate(_js(_CONTROLS))
-            assert now["p"] == pytest.approx(p_before + (0.001 if key == "ArrowRight" else -0.001),
-                                             abs=1e-9) and \
-                abs(now["pcf"] - now["expected"]) < 5e-5, \
-                f"after {key} from p(+) = {p_before}: {now}"
+            assert (
+                now["p"]
+                == pytest.approx(p_before + (0.001 if key == "ArrowRight" else -0.001), abs=1e-9)
+                and abs(now["pcf"] - now["expected"]) < 5e-5
+            ), f"after {key} from p(+) = {p_before}: {now}"
 
         hover_latencies = _check_hover(page)
         _check_cost_pane_hover(page)
@@ -398,12 +459,16 @@ def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab, browser, artifacts, 
         raise
     finally:
         page.close()
-    for what, lats, unit in (("key press -> changed ROC and cost SVG", latencies, "presses"),
-                             ("hover on a hull vertex -> tooltip with its info", hover_latencies,
-                              "dots"),
-                             ("click in the cost pane -> new PCF readout", click_latencies,
-                              "clicks")):
-        print(f"{what}: median {statistics.median(lats) * 1e3:.0f} ms, min {min(lats) * 1e3:.0f} ms, "
-              f"max {max(lats) * 1e3:.0f} ms over {len(lats)} {unit}")
-    print(f"drag of the operating-point handle -> operating line at the drop: {drag_latency * 1e3:.0f} ms")
+    for what, lats, unit in (
+        ("key press -> changed ROC and cost SVG", latencies, "presses"),
+        ("hover on a hull vertex -> tooltip with its info", hover_latencies, "dots"),
+        ("click in the cost pane -> new PCF readout", click_latencies, "clicks"),
+    ):
+        print(
+            f"{what}: median {statistics.median(lats) * 1e3:.0f} ms, min {min(lats) * 1e3:.0f} ms, "
+            f"max {max(lats) * 1e3:.0f} ms over {len(lats)} {unit}"
+        )
+    print(
+        f"drag of the operating-point handle -> operating line at the drop: {drag_latency * 1e3:.0f} ms"
+    )
     assert not errors, f"browser console errors: {errors}"

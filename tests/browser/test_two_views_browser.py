@@ -15,19 +15,27 @@ import pytest
 from lab_server import console_errors, wait_for_state
 from test_live_frontend_browser import BUILD, _check, _classifiers, _run_python
 
-_STATE = ("import json; from costwidget.widget.output.page_spec import state_values; "
-          "print(json.dumps(state_values(w.state)))")
+_STATE = (
+    "import json; from costwidget.widget.output.page_spec import state_values; "
+    "print(json.dumps(state_values(w.state)))"
+)
 _PAGE_STATE = "() => ({...window.costwidgetLive[0].page.state})"
 _TAKEN = "() => { const l = window.costwidgetLive[0]; return l.acked() === l.sent(); }"
-_HOLDS = ("([s]) => { const l = window.costwidgetLive[0]; return Object.keys(s).every((k) => "
-          "JSON.stringify(l.page.state[k]) === JSON.stringify(s[k])); }")
+_HOLDS = (
+    "([s]) => { const l = window.costwidgetLive[0]; return Object.keys(s).every((k) => "
+    "JSON.stringify(l.page.state[k]) === JSON.stringify(s[k])); }"
+)
 
 
 @pytest.fixture(scope="module")
 def two_pages(lab, browser):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell("1")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(nb, lab.root / "two.ipynb")
     a = browser.new_page(viewport={"width": 1300, "height": 1600})
     errors = console_errors(a)
@@ -39,8 +47,9 @@ def two_pages(lab, browser):
     b = browser.new_page(viewport={"width": 1300, "height": 1600})
     b.goto(f"{lab.url}/lab/tree/two.ipynb?token={lab.token}&reset")
     b.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
-    assert wait_for_state(b, "() => (window.costwidgetLive || []).length > 0", timeout=60_000), \
+    assert wait_for_state(b, "() => (window.costwidgetLive || []).length > 0", timeout=60_000), (
         "the second page's live link never bound"
+    )
     clfs, colors = _classifiers()
     yield a, b, clfs, colors, errors
     b.close()

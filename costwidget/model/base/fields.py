@@ -26,7 +26,8 @@ def check_classifier(obj, name: str):
     if not is_classifier(obj):
         raise TypeError(
             f"{name} must be a Classifier, got {type(obj).__name__} {obj!r:.60}. Build one with "
-            f"Classifier.from_scores(y_true, y_score), from_frame, from_roc or from_confusion.")
+            f"Classifier.from_scores(y_true, y_score), from_frame, from_roc or from_confusion."
+        )
     return obj
 
 
@@ -40,18 +41,26 @@ def as_named(classifiers, where: str) -> dict:
         try:
             seq = list(classifiers)
         except TypeError:
-            raise TypeError(f"classifiers must be a Classifier, a list of them or a dict "
-                            f"{{name: Classifier}}, got {type(classifiers).__name__}.") from None
-        items = [(c.name if getattr(c, "name", None) is not None else f"classifier {i}", c)
-                 for i, c in enumerate(seq)]
+            raise TypeError(
+                f"classifiers must be a Classifier, a list of them or a dict "
+                f"{{name: Classifier}}, got {type(classifiers).__name__}."
+            ) from None
+        items = [
+            (c.name if getattr(c, "name", None) is not None else f"classifier {i}", c)
+            for i, c in enumerate(seq)
+        ]
     if not items:
         raise ValueError(f"{where} needs at least one classifier.")
     for name, clf in items:
         if not is_classifier(clf):
-            raise TypeError(f"{name!r} is a {type(clf).__name__}, not a costwidget Classifier; "
-                            f"build one with Classifier.from_scores(...).")
+            raise TypeError(
+                f"{name!r} is a {type(clf).__name__}, not a costwidget Classifier; "
+                f"build one with Classifier.from_scores(...)."
+            )
     names = [n for n, _ in items]
     if len(set(names)) != len(names):
-        raise ValueError(f"classifier names must be distinct, got {names}; pass a dict "
-                         f"{{name: classifier}} to name them.")
+        raise ValueError(
+            f"classifier names must be distinct, got {names}; pass a dict "
+            f"{{name: classifier}} to name them."
+        )
     return dict(items)

@@ -73,9 +73,19 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
     OperatingRange(lo=0.0, hi=1.0)
     """
 
-    def __init__(self, *, counts: RocCounts, name: str | None = None, pos_label=None,
-                 rates_only: bool = False, sample: ScoredSample | None = None, folds=None,
-                 score_counts=None, envelope_error_bound: float = 0.0, estimator_source=None):
+    def __init__(
+        self,
+        *,
+        counts: RocCounts,
+        name: str | None = None,
+        pos_label=None,
+        rates_only: bool = False,
+        sample: ScoredSample | None = None,
+        folds=None,
+        score_counts=None,
+        envelope_error_bound: float = 0.0,
+        estimator_source=None,
+    ):
         # Every field is set here, once; free functions read them and never set any.
         self._name = check_name(name)
         self.pos_label = pos_label
@@ -94,7 +104,9 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         #: Largest error of the envelope (NEC) from grouping scores; 0.0 unless built by the
         #: aggregation layer from rounded scores (costwidget.from_duckdb / from_spark).
         self.envelope_error_bound = float(envelope_error_bound)
-        self._band_cache = None  # replicates.ReplicateCache of bootstrap replicates, made on first band
+        self._band_cache = (
+            None  # replicates.ReplicateCache of bootstrap replicates, made on first band
+        )
         #: How the scores were made from a scikit-learn estimator (``from_estimator``), else None:
         #: what ``to_estimator`` deploys.
         self.estimator_source = estimator_source
@@ -149,9 +161,12 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         # Kept one release for code that assigned names; identity is read-only after that.
         import warnings
 
-        warnings.warn("Setting Classifier.name is deprecated and will be an error in the next "
-                      "release; use clf.renamed(name), which returns a renamed copy.",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "Setting Classifier.name is deprecated and will be an error in the next "
+            "release; use clf.renamed(name), which returns a renamed copy.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         self._name = check_name(value)
 
     def renamed(self, name: str | None) -> Classifier:
@@ -275,8 +290,10 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         """
         if threshold_choice != "optimal" or prior is not None:
             from ..decisions.threshold_choice import nec_by_threshold_choice
-            return nec_by_threshold_choice(self, pcf, threshold_choice, prior=prior,
-                                           threshold=threshold)
+
+            return nec_by_threshold_choice(
+                self, pcf, threshold_choice, prior=prior, threshold=threshold
+            )
         x = check_pcf(pcf)
         out = self._envelope.nec(x)
         return float(out) if np.ndim(out) == 0 else out
@@ -315,10 +332,22 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         h = self._hull_index[k]
         nec = self._envelope.slope[k] * x + self._envelope.intercept[k]
         if np.ndim(x) == 0:
-            return OperatingPoint(pcf=float(x), threshold=float(self._thresholds[h]),
-                                  fpr=float(self._fpr[h]), tpr=float(self._tpr[h]), nec=float(nec))
-        return pd.DataFrame({"pcf": x, "threshold": self._thresholds[h], "fpr": self._fpr[h],
-                             "tpr": self._tpr[h], "nec": nec})
+            return OperatingPoint(
+                pcf=float(x),
+                threshold=float(self._thresholds[h]),
+                fpr=float(self._fpr[h]),
+                tpr=float(self._tpr[h]),
+                nec=float(nec),
+            )
+        return pd.DataFrame(
+            {
+                "pcf": x,
+                "threshold": self._thresholds[h],
+                "fpr": self._fpr[h],
+                "tpr": self._tpr[h],
+                "nec": nec,
+            }
+        )
 
     @property
     def operating_range(self):
@@ -358,14 +387,16 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         >>> round(clf.area(), 6)   # triangles 0.3²/2 twice, and 0.4 wide at height 0.3
         0.21
         """
-        lo_, hi_ = (float(check_pcf(check_scalar(v, name), name))
-                    for v, name in ((lo, "lo"), (hi, "hi")))
+        lo_, hi_ = (
+            float(check_pcf(check_scalar(v, name), name)) for v, name in ((lo, "lo"), (hi, "hi"))
+        )
         if hi_ < lo_:
             raise ValueError(f"area needs lo <= hi, got lo={lo!r}, hi={hi!r}.")
         return self._envelope.area(lo_, hi_)
 
     def __repr__(self) -> str:
         name = f"{self.name!r}, " if self.name is not None else ""
-        return (f"Classifier({name}{len(self._thresholds)} ROC points, "
-                f"{len(self._hull_index)} hull vertices)")
-
+        return (
+            f"Classifier({name}{len(self._thresholds)} ROC points, "
+            f"{len(self._hull_index)} hull vertices)"
+        )

@@ -39,8 +39,18 @@ class ClassifierConstructors:
     __slots__ = ()
 
     @classmethod
-    def from_scores(cls, y_true, y_score, *, name=None, pos_label=None, sample_weight=None,
-                    folds=None, instance=None, _estimator_source=None):
+    def from_scores(
+        cls,
+        y_true,
+        y_score,
+        *,
+        name=None,
+        pos_label=None,
+        sample_weight=None,
+        folds=None,
+        instance=None,
+        _estimator_source=None,
+    ):
         """Evaluate a scoring classifier: one ROC point per distinct score threshold.
 
         Parameters
@@ -93,9 +103,11 @@ class ClassifierConstructors:
         y_arr = as_1d(y_true, "y_true")
         if len(y_score) != len(y_arr):
             model = f" of {name!r}" if name is not None else ""
-            raise ValueError(f"y_score{model} has {len(y_score)} scores but y_true has "
-                             f"{len(y_arr)} labels: give one score per case, in the order of "
-                             "y_true.")
+            raise ValueError(
+                f"y_score{model} has {len(y_score)} scores but y_true has "
+                f"{len(y_arr)} labels: give one score per case, in the order of "
+                "y_true."
+            )
         n = len(y_arr)
         weights = check_sample_weight(sample_weight, n)
         ids = None if instance is None else check_instance_ids(instance, n)
@@ -104,23 +116,47 @@ class ClassifierConstructors:
         # The same label memory means the same cases in the same order (known, not guessed).
         token = case_token_of(y_arr)
         if folds is None:
-            return cls(counts=counts, name=name, pos_label=pos_label,
-                       sample=ScoredSample(is_pos, y_score, weights, instance=ids,
-                                           case_token=token),
-                       estimator_source=_estimator_source)
+            return cls(
+                counts=counts,
+                name=name,
+                pos_label=pos_label,
+                sample=ScoredSample(is_pos, y_score, weights, instance=ids, case_token=token),
+                estimator_source=_estimator_source,
+            )
         labels, codes = split_folds(folds, n, is_pos, weights)
         sample = ScoredSample(is_pos, y_score, weights, codes, instance=ids, case_token=token)
         parts = {}
         for k, label in enumerate(labels):
             part = sample.subset(codes == k)
-            parts[label] = cls(counts=roc_counts(part.is_pos, part.scores, part.weights),
-                               name=name, pos_label=pos_label, sample=part)
-        return cls(counts=counts, name=name, pos_label=pos_label, sample=sample, folds=parts,
-                   estimator_source=_estimator_source)
+            parts[label] = cls(
+                counts=roc_counts(part.is_pos, part.scores, part.weights),
+                name=name,
+                pos_label=pos_label,
+                sample=part,
+            )
+        return cls(
+            counts=counts,
+            name=name,
+            pos_label=pos_label,
+            sample=sample,
+            folds=parts,
+            estimator_source=_estimator_source,
+        )
 
     @classmethod
-    def from_frame(cls, frame, *, y_true="label", y_score="score", model="model", fold=None,
-                   instance=None, pos_label=None, label=None, score=None):
+    def from_frame(
+        cls,
+        frame,
+        *,
+        y_true="label",
+        y_score="score",
+        model="model",
+        fold=None,
+        instance=None,
+        pos_label=None,
+        label=None,
+        score=None,
+    ):
         """Classifiers from a long DataFrame: one row per (model, instance), one Classifier per model.
 
         Parameters
@@ -174,8 +210,17 @@ class ClassifierConstructors:
             raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
         label = renamed_keyword("from_frame", "label", label, "y_true", y_true, "label")
         score = renamed_keyword("from_frame", "score", score, "y_score", y_score, "score")
-        roles = [(role, c) for role, c in (("y_true", label), ("y_score", score), ("model", model),
-                                          ("fold", fold), ("instance", instance)) if c is not None]
+        roles = [
+            (role, c)
+            for role, c in (
+                ("y_true", label),
+                ("y_score", score),
+                ("model", model),
+                ("fold", fold),
+                ("instance", instance),
+            )
+            if c is not None
+        ]
         missing_columns("frame", roles, frame.columns)
         if model is None:
             groups = {score: frame}
@@ -183,9 +228,11 @@ class ClassifierConstructors:
             no_model = frame[model].isna().to_numpy()
             if no_model.any():
                 first = frame.index[np.argmax(no_model)]
-                raise ValueError(f"Column {model!r} has {int(no_model.sum())} missing model "
-                                 f"name(s) (first at index {first!r}); those rows would be dropped. "
-                                 f"Drop or name them first, e.g. frame.dropna(subset=[{model!r}]).")
+                raise ValueError(
+                    f"Column {model!r} has {int(no_model.sum())} missing model "
+                    f"name(s) (first at index {first!r}); those rows would be dropped. "
+                    f"Drop or name them first, e.g. frame.dropna(subset=[{model!r}])."
+                )
             groups = dict(list(frame.groupby(model, sort=False, observed=True)))
         parts, reference = {}, None
         for name in order_models(groups):
@@ -197,20 +244,33 @@ class ClassifierConstructors:
                 if reference is None:
                     reference = (name, ids)
                 else:
-                    align_instances(reference[1], ids, f"model {reference[0]!r}",
-                                    f"model {name!r}")
+                    align_instances(reference[1], ids, f"model {reference[0]!r}", f"model {name!r}")
             parts[name] = part
         out = {}
         for name, part in parts.items():
             out[name] = cls.from_scores(
-                part[label].to_numpy(), part[score].to_numpy(), name=str(name),
-                pos_label=pos_label, folds=None if fold is None else part[fold].to_numpy(),
-                instance=None if instance is None else part[instance].to_numpy())
+                part[label].to_numpy(),
+                part[score].to_numpy(),
+                name=str(name),
+                pos_label=pos_label,
+                folds=None if fold is None else part[fold].to_numpy(),
+                instance=None if instance is None else part[instance].to_numpy(),
+            )
         return out
 
     @classmethod
-    def from_estimator(cls, estimator, X, y, *, cv=None, pos_label=None, name=None,
-                       response_method="auto", groups=None):
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        cv=None,
+        pos_label=None,
+        name=None,
+        response_method="auto",
+        groups=None,
+    ):
         """Evaluate a scikit-learn estimator: fitted and scored on test data, or cross-validated.
 
         With ``cv=None`` (the default) ``estimator`` must be fitted and is
@@ -261,9 +321,19 @@ class ClassifierConstructors:
         from ..kernels.estimator_scoring import estimator_scores
 
         label = type(estimator).__name__ if name is None else name
-        return cls.from_scores(**estimator_scores(estimator, X, y, cv=cv, pos_label=pos_label,
-                                                  label=label, response_method=response_method,
-                                                  groups=groups), name=label)
+        return cls.from_scores(
+            **estimator_scores(
+                estimator,
+                X,
+                y,
+                cv=cv,
+                pos_label=pos_label,
+                label=label,
+                response_method=response_method,
+                groups=groups,
+            ),
+            name=label,
+        )
 
     @classmethod
     def from_confusion(cls, *, tp, fn, fp, tn, name=None):
@@ -298,13 +368,17 @@ class ClassifierConstructors:
                 raise ValueError(f"{key} must be a finite count >= 0, got {value!r}.")
             cells[key] = float(v)
         if cells["tp"] + cells["fn"] == 0 or cells["fp"] + cells["tn"] == 0:
-            missing = "positive (tp + fn)" if cells["tp"] + cells["fn"] == 0 else "negative (fp + tn)"
-            raise ValueError(f"The confusion matrix has no {missing} cases; both classes are needed.")
+            missing = (
+                "positive (tp + fn)" if cells["tp"] + cells["fn"] == 0 else "negative (fp + tn)"
+            )
+            raise ValueError(
+                f"The confusion matrix has no {missing} cases; both classes are needed."
+            )
         # Whole numbers below 2**53 stay exact integers; other counts are scaled by a
         # power of two (exact) so that the largest is in [0.5, 1): the totals then
         # neither overflow (1e308 + 1e308) nor lose bits as subnormals.
         exponent = 0
-        if all(c == int(c) and c < 2.0 ** 53 for c in cells.values()):
+        if all(c == int(c) and c < 2.0**53 for c in cells.values()):
             dtype = np.int64
         else:
             dtype = np.float64
@@ -313,9 +387,16 @@ class ClassifierConstructors:
         n_pos, n_neg = cells["tp"] + cells["fn"], cells["fp"] + cells["tn"]
         tp_pts = np.array([0, cells["tp"], n_pos], dtype=dtype)
         fp_pts = np.array([0, cells["fp"], n_neg], dtype=dtype)
-        counts = _dedupe_counts(RocCounts(
-            thresholds=np.array([np.inf, np.nan, -np.inf]), tp=tp_pts, fp=fp_pts,
-            n_pos=n_pos, n_neg=n_neg, exponent=exponent))
+        counts = _dedupe_counts(
+            RocCounts(
+                thresholds=np.array([np.inf, np.nan, -np.inf]),
+                tp=tp_pts,
+                fp=fp_pts,
+                n_pos=n_pos,
+                n_neg=n_neg,
+                exponent=exponent,
+            )
+        )
         return cls(counts=counts, name=check_name(name))
 
     @classmethod
@@ -408,8 +489,9 @@ class ClassifierConstructors:
         th = np.concatenate(([np.inf], th, [-np.inf]))
         # Sort by fpr then tpr; among exact repeats keep the first given (stable).
         order = np.lexsort((t, f))
-        counts = _dedupe_counts(RocCounts(thresholds=th[order], tp=t[order], fp=f[order],
-                                          n_pos=1.0, n_neg=1.0))
+        counts = _dedupe_counts(
+            RocCounts(thresholds=th[order], tp=t[order], fp=f[order], n_pos=1.0, n_neg=1.0)
+        )
         return cls(counts=counts, name=check_name(name), rates_only=True)
 
 
@@ -432,12 +514,19 @@ def _check_threshold_order(fpr, tpr, thresholds) -> None:
             f"thresholds contradict the ROC points' order: point {a} (fpr={fpr[a]}, tpr={tpr[a]}) "
             f"has threshold {thresholds[a]} but point {b} (fpr={fpr[b]}, tpr={tpr[b]}), which "
             f"predicts more cases positive, has the higher threshold {thresholds[b]}. Pass the "
-            f"thresholds in the same order as fpr and tpr (as roc_curve returns them).")
+            f"thresholds in the same order as fpr and tpr (as roc_curve returns them)."
+        )
 
 
 def _dedupe_counts(c: RocCounts) -> RocCounts:
     """Drop repeated ROC points (already sorted), keeping the first of each run."""
     same = (c.tp[1:] == c.tp[:-1]) & (c.fp[1:] == c.fp[:-1])
     keep = np.concatenate(([True], ~same))
-    return RocCounts(thresholds=c.thresholds[keep], tp=c.tp[keep], fp=c.fp[keep],
-                     n_pos=c.n_pos, n_neg=c.n_neg, exponent=c.exponent)
+    return RocCounts(
+        thresholds=c.thresholds[keep],
+        tp=c.tp[keep],
+        fp=c.fp[keep],
+        n_pos=c.n_pos,
+        n_neg=c.n_neg,
+        exponent=c.exponent,
+    )

@@ -32,12 +32,26 @@ from ..kernels.estimator_scoring import (
 from .classifier import Classifier
 
 # Layer 5 (classifier/): builds Classifier objects; the scoring itself is in .estimator_scoring.
-__all__ = ["RESPONSE_METHODS", "classifier_from_estimator", "classifiers_from_estimators",
-           "estimator_names"]
+__all__ = [
+    "RESPONSE_METHODS",
+    "classifier_from_estimator",
+    "classifiers_from_estimators",
+    "estimator_names",
+]
 
 
-def classifier_from_estimator(estimator, X, y, *, cv=None, pos_label=None, name=None,
-                              response_method="auto", groups=None, cls=None):
+def classifier_from_estimator(
+    estimator,
+    X,
+    y,
+    *,
+    cv=None,
+    pos_label=None,
+    name=None,
+    response_method="auto",
+    groups=None,
+    cls=None,
+):
     """One :class:`~costwidget.Classifier` from a scikit-learn estimator.
 
     Parameters
@@ -94,13 +108,24 @@ def classifier_from_estimator(estimator, X, y, *, cv=None, pos_label=None, name=
     """
     cls = Classifier if cls is None else cls
     label = type(estimator).__name__ if name is None else name
-    return cls.from_scores(**estimator_scores(estimator, X, y, cv=cv, pos_label=pos_label,
-                                              label=label, response_method=response_method,
-                                              groups=groups), name=label)
+    return cls.from_scores(
+        **estimator_scores(
+            estimator,
+            X,
+            y,
+            cv=cv,
+            pos_label=pos_label,
+            label=label,
+            response_method=response_method,
+            groups=groups,
+        ),
+        name=label,
+    )
 
 
-def classifiers_from_estimators(estimators, X, y, *, cv=5, pos_label=None, response_method="auto",
-                                groups=None) -> dict:
+def classifiers_from_estimators(
+    estimators, X, y, *, cv=5, pos_label=None, response_method="auto", groups=None
+) -> dict:
     """Classifiers of several estimators on the same data, keyed by name (for the widget).
 
     Parameters
@@ -141,13 +166,20 @@ def classifiers_from_estimators(estimators, X, y, *, cv=5, pos_label=None, respo
     named = estimator_names(estimators)
     y_arr = as_labels(y)
     if cv is None:
-        return {n: classifier_from_estimator(e, X, y_arr, pos_label=pos_label, name=n,
-                                             response_method=response_method)
-                for n, e in named}
+        return {
+            n: classifier_from_estimator(
+                e, X, y_arr, pos_label=pos_label, name=n, response_method=response_method
+            )
+            for n, e in named
+        }
     splits = cv_splits([e for _, e in named], X, y_arr, cv, groups)
-    return {n: Classifier.from_scores(**cross_validated_scores(e, X, y_arr, splits, pos_label, n,
-                                                               response_method, groups), name=n)
-            for n, e in named}
+    return {
+        n: Classifier.from_scores(
+            **cross_validated_scores(e, X, y_arr, splits, pos_label, n, response_method, groups),
+            name=n,
+        )
+        for n, e in named
+    }
 
 
 def estimator_names(estimators) -> list:
@@ -187,8 +219,10 @@ def estimator_names(estimators) -> list:
     elif isinstance(estimators, (list, tuple)):
         items = [e if _is_pair(e) else (None, e) for e in estimators]
     else:
-        raise TypeError("estimators must be a dict {name: estimator} or a list of estimators "
-                        f"(or of (name, estimator) pairs), got {type(estimators).__name__}.")
+        raise TypeError(
+            "estimators must be a dict {name: estimator} or a list of estimators "
+            f"(or of (name, estimator) pairs), got {type(estimators).__name__}."
+        )
     if not items:
         raise ValueError("estimators is empty: give at least one estimator.")
     given = [n for n, _ in items if n is not None]

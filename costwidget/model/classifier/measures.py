@@ -58,6 +58,7 @@ class ClassifierMeasures:
         True
         """
         from ..decisions.threshold_choice import cost_curve
+
         return cost_curve(self, threshold_choice, prior=prior, threshold=threshold)
 
     def operating_point(self, *, p_pos=None, cost_fn=1.0, cost_fp=1.0) -> OperatingPoint:
@@ -224,8 +225,9 @@ class ClassifierMeasures:
         """
         return dict(self._folds)
 
-    def fold_average(self, method: str = "cost", *, space: str = "cost", on: str = "hull",
-                     thresholds=None) -> pd.DataFrame:
+    def fold_average(
+        self, method: str = "cost", *, space: str = "cost", on: str = "hull", thresholds=None
+    ) -> pd.DataFrame:
         """Average the folds' curves (Drummond & Holte (2004), sec. 7; Drummond & Holte (2000), sec. 2.2.3).
 
         Every average is exact: no grid, no sampling.
@@ -331,8 +333,7 @@ class ClassifierMeasures:
 
         return fold_spread(self, grid=grid, quantiles=quantiles)
 
-    def honest_cost(self, pcf=None, *, n_splits=5, n_repeats=10,
-                    random_state=None) -> pd.DataFrame:
+    def honest_cost(self, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -> pd.DataFrame:
         """The cost on new data of the threshold tuned at each PCF(+), beside the envelope.
 
         Every case is judged by the threshold chosen without it (on the other folds, or on
@@ -354,11 +355,21 @@ class ClassifierMeasures:
         """
         from ..uncertainty.honest import honest_cost
 
-        return honest_cost(self, pcf, n_splits=n_splits, n_repeats=n_repeats,
-                           random_state=random_state)
+        return honest_cost(
+            self, pcf, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state
+        )
 
-    def band(self, level=0.90, *, threshold=None, method="auto", n_boot=1000, grid=512,
-             random_state=None, interval="basic") -> pd.DataFrame:
+    def band(
+        self,
+        level=0.90,
+        *,
+        threshold=None,
+        method="auto",
+        n_boot=1000,
+        grid=512,
+        random_state=None,
+        interval="basic",
+    ) -> pd.DataFrame:
         """Pointwise confidence band on the cost curve (Drummond & Holte (2004), sec. 8).
 
         Resampling is stratified: the class totals (and the fold totals, with
@@ -464,8 +475,16 @@ class ClassifierMeasures:
         """
         from ..uncertainty.bands import classifier_band
 
-        return classifier_band(self, level, threshold=threshold, method=method, n_boot=n_boot,
-                               grid=grid, random_state=random_state, interval=interval)
+        return classifier_band(
+            self,
+            level,
+            threshold=threshold,
+            method=method,
+            n_boot=n_boot,
+            grid=grid,
+            random_state=random_state,
+            interval=interval,
+        )
 
     # ------------------------------------------------------------------ the thesis's axis
     def mtmcs(self, fp_cost):

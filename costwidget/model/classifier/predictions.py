@@ -7,8 +7,9 @@ from ..kernels.validation import as_1d, length_of
 __all__ = ["classifiers_from_predictions"]
 
 
-def classifiers_from_predictions(y_true, scores, *, pos_label=None, sample_weight=None,
-                                 folds=None, instance=None) -> dict:
+def classifiers_from_predictions(
+    y_true, scores, *, pos_label=None, sample_weight=None, folds=None, instance=None
+) -> dict:
     """One :class:`Classifier` per entry of ``scores`` (``{name: y_score}``), all on ``y_true``.
 
     The labels are read once into one array and every classifier is built
@@ -48,14 +49,23 @@ def classifiers_from_predictions(y_true, scores, *, pos_label=None, sample_weigh
     from .classifier import Classifier
 
     if not isinstance(scores, dict) or not scores:
-        raise TypeError(f"scores must be a non-empty dict {{name: y_score}}, got "
-                        f"{type(scores).__name__}.")
+        raise TypeError(
+            f"scores must be a non-empty dict {{name: y_score}}, got {type(scores).__name__}."
+        )
     y_arr = as_1d(y_true, "y_true")  # one array: every classifier shares its case token
     _check_lengths(y_arr, scores)
-    return {name: Classifier.from_scores(y_arr, s, name=str(name), pos_label=pos_label,
-                                         sample_weight=sample_weight, folds=folds,
-                                         instance=instance)
-            for name, s in scores.items()}
+    return {
+        name: Classifier.from_scores(
+            y_arr,
+            s,
+            name=str(name),
+            pos_label=pos_label,
+            sample_weight=sample_weight,
+            folds=folds,
+            instance=instance,
+        )
+        for name, s in scores.items()
+    }
 
 
 def _check_lengths(y_arr, scores) -> None:
@@ -69,4 +79,5 @@ def _check_lengths(y_arr, scores) -> None:
             f"Every model must score the {len(y_arr)} cases of y_true, one score per label in "
             f"the same order: {each}. Pass each model's scores on the same cases as y_true "
             "(e.g. predictions on the same test set), or build the classifiers one by one with "
-            "Classifier.from_scores(y, s, name=...) over their own labels.")
+            "Classifier.from_scores(y, s, name=...) over their own labels."
+        )

@@ -98,5 +98,12 @@ class ClassifierTables:
         """
         lo, hi, k = self._envelope.segments()
         h = self._hull_index[k]
-        return pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "threshold": self._thresholds[h],
-                             "fpr": self._fpr[h], "tpr": self._tpr[h]})
+        return pd.DataFrame(
+            {
+                "pcf_lo": lo,
+                "pcf_hi": hi,
+                "threshold": self._thresholds[h],
+                "fpr": self._fpr[h],
+                "tpr": self._tpr[h],
+            }
+        )

@@ -119,12 +119,16 @@ def compare(a, b, *, atol: float = 1e-12) -> Comparison:
     neg = np.argmin(d)
     absmax = np.argmax(np.abs(d))
     return Comparison(
-        name_a=name_a, name_b=name_b,
+        name_a=name_a,
+        name_b=name_b,
         crossovers=np.sort(np.asarray(crossovers, dtype=np.float64)),
         intervals=frame,
-        max_difference=float(abs(d[absmax])), max_difference_at=float(x[absmax]),
-        a_better_by=float(max(-d[neg], 0.0)), a_better_at=float(x[neg]) if d[neg] < -atol else np.nan,
-        b_better_by=float(max(d[pos], 0.0)), b_better_at=float(x[pos]) if d[pos] > atol else np.nan,
+        max_difference=float(abs(d[absmax])),
+        max_difference_at=float(x[absmax]),
+        a_better_by=float(max(-d[neg], 0.0)),
+        a_better_at=float(x[neg]) if d[neg] < -atol else np.nan,
+        b_better_by=float(max(d[pos], 0.0)),
+        b_better_at=float(x[pos]) if d[pos] > atol else np.nan,
     )
 
 
@@ -223,8 +227,15 @@ def combined_envelope(classifiers) -> pd.DataFrame:
             clf = classifiers[owner[vertex]]
             names.append(clf.name if clf.name is not None else f"classifier {owner[vertex]}")
     v = hull[k]
-    return pd.DataFrame({
-        "pcf_lo": lo, "pcf_hi": hi, "classifier": names, "threshold": thr[v],
-        "fpr": fpr[v], "tpr": tpr[v],
-        "nec_lo": (1 - tpr[v] - fpr[v]) * lo + fpr[v], "nec_hi": (1 - tpr[v] - fpr[v]) * hi + fpr[v],
-    })
+    return pd.DataFrame(
+        {
+            "pcf_lo": lo,
+            "pcf_hi": hi,
+            "classifier": names,
+            "threshold": thr[v],
+            "fpr": fpr[v],
+            "tpr": tpr[v],
+            "nec_lo": (1 - tpr[v] - fpr[v]) * lo + fpr[v],
+            "nec_hi": (1 - tpr[v] - fpr[v]) * hi + fpr[v],
+        }
+    )

@@ -180,15 +180,17 @@ class _ExactHull:
     def _on_edge(self, ra: int, rb: int) -> bool:
         """True if every ROC point between ROC indices ra and rb lies on the segment ra-rb."""
         counts = self.clf.counts
-        tp, fp = counts.tp[ra:rb + 1], counts.fp[ra:rb + 1]
-        if tp.dtype.kind in "iu" and max(int(tp[-1]), int(fp[-1])) < 2 ** 31:
+        tp, fp = counts.tp[ra : rb + 1], counts.fp[ra : rb + 1]
+        if tp.dtype.kind in "iu" and max(int(tp[-1]), int(fp[-1])) < 2**31:
             # Integer counts: exact cross products in int64 (no overflow below 2^31).
             dt, df = tp - tp[0], fp - fp[0]
             return bool(np.all(df * dt[-1] == dt * df[-1]))
         t0, f0 = Fraction(float(tp[0])), Fraction(float(fp[0]))
         dt_end, df_end = Fraction(float(tp[-1])) - t0, Fraction(float(fp[-1])) - f0
-        return all((Fraction(float(f)) - f0) * dt_end == (Fraction(float(t)) - t0) * df_end
-                   for t, f in zip(tp[1:-1].tolist(), fp[1:-1].tolist()))
+        return all(
+            (Fraction(float(f)) - f0) * dt_end == (Fraction(float(t)) - t0) * df_end
+            for t, f in zip(tp[1:-1].tolist(), fp[1:-1].tolist())
+        )
 
 
 def optimal_thresholds(clf, fp_cost) -> pd.DataFrame:
@@ -248,15 +250,17 @@ def optimal_thresholds(clf, fp_cost) -> pd.DataFrame:
     rows = [exact.threshold_interval(int(i), int(j)) for i, j in zip(a, b)]
     # As Classifier.best: the vertex optimal just to the right in PCF(+), except at PCF(+) = 1.
     chosen = np.where(pcf >= 1.0, a, b)
-    return pd.DataFrame({
-        "fp_cost": flat,
-        "mtmcs": 100.0 * np.asarray(clf.nec(pcf), dtype=np.float64).reshape(-1),
-        "threshold": exact.thresholds[exact.hull[chosen]],
-        "threshold_lo": [r[0] for r in rows],
-        "threshold_hi": [r[1] for r in rows],
-        "tie": a != b,
-        "gap": [r[2] for r in rows],
-    })
+    return pd.DataFrame(
+        {
+            "fp_cost": flat,
+            "mtmcs": 100.0 * np.asarray(clf.nec(pcf), dtype=np.float64).reshape(-1),
+            "threshold": exact.thresholds[exact.hull[chosen]],
+            "threshold_lo": [r[0] for r in rows],
+            "threshold_hi": [r[1] for r in rows],
+            "tie": a != b,
+            "gap": [r[2] for r in rows],
+        }
+    )
 
 
 # ---------------------------------------------------------------------------- CST table
@@ -298,11 +302,15 @@ def cost_sensitivity_table(mtmcs) -> pd.DataFrame:
     if isinstance(mtmcs, pd.Series):
         mtmcs = mtmcs.to_frame().T
     if not isinstance(mtmcs, pd.DataFrame):
-        raise TypeError(f"mtmcs must be a pandas DataFrame (rows: classifiers, columns: grid "
-                        f"points), got {type(mtmcs).__name__}.")
+        raise TypeError(
+            f"mtmcs must be a pandas DataFrame (rows: classifiers, columns: grid "
+            f"points), got {type(mtmcs).__name__}."
+        )
     if mtmcs.shape[1] == 0 or mtmcs.shape[0] == 0:
-        raise ValueError(f"mtmcs is empty (shape {mtmcs.shape}); it needs one row per classifier "
-                         "and one column per grid point.")
+        raise ValueError(
+            f"mtmcs is empty (shape {mtmcs.shape}); it needs one row per classifier "
+            "and one column per grid point."
+        )
     try:
         values = mtmcs.to_numpy(dtype=np.float64)
     except (TypeError, ValueError):
@@ -310,12 +318,20 @@ def cost_sensitivity_table(mtmcs) -> pd.DataFrame:
     if not np.isfinite(values).all():
         row, col = np.argwhere(~np.isfinite(values))[0]
         label, column = (plain_value(v) for v in (mtmcs.index[row], mtmcs.columns[col]))
-        raise ValueError(f"mtmcs has a missing or infinite value at row {label!r}, "
-                         f"column {column!r}; every grid point needs an MTMCS.")
+        raise ValueError(
+            f"mtmcs has a missing or infinite value at row {label!r}, "
+            f"column {column!r}; every grid point needs an MTMCS."
+        )
     total = values.sum(axis=1)
     sensitivity = values.max(axis=1) - values.min(axis=1)
-    return pd.DataFrame({"MTMCR": total, "cost_sensitivity": sensitivity,
-                         "CST": total * (1.0 + sensitivity / 100.0)}, index=mtmcs.index)
+    return pd.DataFrame(
+        {
+            "MTMCR": total,
+            "cost_sensitivity": sensitivity,
+            "CST": total * (1.0 + sensitivity / 100.0),
+        },
+        index=mtmcs.index,
+    )
 
 
 # ---------------------------------------------------------------------------- range summary
@@ -339,9 +355,10 @@ def _threshold_span(clf, exact: _ExactHull, c_lo: Fraction, c_hi: Fraction) -> t
     The optimal vertex moves monotonically along the hull as PCF(+) grows, so
     they are the run from the first vertex optimal at c_lo to the last at c_hi.
     """
-    (a, _), (_, b) = (exact.optimal_many(np.array([float(c)]), lambda i, c=c: c)
-                      for c in (c_lo, c_hi))
-    th = exact.thresholds[exact.hull[int(a[0]):int(b[0]) + 1]]
+    (a, _), (_, b) = (
+        exact.optimal_many(np.array([float(c)]), lambda i, c=c: c) for c in (c_lo, c_hi)
+    )
+    th = exact.thresholds[exact.hull[int(a[0]) : int(b[0]) + 1]]
     if np.isnan(th).any():
         return math.nan, math.nan
     return float(th.min()), float(th.max())
@@ -424,8 +441,9 @@ def range_summary(classifiers, lo, hi, *, step=0.05, axis="fp_cost") -> pd.DataF
     b                   4.0               4.00             16.00      16.64
     """
     if axis not in _AXES:
-        raise ValueError(f"axis must be 'fp_cost' (the thesis's FPcost axis) or 'pcf' (PCF(+)), "
-                         f"got {axis!r}.")
+        raise ValueError(
+            f"axis must be 'fp_cost' (the thesis's FPcost axis) or 'pcf' (PCF(+)), got {axis!r}."
+        )
     named = as_named(classifiers, "range_summary")
     lo_, hi_ = (float(check_unit(v, n)) for v, n in ((lo, "lo"), (hi, "hi")))
     grid = range_grid(lo_, hi_, step)
@@ -437,19 +455,35 @@ def range_summary(classifiers, lo, hi, *, step=0.05, axis="fp_cost") -> pd.DataF
         pcf_grid = grid
         c_lo, c_hi = lo_, hi_
         exact_lo, exact_hi = typed_decimal(lo_), typed_decimal(hi_)
-    values = pd.DataFrame([_pcf_values(clf, pcf_grid) for clf in named.values()],
-                          index=list(named), columns=grid)
+    values = pd.DataFrame(
+        [_pcf_values(clf, pcf_grid) for clf in named.values()], index=list(named), columns=grid
+    )
     table = cost_sensitivity_table(values)
     rows = []
     for clf in named.values():
         mean, sens = _exact_measures(clf, c_lo, c_hi)
         t_min, t_max = _threshold_span(clf, _ExactHull(clf), exact_lo, exact_hi)
         rows.append((mean, sens, mean * (1.0 + sens / 100.0), t_min, t_max))
-    exact = pd.DataFrame(rows, index=list(named),
-                         columns=["mean_mtmcs_exact", "sensitivity_exact", "cst_exact",
-                                  "threshold_min", "threshold_max"])
-    out = pd.DataFrame({"mtmcr": table["MTMCR"], "sensitivity": table["cost_sensitivity"],
-                        "cst": table["CST"], "n_points": len(grid)}, index=list(named))
+    exact = pd.DataFrame(
+        rows,
+        index=list(named),
+        columns=[
+            "mean_mtmcs_exact",
+            "sensitivity_exact",
+            "cst_exact",
+            "threshold_min",
+            "threshold_max",
+        ],
+    )
+    out = pd.DataFrame(
+        {
+            "mtmcr": table["MTMCR"],
+            "sensitivity": table["cost_sensitivity"],
+            "cst": table["CST"],
+            "n_points": len(grid),
+        },
+        index=list(named),
+    )
     out = out.join(exact[["mean_mtmcs_exact", "sensitivity_exact", "cst_exact"]])
     out["rank"] = out["cst"].rank(method="min").astype(int)
     out["rank_exact"] = out["cst_exact"].rank(method="min").astype(int)
@@ -457,8 +491,9 @@ def range_summary(classifiers, lo, hi, *, step=0.05, axis="fp_cost") -> pd.DataF
     out["recommended"] = out.index == best
     out = out.join(exact[["threshold_min", "threshold_max"]])
     out.index.name = "classifier"
-    out.attrs.update(grid=grid.tolist(), axis=axis, lo=lo_, hi=hi_, step=float(step),
-                     recommended=best)
+    out.attrs.update(
+        grid=grid.tolist(), axis=axis, lo=lo_, hi=hi_, step=float(step), recommended=best
+    )
     return out
 
 
@@ -508,6 +543,11 @@ def threshold_segments(clf, lo=0.05, hi=0.95) -> pd.DataFrame:
     x_lo = np.maximum(1.0 - seg["pcf_hi"].to_numpy(), lo_)
     x_hi = np.minimum(1.0 - seg["pcf_lo"].to_numpy(), hi_)
     keep = x_hi > x_lo
-    out = pd.DataFrame({"fp_cost_lo": x_lo[keep], "fp_cost_hi": x_hi[keep],
-                        "threshold": seg["threshold"].to_numpy()[keep]})
+    out = pd.DataFrame(
+        {
+            "fp_cost_lo": x_lo[keep],
+            "fp_cost_hi": x_hi[keep],
+            "threshold": seg["threshold"].to_numpy()[keep],
+        }
+    )
     return out.iloc[::-1].reset_index(drop=True)

@@ -126,8 +126,16 @@ def parameter_selection(fpr, tpr, trained_pcf, *, names=None) -> SelectionCompar
     mids = (trained[1:] + trained[:-1]) / 2
     lo = np.concatenate(([0.0], mids))
     hi = np.concatenate((mids, [1.0]))
-    switches = pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "classifier": names,
-                             "trained_pcf": trained, "fpr": f, "tpr": t})
+    switches = pd.DataFrame(
+        {
+            "pcf_lo": lo,
+            "pcf_hi": hi,
+            "classifier": names,
+            "trained_pcf": trained,
+            "fpr": f,
+            "tpr": t,
+        }
+    )
 
     # Envelope of the same classifiers plus the trivial ones.
     pf = np.concatenate(([0.0], f, [1.0]))
@@ -151,10 +159,16 @@ def parameter_selection(fpr, tpr, trained_pcf, *, names=None) -> SelectionCompar
     envelope = env.nec(x)
     sel_area = _piecewise_area(x, selected)
     env_area = env.area()
-    curve = pd.DataFrame({"pcf": x, "selected": selected, "envelope": envelope,
-                          "excess": selected - envelope})
-    return SelectionComparison(curve=curve, switches=switches, area_between=sel_area - env_area,
-                               selected_area=sel_area, envelope_area=env_area)
+    curve = pd.DataFrame(
+        {"pcf": x, "selected": selected, "envelope": envelope, "excess": selected - envelope}
+    )
+    return SelectionComparison(
+        curve=curve,
+        switches=switches,
+        area_between=sel_area - env_area,
+        selected_area=sel_area,
+        envelope_area=env_area,
+    )
 
 
 def _piecewise_area(x: np.ndarray, y: np.ndarray) -> float:

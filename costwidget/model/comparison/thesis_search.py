@@ -91,9 +91,11 @@ def thesis_optimized_search(y_true, y_score, fp_cost, *, step=1e-5, pos_label=No
     check_same_length(y_true=y_arr, y_score=scores)
     if np.any((scores < 0) | (scores > 1)):
         bad = float(scores[np.flatnonzero((scores < 0) | (scores > 1))[0]])
-        raise ValueError(f"y_score must be probabilities of the positive class in [0, 1] (the "
-                         f"thesis's search scans thresholds on P(negative) = 1 - y_score), "
-                         f"got {bad}.")
+        raise ValueError(
+            f"y_score must be probabilities of the positive class in [0, 1] (the "
+            f"thesis's search scans thresholds on P(negative) = 1 - y_score), "
+            f"got {bad}."
+        )
     step = check_number(step, "step")
     if not 0 < step <= 1:
         raise ValueError(f"step must lie in (0, 1], got {step!r}.")

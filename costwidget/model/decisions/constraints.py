@@ -43,40 +43,82 @@ def solve_linear_constraint(
     top = int(np.argmax(hull_tpr))
     if load_hull[top] <= limit:
         k = top
-        return _at_vertex(kind, k, hull_fpr, hull_tpr, hull_thresholds, load_roc, roc_fpr, roc_tpr,
-                          roc_thresholds, limit, binding=False,
-                          message=f"The {describe} does not bind: the classifier at "
-                                  f"{_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])} already "
-                                  f"reaches TPR = 1 within it.")
+        return _at_vertex(
+            kind,
+            k,
+            hull_fpr,
+            hull_tpr,
+            hull_thresholds,
+            load_roc,
+            roc_fpr,
+            roc_tpr,
+            roc_thresholds,
+            limit,
+            binding=False,
+            message=f"The {describe} does not bind: the classifier at "
+            f"{_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])} already "
+            f"reaches TPR = 1 within it.",
+        )
     # Last vertex within the limit; the next one exceeds it (k < top here).
     k = int(np.searchsorted(load_hull, limit, side="right")) - 1
     if load_hull[k] == limit:
-        return _at_vertex(kind, k, hull_fpr, hull_tpr, hull_thresholds, load_roc, roc_fpr, roc_tpr,
-                          roc_thresholds, limit, binding=True,
-                          message=f"The {describe} is met exactly by the hull vertex at "
-                                  f"{_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])}.")
+        return _at_vertex(
+            kind,
+            k,
+            hull_fpr,
+            hull_tpr,
+            hull_thresholds,
+            load_roc,
+            roc_fpr,
+            roc_tpr,
+            roc_thresholds,
+            limit,
+            binding=True,
+            message=f"The {describe} is met exactly by the hull vertex at "
+            f"{_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])}.",
+        )
     q = (limit - load_hull[k]) / (load_hull[k + 1] - load_hull[k])  # weight on vertex k + 1
     if not 0.0 < q < 1.0:  # the mix rounds to a vertex (e.g. a denormal limit): no coin to toss
         k = k if q <= 0.0 else k + 1
-        return _at_vertex(kind, k, hull_fpr, hull_tpr, hull_thresholds, load_roc, roc_fpr, roc_tpr,
-                          roc_thresholds, limit, binding=True,
-                          message=f"The {describe} is met by the hull vertex at "
-                                  f"{_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])}.")
+        return _at_vertex(
+            kind,
+            k,
+            hull_fpr,
+            hull_tpr,
+            hull_thresholds,
+            load_roc,
+            roc_fpr,
+            roc_tpr,
+            roc_thresholds,
+            limit,
+            binding=True,
+            message=f"The {describe} is met by the hull vertex at "
+            f"{_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])}.",
+        )
     fpr = (1 - q) * hull_fpr[k] + q * hull_fpr[k + 1]
     tpr = (1 - q) * hull_tpr[k] + q * hull_tpr[k + 1]
     if kind == "neyman_pearson":
         fpr = limit  # exact: the mix meets FPR = max_fpr; the formula above may round 1 ulp over it
     single = _best_single(load_roc, roc_fpr, roc_tpr, roc_thresholds, limit)
     return ConstrainedPoint(
-        kind=kind, fpr=float(fpr), tpr=float(tpr), binding=True, randomized=True,
-        threshold_low=float(hull_thresholds[k + 1]), threshold_high=float(hull_thresholds[k]),
+        kind=kind,
+        fpr=float(fpr),
+        tpr=float(tpr),
+        binding=True,
+        randomized=True,
+        threshold_low=float(hull_thresholds[k + 1]),
+        threshold_high=float(hull_thresholds[k]),
         prob_low=float(q),
-        single_threshold=single[0], single_fpr=single[1], single_tpr=single[2],
-        message=(f"The {describe} falls between two hull vertices: use "
-                 f"{_where(hull_thresholds[k + 1], hull_fpr[k + 1], hull_tpr[k + 1])} with "
-                 f"probability {q:.4g} and {_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])} "
-                 f"otherwise (TPR {tpr:.4g}). The best single choice is "
-                 f"{_where(*single)} (TPR {single[2]:.4g})."),
+        single_threshold=single[0],
+        single_fpr=single[1],
+        single_tpr=single[2],
+        message=(
+            f"The {describe} falls between two hull vertices: use "
+            f"{_where(hull_thresholds[k + 1], hull_fpr[k + 1], hull_tpr[k + 1])} with "
+            f"probability {q:.4g} and {_where(hull_thresholds[k], hull_fpr[k], hull_tpr[k])} "
+            f"otherwise (TPR {tpr:.4g}). The best single choice is "
+            f"{_where(*single)} (TPR {single[2]:.4g})."
+        ),
     )
 
 
@@ -97,14 +139,35 @@ def _best_single(load_roc, roc_fpr, roc_tpr, roc_thresholds, limit):
     return float(roc_thresholds[j]), float(roc_fpr[j]), float(roc_tpr[j])
 
 
-def _at_vertex(kind, k, hull_fpr, hull_tpr, hull_thresholds, load_roc, roc_fpr, roc_tpr,
-               roc_thresholds, limit, *, binding, message):
+def _at_vertex(
+    kind,
+    k,
+    hull_fpr,
+    hull_tpr,
+    hull_thresholds,
+    load_roc,
+    roc_fpr,
+    roc_tpr,
+    roc_thresholds,
+    limit,
+    *,
+    binding,
+    message,
+):
     single = _best_single(load_roc, roc_fpr, roc_tpr, roc_thresholds, limit)
     return ConstrainedPoint(
-        kind=kind, fpr=float(hull_fpr[k]), tpr=float(hull_tpr[k]), binding=binding,
-        randomized=False, threshold_low=float(hull_thresholds[k]),
-        threshold_high=float(hull_thresholds[k]), prob_low=0.0,
-        single_threshold=single[0], single_fpr=single[1], single_tpr=single[2], message=message,
+        kind=kind,
+        fpr=float(hull_fpr[k]),
+        tpr=float(hull_tpr[k]),
+        binding=binding,
+        randomized=False,
+        threshold_low=float(hull_thresholds[k]),
+        threshold_high=float(hull_thresholds[k]),
+        prob_low=0.0,
+        single_threshold=single[0],
+        single_fpr=single[1],
+        single_tpr=single[2],
+        message=message,
     )
 
 
@@ -121,9 +184,18 @@ def neyman_pearson(clf, max_fpr: float) -> ConstrainedPoint:
         raise ValueError(f"max_fpr must lie in [0, 1], got {max_fpr!r}.")
     fpr, tpr, th, h = _rates(clf)
     return solve_linear_constraint(
-        kind="neyman_pearson", load_hull=fpr[h], hull_fpr=fpr[h], hull_tpr=tpr[h],
-        hull_thresholds=th[h], load_roc=fpr, roc_fpr=fpr, roc_tpr=tpr, roc_thresholds=th,
-        limit=max_fpr, describe=f"limit FPR <= {max_fpr:.4g}")
+        kind="neyman_pearson",
+        load_hull=fpr[h],
+        hull_fpr=fpr[h],
+        hull_tpr=tpr[h],
+        hull_thresholds=th[h],
+        load_roc=fpr,
+        roc_fpr=fpr,
+        roc_tpr=tpr,
+        roc_thresholds=th,
+        limit=max_fpr,
+        describe=f"limit FPR <= {max_fpr:.4g}",
+    )
 
 
 def workforce(clf, capacity: float, *, n_pos=None, n_neg=None) -> ConstrainedPoint:
@@ -140,6 +212,15 @@ def workforce(clf, capacity: float, *, n_pos=None, n_neg=None) -> ConstrainedPoi
     fpr, tpr, th, h = _rates(clf)
     load = tpr * n_pos + fpr * n_neg
     return solve_linear_constraint(
-        kind="workforce", load_hull=load[h], hull_fpr=fpr[h], hull_tpr=tpr[h],
-        hull_thresholds=th[h], load_roc=load, roc_fpr=fpr, roc_tpr=tpr, roc_thresholds=th,
-        limit=capacity, describe=f"capacity of {capacity:.6g} cases")
+        kind="workforce",
+        load_hull=load[h],
+        hull_fpr=fpr[h],
+        hull_tpr=tpr[h],
+        hull_thresholds=th[h],
+        load_roc=load,
+        roc_fpr=fpr,
+        roc_tpr=tpr,
+        roc_thresholds=th,
+        limit=capacity,
+        describe=f"capacity of {capacity:.6g} cases",
+    )

@@ -39,8 +39,20 @@ __all__ = ["Decision", "ClassifierDecision", "DecisionCurvePoint", "decide", "CO
 #: The constraints, as the widget state's ``constraint`` names them.
 CONSTRAINTS = ("none", "neyman_pearson", "workforce")
 
-_CP_FIELDS = ("kind", "fpr", "tpr", "binding", "randomized", "threshold_low", "threshold_high",
-              "prob_low", "single_threshold", "single_fpr", "single_tpr", "message")
+_CP_FIELDS = (
+    "kind",
+    "fpr",
+    "tpr",
+    "binding",
+    "randomized",
+    "threshold_low",
+    "threshold_high",
+    "prob_low",
+    "single_threshold",
+    "single_fpr",
+    "single_tpr",
+    "message",
+)
 
 
 @dataclass(frozen=True)
@@ -80,10 +92,12 @@ class ClassifierDecision:
         cp = self.constrained
         return {
             "name": self.name,
-            "best": jsonable({"pcf": b.pcf, "threshold": b.threshold, "fpr": b.fpr,
-                              "tpr": b.tpr, "nec": b.nec}),
-            "constrained": None if cp is None else jsonable(
-                {f: getattr(cp, f) for f in _CP_FIELDS}),
+            "best": jsonable(
+                {"pcf": b.pcf, "threshold": b.threshold, "fpr": b.fpr, "tpr": b.tpr, "nec": b.nec}
+            ),
+            "constrained": None
+            if cp is None
+            else jsonable({f: getattr(cp, f) for f in _CP_FIELDS}),
             "rule": self.rule.to_dict(),
             "next_score_high": jsonable(self.next_score_high),
             "next_score_low": jsonable(self.next_score_low),
@@ -115,10 +129,12 @@ class DecisionCurvePoint:
     chosen: float
 
     def to_dict(self) -> dict:
-        return {"threshold_probability": jsonable(self.threshold_probability),
-                "prevalence": jsonable(self.prevalence),
-                "net_benefit": [[n, jsonable(v)] for n, v in self.net_benefit],
-                "chosen": jsonable(self.chosen)}
+        return {
+            "threshold_probability": jsonable(self.threshold_probability),
+            "prevalence": jsonable(self.prevalence),
+            "net_benefit": [[n, jsonable(v)] for n, v in self.net_benefit],
+            "chosen": jsonable(self.chosen),
+        }
 
 
 @dataclass(frozen=True)
@@ -192,8 +208,9 @@ class Decision:
         for c in self.classifiers:
             if c.name == name:
                 return c
-        raise ValueError(f"No classifier named {name!r} is shown; the shown classifiers are "
-                         f"{self.names}.")
+        raise ValueError(
+            f"No classifier named {name!r} is shown; the shown classifiers are {self.names}."
+        )
 
     def rule_for(self, name: str | None = None) -> DecisionRule:
         """The rule of classifier ``name``; by default the chosen classifier's.
@@ -221,15 +238,18 @@ class Decision:
         if name is not None:
             return self.of(name).rule
         if not self.classifiers:
-            raise ValueError("No classifier is shown, so there is no rule to deploy: show one, "
-                             "or pass name=.")
+            raise ValueError(
+                "No classifier is shown, so there is no rule to deploy: show one, or pass name=."
+            )
         if self.tie:
             tied = list(self.lowest)
-            said = (", ".join(repr(n) for n in tied[:-1]) + f" and {tied[-1]!r}")
+            said = ", ".join(repr(n) for n in tied[:-1]) + f" and {tied[-1]!r}"
             cost = self.of(tied[0]).rule.expected_cost
-            raise ValueError(f"{said} tie at the lowest cost ({readable(cost)} per case): no "
-                             f"one classifier is the best here. Pass name= to choose one of them, "
-                             f"e.g. name={tied[0]!r}.")
+            raise ValueError(
+                f"{said} tie at the lowest cost ({readable(cost)} per case): no "
+                f"one classifier is the best here. Pass name= to choose one of them, "
+                f"e.g. name={tied[0]!r}."
+            )
         if self.rule is None:
             raise ValueError("No classifier has a cost to compare here; pass name=.")
         return self.rule
@@ -246,8 +266,10 @@ class Decision:
         classifier
         a           0.1  0.8  0.15
         """
-        return pd.DataFrame([row for _, row in self.rows],
-                            index=pd.Index([name for name, _ in self.rows], name="classifier"))
+        return pd.DataFrame(
+            [row for _, row in self.rows],
+            index=pd.Index([name for name, _ in self.rows], name="classifier"),
+        )
 
     def to_dict(self) -> dict:
         """The decision as JSON-ready plain values (``"inf"``/``"-inf"`` for infinities, None for
@@ -263,10 +285,15 @@ class Decision:
         ('a', 0.4, 0.4)
         """
         return {
-            "p_pos": self.p_pos, "cost_fn": self.cost_fn, "cost_fp": self.cost_fp,
-            "pcf": self.pcf, "constraint": self.constraint,
-            "max_fpr": jsonable(self.max_fpr), "capacity": jsonable(self.capacity),
-            "n_pos": jsonable(self.n_pos), "n_neg": jsonable(self.n_neg),
+            "p_pos": self.p_pos,
+            "cost_fn": self.cost_fn,
+            "cost_fp": self.cost_fp,
+            "pcf": self.pcf,
+            "constraint": self.constraint,
+            "max_fpr": jsonable(self.max_fpr),
+            "capacity": jsonable(self.capacity),
+            "n_pos": jsonable(self.n_pos),
+            "n_neg": jsonable(self.n_neg),
             "classifiers": [c.to_dict() for c in self.classifiers],
             "rows": [[name, jsonable(row)] for name, row in self.rows],
             "lowest": list(self.lowest),
@@ -276,8 +303,9 @@ class Decision:
             "binding": self.binding,
             "headline": self.headline,
             "decision_curve": self.decision_curve.to_dict(),
-            "runner_up_band": (None if self.runner_up_band is None
-                               else self.runner_up_band.to_dict()),
+            "runner_up_band": (
+                None if self.runner_up_band is None else self.runner_up_band.to_dict()
+            ),
         }
 
     def __repr__(self) -> str:
@@ -338,13 +366,17 @@ def _headline(pcf, constraint, max_fpr, capacity, parts, lowest, band=None, scal
     by_name = {c.name: c for c in parts}
     cost = by_name[lowest[0]].rule.expected_cost
     if len(lowest) > 1:
-        return (f"Tie: {len(lowest)} classifiers share the lowest cost, {readable(cost)} per "
-                f"case; none is the best here")
+        return (
+            f"Tie: {len(lowest)} classifiers share the lowest cost, {readable(cost)} per "
+            f"case; none is the best here"
+        )
     c = by_name[lowest[0]]
     rule = c.rule
     lead = "Under the constraint, deploy" if rule.binding else "Deploy"
-    text = (f"{lead} {c.name}{_rule_words(c)}: {readable(cost)} per case "
-            f"(FPR {_percent(rule.fpr)} %, TPR {_percent(rule.tpr)} %)")
+    text = (
+        f"{lead} {c.name}{_rule_words(c)}: {readable(cost)} per case "
+        f"(FPR {_percent(rule.fpr)} %, TPR {_percent(rule.tpr)} %)"
+    )
     others = [(o.name, {"cost": o.rule.expected_cost}) for o in parts if o.name != c.name]
     nxt = lowest_names(others, "cost")
     if nxt:
@@ -366,25 +398,33 @@ def _shown(classifiers) -> list:
         items = []
         for key, clf in classifiers.items():
             if not is_classifier(clf):
-                raise TypeError(f"{key!r} is a {type(clf).__name__}, not a costwidget "
-                                "Classifier; build one with Classifier.from_scores(...).")
+                raise TypeError(
+                    f"{key!r} is a {type(clf).__name__}, not a costwidget "
+                    "Classifier; build one with Classifier.from_scores(...)."
+                )
             items.append(clf if clf.name == str(key) else clf.renamed(str(key)))
         return items
     items = list(classifiers)
     for i, clf in enumerate(items):
         if not is_classifier(clf):
-            raise TypeError(f"classifier {i} is a {type(clf).__name__}, not a costwidget "
-                            "Classifier; build one with Classifier.from_scores(...).")
+            raise TypeError(
+                f"classifier {i} is a {type(clf).__name__}, not a costwidget "
+                "Classifier; build one with Classifier.from_scores(...)."
+            )
         if clf.name is None:
-            raise ValueError(f"classifier {i} has no name: decide names the classifier to deploy; "
-                             "give each a name= (or clf.renamed('...')), or pass a dict "
-                             "{name: classifier}.")
+            raise ValueError(
+                f"classifier {i} has no name: decide names the classifier to deploy; "
+                "give each a name= (or clf.renamed('...')), or pass a dict "
+                "{name: classifier}."
+            )
     names = [c.name for c in items]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        raise ValueError(f"classifier names must be distinct, but {twice} appear more than once "
-                         f"in {names}; rename them (clf.renamed('...')) or pass a dict "
-                         "{name: classifier}.")
+        raise ValueError(
+            f"classifier names must be distinct, but {twice} appear more than once "
+            f"in {names}; rename them (clf.renamed('...')) or pass a dict "
+            "{name: classifier}."
+        )
     return items
 
 
@@ -398,21 +438,26 @@ def _number(value, name, hint):
 
 def _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg):
     if constraint not in CONSTRAINTS:
-        raise ValueError(f"constraint must be one of {', '.join(map(repr, CONSTRAINTS))}, got "
-                         f"{constraint!r}: pass constraint='neyman_pearson' with max_fpr=, or "
-                         "constraint='workforce' with capacity=.")
+        raise ValueError(
+            f"constraint must be one of {', '.join(map(repr, CONSTRAINTS))}, got "
+            f"{constraint!r}: pass constraint='neyman_pearson' with max_fpr=, or "
+            "constraint='workforce' with capacity=."
+        )
     if constraint == "neyman_pearson":
         hint = "max_fpr is the largest false-positive rate allowed, e.g. max_fpr=0.1 for 10 %."
         if max_fpr is None:
             raise ValueError(f"constraint='neyman_pearson' needs max_fpr=: {hint}")
         x = _number(max_fpr, "max_fpr", hint)
         if not 0.0 <= x <= 1.0:
-            raise ValueError(f"max_fpr must lie in [0, 1] (a rate, not a percentage), got "
-                             f"{max_fpr!r}: {hint}")
+            raise ValueError(
+                f"max_fpr must lie in [0, 1] (a rate, not a percentage), got {max_fpr!r}: {hint}"
+            )
         return x, None, None, None
     if constraint == "workforce":
-        hint = ("capacity is the most cases that can be flagged, e.g. capacity=100 "
-                "(math.inf: no limit).")
+        hint = (
+            "capacity is the most cases that can be flagged, e.g. capacity=100 "
+            "(math.inf: no limit)."
+        )
         if capacity is None:
             raise ValueError(f"constraint='workforce' needs capacity=: {hint}")
         c = _number(capacity, "capacity", hint)
@@ -420,17 +465,35 @@ def _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg):
             raise ValueError(f"capacity must be a number of cases >= 0, got {capacity!r}: {hint}")
         pop = []
         for v, name in ((n_pos, "n_pos"), (n_neg, "n_neg")):
-            pop.append(None if v is None else _number(
-                v, name, "n_pos and n_neg are the population's positives and negatives "
-                         "(default: each classifier's own)."))
+            pop.append(
+                None
+                if v is None
+                else _number(
+                    v,
+                    name,
+                    "n_pos and n_neg are the population's positives and negatives "
+                    "(default: each classifier's own).",
+                )
+            )
         return None, c, pop[0], pop[1]
     return None, None, None, None
 
 
 # ------------------------------------------------------------------------------ decide
-def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", max_fpr=None,
-           capacity=None, n_pos=None, n_neg=None, runner_up_band=None,
-           honest=None) -> Decision:
+def decide(
+    classifiers,
+    *,
+    p_pos,
+    cost_fn=1.0,
+    cost_fp=1.0,
+    constraint="none",
+    max_fpr=None,
+    capacity=None,
+    n_pos=None,
+    n_neg=None,
+    runner_up_band=None,
+    honest=None,
+) -> Decision:
     """Which classifier to deploy, with which rule, at what cost: the one answer.
 
     Parameters
@@ -511,8 +574,7 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
     'Under the constraint, deploy m at score ≥ 0.59: 0.4 per case (FPR 0 %, TPR 75 %)'
     """
     parts_in = _shown(classifiers)
-    max_fpr, capacity, n_pos, n_neg = _check_constraint(constraint, max_fpr, capacity,
-                                                        n_pos, n_neg)
+    max_fpr, capacity, n_pos, n_neg = _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg)
     pcf = float(probability_cost(p_pos, cost_fn, cost_fp))  # validates p(+) and the costs
     p_pos, cost_fn, cost_fp = float(p_pos), float(cost_fn), float(cost_fp)
     scale = float(cost_scale(p_pos, cost_fn, cost_fp))
@@ -529,13 +591,21 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
         # From the classifier's own scores (its ROC thresholds, as the page's hull.nextScore).
         lower = next_lower_scores(clf.counts.thresholds, [rule.threshold_high, rule.threshold_low])
         hi_lo, lo_lo = float(lower[0]), float(lower[1])
-        parts.append(ClassifierDecision(
-            name=clf.name, best=op, constrained=cp, rule=rule,
-            next_score_high=hi_lo, next_score_low=lo_lo,
-            shown_high=selecting_threshold(rule.threshold_high, hi_lo),
-            shown_low=selecting_threshold(rule.threshold_low, lo_lo)))
-        rows.append((clf.name, readout_row(clf, op, asdict(rule) if cp is not None else None,
-                                           scale=scale)))
+        parts.append(
+            ClassifierDecision(
+                name=clf.name,
+                best=op,
+                constrained=cp,
+                rule=rule,
+                next_score_high=hi_lo,
+                next_score_low=lo_lo,
+                shown_high=selecting_threshold(rule.threshold_high, hi_lo),
+                shown_low=selecting_threshold(rule.threshold_low, lo_lo),
+            )
+        )
+        rows.append(
+            (clf.name, readout_row(clf, op, asdict(rule) if cp is not None else None, scale=scale))
+        )
     if honest:
         parts, rows = _with_honest(parts, rows, honest, pcf, scale)
     column = "expected_cost" if constraint == "none" else "constrained_expected_cost"
@@ -546,17 +616,35 @@ def decide(classifiers, *, p_pos, cost_fn=1.0, cost_fp=1.0, constraint="none", m
     binding = None if rule is None or constraint == "none" else rule.binding
     pt = cost_fp / (cost_fp + cost_fn)
     nbs = tuple((c.name, _net_benefit(c.rule, pt, p_pos)) for c in parts)
-    curve = DecisionCurvePoint(threshold_probability=pt, prevalence=p_pos, net_benefit=nbs,
-                               chosen=dict(nbs)[chosen] if chosen is not None else math.nan)
+    curve = DecisionCurvePoint(
+        threshold_probability=pt,
+        prevalence=p_pos,
+        net_benefit=nbs,
+        chosen=dict(nbs)[chosen] if chosen is not None else math.nan,
+    )
     band = fitting_band(runner_up_band, parts, chosen, pcf, constraint)
     return Decision(
-        p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, pcf=pcf, constraint=constraint,
-        max_fpr=max_fpr, capacity=capacity, n_pos=n_pos, n_neg=n_neg,
-        classifiers=tuple(parts), rows=tuple(rows), lowest=lowest, chosen=chosen,
-        tie=len(lowest) > 1, rule=rule, binding=binding,
+        p_pos=p_pos,
+        cost_fn=cost_fn,
+        cost_fp=cost_fp,
+        pcf=pcf,
+        constraint=constraint,
+        max_fpr=max_fpr,
+        capacity=capacity,
+        n_pos=n_pos,
+        n_neg=n_neg,
+        classifiers=tuple(parts),
+        rows=tuple(rows),
+        lowest=lowest,
+        chosen=chosen,
+        tie=len(lowest) > 1,
+        rule=rule,
+        binding=binding,
         headline=_headline(pcf, constraint, max_fpr, capacity, parts, lowest, band, scale)
         + _honest_words(rule, scale, pcf, constraint),
-        decision_curve=curve, runner_up_band=band)
+        decision_curve=curve,
+        runner_up_band=band,
+    )
 
 
 def _net_benefit(rule: DecisionRule, pt: float, p: float) -> float:
@@ -578,14 +666,26 @@ def _with_honest(parts, rows, honest, pcf, scale):
     shown = {c.name for c in parts}
     unknown = sorted(set(honest) - shown)
     if unknown:
-        raise ValueError(f"honest= has curves of {unknown}, which are not among the shown "
-                         f"classifiers {sorted(shown)}.")
+        raise ValueError(
+            f"honest= has curves of {unknown}, which are not among the shown "
+            f"classifiers {sorted(shown)}."
+        )
     nec = {name: honest_at(curve, pcf) for name, curve in honest.items()}
-    parts = [replace(c, rule=replace(c.rule, nec_honest=nec[c.name])) if c.name in nec else c
-             for c in parts]
-    rows = [(name, {**row, "nec_honest": nec.get(name, math.nan),
-                    "expected_cost_honest": nec.get(name, math.nan) * scale})
-            for name, row in rows]
+    parts = [
+        replace(c, rule=replace(c.rule, nec_honest=nec[c.name])) if c.name in nec else c
+        for c in parts
+    ]
+    rows = [
+        (
+            name,
+            {
+                **row,
+                "nec_honest": nec.get(name, math.nan),
+                "expected_cost_honest": nec.get(name, math.nan) * scale,
+            },
+        )
+        for name, row in rows
+    ]
     return parts, rows
 
 

@@ -35,8 +35,14 @@ from .threshold_choice import (
     score_roc,
 )
 
-__all__ = ["decision_curve", "net_benefit", "net_benefit_from_nec", "pcf_from_threshold_probability",
-           "TREAT_ALL", "TREAT_NONE"]
+__all__ = [
+    "decision_curve",
+    "net_benefit",
+    "net_benefit_from_nec",
+    "pcf_from_threshold_probability",
+    "TREAT_ALL",
+    "TREAT_NONE",
+]
 
 TREAT_ALL = "treat all"
 TREAT_NONE = "treat none"
@@ -47,8 +53,10 @@ def _check_pt(pt, name: str = "thresholds") -> np.ndarray:
     bad = ~((arr >= 0.0) & (arr < 1.0))
     if bad.any():
         first = float(arr.ravel()[np.flatnonzero(bad.ravel())[0]])
-        raise ValueError(f"{name} must be threshold probabilities in [0, 1), got {first}: at "
-                         f"pt = 1 a false positive would cost pt/(1-pt) = infinity.")
+        raise ValueError(
+            f"{name} must be threshold probabilities in [0, 1), got {first}: at "
+            f"pt = 1 a false positive would cost pt/(1-pt) = infinity."
+        )
     return arr
 
 
@@ -147,8 +155,14 @@ def _rates_at(clf, method: str, pt: np.ndarray, rho: float, threshold: float):
     return f, t
 
 
-def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "score", prior=None,
-                   threshold: float = 0.5) -> pd.DataFrame:
+def decision_curve(
+    classifiers,
+    thresholds=None,
+    *,
+    threshold_choice: str = "score",
+    prior=None,
+    threshold: float = 0.5,
+) -> pd.DataFrame:
     """Net benefit against threshold probability, with "treat all" and "treat none".
 
     Vickers & Elkin (2006), "Decision curve analysis", Medical Decision Making 26.
@@ -213,8 +227,10 @@ def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "sco
     method = check_threshold_choice(threshold_choice)
     for reserved in (TREAT_ALL, TREAT_NONE):
         if reserved in named:
-            raise ValueError(f"A classifier is named {reserved!r}, the name of a reference "
-                             f"strategy in the decision curve; rename it (clf.renamed(...)).")
+            raise ValueError(
+                f"A classifier is named {reserved!r}, the name of a reference "
+                f"strategy in the decision curve; rename it (clf.renamed(...))."
+            )
     if thresholds is None:
         pt = np.arange(100) / 100.0
     else:
@@ -224,24 +240,29 @@ def decision_curve(classifiers, thresholds=None, *, threshold_choice: str = "sco
     distinct = sorted(set(rhos.values()))
     if len(distinct) > 1 and not np.allclose(distinct, distinct[0], rtol=1e-12, atol=0.0):
         shown = ", ".join(f"{n!r}: {r:.6g}" for n, r in rhos.items())
-        raise ValueError(f"The classifiers were evaluated on data of different prevalences "
-                         f"({shown}), so 'treat all' differs between them. Pass prior= (the "
-                         f"prevalence to report net benefit at) or one data set's classifiers.")
+        raise ValueError(
+            f"The classifiers were evaluated on data of different prevalences "
+            f"({shown}), so 'treat all' differs between them. Pass prior= (the "
+            f"prevalence to report net benefit at) or one data set's classifiers."
+        )
     rho = next(iter(rhos.values()))
     frames = []
     for name, clf in named.items():
         if method == "score":
-            check_probability_scores(clf, score_roc(clf, method)[0],
-                                     "decision_curve(threshold_choice='score')")
+            check_probability_scores(
+                clf, score_roc(clf, method)[0], "decision_curve(threshold_choice='score')"
+            )
         f, t = _rates_at(clf, method, pt, rhos[name], threshold)
         frames.append((name, net_benefit(f, t, pt, rhos[name])))
     ones = np.ones_like(pt)
     frames.append((TREAT_ALL, net_benefit(ones, ones, pt, rho)))
     frames.append((TREAT_NONE, np.zeros_like(pt)))
-    out = pd.DataFrame({
-        "classifier": np.repeat([n for n, _ in frames], len(pt)),
-        "threshold_probability": np.tile(pt, len(frames)),
-        "net_benefit": np.concatenate([nb for _, nb in frames]),
-    })
+    out = pd.DataFrame(
+        {
+            "classifier": np.repeat([n for n, _ in frames], len(pt)),
+            "threshold_probability": np.tile(pt, len(frames)),
+            "net_benefit": np.concatenate([nb for _, nb in frames]),
+        }
+    )
     out.attrs.update(threshold_choice=method, prior=rho)
     return out

@@ -149,8 +149,9 @@ def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None
     (0.3, 0.7, 0.3, 0.3, 0.3, 0.7)
     """
     if clf.name is None:
-        raise ValueError("decision_rule needs a named classifier; give it a name= or use "
-                         "clf.renamed('...').")
+        raise ValueError(
+            "decision_rule needs a named classifier; give it a name= or use clf.renamed('...')."
+        )
     if p_pos is None:
         if clf.prevalence is None:
             raise ValueError("p_pos is required: this classifier was built from rates only.")
@@ -158,8 +159,15 @@ def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None
     pcf = float(probability_cost(p_pos, cost_fn, cost_fp))
     fields = cheapest_allowed(clf, pcf, constrained)
     cost = float(expected_cost(fields["nec"], p_pos, cost_fn, cost_fp))
-    return DecisionRule(classifier=clf.name, pcf=pcf, p_pos=float(p_pos), cost_fn=float(cost_fn),
-                        cost_fp=float(cost_fp), expected_cost=cost, **fields)
+    return DecisionRule(
+        classifier=clf.name,
+        pcf=pcf,
+        p_pos=float(p_pos),
+        cost_fn=float(cost_fn),
+        cost_fp=float(cost_fp),
+        expected_cost=cost,
+        **fields,
+    )
 
 
 def to_estimator(clf, rule: DecisionRule):
@@ -221,9 +229,11 @@ def to_estimator(clf, rule: DecisionRule):
     """
     source = getattr(clf, "estimator_source", None)
     if source is None:
-        raise ValueError(f"{clf.name!r} was not made from a scikit-learn estimator; build it with "
-                         "Classifier.from_estimator(...) or classifiers_from_estimators(...) to "
-                         "deploy it as one.")
+        raise ValueError(
+            f"{clf.name!r} was not made from a scikit-learn estimator; build it with "
+            "Classifier.from_estimator(...) or classifiers_from_estimators(...) to "
+            "deploy it as one."
+        )
     if rule.randomized:
         raise ValueError(
             f"The rule for {rule.classifier!r} is randomized: threshold {rule.threshold_low:.6g} "
@@ -231,18 +241,24 @@ def to_estimator(clf, rule: DecisionRule):
             "threshold reproduces it, and FixedThresholdClassifier takes one. The best single "
             f"threshold within the constraint is {rule.threshold:.6g}: deploy "
             f"FixedThresholdClassifier(estimator, threshold={rule.threshold!r}, "
-            f"pos_label={source.pos_label!r}, response_method={source.response_method!r}).")
+            f"pos_label={source.pos_label!r}, response_method={source.response_method!r})."
+        )
     try:
         from sklearn.model_selection import FixedThresholdClassifier
     except ImportError as exc:  # scikit-learn < 1.5
         import sklearn
 
-        raise ImportError(f"to_estimator needs scikit-learn >= 1.5 (FixedThresholdClassifier); "
-                          f"this is {sklearn.__version__}. Upgrade with "
-                          "pip install 'scikit-learn>=1.5'.") from exc
-    out = FixedThresholdClassifier(source.estimator, threshold=float(rule.threshold),
-                                   pos_label=source.pos_label,
-                                   response_method=source.response_method)
+        raise ImportError(
+            f"to_estimator needs scikit-learn >= 1.5 (FixedThresholdClassifier); "
+            f"this is {sklearn.__version__}. Upgrade with "
+            "pip install 'scikit-learn>=1.5'."
+        ) from exc
+    out = FixedThresholdClassifier(
+        source.estimator,
+        threshold=float(rule.threshold),
+        pos_label=source.pos_label,
+        response_method=source.response_method,
+    )
     if source.cross_validated:
         out.fit(source.X, source.y)
     else:

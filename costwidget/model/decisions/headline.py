@@ -54,8 +54,9 @@ def _trivial(pcf, constrained: bool) -> str | None:
     return None
 
 
-def headline_text(rows, *, constrained: bool = False, pcf: float | None = None,
-                  lower_scores=None) -> str:
+def headline_text(
+    rows, *, constrained: bool = False, pcf: float | None = None, lower_scores=None
+) -> str:
     """The headline for the readout ``rows`` (``(name, {column: value})`` pairs), plain text.
 
     With ``constrained`` the constrained columns decide (the rule to deploy under the
@@ -92,13 +93,17 @@ def headline_text(rows, *, constrained: bool = False, pcf: float | None = None,
     by_name = dict(rows)
     cost = float(by_name[low[0]][column])
     if len(low) > 1:
-        return (f"Tie: {len(low)} classifiers share the lowest cost, {readable(cost)} per case; "
-                f"none is the best here")
+        return (
+            f"Tie: {len(low)} classifiers share the lowest cost, {readable(cost)} per case; "
+            f"none is the best here"
+        )
     name, row = low[0], by_name[low[0]]
     lead = "Under the constraint, deploy" if constrained else "Deploy"
     lower = (lower_scores or {}).get(name)
-    text = (f"{lead} {name}{_rule(row, constrained, lower)}: {readable(cost)} per case "
-            f"(FPR {_percent(row[prefix + 'fpr'])} %, TPR {_percent(row[prefix + 'tpr'])} %)")
+    text = (
+        f"{lead} {name}{_rule(row, constrained, lower)}: {readable(cost)} per case "
+        f"(FPR {_percent(row[prefix + 'fpr'])} %, TPR {_percent(row[prefix + 'tpr'])} %)"
+    )
     others = [(n, r) for n, r in rows if n != name]
     nxt = lowest_names(others, column)
     if nxt:

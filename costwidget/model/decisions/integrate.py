@@ -35,16 +35,38 @@ __all__ = ["expected_under_density"]
 
 # Gauss-Kronrod 15-point nodes (x >= 0) and weights on [-1, 1], and the embedded
 # 7-point Gauss weights at nodes 1, 3, 5, 7 (QUADPACK's qk15).
-_XGK = np.array([0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
-                 0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
-                 0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-                 0.207784955007898467600689403773245, 0.0])
-_WGK = np.array([0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
-                 0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
-                 0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-                 0.204432940075298892414161999234649, 0.209482141084727828012999174891714])
-_WG = np.array([0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
-                0.381830050505118944950369775488975, 0.417959183673469387755102040816327])
+_XGK = np.array(
+    [
+        0.991455371120812639206854697526329,
+        0.949107912342758524526189684047851,
+        0.864864423359769072789712788640926,
+        0.741531185599394439863864773280788,
+        0.586087235467691130294144845693013,
+        0.405845151377397166906606412076961,
+        0.207784955007898467600689403773245,
+        0.0,
+    ]
+)
+_WGK = np.array(
+    [
+        0.022935322010529224963732008058970,
+        0.063092092629978553290700663189204,
+        0.104790010322250183839876322541518,
+        0.140653259715525918745189590510238,
+        0.169004726639267902826583426598550,
+        0.190350578064785409913256402421014,
+        0.204432940075298892414161999234649,
+        0.209482141084727828012999174891714,
+    ]
+)
+_WG = np.array(
+    [
+        0.129484966168869693270611432679082,
+        0.279705391489276667901467771423780,
+        0.381830050505118944950369775488975,
+        0.417959183673469387755102040816327,
+    ]
+)
 _NODES = np.concatenate((-_XGK[:-1], _XGK[::-1]))  # 15 nodes, ascending
 _KRONROD = np.concatenate((_WGK[:-1], _WGK[::-1]))
 _GAUSS = np.zeros(15)
@@ -106,11 +128,16 @@ def expected_under_density(envelope: Envelope, density) -> float:
     else:
         num, mass = _by_distribution(kind, dist, lo, hi, slope, intercept)
     if not (np.isfinite(mass) and mass > 0):
-        hint = ("" if kind != "callable" else
-                " Quadrature can miss a very narrow density: pass a scipy.stats distribution "
-                "(e.g. scipy.stats.norm(mu, sigma)) to integrate it exactly.")
-        raise ValueError(f"density has no mass on [0, 1] (it integrates to {mass!r} there), so "
-                         f"the expected cost given pcf in [0, 1] is undefined.{hint}")
+        hint = (
+            ""
+            if kind != "callable"
+            else " Quadrature can miss a very narrow density: pass a scipy.stats distribution "
+            "(e.g. scipy.stats.norm(mu, sigma)) to integrate it exactly."
+        )
+        raise ValueError(
+            f"density has no mass on [0, 1] (it integrates to {mass!r} there), so "
+            f"the expected cost given pcf in [0, 1] is undefined.{hint}"
+        )
     return float(num / mass)
 
 
@@ -121,15 +148,18 @@ def _classify(density):
 
     dist = getattr(density, "dist", None)
     if isinstance(dist, stats.rv_discrete):
-        raise TypeError("density must be continuous: for a discrete distribution of pcf values "
-                        "use sum(clf.nec(x) * p for x, p in ...) directly.")
+        raise TypeError(
+            "density must be continuous: for a discrete distribution of pcf values "
+            "use sum(clf.nec(x) * p for x, p in ...) directly."
+        )
     if isinstance(dist, stats.rv_continuous) and callable(getattr(density, "cdf", None)):
         family = _frozen_family(density)
         if family is not None:
             return family
         return "generic", (density.cdf, density.sf, density.ppf, density.isf)
-    if dist is None and all(callable(getattr(density, m, None))
-                            for m in ("cdf", "ccdf", "icdf", "iccdf")):  # scipy >= 1.15 style
+    if dist is None and all(
+        callable(getattr(density, m, None)) for m in ("cdf", "ccdf", "icdf", "iccdf")
+    ):  # scipy >= 1.15 style
         family = _new_style_family(density)
         if family is not None:
             return family
@@ -138,8 +168,10 @@ def _classify(density):
         raise TypeError("density must be continuous, got a distribution with a pmf only.")
     pdf = getattr(density, "pdf", density)
     if not callable(pdf):
-        raise TypeError("density must be a callable pdf(x) or a continuous scipy.stats "
-                        f"distribution, got {type(density).__name__}.")
+        raise TypeError(
+            "density must be a callable pdf(x) or a continuous scipy.stats "
+            f"distribution, got {type(density).__name__}."
+        )
     return "callable", pdf
 
 
@@ -154,8 +186,12 @@ def _frozen_family(frozen):
     params = {"loc": 0.0, "scale": 1.0, **dict(zip(names, frozen.args)), **frozen.kwds}
     if not float(params["scale"]) > 0:
         raise ValueError(f"the distribution's scale must be > 0, got {params['scale']!r}.")
-    for name, gen in (("norm", stats.norm), ("uniform", stats.uniform), ("beta", stats.beta),
-                      ("truncnorm", stats.truncnorm)):
+    for name, gen in (
+        ("norm", stats.norm),
+        ("uniform", stats.uniform),
+        ("beta", stats.beta),
+        ("truncnorm", stats.truncnorm),
+    ):
         if type(dist) is type(gen):
             return name, {k: float(v) for k, v in params.items()}
     return None

@@ -17,10 +17,22 @@ from ..kernels.costs import probability_cost
 from ..kernels.readable import readable, round_significant
 from ..kernels.validation import check_costs, check_probability
 
-__all__ = ["move_to_pcf", "prevalence_for_pcf", "snap_pcf", "zero_cost_note", "population_for",
-           "costs_for_pcf", "costs_for_ratio", "capacity_to_cases",
-           "capacity_from_cases", "operating_table", "operating_rows", "cheapest_allowed",
-           "readout_row", "CAPACITY_UNITS"]
+__all__ = [
+    "move_to_pcf",
+    "prevalence_for_pcf",
+    "snap_pcf",
+    "zero_cost_note",
+    "population_for",
+    "costs_for_pcf",
+    "costs_for_ratio",
+    "capacity_to_cases",
+    "capacity_from_cases",
+    "operating_table",
+    "operating_rows",
+    "cheapest_allowed",
+    "readout_row",
+    "CAPACITY_UNITS",
+]
 
 #: Units of a workforce capacity: a number of cases, or a percentage of all cases flagged.
 CAPACITY_UNITS = ("cases", "% flagged")
@@ -105,7 +117,9 @@ def costs_for_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float) -> tuple
     x = float(check_probability(pcf, "pcf"))
     p = float(check_probability(p_pos, "p_pos"))
     if not 0.0 < p < 1.0:
-        raise ValueError(f"p_pos must lie strictly between 0 and 1 to reach a given PCF(+), got {p!r}.")
+        raise ValueError(
+            f"p_pos must lie strictly between 0 and 1 to reach a given PCF(+), got {p!r}."
+        )
     if x == 1.0:
         ratio = math.inf
     else:
@@ -134,8 +148,10 @@ def prevalence_for_pcf(pcf, *, cost_fn: float, cost_fp: float) -> float:
     x = float(check_probability(pcf, "pcf"))
     fn, fp = (float(c) for c in check_costs(cost_fn, cost_fp))
     if not (fn > 0.0 and fp > 0.0):
-        raise ValueError("p(+) cannot move PCF(+) while a cost is 0 (PCF(+) is then 0 or 1 at "
-                         "every p(+)): change a cost instead.")
+        raise ValueError(
+            "p(+) cannot move PCF(+) while a cost is 0 (PCF(+) is then 0 or 1 at "
+            "every p(+)): change a cost instead."
+        )
     if x in (0.0, 1.0):
         return x
     p = x * fp / (x * fp + (1.0 - x) * fn)
@@ -169,8 +185,9 @@ def snap_pcf(x) -> float:
     return math.floor(1000.0 * x + 0.5) / 1000.0
 
 
-def move_to_pcf(pcf, *, p_pos: float, cost_fn: float, cost_fp: float,
-                digits: int | None = None) -> tuple[float, float, float]:
+def move_to_pcf(
+    pcf, *, p_pos: float, cost_fn: float, cost_fp: float, digits: int | None = None
+) -> tuple[float, float, float]:
     """``(p_pos, cost_fn, cost_fp)`` giving ``PCF(+) = pcf``: p(+) moves, the costs stay as typed.
 
     With two positive costs p(+) moves alone (:func:`prevalence_for_pcf`), and with ``digits``
@@ -297,8 +314,9 @@ def capacity_from_cases(cases, unit: str, *, n_pos: float, n_neg: float) -> floa
     return 100.0 * float(cases) / total if total > 0 else 0.0
 
 
-def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,
-                    constrained=None, best=None) -> pd.DataFrame:
+def operating_table(
+    classifiers, *, p_pos: float, cost_fn: float, cost_fp: float, constrained=None, best=None
+) -> pd.DataFrame:
     """The numbers at one operating point, one row per classifier (what the widget's readout shows).
 
     Parameters
@@ -334,14 +352,22 @@ def operating_table(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float
     classifier
     a           0.1  0.8  0.15
     """
-    rows = operating_rows(classifiers, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp,
-                          constrained=constrained, best=best)
-    return pd.DataFrame([row for _, row in rows],
-                        index=pd.Index([name for name, _ in rows], name="classifier"))
+    rows = operating_rows(
+        classifiers,
+        p_pos=p_pos,
+        cost_fn=cost_fn,
+        cost_fp=cost_fp,
+        constrained=constrained,
+        best=best,
+    )
+    return pd.DataFrame(
+        [row for _, row in rows], index=pd.Index([name for name, _ in rows], name="classifier")
+    )
 
 
-def operating_rows(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,
-                   constrained=None, best=None) -> list[tuple[str, dict]]:
+def operating_rows(
+    classifiers, *, p_pos: float, cost_fn: float, cost_fp: float, constrained=None, best=None
+) -> list[tuple[str, dict]]:
     """The rows of :func:`operating_table` as ``(name, {column: value})`` pairs, without pandas
     (an interactive readout redraws them at every slider move).
 
@@ -371,8 +397,10 @@ def operating_rows(classifiers, *, p_pos: float, cost_fn: float, cost_fp: float,
 def _mix_rule(rule) -> str:
     """The rule as a user deploys it (randomized when needed), for the readout's column."""
     if rule["randomized"]:
-        return (f"threshold {readable(rule['threshold_low'])} with prob. "
-                f"{readable(rule['prob_low'])}, else {readable(rule['threshold_high'])}")
+        return (
+            f"threshold {readable(rule['threshold_low'])} with prob. "
+            f"{readable(rule['prob_low'])}, else {readable(rule['threshold_high'])}"
+        )
     return f"threshold {readable(rule['threshold'])}"
 
 
@@ -387,15 +415,27 @@ def readout_row(clf, op, rule=None, *, scale: float) -> dict:
     ``p·C(-|+) + (1-p)·C(+|-)`` (NEC to cost per case).
     """
     lo, hi = clf.operating_range
-    row = {"threshold": op.threshold, "fpr": op.fpr, "tpr": op.tpr, "nec": op.nec,
-           "expected_cost": op.nec * scale, "range_lo": lo, "range_hi": hi}
+    row = {
+        "threshold": op.threshold,
+        "fpr": op.fpr,
+        "tpr": op.tpr,
+        "nec": op.nec,
+        "expected_cost": op.nec * scale,
+        "range_lo": lo,
+        "range_hi": hi,
+    }
     if rule is not None and rule["constraint"] is not None:
-        row.update({"constrained_fpr": rule["fpr"], "constrained_tpr": rule["tpr"],
-                    "constrained_nec": rule["nec"],
-                    "constrained_expected_cost": rule["nec"] * scale,
-                    "constrained_rule": _mix_rule(rule),
-                    "best_single_threshold": rule["threshold"],
-                    "constrained_binding": rule["binding"]})
+        row.update(
+            {
+                "constrained_fpr": rule["fpr"],
+                "constrained_tpr": rule["tpr"],
+                "constrained_nec": rule["nec"],
+                "constrained_expected_cost": rule["nec"] * scale,
+                "constrained_rule": _mix_rule(rule),
+                "best_single_threshold": rule["threshold"],
+                "constrained_binding": rule["binding"],
+            }
+        )
     return row
 
 
@@ -421,9 +461,20 @@ def _optimum(clf, pcf, op) -> dict:
     # A vertex optimal at one PCF(+) only (a tie) has no piece: its interval is that point.
     lo, hi = (pcf, pcf) if same.empty else (float(same.pcf_lo.min()), float(same.pcf_hi.max()))
     t = float(op.threshold)
-    return {"threshold": t, "randomized": False, "threshold_low": t, "threshold_high": t,
-            "prob_low": 0.0, "constraint": None, "fpr": float(op.fpr), "tpr": float(op.tpr),
-            "nec": float(op.nec), "pcf_lo": lo, "pcf_hi": hi, "binding": False}
+    return {
+        "threshold": t,
+        "randomized": False,
+        "threshold_low": t,
+        "threshold_high": t,
+        "prob_low": 0.0,
+        "constraint": None,
+        "fpr": float(op.fpr),
+        "tpr": float(op.tpr),
+        "nec": float(op.nec),
+        "pcf_lo": lo,
+        "pcf_hi": hi,
+        "binding": False,
+    }
 
 
 def cheapest_allowed(clf, pcf: float, cp=None, *, op=None) -> dict:
@@ -483,9 +534,17 @@ def cheapest_allowed(clf, pcf: float, cp=None, *, op=None) -> dict:
         df, dt = f[j + 1] - f[j], t[j + 1] - t[j]
         lo = float(df / (df + dt)) if df + dt > 0 else 0.0
     nec = float(cp.nec(pcf))
-    return {"threshold": float(cp.single_threshold if cp.randomized else cp.threshold_high),
-            "randomized": bool(cp.randomized), "threshold_low": float(cp.threshold_low),
-            "threshold_high": float(cp.threshold_high),
-            "prob_low": float(cp.prob_low) if cp.randomized else 0.0, "constraint": cp.kind,
-            "fpr": float(cp.fpr), "tpr": float(cp.tpr), "nec": nec, "pcf_lo": min(lo, pcf),
-            "pcf_hi": 1.0, "binding": bool(nec - float(op.nec) > _NEC_SLACK)}
+    return {
+        "threshold": float(cp.single_threshold if cp.randomized else cp.threshold_high),
+        "randomized": bool(cp.randomized),
+        "threshold_low": float(cp.threshold_low),
+        "threshold_high": float(cp.threshold_high),
+        "prob_low": float(cp.prob_low) if cp.randomized else 0.0,
+        "constraint": cp.kind,
+        "fpr": float(cp.fpr),
+        "tpr": float(cp.tpr),
+        "nec": nec,
+        "pcf_lo": min(lo, pcf),
+        "pcf_hi": 1.0,
+        "binding": bool(nec - float(op.nec) > _NEC_SLACK),
+    }

@@ -26,8 +26,7 @@ from ..kernels.readable import lowest_names, readable, round_significant
 from ..uncertainty.bands import scored_arrays
 from ..uncertainty.paired import difference_at
 
-__all__ = ["RunnerUpBand", "runner_up_band", "fitting_band", "fits", "band_words",
-           "runner_up_name"]
+__all__ = ["RunnerUpBand", "runner_up_band", "fitting_band", "fits", "band_words", "runner_up_name"]
 
 
 @dataclass(frozen=True)
@@ -95,8 +94,9 @@ def _fixed(clf, threshold: float) -> float:
     return float(np.nextafter(scores.max(), np.inf)) if threshold > 0 else float(scores.min())
 
 
-def runner_up_band(classifiers, decision, *, level=0.90, n_boot=1000, grid=512,
-                   random_state=0) -> RunnerUpBand | None:
+def runner_up_band(
+    classifiers, decision, *, level=0.90, n_boot=1000, grid=512, random_state=0
+) -> RunnerUpBand | None:
     """The paired band of the runner-up's NEC minus the chosen classifier's, at the decision.
 
     Parameters
@@ -152,27 +152,56 @@ def runner_up_band(classifiers, decision, *, level=0.90, n_boot=1000, grid=512,
     runner = runner_up_name(decision.classifiers, chosen)
     if runner is None:
         return None
-    by_name = ({str(k): c for k, c in classifiers.items()} if isinstance(classifiers, dict)
-               else {c.name: c for c in classifiers})
+    by_name = (
+        {str(k): c for k, c in classifiers.items()}
+        if isinstance(classifiers, dict)
+        else {c.name: c for c in classifiers}
+    )
     missing = [n for n in (chosen, runner) if n not in by_name]
     if missing:
-        raise ValueError(f"the decision's {missing} are not among the classifiers given "
-                         f"({sorted(by_name)}); pass the classifiers the decision was made over.")
+        raise ValueError(
+            f"the decision's {missing} are not among the classifiers given "
+            f"({sorted(by_name)}); pass the classifiers the decision was made over."
+        )
     rules = [decision.of(chosen).rule, decision.of(runner).rule]
     if any(r.randomized for r in rules if r.binding):
-        raise ValueError("a rule the constraint binds mixes two thresholds at random; the paired "
-                         "band holds each classifier at one threshold, so no band is given here.")
+        raise ValueError(
+            "a rule the constraint binds mixes two thresholds at random; the paired "
+            "band holds each classifier at one threshold, so no band is given here."
+        )
     of = "rules" if any(r.binding for r in rules) else "envelopes"
-    ths = [None, None] if of == "envelopes" else [
-        _fixed(by_name[n], r.threshold) for n, r in zip((chosen, runner), rules)]
-    diff, lo, hi = difference_at(by_name[chosen], by_name[runner], pcf, level,
-                                 threshold_a=ths[0], threshold_b=ths[1], n_boot=n_boot,
-                                 grid=grid, random_state=random_state)
+    ths = (
+        [None, None]
+        if of == "envelopes"
+        else [_fixed(by_name[n], r.threshold) for n, r in zip((chosen, runner), rules)]
+    )
+    diff, lo, hi = difference_at(
+        by_name[chosen],
+        by_name[runner],
+        pcf,
+        level,
+        threshold_a=ths[0],
+        threshold_b=ths[1],
+        n_boot=n_boot,
+        grid=grid,
+        random_state=random_state,
+    )
     fixed = [None, None] if of == "envelopes" else [r.threshold for r in rules]
-    return RunnerUpBand(chosen=chosen, runner_up=runner, pcf=pcf, of=of,
-                        threshold_chosen=fixed[0], threshold_runner_up=fixed[1],
-                        diff=-diff, lower=-hi, upper=-lo, level=float(level), n_boot=int(n_boot),
-                        grid=int(grid), random_state=int(random_state))
+    return RunnerUpBand(
+        chosen=chosen,
+        runner_up=runner,
+        pcf=pcf,
+        of=of,
+        threshold_chosen=fixed[0],
+        threshold_runner_up=fixed[1],
+        diff=-diff,
+        lower=-hi,
+        upper=-lo,
+        level=float(level),
+        n_boot=int(n_boot),
+        grid=int(grid),
+        random_state=int(random_state),
+    )
 
 
 def fitting_band(band, parts, chosen, pcf, constraint):
@@ -181,8 +210,10 @@ def fitting_band(band, parts, chosen, pcf, constraint):
     if band is None:
         return None
     if not isinstance(band, RunnerUpBand):
-        raise TypeError(f"runner_up_band must be a RunnerUpBand (from cw.runner_up_band(...)) "
-                        f"or None, got {type(band).__name__}.")
+        raise TypeError(
+            f"runner_up_band must be a RunnerUpBand (from cw.runner_up_band(...)) "
+            f"or None, got {type(band).__name__}."
+        )
     if pcf == 0.0 or (pcf == 1.0 and constraint == "none"):
         return None  # the headline names no runner-up there
     return band if fits(band, parts, chosen, runner_up_name(parts, chosen), pcf) else None
@@ -195,8 +226,11 @@ def fits(band, parts, chosen, runner_up, pcf) -> bool:
     rules = [c.rule for n in (chosen, runner_up) for c in parts if c.name == n]
     if band.of == "envelopes":
         return not any(r.binding for r in rules)
-    return (any(r.binding for r in rules) and not any(r.randomized for r in rules)
-            and [band.threshold_chosen, band.threshold_runner_up] == [r.threshold for r in rules])
+    return (
+        any(r.binding for r in rules)
+        and not any(r.randomized for r in rules)
+        and [band.threshold_chosen, band.threshold_runner_up] == [r.threshold for r in rules]
+    )
 
 
 def _signed(x: float) -> str:
@@ -206,10 +240,15 @@ def _signed(x: float) -> str:
 
 def band_words(band, chosen: str, scale: float) -> str:
     """The headline's clause for a fitting band, in cost per case (``scale``: NEC to cost)."""
-    what = ("the difference" if band.of == "envelopes"
-            else "the two rules' difference, thresholds held fixed")
-    said = (f"simultaneous paired {readable(round_significant(100.0 * band.level, 3))} % band "
-            f"of {what}: {_signed(band.lower * scale)} to {_signed(band.upper * scale)}")
+    what = (
+        "the difference"
+        if band.of == "envelopes"
+        else "the two rules' difference, thresholds held fixed"
+    )
+    said = (
+        f"simultaneous paired {readable(round_significant(100.0 * band.level, 3))} % band "
+        f"of {what}: {_signed(band.lower * scale)} to {_signed(band.upper * scale)}"
+    )
     if band.includes_zero:
         return f", which this data cannot tell apart from {chosen} ({said})"
     return f", significantly more than {chosen} ({said})"

@@ -72,10 +72,12 @@ THRESHOLD_CHOICES = ("optimal", "score", "rate", "fixed")
 # ---------------------------------------------------------------------------- checks
 def check_threshold_choice(threshold_choice) -> str:
     if threshold_choice not in THRESHOLD_CHOICES:
-        raise ValueError(f"threshold_choice must be one of {list(THRESHOLD_CHOICES)}, got "
-                         f"{threshold_choice!r}. 'optimal' is the envelope, 'score' thresholds "
-                         f"calibrated probabilities at the Bayes threshold, 'rate' predicts a "
-                         f"share of cases positive, 'fixed' uses one threshold.")
+        raise ValueError(
+            f"threshold_choice must be one of {list(THRESHOLD_CHOICES)}, got "
+            f"{threshold_choice!r}. 'optimal' is the envelope, 'score' thresholds "
+            f"calibrated probabilities at the Bayes threshold, 'rate' predicts a "
+            f"share of cases positive, 'fixed' uses one threshold."
+        )
     return threshold_choice
 
 
@@ -92,14 +94,18 @@ def prior_for(clf, prior, *, needed: bool = True):
     """The prevalence ρ to use: ``prior``, else the classifier's (weighted) prevalence."""
     if prior is None:
         if clf.prevalence is None and needed:
-            raise ValueError(f"{_label(clf)} was built from ROC rates only "
-                             f"(Classifier.from_roc), so its prevalence is unknown: pass prior= "
-                             f"(the share of positives, strictly between 0 and 1).")
+            raise ValueError(
+                f"{_label(clf)} was built from ROC rates only "
+                f"(Classifier.from_roc), so its prevalence is unknown: pass prior= "
+                f"(the share of positives, strictly between 0 and 1)."
+            )
         return None if clf.prevalence is None else float(clf.prevalence)
     p = number_or_inf(prior, "prior")
     if not 0.0 < p < 1.0:
-        raise ValueError(f"prior must lie strictly between 0 and 1 (the prevalence of the positive "
-                         f"class), got {prior!r}.")
+        raise ValueError(
+            f"prior must lie strictly between 0 and 1 (the prevalence of the positive "
+            f"class), got {prior!r}."
+        )
     return p
 
 
@@ -112,12 +118,13 @@ def score_roc(clf, method: str):
     c = clf.counts
     th = c.thresholds
     if clf.n_pos is None or not np.all(np.isfinite(th[1:])):
-        how = ("from_roc" if clf.n_pos is None else "from_confusion")
+        how = "from_roc" if clf.n_pos is None else "from_confusion"
         raise ValueError(
             f"threshold_choice={method!r} needs the classifier's scores, but {_label(clf).lower()} "
             f"was built with Classifier.{how} and has only ROC points. Build it with "
             f"Classifier.from_scores, from_counts, from_frame or from_estimator; "
-            f"threshold_choice='optimal' works for any classifier.")
+            f"threshold_choice='optimal' works for any classifier."
+        )
     return th, c.fp / c.n_neg, c.tp / c.n_pos
 
 
@@ -132,12 +139,14 @@ def check_probability_scores(clf, th, what: str) -> None:
             f"{what} reads scores as calibrated probabilities, but {_label(clf).lower()}'s scores "
             f"span [{lo:.6g}, {hi:.6g}], outside [0, 1]. Calibrate them first (e.g. "
             f"sklearn.calibration.CalibratedClassifierCV, or IsotonicRegression on held-out "
-            f"scores), or use threshold_choice='rate' or 'optimal', which need only the ranking.")
+            f"scores), or use threshold_choice='rate' or 'optimal', which need only the ranking."
+        )
 
 
 # ---------------------------------------------------------------------------- pointwise NEC
-def nec_by_threshold_choice(clf, pcf, threshold_choice: str = "optimal", *, prior=None,
-                            threshold: float = 0.5):
+def nec_by_threshold_choice(
+    clf, pcf, threshold_choice: str = "optimal", *, prior=None, threshold: float = 0.5
+):
     """Normalized expected cost at ``pcf`` when the threshold is chosen by ``threshold_choice``.
 
     Hernández-Orallo, Flach & Ferri (2012), "A unified view of performance
@@ -196,7 +205,7 @@ def nec_by_threshold_choice(clf, pcf, threshold_choice: str = "optimal", *, prio
     method = check_threshold_choice(threshold_choice)
     x = check_scalar_or_1d(check_pcf(pcf), "pcf")
     if method == "optimal":
-        prior_for(clf, prior, needed=False)   # checked, though the envelope does not depend on it
+        prior_for(clf, prior, needed=False)  # checked, though the envelope does not depend on it
         # From best(), not clf.nec(): Classifier.nec may delegate here.
         out = clf.best(np.atleast_1d(x))["nec"].to_numpy()
         out = out[0] if np.ndim(x) == 0 else out
@@ -264,14 +273,20 @@ def score_rule_at_costs(clf, p_pos, cost_fn, cost_fp, *, prior=None) -> dict:
     r, p = Fraction(rho), Fraction(p_pos)
     neg, pos = r * (1 - p) * Fraction(cost_fp), (1 - r) * p * Fraction(cost_fn)
     c = neg / (neg + pos) if neg + pos else Fraction(1)
-    j = int(K.score_index(th, float(c)))   # c rounded once, as a literal of it would be
-    return {"threshold": float(th[j]), "fpr": float(fpr[j]), "tpr": float(tpr[j]), "pcf": pcf,
-            "nec": float(K.nec_of(fpr[j], tpr[j], pcf))}
+    j = int(K.score_index(th, float(c)))  # c rounded once, as a literal of it would be
+    return {
+        "threshold": float(th[j]),
+        "fpr": float(fpr[j]),
+        "tpr": float(tpr[j]),
+        "pcf": pcf,
+        "nec": float(K.nec_of(fpr[j], tpr[j], pcf)),
+    }
 
 
 # ---------------------------------------------------------------------------- exact curves
-def cost_curve(clf, threshold_choice: str = "optimal", *, prior=None,
-               threshold: float = 0.5) -> pd.DataFrame:
+def cost_curve(
+    clf, threshold_choice: str = "optimal", *, prior=None, threshold: float = 0.5
+) -> pd.DataFrame:
     """The exact cost curve of a threshold choice method, as pieces over PCF(+).
 
     Parameters
@@ -354,15 +369,25 @@ def cost_curve(clf, threshold_choice: str = "optimal", *, prior=None,
 
 def _constant_pieces(lo, hi, th, f, t, rho) -> pd.DataFrame:
     rate = np.full(len(lo), np.nan) if rho is None else rho * t + (1.0 - rho) * f
-    return pd.DataFrame({"pcf_lo": lo, "pcf_hi": hi, "threshold": th, "fpr": f, "tpr": t,
-                         "rate": rate, "nec_lo": K.nec_of(f, t, lo), "nec_hi": K.nec_of(f, t, hi)})
+    return pd.DataFrame(
+        {
+            "pcf_lo": lo,
+            "pcf_hi": hi,
+            "threshold": th,
+            "fpr": f,
+            "tpr": t,
+            "rate": rate,
+            "nec_lo": K.nec_of(f, t, lo),
+            "nec_hi": K.nec_of(f, t, hi),
+        }
+    )
 
 
 def _score_pieces(th: np.ndarray, rho: float):
     """Pieces of the score-driven curve: (pcf_lo, pcf_hi, ROC index on the piece)."""
-    first = int(K.score_index(th, 1.0))             # at pcf 0 the threshold is 1
+    first = int(K.score_index(th, 1.0))  # at pcf 0 the threshold is 1
     k = np.arange(first + 1, len(th))
-    k = k[th[k] >= 0.0]                              # scores below 0 are never positive
+    k = k[th[k] >= 0.0]  # scores below 0 are never positive
     # Where each further score joins: the least float PCF(+) whose threshold is <= the score, so
     # that a piece holds exactly the pcf values nec_by_threshold_choice classifies its way.
     starts = K.score_pcf_starts(th[k], rho)
@@ -375,15 +400,24 @@ def _score_pieces(th: np.ndarray, rho: float):
 
 def _rate_pieces(th, fpr, tpr, rho) -> pd.DataFrame:
     cum = K.rate_cumulative(fpr, tpr, rho)
-    x = K.flip(1.0 - cum, rho)                       # pcf where the share reaches cum[j]
+    x = K.flip(1.0 - cum, rho)  # pcf where the share reaches cum[j]
     x[0], x[-1] = 0.0, 1.0
     j = np.arange(1, len(th))
-    out = pd.DataFrame({
-        "pcf_lo": x[j - 1], "pcf_hi": x[j], "threshold": th[j],
-        "rate_lo": cum[j - 1], "rate_hi": cum[j],
-        "fpr_lo": fpr[j - 1], "tpr_lo": tpr[j - 1], "fpr_hi": fpr[j], "tpr_hi": tpr[j],
-        "nec_lo": K.nec_of(fpr[j - 1], tpr[j - 1], x[j - 1]),
-        "nec_hi": K.nec_of(fpr[j], tpr[j], x[j])})
+    out = pd.DataFrame(
+        {
+            "pcf_lo": x[j - 1],
+            "pcf_hi": x[j],
+            "threshold": th[j],
+            "rate_lo": cum[j - 1],
+            "rate_hi": cum[j],
+            "fpr_lo": fpr[j - 1],
+            "tpr_lo": tpr[j - 1],
+            "fpr_hi": fpr[j],
+            "tpr_hi": tpr[j],
+            "nec_lo": K.nec_of(fpr[j - 1], tpr[j - 1], x[j - 1]),
+            "nec_hi": K.nec_of(fpr[j], tpr[j], x[j]),
+        }
+    )
     return out[out["pcf_hi"] > out["pcf_lo"]].reset_index(drop=True)
 
 
@@ -392,9 +426,16 @@ def _area(pieces: pd.DataFrame, method: str, rho) -> float:
     if method != "rate":
         return K.linear_area(p["pcf_lo"], p["pcf_hi"], p["nec_lo"], p["nec_hi"])
     width = p["rate_hi"] - p["rate_lo"]
-    return K.rate_area(p["pcf_lo"], p["pcf_hi"], p["rate_lo"], p["fpr_lo"], p["tpr_lo"],
-                       (p["fpr_hi"] - p["fpr_lo"]) / width, (p["tpr_hi"] - p["tpr_lo"]) / width,
-                       rho)
+    return K.rate_area(
+        p["pcf_lo"],
+        p["pcf_hi"],
+        p["rate_lo"],
+        p["fpr_lo"],
+        p["tpr_lo"],
+        (p["fpr_hi"] - p["fpr_lo"]) / width,
+        (p["tpr_hi"] - p["tpr_lo"]) / width,
+        rho,
+    )
 
 
 # ---------------------------------------------------------------------------- losses over c
@@ -404,8 +445,8 @@ def _cost_pieces(clf, method: str, rho: float, threshold: float):
         h = clf.hull
         f, t = h["fpr"].to_numpy(), h["tpr"].to_numpy()
         df, dt = np.diff(f), np.diff(t)
-        cross = rho * dt / (rho * dt + (1.0 - rho) * df)   # c where vertex k hands over to k + 1
-        c_hi = np.concatenate(([1.0], cross))   # vertex k optimal on [cross_k, cross_k-1]
+        cross = rho * dt / (rho * dt + (1.0 - rho) * df)  # c where vertex k hands over to k + 1
+        c_hi = np.concatenate(([1.0], cross))  # vertex k optimal on [cross_k, cross_k-1]
         c_lo = np.concatenate((cross, [0.0]))
         return c_lo, c_hi, f, t, f, t
     th, fpr, tpr = score_roc(clf, method)
@@ -419,13 +460,14 @@ def _cost_pieces(clf, method: str, rho: float, threshold: float):
         c_lo = np.concatenate((v, [0.0]))
         j = np.arange(len(th))
         return c_lo, c_hi, fpr[j], tpr[j], fpr[j], tpr[j]
-    cum = K.rate_cumulative(fpr, tpr, rho)                # share 1 - c
+    cum = K.rate_cumulative(fpr, tpr, rho)  # share 1 - c
     j = np.arange(1, len(th))
     return (1.0 - cum[j], 1.0 - cum[j - 1], fpr[j], tpr[j], fpr[j - 1], tpr[j - 1])
 
 
-def expected_loss(clf, threshold_choice: str = "optimal", *, prior=None,
-                  threshold: float = 0.5) -> float:
+def expected_loss(
+    clf, threshold_choice: str = "optimal", *, prior=None, threshold: float = 0.5
+) -> float:
     """Expected loss of a threshold choice method: ``∫ Q(c) dc``, c uniform on [0, 1], exactly.
 
     ``Q(c) = 2·[c·(1-prior)·FPR + (1-c)·prior·FNR]`` (Hernández-Orallo, Flach &
@@ -492,8 +534,8 @@ def brier_score(clf, *, prior=None) -> float:
     check_probability_scores(clf, th, "brier_score")
     rho = prior_for(clf, prior)
     v = th[1:]
-    pos, neg = np.diff(tpr), np.diff(fpr)   # share of each class at each distinct score
-    return float(rho * np.sum(pos * (1.0 - v) ** 2) + (1.0 - rho) * np.sum(neg * v ** 2))
+    pos, neg = np.diff(tpr), np.diff(fpr)  # share of each class at each distinct score
+    return float(rho * np.sum(pos * (1.0 - v) ** 2) + (1.0 - rho) * np.sum(neg * v**2))
 
 
 def _beta_params(rho: float, severity_ratio):
@@ -504,11 +546,13 @@ def _beta_params(rho: float, severity_ratio):
         return 2.0, 1.0 + 1.0 / sr
     if sr < 0:
         return rho + 1.0, (1.0 - rho) + 1.0
-    raise ValueError("severity_ratio must not be 0: give a positive ratio C(+|-)/C(-|+) of the "
-                     "cost of a false positive to a false negative, a negative number for "
-                     "Beta(π₁+1, π₀+1) (Hand & Anagnostopoulos 2014), or None for the "
-                     "default "
-                     "π₁/π₀.")
+    raise ValueError(
+        "severity_ratio must not be 0: give a positive ratio C(+|-)/C(-|+) of the "
+        "cost of a false positive to a false negative, a negative number for "
+        "Beta(π₁+1, π₀+1) (Hand & Anagnostopoulos 2014), or None for the "
+        "default "
+        "π₁/π₀."
+    )
 
 
 def auc(clf) -> float:
@@ -558,6 +602,13 @@ def h_measure(clf, *, severity_ratio=None, prior=None) -> float:
     c_lo, c_hi, f, t, _, _ = _cost_pieces(clf, "optimal", rho, 0.5)
     loss = K.beta_loss(c_lo, c_hi, f, t, rho, a, b)
     # Trivial classifiers: all positive (FPR = TPR = 1) below c = π₁, all negative above.
-    worst = K.beta_loss(np.array([0.0, rho]), np.array([rho, 1.0]), np.array([1.0, 0.0]),
-                        np.array([1.0, 0.0]), rho, a, b)
+    worst = K.beta_loss(
+        np.array([0.0, rho]),
+        np.array([rho, 1.0]),
+        np.array([1.0, 0.0]),
+        np.array([1.0, 0.0]),
+        rho,
+        a,
+        b,
+    )
     return float(1.0 - min(loss, worst) / worst)

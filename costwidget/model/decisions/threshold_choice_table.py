@@ -28,11 +28,32 @@ __all__ = ["COLUMNS", "threshold_choice_table"]
 
 _SCORE_COLUMNS = ("brier", "loss_score", "calibration_loss", "area_score")
 _SCORED_COLUMNS = ("loss_fixed", "loss_rate", "area_fixed", "area_rate")
-_PRIOR_COLUMNS = ("loss_fixed", "loss_score", "loss_rate", "loss_optimal", "calibration_loss",
-                  "brier", "h_measure", "area_score", "area_rate")
-COLUMNS = ("prior", "brier", "loss_fixed", "loss_score", "loss_rate", "loss_optimal",
-           "calibration_loss", "auc", "h_measure", "area_fixed", "area_score", "area_rate",
-           "area_optimal")
+_PRIOR_COLUMNS = (
+    "loss_fixed",
+    "loss_score",
+    "loss_rate",
+    "loss_optimal",
+    "calibration_loss",
+    "brier",
+    "h_measure",
+    "area_score",
+    "area_rate",
+)
+COLUMNS = (
+    "prior",
+    "brier",
+    "loss_fixed",
+    "loss_score",
+    "loss_rate",
+    "loss_optimal",
+    "calibration_loss",
+    "auc",
+    "h_measure",
+    "area_fixed",
+    "area_score",
+    "area_rate",
+    "area_optimal",
+)
 
 
 def _row(clf, name: str, prior, threshold: float, severity_ratio) -> dict:
@@ -41,19 +62,27 @@ def _row(clf, name: str, prior, threshold: float, severity_ratio) -> dict:
     row["area_optimal"] = float(clf.area())
     rho = prior_for(clf, prior, needed=False)
     if rho is None:
-        warnings.warn(f"threshold_choice_table: {name!r} was built from ROC rates only, so its "
-                      f"prevalence is unknown; columns {list(_PRIOR_COLUMNS)} are NaN. Pass "
-                      f"prior= to fill them.", UserWarning, stacklevel=3)
+        warnings.warn(
+            f"threshold_choice_table: {name!r} was built from ROC rates only, so its "
+            f"prevalence is unknown; columns {list(_PRIOR_COLUMNS)} are NaN. Pass "
+            f"prior= to fill them.",
+            UserWarning,
+            stacklevel=3,
+        )
         return row
     row["prior"] = rho
     row["loss_optimal"] = expected_loss(clf, "optimal", prior=rho)
     row["h_measure"] = h_measure(clf, prior=rho, severity_ratio=severity_ratio)
     th = clf.counts.thresholds
     if clf.n_pos is None or not np.all(np.isfinite(th[1:])):
-        warnings.warn(f"threshold_choice_table: {name!r} has no scores (it was built from ROC "
-                      f"points or a confusion matrix), so columns "
-                      f"{list(_SCORE_COLUMNS + _SCORED_COLUMNS)} are NaN. Build it with "
-                      f"Classifier.from_scores to fill them.", UserWarning, stacklevel=3)
+        warnings.warn(
+            f"threshold_choice_table: {name!r} has no scores (it was built from ROC "
+            f"points or a confusion matrix), so columns "
+            f"{list(_SCORE_COLUMNS + _SCORED_COLUMNS)} are NaN. Build it with "
+            f"Classifier.from_scores to fill them.",
+            UserWarning,
+            stacklevel=3,
+        )
         return row
     row["loss_fixed"] = expected_loss(clf, "fixed", prior=rho, threshold=threshold)
     row["loss_rate"] = expected_loss(clf, "rate", prior=rho)
@@ -61,11 +90,14 @@ def _row(clf, name: str, prior, threshold: float, severity_ratio) -> dict:
     row["area_rate"] = cost_curve(clf, "rate", prior=rho).attrs["area"]
     lo, hi = score_range(th)
     if lo < 0.0 or hi > 1.0:
-        warnings.warn(f"threshold_choice_table: {name!r} has scores in [{lo:.6g}, {hi:.6g}], "
-                      f"outside [0, 1], so they are not probabilities and columns "
-                      f"{list(_SCORE_COLUMNS)} are NaN. Calibrate the scores first (e.g. "
-                      f"sklearn.calibration.CalibratedClassifierCV) to fill them.",
-                      UserWarning, stacklevel=3)
+        warnings.warn(
+            f"threshold_choice_table: {name!r} has scores in [{lo:.6g}, {hi:.6g}], "
+            f"outside [0, 1], so they are not probabilities and columns "
+            f"{list(_SCORE_COLUMNS)} are NaN. Calibrate the scores first (e.g. "
+            f"sklearn.calibration.CalibratedClassifierCV) to fill them.",
+            UserWarning,
+            stacklevel=3,
+        )
         return row
     row["brier"] = brier_score(clf, prior=rho)
     row["loss_score"] = expected_loss(clf, "score", prior=rho)
@@ -74,8 +106,9 @@ def _row(clf, name: str, prior, threshold: float, severity_ratio) -> dict:
     return row
 
 
-def threshold_choice_table(classifiers, *, prior=None, threshold: float = 0.5,
-                           severity_ratio=None) -> pd.DataFrame:
+def threshold_choice_table(
+    classifiers, *, prior=None, threshold: float = 0.5, severity_ratio=None
+) -> pd.DataFrame:
     """One row per classifier: Brier score, the loss of each threshold choice method, AUC, H.
 
     The losses are ``∫ Q(c) dc`` over c uniform on [0, 1] (see

@@ -233,7 +233,9 @@ def roc_line_to_cost_point(slope, tpr_intercept):
     s = np.asarray(slope, dtype=np.float64)
     tp0 = np.asarray(tpr_intercept, dtype=np.float64)
     if np.any(s == -1):
-        raise ValueError("An ROC line of slope -1 is parallel to every cost line's dual: no cost point.")
+        raise ValueError(
+            "An ROC line of slope -1 is parallel to every cost line's dual: no cost point."
+        )
     pcf = 1.0 / (1.0 + s)
     return _scalar_or_array(pcf), _scalar_or_array((1.0 - tp0) * pcf)
 

@@ -34,7 +34,7 @@ from .validation import as_1d, check_finite, check_same_length
 __all__ = ["FoldCounts", "counts_classifier", "check_counts"]
 
 # Whole-number counts above this are summed in float64 (int64 could overflow).
-_INT_MAX = 2.0 ** 62
+_INT_MAX = 2.0**62
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,9 @@ def check_counts(values, name: str, n: int, *, weights: bool = False) -> np.ndar
     float64 even when whole, as ``from_scores`` treats ``sample_weight``."""
     arr = as_1d(values, name)
     if len(arr) != n:
-        raise ValueError(f"{name} has {len(arr)} entries but score has {n}; give one count per row.")
+        raise ValueError(
+            f"{name} has {len(arr)} entries but score has {n}; give one count per row."
+        )
     if weights:
         arr = check_finite(arr.astype(np.float64, copy=False), name)
     elif arr.dtype.kind == "b":  # cannot be negative, nor sum beyond n: no check, no copy
@@ -74,8 +76,10 @@ def check_counts(values, name: str, n: int, *, weights: bool = False) -> np.ndar
         bad = arr < 0
     if bad.any():
         first = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{name} has {int(bad.sum())} negative count(s) (first at row {first}: "
-                         f"{arr[first].item()!r}); counts and weights must be >= 0.")
+        raise ValueError(
+            f"{name} has {int(bad.sum())} negative count(s) (first at row {first}: "
+            f"{arr[first].item()!r}); counts and weights must be >= 0."
+        )
     if not weights and arr.dtype.kind == "f" and np.all(arr == np.floor(arr)):
         arr = arr.astype(np.int64) if arr.sum() < _INT_MAX else arr
     return arr
@@ -176,15 +180,18 @@ def _scale(pos, neg):
 
 def _roc(thresholds, tp, fp, exponent) -> RocCounts:
     extra = {"exponent": exponent} if _SCALED else {}
-    return RocCounts(thresholds=thresholds, tp=tp, fp=fp, n_pos=tp[-1].item(),
-                     n_neg=fp[-1].item(), **extra)
+    return RocCounts(
+        thresholds=thresholds, tp=tp, fp=fp, n_pos=tp[-1].item(), n_neg=fp[-1].item(), **extra
+    )
 
 
 def _check_both_classes(tp, fp, where: str) -> None:
     for total, cls, col in ((tp, "positive", "n_pos"), (fp, "negative", "n_neg")):
         if total[-1] == 0:
-            raise ValueError(f"{where} has no {cls} cases ({col} sums to 0); both classes are "
-                             f"needed to estimate TPR and FPR.")
+            raise ValueError(
+                f"{where} has no {cls} cases ({col} sums to 0); both classes are "
+                f"needed to estimate TPR and FPR."
+            )
 
 
 def _build(cls, key, pos, neg, low, high, *, name, pos_label, where, folds=None, strata=()):
@@ -196,13 +203,31 @@ def _build(cls, key, pos, neg, low, high, *, name, pos_label, where, folds=None,
     if merged is not None and merged.any():
         per_pos, per_neg = np.diff(tp), np.diff(fp)
         bound = merge_bound(per_pos[merged], per_neg[merged], tp[-1], fp[-1])
-    return cls(counts=_roc(th, tp, fp, exponent), name=name, pos_label=pos_label, folds=folds,
-               score_counts=FoldCounts(folds=tuple(strata), group_high=group_high),
-               envelope_error_bound=bound)
+    return cls(
+        counts=_roc(th, tp, fp, exponent),
+        name=name,
+        pos_label=pos_label,
+        folds=folds,
+        score_counts=FoldCounts(folds=tuple(strata), group_high=group_high),
+        envelope_error_bound=bound,
+    )
 
 
-def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, folds=None,
-                      low=None, high=None, score_name="score", weights=False, fold_labels=None):
+def counts_classifier(
+    cls,
+    score,
+    n_pos,
+    n_neg,
+    *,
+    name=None,
+    pos_label=None,
+    folds=None,
+    low=None,
+    high=None,
+    score_name="score",
+    weights=False,
+    fold_labels=None,
+):
     """Implementation of :meth:`Classifier.from_counts`, and of the aggregation layer.
 
     ``score`` is the sort key of each row. The aggregation layer passes the
@@ -217,8 +242,10 @@ def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, fo
     """
     key = check_finite(as_1d(score, score_name), score_name)
     n = len(key)
-    pos, neg = _common_dtype(check_counts(n_pos, "n_pos", n, weights=weights),
-                             check_counts(n_neg, "n_neg", n, weights=weights))
+    pos, neg = _common_dtype(
+        check_counts(n_pos, "n_pos", n, weights=weights),
+        check_counts(n_neg, "n_neg", n, weights=weights),
+    )
     if (low is None) != (high is None):
         raise ValueError("low and high go together.")
     if low is not None:
@@ -226,13 +253,16 @@ def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, fo
         high = check_finite(as_1d(high, "high"), "high")
         check_same_length(**{score_name: key, "low": low, "high": high})
     if folds is None:
-        return _build(cls, key, pos, neg, low, high, name=name, pos_label=pos_label,
-                      where="The table")
+        return _build(
+            cls, key, pos, neg, low, high, name=name, pos_label=pos_label, where="The table"
+        )
     fold_arr = as_1d(folds, "folds")
     check_same_length(**{score_name: key, "folds": fold_arr})
     if fold_arr.dtype.kind == "f" and np.isnan(fold_arr).any():
-        raise ValueError(f"folds has missing values (NaN), first at row "
-                         f"{int(np.flatnonzero(np.isnan(fold_arr))[0])}.")
+        raise ValueError(
+            f"folds has missing values (NaN), first at row "
+            f"{int(np.flatnonzero(np.isnan(fold_arr))[0])}."
+        )
     if fold_arr.dtype.kind == "O" and any(v is None for v in fold_arr):
         raise ValueError("folds has missing values (None).")
     labels, codes = np.unique(fold_arr, return_inverse=True)
@@ -240,8 +270,13 @@ def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, fo
     parts = []
     for k, label in enumerate(labels.tolist()):
         m = codes == k
-        part = (key[m], pos[m], neg[m], None if low is None else low[m],
-                None if high is None else high[m])
+        part = (
+            key[m],
+            pos[m],
+            neg[m],
+            None if low is None else low[m],
+            None if high is None else high[m],
+        )
         _, tp, fp, _, _ = _group(*part)
         _check_both_classes(tp, fp, f"Fold {label!r}")
         parts.append((label, part))
@@ -254,8 +289,19 @@ def counts_classifier(cls, score, n_pos, n_neg, *, name=None, pos_label=None, fo
         index = np.searchsorted(-pooled_keys, -fold_keys)
         fold_roc = fold_clf.counts
         strata.append((index, np.diff(fold_roc.tp), np.diff(fold_roc.fp)))
-    return _build(cls, key, pos, neg, low, high, name=name, pos_label=pos_label, where="The table",
-                  folds=fold_clfs, strata=strata)
+    return _build(
+        cls,
+        key,
+        pos,
+        neg,
+        low,
+        high,
+        name=name,
+        pos_label=pos_label,
+        where="The table",
+        folds=fold_clfs,
+        strata=strata,
+    )
 
 
 def _distinct_keys_desc(key, pos, neg) -> np.ndarray:

@@ -138,5 +138,8 @@ def envelope_of_counts(counts) -> tuple[np.ndarray, Envelope]:
     """
     hull = upper_hull(counts.fp, counts.tp, counts.hull_candidates)
     hull_fp, hull_tp = counts.fp[hull], counts.tp[hull]
-    return hull, Envelope(hull_fp / counts.n_neg, hull_tp / counts.n_pos,
-                          crossings=hull_crossings(hull_fp, hull_tp, counts.n_pos, counts.n_neg))
+    return hull, Envelope(
+        hull_fp / counts.n_neg,
+        hull_tp / counts.n_pos,
+        crossings=hull_crossings(hull_fp, hull_tp, counts.n_pos, counts.n_neg),
+    )

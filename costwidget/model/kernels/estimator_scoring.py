@@ -46,13 +46,13 @@ class EstimatorSource:
     y: object = None
 
 
-
 def check_sklearn():
     try:
         import sklearn  # noqa: F401
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("Classifiers from estimators need scikit-learn: "
-                          "pip install 'costwidget[sklearn]'.") from exc
+        raise ImportError(
+            "Classifiers from estimators need scikit-learn: pip install 'costwidget[sklearn]'."
+        ) from exc
 
 
 def estimator_scores(estimator, X, y, *, cv, pos_label, label, response_method, groups) -> dict:
@@ -62,17 +62,26 @@ def estimator_scores(estimator, X, y, *, cv, pos_label, label, response_method, 
     """
     check_sklearn()
     if response_method not in RESPONSE_METHODS:
-        raise ValueError(f"response_method must be one of {RESPONSE_METHODS}, got {response_method!r}.")
+        raise ValueError(
+            f"response_method must be one of {RESPONSE_METHODS}, got {response_method!r}."
+        )
     y_arr = as_labels(y)
     if cv is None:
-        scores, pos_label = fitted_scores(estimator, X, pos_label=pos_label, label=label,
-                                          response_method=response_method, y=y_arr)
+        scores, pos_label = fitted_scores(
+            estimator, X, pos_label=pos_label, label=label, response_method=response_method, y=y_arr
+        )
         method = _method(estimator, response_method, label)
-        return dict(y_true=y_arr, y_score=scores, pos_label=pos_label, folds=None,
-                    _estimator_source=EstimatorSource(estimator, method, pos_label, False))
+        return dict(
+            y_true=y_arr,
+            y_score=scores,
+            pos_label=pos_label,
+            folds=None,
+            _estimator_source=EstimatorSource(estimator, method, pos_label, False),
+        )
     splits = cv_splits([estimator], X, y_arr, cv, groups)
-    return cross_validated_scores(estimator, X, y_arr, splits, pos_label, label, response_method,
-                                  groups)
+    return cross_validated_scores(
+        estimator, X, y_arr, splits, pos_label, label, response_method, groups
+    )
 
 
 def as_labels(y) -> np.ndarray:
@@ -82,15 +91,18 @@ def as_labels(y) -> np.ndarray:
     return y_arr
 
 
-def fitted_scores(estimator, X, *, pos_label, label, response_method="auto", y=None,
-                  cv_hint: bool = True):
+def fitted_scores(
+    estimator, X, *, pos_label, label, response_method="auto", y=None, cv_hint: bool = True
+):
     """(scores of the positive class, pos_label) of a fitted binary estimator on ``X``.
 
     ``y``, when given, must hold only labels the estimator was fitted on. ``cv_hint``: an
     unfitted estimator's message suggests ``cv=5`` (where the caller takes ``cv``).
     """
     if response_method not in RESPONSE_METHODS:
-        raise ValueError(f"response_method must be one of {RESPONSE_METHODS}, got {response_method!r}.")
+        raise ValueError(
+            f"response_method must be one of {RESPONSE_METHODS}, got {response_method!r}."
+        )
     classes = _fitted_classes(estimator, label, cv_hint)
     pos_label = _resolve_pos_label(classes, pos_label, label)
     if y is not None:
@@ -108,11 +120,14 @@ def _fitted_classes(estimator, label, cv_hint: bool = True) -> np.ndarray:
         check_is_fitted(estimator)
     except NotFittedError:
         if not cv_hint:
-            raise ValueError(f"{label} is not fitted: call fit first, or use from_predictions "
-                             f"with your scores.") from None
-        raise ValueError(f"{label} is not fitted. With cv=None it is scored as it is on (X, y), "
-                         f"the test data, like sklearn's RocCurveDisplay.from_estimator: fit it "
-                         f"first, or pass cv=5 (or a CV splitter) to cross-validate it.") from None
+            raise ValueError(
+                f"{label} is not fitted: call fit first, or use from_predictions with your scores."
+            ) from None
+        raise ValueError(
+            f"{label} is not fitted. With cv=None it is scored as it is on (X, y), "
+            f"the test data, like sklearn's RocCurveDisplay.from_estimator: fit it "
+            f"first, or pass cv=5 (or a CV splitter) to cross-validate it."
+        ) from None
     classes = getattr(estimator, "classes_", None)
     if classes is None:
         raise ValueError(f"{label} has no classes_: a binary classifier is needed.")
@@ -121,8 +136,10 @@ def _fitted_classes(estimator, label, cv_hint: bool = True) -> np.ndarray:
 
 def _binary(classes: np.ndarray, label) -> np.ndarray:
     if len(classes) != 2:
-        raise ValueError(f"{label} has {len(classes)} classes {classes.tolist()!r}; a binary "
-                         f"classifier (exactly two classes) is needed.")
+        raise ValueError(
+            f"{label} has {len(classes)} classes {classes.tolist()!r}; a binary "
+            f"classifier (exactly two classes) is needed."
+        )
     return classes
 
 
@@ -130,8 +147,10 @@ def _resolve_pos_label(classes: np.ndarray, pos_label, label):
     if pos_label is None:
         return classes[1].item() if hasattr(classes[1], "item") else classes[1]
     if not any(_same(c, pos_label) for c in classes.tolist()):
-        raise ValueError(f"pos_label={pos_label!r} is not one of the labels {classes.tolist()!r} "
-                         f"({label}), so not a class to score; pass one of them.")
+        raise ValueError(
+            f"pos_label={pos_label!r} is not one of the labels {classes.tolist()!r} "
+            f"({label}), so not a class to score; pass one of them."
+        )
     return pos_label
 
 
@@ -146,12 +165,16 @@ def _check_labels_known(y: np.ndarray, classes: np.ndarray, label):
     known = classes.tolist()
     unknown = [v for v in np.unique(y).tolist() if not any(_same(v, c) for c in known)]
     if unknown:
-        raise ValueError(f"y has labels {unknown!r} that {label} was not fitted on "
-                         f"(its classes_ are {classes.tolist()!r}).")
+        raise ValueError(
+            f"y has labels {unknown!r} that {label} was not fitted on "
+            f"(its classes_ are {classes.tolist()!r})."
+        )
 
 
 def _method(estimator, response_method, label) -> str:
-    wanted = ["predict_proba", "decision_function"] if response_method == "auto" else [response_method]
+    wanted = (
+        ["predict_proba", "decision_function"] if response_method == "auto" else [response_method]
+    )
     for m in wanted:
         if hasattr(estimator, m):
             return m
@@ -168,7 +191,9 @@ def _positive_scores(out, method, classes, pos_label) -> np.ndarray:
         if out.shape[1] == 1:
             out = out[:, 0]
         else:
-            raise ValueError(f"{method} gave {out.shape[1]} columns; a binary classifier gives 1 or 2.")
+            raise ValueError(
+                f"{method} gave {out.shape[1]} columns; a binary classifier gives 1 or 2."
+            )
     if method == "predict_proba":
         raise ValueError("predict_proba gave one column; a binary classifier gives two.")
     # decision_function is the score of classes[1]: the other class's score is its negative.
@@ -186,9 +211,11 @@ def cv_splits(estimators, X, y, cv, groups) -> list:
     for _, test in splits:
         np.add.at(seen, test, 1)
     if not (seen == 1).all():
-        raise ValueError("cv must put every sample in exactly one test fold (a partition, as "
-                         f"cross_val_predict needs); {int((seen == 0).sum())} samples are in no "
-                         f"test fold and {int((seen > 1).sum())} in several.")
+        raise ValueError(
+            "cv must put every sample in exactly one test fold (a partition, as "
+            f"cross_val_predict needs); {int((seen == 0).sum())} samples are in no "
+            f"test fold and {int((seen > 1).sum())} in several."
+        )
     return splits
 
 
@@ -206,5 +233,10 @@ def cross_validated_scores(estimator, X, y, splits, pos_label, label, response_m
     folds = np.empty(len(y), dtype=np.int64)
     for k, (_, test) in enumerate(splits):
         folds[test] = k
-    return dict(y_true=y, y_score=scores, pos_label=pos_label, folds=folds,
-                _estimator_source=EstimatorSource(estimator, method, pos_label, True, X, y))
+    return dict(
+        y_true=y,
+        y_score=scores,
+        pos_label=pos_label,
+        folds=folds,
+        _estimator_source=EstimatorSource(estimator, method, pos_label, True, X, y),
+    )

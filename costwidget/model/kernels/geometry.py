@@ -10,8 +10,14 @@ import numpy as np
 
 from .validation import check_pcf, check_probability
 
-__all__ = ["clip_line_to_unit_square", "iso_performance_segment", "workforce_segment",
-           "cost_ratio_for_pcf", "thin_indices", "cost_line_value"]
+__all__ = [
+    "clip_line_to_unit_square",
+    "iso_performance_segment",
+    "workforce_segment",
+    "cost_ratio_for_pcf",
+    "thin_indices",
+    "cost_line_value",
+]
 
 
 def clip_line_to_unit_square(x0, y0, dx, dy):
@@ -20,7 +26,9 @@ def clip_line_to_unit_square(x0, y0, dx, dy):
     Vectorized over the inputs. Returns ``(xa, ya, xb, yb)``, the two ends
     (``xa <= xb`` when dx > 0); NaN where a line misses the square.
     """
-    x0, y0, dx, dy = np.broadcast_arrays(*(np.asarray(a, dtype=np.float64) for a in (x0, y0, dx, dy)))
+    x0, y0, dx, dy = np.broadcast_arrays(
+        *(np.asarray(a, dtype=np.float64) for a in (x0, y0, dx, dy))
+    )
     lo = np.full(x0.shape, -np.inf)
     hi = np.full(x0.shape, np.inf)
     for p, d in ((x0, dx), (y0, dy)):
@@ -85,7 +93,9 @@ def cost_ratio_for_pcf(pcf, p_pos):
     x = np.asarray(check_pcf(pcf), dtype=np.float64)
     p = np.asarray(check_probability(p_pos, "p_pos"), dtype=np.float64)
     if np.any((p <= 0) | (p >= 1)):
-        raise ValueError(f"p_pos must lie strictly between 0 and 1 to set pcf by the costs, got {p_pos!r}.")
+        raise ValueError(
+            f"p_pos must lie strictly between 0 and 1 to set pcf by the costs, got {p_pos!r}."
+        )
     with np.errstate(divide="ignore"):
         out = x * (1.0 - p) / ((1.0 - x) * p)
     return float(out) if out.ndim == 0 else out
@@ -143,6 +153,7 @@ def cost_line_value(fpr, tpr, pcf):
     0.365
     """
     x = np.asarray(check_pcf(pcf), dtype=np.float64)
-    out = (1.0 - np.asarray(tpr, dtype=np.float64) - np.asarray(fpr, dtype=np.float64)) * x \
-        + np.asarray(fpr, dtype=np.float64)
+    out = (
+        1.0 - np.asarray(tpr, dtype=np.float64) - np.asarray(fpr, dtype=np.float64)
+    ) * x + np.asarray(fpr, dtype=np.float64)
     return float(out) if np.ndim(out) == 0 else out

@@ -28,8 +28,18 @@ import numpy as np
 from .envelope import Envelope, envelope_of_counts
 from .roc import RocCounts
 
-__all__ = ["FoldRows", "FoldRule", "case_rows", "fold_rule", "honest_nec", "knots",
-           "stratified_codes", "table_training", "split_table", "check_n_splits"]
+__all__ = [
+    "FoldRows",
+    "FoldRule",
+    "case_rows",
+    "fold_rule",
+    "honest_nec",
+    "knots",
+    "stratified_codes",
+    "table_training",
+    "split_table",
+    "check_n_splits",
+]
 
 
 @dataclass(frozen=True)
@@ -98,8 +108,9 @@ def _vertices(rule: FoldRule, x: np.ndarray, left: bool) -> np.ndarray:
     return np.where(x > 0, k, rule.envelope.vertex_at(x))
 
 
-def honest_nec(rules, x: np.ndarray, n_pos: float, n_neg: float, *,
-               left: bool = False) -> np.ndarray:
+def honest_nec(
+    rules, x: np.ndarray, n_pos: float, n_neg: float, *, left: bool = False
+) -> np.ndarray:
     """The NEC at each pcf ``x`` of the pooled out-of-fold confusion matrix.
 
     ``left=True`` gives the limit from the left (where a fold's threshold jumps).
@@ -137,8 +148,10 @@ def knots(rule_sets) -> np.ndarray:
 def check_n_splits(n_splits) -> int:
     """An int >= 2 (a threshold is chosen on some folds and judged on another)."""
     if isinstance(n_splits, bool) or not isinstance(n_splits, (int, np.integer)) or n_splits < 2:
-        raise ValueError(f"n_splits must be an int >= 2 (the threshold is chosen on the other "
-                         f"splits and judged on the one held out), got {n_splits!r}.")
+        raise ValueError(
+            f"n_splits must be an int >= 2 (the threshold is chosen on the other "
+            f"splits and judged on the one held out), got {n_splits!r}."
+        )
     return int(n_splits)
 
 
@@ -174,8 +187,9 @@ def split_table(pos: np.ndarray, neg: np.ndarray, n_splits: int, rng) -> list:
             if s == n_splits - 1:
                 draw = remaining[c].copy()
             else:
-                draw = rng.multivariate_hypergeometric(remaining[c], int(sizes[c][s]),
-                                                       method="marginals")
+                draw = rng.multivariate_hypergeometric(
+                    remaining[c], int(sizes[c][s]), method="marginals"
+                )
             remaining[c] -= draw
             parts.append(draw)
         out.append(tuple(parts))
@@ -193,6 +207,10 @@ def table_training(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> RocC
     per = [np.bincount(inverse, weights=v[keep], minlength=len(values)) for v in (pos, neg)]
     per = [p.astype(kind) if kind is np.int64 else p for p in per]
     tp, fp = (np.concatenate(([0], np.cumsum(p[::-1]))).astype(kind) for p in per)
-    return RocCounts(thresholds=np.concatenate(([np.inf], values[::-1])), tp=tp, fp=fp,
-                     n_pos=tp[-1].item(), n_neg=fp[-1].item())
-
+    return RocCounts(
+        thresholds=np.concatenate(([np.inf], values[::-1])),
+        tp=tp,
+        fp=fp,
+        n_pos=tp[-1].item(),
+        n_neg=fp[-1].item(),
+    )

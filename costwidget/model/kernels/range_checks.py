@@ -28,13 +28,16 @@ def check_unit(values, name: str) -> np.ndarray:
     try:
         arr = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a number or an array of numbers in [0, 1], "
-                        f"got {values!r}.") from None
+        raise TypeError(
+            f"{name} must be a number or an array of numbers in [0, 1], got {values!r}."
+        ) from None
     bad = ~((arr >= 0.0) & (arr <= 1.0))
     if bad.any():
         first = float(arr.ravel()[np.flatnonzero(bad.ravel())[0]])
-        raise ValueError(f"{name} must lie in [0, 1] (the costs are normalized so that "
-                         f"FPcost + FNcost = 1), got {first}.")
+        raise ValueError(
+            f"{name} must lie in [0, 1] (the costs are normalized so that "
+            f"FPcost + FNcost = 1), got {first}."
+        )
     return arr
 
 
@@ -71,9 +74,11 @@ def range_grid(lo, hi, step=0.05) -> np.ndarray:
     n = round(steps)
     if abs(steps - n) > 1e-9 * max(1.0, steps):
         below, above = lo + math.floor(steps) * step, lo + math.ceil(steps) * step
-        raise ValueError(f"hi - lo = {hi - lo:.6g} is not a whole number of steps of {step:g}: "
-                         f"the thesis's grid includes both ends. Use hi = {below:.6g} or "
-                         f"{above:.6g}, or a step that divides the range.")
+        raise ValueError(
+            f"hi - lo = {hi - lo:.6g} is not a whole number of steps of {step:g}: "
+            f"the thesis's grid includes both ends. Use hi = {below:.6g} or "
+            f"{above:.6g}, or a step that divides the range."
+        )
     start, d = typed_decimal(lo), typed_decimal(step)
     return np.array([float(start + k * d) for k in range(n + 1)])
 
@@ -107,23 +112,31 @@ def check_range(value, *, step=0.05) -> list:
     try:
         pair = [float(v) for v in value]
     except (TypeError, ValueError):
-        raise TypeError(f"range of interest must be [lo, hi] (two numbers) or [] for none, "
-                        f"got {value!r}.") from None
+        raise TypeError(
+            f"range of interest must be [lo, hi] (two numbers) or [] for none, got {value!r}."
+        ) from None
     if len(pair) != 2:
-        raise ValueError(f"range of interest must be [lo, hi] (two numbers) or [] for none, "
-                         f"got {len(pair)} values.")
+        raise ValueError(
+            f"range of interest must be [lo, hi] (two numbers) or [] for none, "
+            f"got {len(pair)} values."
+        )
     lo, hi = pair
     if not (0.0 <= lo < hi <= 1.0):
         raise ValueError(f"range of interest must satisfy 0 <= lo < hi <= 1, got [{lo:g}, {hi:g}].")
     for end in (lo, hi):
         if not _on_step(end, step):
             below, above = math.floor(end / step) * step, math.ceil(end / step) * step
-            fix = ([_round_decimal(below, step), hi], [_round_decimal(above, step), hi]) \
-                if end == lo else ([lo, _round_decimal(below, step)], [lo, _round_decimal(above, step)])
+            fix = (
+                ([_round_decimal(below, step), hi], [_round_decimal(above, step), hi])
+                if end == lo
+                else ([lo, _round_decimal(below, step)], [lo, _round_decimal(above, step)])
+            )
             fix = [f for f in fix if f[0] < f[1]]
             hint = " or ".join(f"[{a:g}, {b:g}]" for a, b in fix)
-            raise ValueError(f"range of interest: {end:g} is not a multiple of {step:g} (the "
-                             f"thesis's grid step); use {hint}.")
+            raise ValueError(
+                f"range of interest: {end:g} is not a multiple of {step:g} (the "
+                f"thesis's grid step); use {hint}."
+            )
     return [_round_decimal(lo, step), _round_decimal(hi, step)]
 
 

@@ -16,8 +16,15 @@ from decimal import ROUND_FLOOR, Decimal
 
 import numpy as np
 
-__all__ = ["readable", "readable_value", "round_significant", "lowest_names",
-           "selecting_threshold", "next_lower_scores", "axis_ticks"]
+__all__ = [
+    "readable",
+    "readable_value",
+    "round_significant",
+    "lowest_names",
+    "selecting_threshold",
+    "next_lower_scores",
+    "axis_ticks",
+]
 
 #: Whole numbers below this are shown in full (at most 5 digits).
 _WHOLE_IN_FULL = 1e5
@@ -92,8 +99,11 @@ def lowest_names(rows, column: str) -> list:
     >>> lowest_names([("a", {"c": 0.0}), ("b", {"c": 0.0}), ("d", {"c": 1.0})], "c")
     ['a', 'b']
     """
-    values = [(name, float(row[column])) for name, row in rows
-              if row.get(column) is not None and not math.isnan(float(row[column]))]
+    values = [
+        (name, float(row[column]))
+        for name, row in rows
+        if row.get(column) is not None and not math.isnan(float(row[column]))
+    ]
     if not values:
         return []
     low = min(v for _, v in values)
@@ -188,7 +198,7 @@ def axis_ticks(lo: float, hi: float, count: int = 5) -> tuple[np.ndarray, str]:
     step, decimals = None, 0
     for k in (power, power + 1):
         for m in (1, 2, 5):
-            s = m * 10.0 ** k
+            s = m * 10.0**k
             if s >= raw * (1 - 1e-9):
                 step, decimals = s, max(0, -k)
                 break

@@ -76,8 +76,14 @@ class RocCounts:
     exponent: int = 0
 
 
-def _count_range(is_pos: np.ndarray, is_neg: np.ndarray, scores: np.ndarray, out: RocCounts,
-                 high_cut: float | None = None, low_cut: float | None = None):
+def _count_range(
+    is_pos: np.ndarray,
+    is_neg: np.ndarray,
+    scores: np.ndarray,
+    out: RocCounts,
+    high_cut: float | None = None,
+    low_cut: float | None = None,
+):
     """Write the ROC points of the scores in [high_cut, inf) or (-inf, low_cut) into ``out``.
 
     With neither cut, all scores. The high range (or all scores) goes from
@@ -90,16 +96,21 @@ def _count_range(is_pos: np.ndarray, is_neg: np.ndarray, scores: np.ndarray, out
     the cost: the scores are gathered, sorted and merged in the ``fp`` slots,
     which are free until the last step.
     """
-    in_range = None if high_cut is None and low_cut is None else (
-        scores >= high_cut if low_cut is None else scores < low_cut)
-    pos_mask, neg_mask = (is_pos, is_neg) if in_range is None else (is_pos & in_range, is_neg & in_range)
+    in_range = (
+        None
+        if high_cut is None and low_cut is None
+        else (scores >= high_cut if low_cut is None else scores < low_cut)
+    )
+    pos_mask, neg_mask = (
+        (is_pos, is_neg) if in_range is None else (is_pos & in_range, is_neg & in_range)
+    )
     n_p, n_n = int(np.count_nonzero(pos_mask)), int(np.count_nonzero(neg_mask))
     m = n_p + n_n
     start, pos_above, neg_above = 1, 0, 0
     if low_cut is not None:
         pos_above, neg_above = out.n_pos - n_p, out.n_neg - n_n
         start += pos_above + neg_above
-    thresholds, tp, fp = (a[start:start + m] for a in (out.thresholds, out.tp, out.fp))
+    thresholds, tp, fp = (a[start : start + m] for a in (out.thresholds, out.tp, out.fp))
     negated = fp.view(np.float64)
     # Each class sorted on its own is a plain value sort, cheaper than argsort;
     # scores are negated so that all work runs in ascending order.
@@ -172,7 +183,9 @@ def _merge_cases(negated: np.ndarray, n_p: int, thresholds, tp, fp) -> int:
     return k
 
 
-def roc_counts(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | None = None) -> RocCounts:
+def roc_counts(
+    is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | None = None
+) -> RocCounts:
     """Cumulative TP/FP counts at every distinct threshold, from highest to lowest.
 
     Parameters
@@ -210,8 +223,13 @@ def roc_counts(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | Non
     n = len(scores)
     n_pos = int(np.count_nonzero(is_pos))
     # Room for every case plus (0, 0); pages never written cost no memory.
-    out = RocCounts(thresholds=np.empty(n + 1), tp=np.empty(n + 1, np.int64),
-                    fp=np.empty(n + 1, np.int64), n_pos=n_pos, n_neg=n - n_pos)
+    out = RocCounts(
+        thresholds=np.empty(n + 1),
+        tp=np.empty(n + 1, np.int64),
+        fp=np.empty(n + 1, np.int64),
+        n_pos=n_pos,
+        n_neg=n - n_pos,
+    )
     out.thresholds[0], out.tp[0], out.fp[0] = np.inf, 0, 0
     is_neg = ~is_pos
     if n < _PARALLEL_MIN or (os.cpu_count() or 1) < 2:
@@ -220,21 +238,31 @@ def roc_counts(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | Non
         # Two score ranges, one per thread, cut near the median of an evenly spaced
         # sample; every tie falls in one range.
         cut = float(np.median(scores[:: max(1, n // 4096)]))
-        ranges = list(_executor().map(lambda cuts: _count_range(is_pos, is_neg, scores, out, *cuts),
-                                      ((cut, None), (None, cut))))
+        ranges = list(
+            _executor().map(
+                lambda cuts: _count_range(is_pos, is_neg, scores, out, *cuts),
+                ((cut, None), (None, cut)),
+            )
+        )
     size, candidates = 1, [np.zeros(1, np.intp)]
     for start, k, hull in ranges:
         if k and start != size:  # the ranges above had ties: close the gap
             for a in (out.thresholds, out.tp, out.fp):
-                a[size:size + k] = a[start:start + k]
+                a[size : size + k] = a[start : start + k]
         candidates.append(hull + size)
         size += k
     arrays = [a[:size] for a in (out.thresholds, out.tp, out.fp)]
     if size < n // 2:  # heavy ties: give back the unused room
         arrays = [a.copy() for a in arrays]
     thresholds, tp, fp = arrays
-    return RocCounts(thresholds=thresholds, tp=tp, fp=fp, n_pos=n_pos, n_neg=n - n_pos,
-                     hull_candidates=np.concatenate(candidates))
+    return RocCounts(
+        thresholds=thresholds,
+        tp=tp,
+        fp=fp,
+        n_pos=n_pos,
+        n_neg=n - n_pos,
+        hull_candidates=np.concatenate(candidates),
+    )
 
 
 def _weighted_counts(is_pos, scores, weights) -> RocCounts:
@@ -259,9 +287,14 @@ def _weighted_counts(is_pos, scores, weights) -> RocCounts:
     # Totals from the same cumulative sums (not np.sum, which rounds differently), as
     # scikit-learn does, so that the last point is exactly (1, 1).
     n_pos, n_neg = float(tp[-1]), float(fp[-1])
-    return RocCounts(thresholds=np.concatenate(([np.inf], sorted_scores[ends])),
-                     tp=np.concatenate(([0.0], tp)), fp=np.concatenate(([0.0], fp)),
-                     n_pos=n_pos, n_neg=n_neg, exponent=int(exponent))
+    return RocCounts(
+        thresholds=np.concatenate(([np.inf], sorted_scores[ends])),
+        tp=np.concatenate(([0.0], tp)),
+        fp=np.concatenate(([0.0], fp)),
+        n_pos=n_pos,
+        n_neg=n_neg,
+        exponent=int(exponent),
+    )
 
 
 def _run_end_mask(sorted_values: np.ndarray) -> np.ndarray:

@@ -126,7 +126,8 @@ def merge_bound(group_pos, group_neg, n_pos, n_neg, pcf=None):
         return np.minimum(np.multiply.outer(x, u), np.multiply.outer(1.0 - x, w)).max(axis=1)
     out = np.zeros_like(x)
     for start in range(0, u.size, 1 << 12):
-        uu, ww = u[start:start + (1 << 12)], w[start:start + (1 << 12)]
-        out = np.maximum(out, np.minimum(np.multiply.outer(x, uu),
-                                         np.multiply.outer(1.0 - x, ww)).max(axis=1))
+        uu, ww = u[start : start + (1 << 12)], w[start : start + (1 << 12)]
+        out = np.maximum(
+            out, np.minimum(np.multiply.outer(x, uu), np.multiply.outer(1.0 - x, ww)).max(axis=1)
+        )
     return out

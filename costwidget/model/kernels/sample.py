@@ -76,10 +76,12 @@ def case_token_of(y: np.ndarray) -> str:
     with _TOKENS_LOCK:
         entry = _TOKENS.get(key)
         if entry is None or entry[0]() is not base:
+
             def forget(_ref, key=key):
                 with _TOKENS_LOCK:
                     if _TOKENS.get(key, (None,))[0] is _ref:
                         del _TOKENS[key]
+
             try:
                 ref = weakref.ref(base, forget)
             except TypeError:  # not weak-referenceable: no token can be shared
@@ -151,13 +153,17 @@ class ScoredSample:
         if self.case_token is not None:
             import hashlib
 
-            digest = hashlib.blake2b(np.packbits(np.asarray(mask, dtype=bool)).tobytes(),
-                                     digest_size=12).hexdigest()
+            digest = hashlib.blake2b(
+                np.packbits(np.asarray(mask, dtype=bool)).tobytes(), digest_size=12
+            ).hexdigest()
             token = f"{self.case_token}/{digest}"
-        return ScoredSample(self.is_pos[mask], self.scores[mask],
-                            None if self.weights is None else self.weights[mask],
-                            instance=None if self.instance is None else self.instance[mask],
-                            case_token=token)
+        return ScoredSample(
+            self.is_pos[mask],
+            self.scores[mask],
+            None if self.weights is None else self.weights[mask],
+            instance=None if self.instance is None else self.instance[mask],
+            case_token=token,
+        )
 
 
 def _few(values, k: int = 5) -> str:
@@ -197,19 +203,24 @@ def check_instance_ids(instance, n: int, what: str = "instance") -> np.ndarray:
         raise ValueError(f"{what} has {len(ids)} entries but there are {n} samples.")
     missing = np.flatnonzero(pd.isna(ids)) if ids.dtype.kind in "fOmM" else np.array([], int)
     if missing.size:
-        raise ValueError(f"{what} has {missing.size} missing id(s) (first at index "
-                         f"{int(missing[0])}); every case needs an id.")
+        raise ValueError(
+            f"{what} has {missing.size} missing id(s) (first at index "
+            f"{int(missing[0])}); every case needs an id."
+        )
     index = pd.Index(ids)
     if not index.is_unique:
         dup = index[index.duplicated()].unique()
-        raise ValueError(f"{what} has {len(dup)} id(s) that occur more than once: "
-                         f"{_few(dup)}. Each case needs its own id (one row per model and case); "
-                         f"drop the duplicated rows or fix the ids.")
+        raise ValueError(
+            f"{what} has {len(dup)} id(s) that occur more than once: "
+            f"{_few(dup)}. Each case needs its own id (one row per model and case); "
+            f"drop the duplicated rows or fix the ids."
+        )
     return ids
 
 
-def align_instances(ids_a: np.ndarray, ids_b: np.ndarray, name_a: str = "a",
-                    name_b: str = "b") -> np.ndarray | None:
+def align_instances(
+    ids_a: np.ndarray, ids_b: np.ndarray, name_a: str = "a", name_b: str = "b"
+) -> np.ndarray | None:
     """Where each of ``a``'s cases is among ``b``'s, by id; None if in the same order already.
 
     Parameters
@@ -249,11 +260,16 @@ def align_instances(ids_a: np.ndarray, ids_b: np.ndarray, name_a: str = "a",
     only_a = ids_a[perm < 0]
     if only_a.size or len(ids_a) != len(ids_b):
         only_b = pd.Index(ids_b).difference(pd.Index(ids_a), sort=False)
-        parts = [f"{len(v)} id(s) only in {side}: {_few(v)}"
-                 for v, side in ((only_a, name_a), (only_b, name_b)) if len(v)]
-        raise ValueError(f"{name_a} and {name_b} do not score the same instances: "
-                         f"{'; '.join(parts)}. A paired comparison needs every case scored by "
-                         f"both; keep the rows of the instances both scored.")
+        parts = [
+            f"{len(v)} id(s) only in {side}: {_few(v)}"
+            for v, side in ((only_a, name_a), (only_b, name_b))
+            if len(v)
+        ]
+        raise ValueError(
+            f"{name_a} and {name_b} do not score the same instances: "
+            f"{'; '.join(parts)}. A paired comparison needs every case scored by "
+            f"both; keep the rows of the instances both scored."
+        )
     return perm.astype(np.int64)
 
 
@@ -277,12 +293,16 @@ def split_folds(folds, n: int, is_pos: np.ndarray, weights: np.ndarray | None = 
             w_pos, w_neg = weights[m & is_pos].sum(), weights[m & ~is_pos].sum()
             if w_pos == 0 or w_neg == 0:
                 missing = "positive" if w_pos == 0 else "negative"
-                raise ValueError(f"Fold {lab!r}: sample_weight gives its {missing} class a total "
-                                 f"weight of 0, so it has no ROC curve. Give that class weight "
-                                 f"in every fold or merge fold {lab!r} with another.")
+                raise ValueError(
+                    f"Fold {lab!r}: sample_weight gives its {missing} class a total "
+                    f"weight of 0, so it has no ROC curve. Give that class weight "
+                    f"in every fold or merge fold {lab!r} with another."
+                )
         if n_pos[k] == 0 or n_pos[k] == size[k]:
             has = "positive" if n_pos[k] == size[k] else "negative"
-            raise ValueError(f"Fold {lab!r} has only {has} samples ({size[k]} of them): every fold "
-                             f"needs both classes to have an ROC curve. Use stratified folds "
-                             f"(e.g. sklearn's StratifiedKFold) or merge that fold.")
+            raise ValueError(
+                f"Fold {lab!r} has only {has} samples ({size[k]} of them): every fold "
+                f"needs both classes to have an ROC curve. Use stratified folds "
+                f"(e.g. sklearn's StratifiedKFold) or merge that fold."
+            )
     return labels.tolist(), codes.astype(np.int64)

@@ -113,6 +113,7 @@ def score_pcf_starts(scores, rho) -> np.ndarray:
     top = _bits(1.0)
     out = np.empty(len(scores))
     for i, score in enumerate(scores.tolist()):
+
         def positive(b, score=score):
             return score >= _threshold_at(_from_bits(b), u, w)
 
@@ -206,16 +207,20 @@ def loss_integral(c_lo, c_hi, fpr_lo, tpr_lo, fpr_hi, tpr_hi, rho: float) -> flo
     """
     c_lo, c_hi = np.asarray(c_lo, np.float64), np.asarray(c_hi, np.float64)
     mid = 0.5 * (c_lo + c_hi)
-    q = (_q(c_lo, fpr_lo, tpr_lo, rho)
-         + 4.0 * _q(mid, 0.5 * (fpr_lo + fpr_hi), 0.5 * (tpr_lo + tpr_hi), rho)
-         + _q(c_hi, fpr_hi, tpr_hi, rho))
+    q = (
+        _q(c_lo, fpr_lo, tpr_lo, rho)
+        + 4.0 * _q(mid, 0.5 * (fpr_lo + fpr_hi), 0.5 * (tpr_lo + tpr_hi), rho)
+        + _q(c_hi, fpr_hi, tpr_hi, rho)
+    )
     return float(np.sum((c_hi - c_lo) * q) / 6.0)
 
 
 def linear_area(x_lo, x_hi, nec_lo, nec_hi) -> float:
     """``∫ NEC dx`` over pieces on which NEC is linear in PCF(+) (trapezoids, exact)."""
-    return float(np.sum((np.asarray(x_hi) - np.asarray(x_lo)) * (np.asarray(nec_lo)
-                                                                  + np.asarray(nec_hi))) / 2.0)
+    return float(
+        np.sum((np.asarray(x_hi) - np.asarray(x_lo)) * (np.asarray(nec_lo) + np.asarray(nec_hi)))
+        / 2.0
+    )
 
 
 _N_SERIES = 64  # terms of the series below for |u| <= 0.5: 0.5**64 ~ 5e-20
@@ -236,9 +241,9 @@ def _h(u: np.ndarray, m: int) -> np.ndarray:
     out[small] = acc
     ub = u[~small]
     if m == 2:
-        out[~small] = (ub - np.log1p(ub)) / ub ** 2
+        out[~small] = (ub - np.log1p(ub)) / ub**2
     else:
-        out[~small] = (np.log1p(ub) - ub + 0.5 * ub ** 2) / ub ** 3
+        out[~small] = (np.log1p(ub) - ub + 0.5 * ub**2) / ub**3
     return out
 
 
@@ -258,13 +263,13 @@ def rate_area(x_lo, x_hi, r_start, fpr0, tpr0, beta_f, beta_t, rho: float) -> fl
     d = x1 - x0
     d0 = rho + (1.0 - 2.0 * rho) * x0
     u = (1.0 - 2.0 * rho) * d / d0
-    delta = (1.0 - rho) * x0 / d0 - r_start   # r(x_lo) - r_start
+    delta = (1.0 - rho) * x0 / d0 - r_start  # r(x_lo) - r_start
     beta_s = beta_f + beta_t
-    g0 = beta_f * (1.0 - x0) - beta_t * x0    # the factor [beta_f - beta_s·x] at x_lo
+    g0 = beta_f * (1.0 - x0) - beta_t * x0  # the factor [beta_f - beta_s·x] at x_lo
     # NEC = x(1 - tpr0) + (1 - x) fpr0 + (r - r_start)·[beta_f - beta_s·x]
     base = ((1.0 - tpr0) * (x0 + x1) / 2.0 + fpr0 * (1.0 - (x0 + x1) / 2.0)) * d
     split = delta * (g0 * d - beta_s * d * d / 2.0)
-    curve = rho * (1.0 - rho) / d0 ** 2 * (g0 * d ** 2 * _h(u, 2) - beta_s * d ** 3 * _h(u, 3))
+    curve = rho * (1.0 - rho) / d0**2 * (g0 * d**2 * _h(u, 2) - beta_s * d**3 * _h(u, 3))
     return float(np.sum(base + split + curve))
 
 

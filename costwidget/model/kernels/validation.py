@@ -46,10 +46,15 @@ def as_1d(values, name: str, *, dtype=None) -> np.ndarray:
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr.ravel()  # a column vector, as sklearn's column_or_1d takes it
     if arr.ndim != 1:
-        hint = (f" It looks like one row of {arr.shape[1]} samples: pass values[0] or "
-                f"values.ravel()." if arr.ndim == 2 and arr.shape[0] == 1 else "")
-        raise ValueError(f"{name} must be 1-dimensional (one entry per sample), got an array "
-                         f"of shape {arr.shape}.{hint}")
+        hint = (
+            f" It looks like one row of {arr.shape[1]} samples: pass values[0] or values.ravel()."
+            if arr.ndim == 2 and arr.shape[0] == 1
+            else ""
+        )
+        raise ValueError(
+            f"{name} must be 1-dimensional (one entry per sample), got an array "
+            f"of shape {arr.shape}.{hint}"
+        )
     if arr.size == 0:
         raise ValueError(f"{name} is empty: at least one sample of each class is needed.")
     return arr
@@ -61,9 +66,7 @@ def check_finite(arr: np.ndarray, name: str) -> np.ndarray:
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
-            raise TypeError(
-                f"{name} must hold numbers, got dtype {arr.dtype}."
-            ) from None
+            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}.") from None
     arr = np.asarray(arr, dtype=np.float64)
     bad = ~np.isfinite(arr)
     if bad.any():
@@ -130,13 +133,17 @@ def _two_or_more_classes(y: np.ndarray, name: str) -> np.ndarray:
         try:
             return np.unique(y)
         except TypeError:
-            raise TypeError(f"{name} mixes label types that cannot be compared: "
-                            f"{sorted({type(v).__name__ for v in y})}.") from None
+            raise TypeError(
+                f"{name} mixes label types that cannot be compared: "
+                f"{sorted({type(v).__name__ for v in y})}."
+            ) from None
     try:
         return np.sort(np.asarray([first, second], dtype=y.dtype))
     except TypeError:
-        raise TypeError(f"{name} mixes label types that cannot be compared: "
-                        f"{type(first).__name__} and {type(second).__name__}.") from None
+        raise TypeError(
+            f"{name} mixes label types that cannot be compared: "
+            f"{type(first).__name__} and {type(second).__name__}."
+        ) from None
 
 
 def check_binary_labels(y_true, pos_label=None, *, name: str = "y_true"):
@@ -160,7 +167,8 @@ def check_binary_labels(y_true, pos_label=None, *, name: str = "y_true"):
                 f"{name} has {missing.size} missing label{'s' if missing.size > 1 else ''} "
                 f"(None, NaN or pd.NA), first at index {int(missing[0])}: "
                 f"{y[missing[0]]!r}. Drop those samples (e.g. frame.dropna(subset=[...])) "
-                f"or fill them in before evaluating.")
+                f"or fill them in before evaluating."
+            )
     classes = _two_or_more_classes(y, name)
     if len(classes) > 2:
         shown = classes[:10].tolist()
@@ -169,8 +177,11 @@ def check_binary_labels(y_true, pos_label=None, *, name: str = "y_true"):
             f"{name} has {len(classes)} distinct labels {shown!r}{more}; a binary classifier "
             f"needs exactly two. Map the labels to two classes first (e.g. y_true == positive_class)."
         )
-    if pos_label is None and len(classes) == 1 and not (
-            classes.dtype.kind in "biuf" and classes[0] in (-1, 0, 1)):
+    if (
+        pos_label is None
+        and len(classes) == 1
+        and not (classes.dtype.kind in "biuf" and classes[0] in (-1, 0, 1))
+    ):
         # Default labels ({0, 1}, {-1, 1}, bools) get the messages below, which name
         # the missing class; any other single label cannot say which class is missing.
         raise ValueError(
@@ -225,8 +236,10 @@ def _as_float_array(p, name: str) -> np.ndarray:
     if arr.dtype.kind not in "biuf":
         if isinstance(p, (str, bytes)) or arr.dtype.kind in "USO":
             shown = repr(p) if arr.ndim == 0 else f"an array of dtype {arr.dtype}"
-            raise TypeError(f"{name} must be a number or an array of numbers in [0, 1], got "
-                            f"{shown}. Convert it first (e.g. float(...)).")
+            raise TypeError(
+                f"{name} must be a number or an array of numbers in [0, 1], got "
+                f"{shown}. Convert it first (e.g. float(...))."
+            )
         raise TypeError(f"{name} must be a number in [0, 1], got dtype {arr.dtype}.")
     return arr.astype(np.float64, copy=False)
 
@@ -234,8 +247,10 @@ def _as_float_array(p, name: str) -> np.ndarray:
 def check_scalar_or_1d(arr: np.ndarray, name: str) -> np.ndarray:
     """Refuse arrays of more than one dimension (a scalar or a 1-D array of values is needed)."""
     if arr.ndim > 1:
-        raise ValueError(f"{name} must be a number or a 1-D array of numbers, got an array of "
-                         f"shape {arr.shape}. Pass np.ravel(...) of it.")
+        raise ValueError(
+            f"{name} must be a number or a 1-D array of numbers, got an array of "
+            f"shape {arr.shape}. Pass np.ravel(...) of it."
+        )
     return arr
 
 
@@ -264,8 +279,10 @@ def _as_cost_array(value, name: str) -> np.ndarray:
     arr = np.asarray(value)
     if arr.dtype.kind not in "iuf":
         shown = repr(value) if arr.ndim == 0 else f"an array of dtype {arr.dtype}"
-        raise TypeError(f"{name} must be a number >= 0 or an array of them, got {shown}. "
-                        f"Convert it first (e.g. float(...)).")
+        raise TypeError(
+            f"{name} must be a number >= 0 or an array of them, got {shown}. "
+            f"Convert it first (e.g. float(...))."
+        )
     return arr.astype(np.float64, copy=False)
 
 
@@ -281,8 +298,10 @@ def check_costs(cost_fn, cost_fp) -> tuple[np.ndarray, np.ndarray]:
     """
     fn = _as_cost_array(cost_fn, "cost_fn (the cost C(-|+) of a false negative)")
     fp = _as_cost_array(cost_fp, "cost_fp (the cost C(+|-) of a false positive)")
-    for arr, name in ((fn, "cost_fn (the cost C(-|+) of a false negative)"),
-                      (fp, "cost_fp (the cost C(+|-) of a false positive)")):
+    for arr, name in (
+        (fn, "cost_fn (the cost C(-|+) of a false negative)"),
+        (fp, "cost_fp (the cost C(+|-) of a false positive)"),
+    ):
         bad = ~(np.isfinite(arr) & (arr >= 0))
         if bad.any():
             first = arr.ravel()[np.flatnonzero(bad.ravel())[0]]
@@ -308,8 +327,9 @@ def check_level(level, name: str = "level") -> float:
     return float(level)
 
 
-def renamed_keyword(where: str, old: str, old_value, new: str, new_value, default, *,
-                    stacklevel: int = 3):
+def renamed_keyword(
+    where: str, old: str, old_value, new: str, new_value, default, *, stacklevel: int = 3
+):
     """The column named by ``new``; ``old`` (its deprecated spelling) still works, with a warning.
 
     ``where`` names the function for the message; ``stacklevel`` points the warning at the
@@ -318,13 +338,17 @@ def renamed_keyword(where: str, old: str, old_value, new: str, new_value, defaul
     if old_value is None:
         return new_value
     if new_value != default:
-        raise TypeError(f"Give the column as {new}= only ({old}= is its deprecated spelling), "
-                        f"not both.")
+        raise TypeError(
+            f"Give the column as {new}= only ({old}= is its deprecated spelling), not both."
+        )
     import warnings
 
-    warnings.warn(f"{where}'s {old}= is deprecated and will be removed in the next release; "
-                  f"use {new}={old_value!r} (scikit-learn's name).",
-                  DeprecationWarning, stacklevel=stacklevel)
+    warnings.warn(
+        f"{where}'s {old}= is deprecated and will be removed in the next release; "
+        f"use {new}={old_value!r} (scikit-learn's name).",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
     return old_value
 
 
@@ -361,8 +385,9 @@ def check_number(value, name: str, *, finite: bool = True) -> float:
     ...
     TypeError: step must be a number, got '2' (a str).
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.integer,
-                                                                     np.floating)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (numbers.Real, np.integer, np.floating)
+    ):
         raise TypeError(f"{name} must be a number, got {value!r} (a {type(value).__name__}).")
     value = float(value)
     if value != value:
@@ -406,8 +431,10 @@ def check_random_state(random_state):
     if isinstance(random_state, np.random.Generator):
         return random_state, False
     if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(2 ** 31)), False
-    raise TypeError(f"random_state must be None, an int or a numpy Generator, got {random_state!r}.")
+        return np.random.default_rng(random_state.randint(2**31)), False
+    raise TypeError(
+        f"random_state must be None, an int or a numpy Generator, got {random_state!r}."
+    )
 
 
 def missing_columns(source: str, roles, available) -> None:
@@ -436,10 +463,14 @@ def missing_columns(source: str, roles, available) -> None:
     what = ", ".join(f"{role}={name!r}" for role, name in missing)
     hint = ""
     if any(role == "model" for role, _ in missing):
-        hint = (" (model= is the column of model names: one classifier per model; pass "
-                "model=None if every row is one model's score)")
-    raise ValueError(f"{source} has no column {what}; its columns are {available!r}. Name the "
-                     f"columns with y_true=, y_score=, model=, fold=, ...{hint}.")
+        hint = (
+            " (model= is the column of model names: one classifier per model; pass "
+            "model=None if every row is one model's score)"
+        )
+    raise ValueError(
+        f"{source} has no column {what}; its columns are {available!r}. Name the "
+        f"columns with y_true=, y_score=, model=, fold=, ...{hint}."
+    )
 
 
 def order_models(values) -> list:

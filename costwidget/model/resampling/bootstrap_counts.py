@@ -89,7 +89,7 @@ def _poisson_cdfs(lams: np.ndarray) -> np.ndarray:
     for row, lam in zip(out, lams):
         mode = int(lam)
         w = np.ones(len(k))
-        w[mode + 1:] = np.cumprod(lam / k[mode + 1:])
+        w[mode + 1 :] = np.cumprod(lam / k[mode + 1 :])
         if mode > 0:
             w[:mode] = np.cumprod(k[mode:0:-1] / lam)[::-1]
         row[:] = np.cumsum(w) / w.sum()
@@ -108,8 +108,8 @@ def _inversion_table(cdf: np.ndarray) -> np.ndarray:
     right = (np.arange(_SLICES) + 1) / _SLICES
     out = np.empty((len(cdf), _SLICES), dtype=np.int32)
     for i, row in enumerate(cdf):
-        lo = np.searchsorted(row, left, side="right")   # value at the slice's lowest U
-        hi = np.searchsorted(row, right, side="left")   # value just below its upper end
+        lo = np.searchsorted(row, left, side="right")  # value at the slice's lowest U
+        hi = np.searchsorted(row, right, side="left")  # value just below its upper end
         out[i] = np.where(lo == hi, lo, -1)
     return out.ravel()
 
@@ -142,8 +142,13 @@ class _Stratum:
 
         def summing(rows, dtype):
             # (n_keys x len(rows)) 0/1 matrix: its product with counts sums them per key.
-            return [sparse.csr_matrix((np.ones(len(rows), dtype), (key[rows], np.arange(len(rows)))),
-                                      shape=(k, len(rows))) for key, k in zip(keys, n_keys)]
+            return [
+                sparse.csr_matrix(
+                    (np.ones(len(rows), dtype), (key[rows], np.arange(len(rows)))),
+                    shape=(k, len(rows)),
+                )
+                for key, k in zip(keys, n_keys)
+            ]
 
         self.sum_small = summing(self.small, np.int32)
         self.sum_large = summing(self.large, np.int64)
@@ -158,8 +163,11 @@ class _Stratum:
         # Instance i of the stratum (in unit order) is in unit searchsorted(cum, i, "right");
         # a table of every instance's keys is faster when it is small enough.
         self.cum = np.cumsum(counts)
-        self.instance_keys = ([np.repeat(key.astype(np.int32), counts) for key in keys]
-                              if self.n <= _LOOKUP_MAX else None)
+        self.instance_keys = (
+            [np.repeat(key.astype(np.int32), counts) for key in keys]
+            if self.n <= _LOOKUP_MAX
+            else None
+        )
 
     def keys_of(self, instance):
         """Each grouping's keys of the given instances of the stratum."""
@@ -177,7 +185,7 @@ def _draw_small(st: _Stratum, n_boot, rng, outs, total):
     for lo in range(0, n_boot, chunk):
         hi = min(n_boot, lo + chunk)
         words = _random_words(rng, (st.small.size, hi - lo))
-        words >>= (16 - _SLICE_BITS)
+        words >>= 16 - _SLICE_BITS
         words |= st.tid_bits[:, None]
         x = st.table[words]
         bad = np.flatnonzero(x < 0)
@@ -213,8 +221,12 @@ def _redraw_replicate(strata, r, rng, outs, totals):
     Before the uniform picks ``outs[g][:, r]`` holds only the Poisson part, so it is replaced.
     """
     while True:
-        draws = [rng.poisson(st.rate * st.counts.astype(np.float64)) if st.rate > 0
-                 else np.zeros(len(st.counts), np.int64) for st in strata]
+        draws = [
+            rng.poisson(st.rate * st.counts.astype(np.float64))
+            if st.rate > 0
+            else np.zeros(len(st.counts), np.int64)
+            for st in strata
+        ]
         if all(int(x.sum()) <= st.n for x, st in zip(draws, strata)):
             break
     for g, out in enumerate(outs):
@@ -324,16 +336,18 @@ def stratified_sums(cell, stratum, groupings, n_boot: int, rng: np.random.Genera
     # Units: (stratum, cell) pairs, in sorted order.
     order = np.lexsort((cell, stratum))
     s_sorted, c_sorted = stratum[order], cell[order]
-    start = np.flatnonzero(np.concatenate(([True], (s_sorted[1:] != s_sorted[:-1])
-                                           | (c_sorted[1:] != c_sorted[:-1]))))
+    start = np.flatnonzero(
+        np.concatenate(([True], (s_sorted[1:] != s_sorted[:-1]) | (c_sorted[1:] != c_sorted[:-1])))
+    )
     unit_cell = c_sorted[start]
     count = np.diff(np.concatenate((start, [len(cell)])))
     keys = [np.asarray(key)[unit_cell] for key, _ in groupings]
     return unit_sums(s_sorted[start], count, keys, [k for _, k in groupings], n_boot, rng)
 
 
-def stratified_counts(cell, stratum, n_cells: int, n_boot: int,
-                      rng: np.random.Generator) -> np.ndarray:
+def stratified_counts(
+    cell, stratum, n_cells: int, n_boot: int, rng: np.random.Generator
+) -> np.ndarray:
     """Bootstrap counts per cell, (n_boot, n_cells): each stratum resampled to its own size.
 
     Parameters

@@ -108,20 +108,25 @@ def _lower_quantile(coef_in, coef_out, n_in, p_in, n_out, p_out, q):
 
     def exact_rows(rows):
         """Exact bisection from the full range for the given rows: (lo, hi)."""
-        return _bisect(lambda w, r: cdf_of_counts(_count_le(w, a[rows][r], bj[rows][r])) < q,
-                       np.full(len(rows), -1.0), np.full(len(rows), 2.0), coef_in[rows])
+        return _bisect(
+            lambda w, r: cdf_of_counts(_count_le(w, a[rows][r], bj[rows][r])) < q,
+            np.full(len(rows), -1.0),
+            np.full(len(rows), 2.0),
+            coef_in[rows],
+        )
 
     # Start from a normal-approximation guess, a quarter sd either side; widen when it misses.
     from scipy.special import ndtri
 
     mean = coef_in * n_in * p_in + coef_out * n_out * p_out
-    sd = np.sqrt(coef_in ** 2 * n_in * p_in * (1 - p_in) + coef_out ** 2 * n_out * p_out * (1 - p_out))
+    sd = np.sqrt(coef_in**2 * n_in * p_in * (1 - p_in) + coef_out**2 * n_out * p_out * (1 - p_out))
     # Cornish-Fisher: the skewness term puts the guess within a small fraction of an sd.
-    k3 = (coef_in ** 3 * n_in * p_in * (1 - p_in) * (1 - 2 * p_in)
-          + coef_out ** 3 * n_out * p_out * (1 - p_out) * (1 - 2 * p_out))
+    k3 = coef_in**3 * n_in * p_in * (1 - p_in) * (1 - 2 * p_in) + coef_out**3 * n_out * p_out * (
+        1 - p_out
+    ) * (1 - 2 * p_out)
     z = ndtri(q)
     with np.errstate(invalid="ignore", divide="ignore"):
-        skew = np.where(sd > 0, k3 / sd ** 3, 0.0)
+        skew = np.where(sd > 0, k3 / sd**3, 0.0)
     # The guess only starts the search: where sd**3 underflows (a PCF(+) near 0 or 1 makes a
     # coefficient ~1e-110; 0/0 gave NaN, cast to a count index) it starts from the normal guess.
     skew = np.where(np.isfinite(skew), skew, 0.0)
@@ -161,7 +166,7 @@ def _lower_quantile(coef_in, coef_out, n_in, p_in, n_out, p_out, q):
 
 def _quantile_fn_fp(x, n_pos, n_neg, fn, fp, q):
     """(FN, FP) counts of the smallest NEC value with P(NEC <= value) >= q, per pcf."""
-    a = x / n_pos        # weight of FN
+    a = x / n_pos  # weight of FN
     b = (1.0 - x) / n_neg  # weight of FP
     p_fn, p_fp = fn / n_pos, fp / n_neg
     out_fn = np.empty(len(x), dtype=np.int64)

@@ -15,8 +15,13 @@ import numpy as np
 
 from . import bootstrap_counts, resample
 
-__all__ = ["ReplicateCache", "envelope_bins", "replicates_from_units", "PRE_BINS_PER_CLASS",
-           "ENVELOPE_MAX_LOSS"]
+__all__ = [
+    "ReplicateCache",
+    "envelope_bins",
+    "replicates_from_units",
+    "PRE_BINS_PER_CLASS",
+    "ENVELOPE_MAX_LOSS",
+]
 
 _CACHE_SIZE = 8
 
@@ -45,8 +50,12 @@ class ReplicateCache:
         self.__init__()
 
     def _drop_dead(self):
-        dead = [k for k in self._store if isinstance(k, tuple)
-                and any(isinstance(part, weakref.ref) and part() is None for part in k)]
+        dead = [
+            k
+            for k in self._store
+            if isinstance(k, tuple)
+            and any(isinstance(part, weakref.ref) and part() is None for part in k)
+        ]
         for k in dead:
             del self._store[k]
 
@@ -131,12 +140,19 @@ def envelope_bins(desc_scores, pos_per, neg_per, keep_thresholds) -> resample.Sc
     >>> b.n_bins, b.bin_of.tolist()
     (3, [0, 1, 2])
     """
-    return resample.bins_from_counts(desc_scores, pos_per, neg_per, keep_thresholds=keep_thresholds,
-                                     per_class=PRE_BINS_PER_CLASS, max_loss=ENVELOPE_MAX_LOSS)
+    return resample.bins_from_counts(
+        desc_scores,
+        pos_per,
+        neg_per,
+        keep_thresholds=keep_thresholds,
+        per_class=PRE_BINS_PER_CLASS,
+        max_loss=ENVELOPE_MAX_LOSS,
+    )
 
 
-def replicates_from_units(bins, unit_stratum, unit_bin, unit_is_pos, unit_count, best, x,
-                          n_pos, n_neg, n_boot, rng):
+def replicates_from_units(
+    bins, unit_stratum, unit_bin, unit_is_pos, unit_count, best, x, n_pos, n_neg, n_boot, rng
+):
     """(envelope NEC, NEC at the original optimal thresholds, coarsening bound) from units.
 
     A unit is the instances of one stratum in one bin (``unit_count`` of them,
@@ -178,8 +194,9 @@ def replicates_from_units(bins, unit_stratum, unit_bin, unit_is_pos, unit_count,
     """
     unit_is_pos = np.asarray(unit_is_pos, dtype=bool)
     key = np.asarray(unit_bin, dtype=np.int64) * 2 + unit_is_pos
-    (counts,) = bootstrap_counts.unit_sums(unit_stratum, unit_count, [key], [2 * bins.n_bins],
-                                           n_boot, rng)
+    (counts,) = bootstrap_counts.unit_sums(
+        unit_stratum, unit_count, [key], [2 * bins.n_bins], n_boot, rng
+    )
     tp_bins, fp_bins = counts[:, 1::2], counts[:, 0::2]
     env = resample.envelope_values(tp_bins, fp_bins, n_pos, n_neg, x)
     # ROC point "score >= t" of each original optimal threshold, among the bin edges.

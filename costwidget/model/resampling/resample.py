@@ -37,8 +37,16 @@ import numpy as np
 
 from .bootstrap_counts import stratified_counts
 
-__all__ = ["ScoreBins", "score_bins", "bins_from_counts", "stratified_counts", "envelope_values",
-           "line_values", "coarsening_bound", "sorted_columns"]
+__all__ = [
+    "ScoreBins",
+    "score_bins",
+    "bins_from_counts",
+    "stratified_counts",
+    "envelope_values",
+    "line_values",
+    "coarsening_bound",
+    "sorted_columns",
+]
 
 #: Up to this many distinct scores every score is its own bin (no coarsening).
 MAX_EXACT_BINS = 4096
@@ -111,9 +119,16 @@ def _merge_ends(ends, forced, pos_per, neg_per, n_pos, n_neg, max_loss, z):
     return ends[np.asarray(out, dtype=np.int64)]
 
 
-def bins_from_counts(desc_scores: np.ndarray, pos_per: np.ndarray, neg_per: np.ndarray, *,
-                     keep_thresholds=(), max_exact: int = MAX_EXACT_BINS,
-                     per_class: int = BINS_PER_CLASS, max_loss: float | None = None) -> ScoreBins:
+def bins_from_counts(
+    desc_scores: np.ndarray,
+    pos_per: np.ndarray,
+    neg_per: np.ndarray,
+    *,
+    keep_thresholds=(),
+    max_exact: int = MAX_EXACT_BINS,
+    per_class: int = BINS_PER_CLASS,
+    max_loss: float | None = None,
+) -> ScoreBins:
     """Bins of distinct scores given as counts per distinct score, highest score first.
 
     Parameters
@@ -181,13 +196,20 @@ def bins_from_counts(desc_scores: np.ndarray, pos_per: np.ndarray, neg_per: np.n
     bin_of = np.searchsorted(ends, np.arange(k_total))
     # A bin hides thresholds only if it holds more than one score that has instances.
     occupied = np.bincount(bin_of[(pos_per + neg_per) > 0], minlength=len(ends))
-    return ScoreBins(bin_of=bin_of, n_bins=len(ends), thresholds=desc_scores[ends],
-                     multi=occupied > 1)
+    return ScoreBins(
+        bin_of=bin_of, n_bins=len(ends), thresholds=desc_scores[ends], multi=occupied > 1
+    )
 
 
-def score_bins(scores: np.ndarray, is_pos: np.ndarray, *, keep_thresholds=(),
-               max_exact: int = MAX_EXACT_BINS, per_class: int = BINS_PER_CLASS,
-               max_loss: float | None = None) -> ScoreBins:
+def score_bins(
+    scores: np.ndarray,
+    is_pos: np.ndarray,
+    *,
+    keep_thresholds=(),
+    max_exact: int = MAX_EXACT_BINS,
+    per_class: int = BINS_PER_CLASS,
+    max_loss: float | None = None,
+) -> ScoreBins:
     """Bin the instances' scores (see :func:`bins_from_counts`); ``bin_of`` is per instance.
 
     Parameters
@@ -215,10 +237,18 @@ def score_bins(scores: np.ndarray, is_pos: np.ndarray, *, keep_thresholds=(),
     desc = (len(distinct) - 1) - inverse  # 0 = highest distinct score
     pos_per = np.bincount(desc[is_pos], minlength=len(distinct))
     neg_per = np.bincount(desc[~is_pos], minlength=len(distinct))
-    bins = bins_from_counts(distinct[::-1], pos_per, neg_per, keep_thresholds=keep_thresholds,
-                            max_exact=max_exact, per_class=per_class, max_loss=max_loss)
-    return ScoreBins(bin_of=bins.bin_of[desc], n_bins=bins.n_bins, thresholds=bins.thresholds,
-                     multi=bins.multi)
+    bins = bins_from_counts(
+        distinct[::-1],
+        pos_per,
+        neg_per,
+        keep_thresholds=keep_thresholds,
+        max_exact=max_exact,
+        per_class=per_class,
+        max_loss=max_loss,
+    )
+    return ScoreBins(
+        bin_of=bins.bin_of[desc], n_bins=bins.n_bins, thresholds=bins.thresholds, multi=bins.multi
+    )
 
 
 def _cumulative(per_bin: np.ndarray) -> np.ndarray:
@@ -255,19 +285,21 @@ def _prune_to_hulls(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
     x, y = fp.ravel(), tp.ravel()
     fixed = np.zeros(x.size, dtype=bool)
     fixed[::m] = True
-    fixed[m - 1::m] = True
+    fixed[m - 1 :: m] = True
     while True:
         px, py = x[idx], y[idx]
         keep = fixed[idx].copy()
-        keep[1:-1] |= ((px[1:-1] - px[:-2]) * (py[2:] - py[:-2])
-                       - (py[1:-1] - py[:-2]) * (px[2:] - px[:-2])) < 0
+        keep[1:-1] |= (
+            (px[1:-1] - px[:-2]) * (py[2:] - py[:-2]) - (py[1:-1] - py[:-2]) * (px[2:] - px[:-2])
+        ) < 0
         if keep.all():
             return idx
         idx = idx[keep]
 
 
-def envelope_values(tp_bins: np.ndarray, fp_bins: np.ndarray, n_pos, n_neg,
-                    pcf: np.ndarray) -> np.ndarray:
+def envelope_values(
+    tp_bins: np.ndarray, fp_bins: np.ndarray, n_pos, n_neg, pcf: np.ndarray
+) -> np.ndarray:
     """Lower-envelope NEC of every replicate at every pcf: (n_boot, len(pcf)).
 
     Replicates are taken a block at a time, so that the work arrays stay small.
@@ -344,8 +376,9 @@ def line_values(tp: np.ndarray, fp: np.ndarray, n_pos, n_neg, pcf: np.ndarray) -
     return x * ((n_pos - tp) / n_pos) + (1.0 - x) * (fp / n_neg)
 
 
-def coarsening_bound(tp_bins: np.ndarray, fp_bins: np.ndarray, multi: np.ndarray,
-                     n_pos, n_neg) -> float:
+def coarsening_bound(
+    tp_bins: np.ndarray, fp_bins: np.ndarray, multi: np.ndarray, n_pos, n_neg
+) -> float:
     """Largest NEC a replicate's envelope can lose to binning: ``max u·v/(u+v)`` over coarse bins."""
     if not multi.any():
         return 0.0

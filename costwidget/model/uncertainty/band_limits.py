@@ -31,10 +31,13 @@ def band_limits_at(band, pcf: float) -> tuple[float, float]:
         from ..resampling.exact_band import exact_fixed_band
 
         n_pos, n_neg, tp, fp = matrix
-        lower, upper = exact_fixed_band(n_pos, n_neg, tp, fp, np.array([float(pcf)]),
-                                        band.attrs["level"])
+        lower, upper = exact_fixed_band(
+            n_pos, n_neg, tp, fp, np.array([float(pcf)]), band.attrs["level"]
+        )
         c = min(float(pcf), 1.0 - float(pcf))
         return min(float(lower[0]), c), min(float(upper[0]), c)
     x = band["pcf"].to_numpy(dtype=float)
-    return (float(np.interp(pcf, x, band["lower"].to_numpy(dtype=float))),
-            float(np.interp(pcf, x, band["upper"].to_numpy(dtype=float))))
+    return (
+        float(np.interp(pcf, x, band["lower"].to_numpy(dtype=float))),
+        float(np.interp(pcf, x, band["upper"].to_numpy(dtype=float))),
+    )

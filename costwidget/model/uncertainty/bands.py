@@ -47,15 +47,25 @@ from ..resampling.replicates import (  # noqa: F401
     replicates_from_units,
 )
 
-__all__ = ["classifier_band", "percentile_rows", "check_n_boot", "pcf_grid", "make_rng",
-           "ReplicateCache", "cache_of", "envelope_bins", "replicates_from_units"]
-
+__all__ = [
+    "classifier_band",
+    "percentile_rows",
+    "check_n_boot",
+    "pcf_grid",
+    "make_rng",
+    "ReplicateCache",
+    "cache_of",
+    "envelope_bins",
+    "replicates_from_units",
+]
 
 
 def check_n_boot(n_boot) -> int:
     if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) or n_boot < 1:
-        raise ValueError(f"n_boot (B, the number of bootstrap replicates) must be an integer >= 1, "
-                         f"got {n_boot!r}. Use at least 500-1000 for a 90 % band.")
+        raise ValueError(
+            f"n_boot (B, the number of bootstrap replicates) must be an integer >= 1, "
+            f"got {n_boot!r}. Use at least 500-1000 for a 90 % band."
+        )
     return int(n_boot)
 
 
@@ -108,20 +118,23 @@ def scored_arrays(clf, what: str = "a band"):
     """(is_pos, scores, strata) of a from_scores classifier, refusing what cannot be resampled."""
     data = clf.sample
     if data is None:
-        raise ValueError(f"{what} needs the scores: build the classifier with Classifier.from_scores "
-                         f"(or give a fixed confusion matrix with from_confusion).")
+        raise ValueError(
+            f"{what} needs the scores: build the classifier with Classifier.from_scores "
+            f"(or give a fixed confusion matrix with from_confusion)."
+        )
     is_pos, scores, weights, folds = data.is_pos, data.scores, data.weights, data.fold_codes
     if weights is not None:
-        raise ValueError(f"{what} needs unweighted data: bootstrap resampling of sample_weight is "
-                         f"not supported. Build the classifier without sample_weight.")
+        raise ValueError(
+            f"{what} needs unweighted data: bootstrap resampling of sample_weight is "
+            f"not supported. Build the classifier without sample_weight."
+        )
     strata = is_pos.astype(np.int64) if folds is None else folds * 2 + is_pos
     return is_pos, scores, strata
 
 
 def is_one_matrix(clf) -> bool:
     """True for a classifier known by one confusion matrix (:meth:`Classifier.from_confusion`)."""
-    return (clf.sample is None and clf.score_counts is None
-            and clf.n_pos is not None)
+    return clf.sample is None and clf.score_counts is None and clf.n_pos is not None
 
 
 def _matrix_point(counts) -> int:
@@ -138,8 +151,10 @@ def _matrix_point(counts) -> int:
 def confusion_at(clf, threshold) -> tuple[int, int, int, int]:
     """(n_pos, n_neg, tp, fp) of the classifier 'score >= threshold', or of a one-matrix classifier."""
     if clf.n_pos is None:
-        raise ValueError("A band needs class totals: this classifier was built from rates only "
-                         "(from_roc). Use from_scores or from_confusion.")
+        raise ValueError(
+            "A band needs class totals: this classifier was built from rates only "
+            "(from_roc). Use from_scores or from_confusion."
+        )
     if threshold is None:
         if not is_one_matrix(clf):
             raise ValueError("A fixed-classifier band needs threshold=... for a scored classifier.")
@@ -147,16 +162,20 @@ def confusion_at(clf, threshold) -> tuple[int, int, int, int]:
         k = _matrix_point(counts)
         tp, fp, n_pos, n_neg = counts.tp[k], counts.fp[k], counts.n_pos, counts.n_neg
         if counts.exponent:
-            raise ValueError("A fixed-classifier band needs integer counts below 2**53 (a "
-                             "confusion matrix of cases); this one was given as weighted counts.")
+            raise ValueError(
+                "A fixed-classifier band needs integer counts below 2**53 (a "
+                "confusion matrix of cases); this one was given as weighted counts."
+            )
     elif clf.score_counts is not None:  # from_counts: read off the counts
         from .counts_band import counts_confusion
 
         tp, fp, n_pos, n_neg = counts_confusion(clf, threshold)
     elif is_one_matrix(clf):
-        raise ValueError(f"threshold={threshold!r} cannot apply: this classifier is one confusion "
-                         f"matrix (from_confusion), with no score thresholds. Call band() without "
-                         f"threshold= for its exact band (Drummond & Holte (2004), sec. 8).")
+        raise ValueError(
+            f"threshold={threshold!r} cannot apply: this classifier is one confusion "
+            f"matrix (from_confusion), with no score thresholds. Call band() without "
+            f"threshold= for its exact band (Drummond & Holte (2004), sec. 8)."
+        )
     else:
         is_pos, scores, _ = scored_arrays(clf, "A band at a threshold")
         t = float(threshold)
@@ -167,7 +186,9 @@ def confusion_at(clf, threshold) -> tuple[int, int, int, int]:
         n_pos, n_neg = int(is_pos.sum()), int((~is_pos).sum())
     vals = (n_pos, n_neg, tp, fp)
     if any(float(v) != int(v) for v in vals):
-        raise ValueError("A fixed-classifier band needs integer counts (a confusion matrix of cases).")
+        raise ValueError(
+            "A fixed-classifier band needs integer counts (a confusion matrix of cases)."
+        )
     return tuple(int(v) for v in vals)
 
 
@@ -220,24 +241,46 @@ def envelope_replicates(clf, x, n_boot, rng):
     bins = envelope_bins(desc_scores, pos_per, neg_per, np.unique(best["threshold"]))
     # Units: (stratum, bin) pairs in that order; a stratum is one class (of one fold).
     if clf.sample.fold_codes is None:
-        per_bin = [np.bincount(bins.bin_of, weights=per, minlength=bins.n_bins).astype(np.int64)
-                   for per in (neg_per, pos_per)]  # strata 0 (negatives) and 1 (positives)
+        per_bin = [
+            np.bincount(bins.bin_of, weights=per, minlength=bins.n_bins).astype(np.int64)
+            for per in (neg_per, pos_per)
+        ]  # strata 0 (negatives) and 1 (positives)
         per_unit = np.concatenate(per_bin)
     else:
         desc = np.searchsorted(-desc_scores, -scores, side="left")  # each case's distinct score
         n_strata = int(strata.max()) + 1
-        per_unit = np.bincount(strata * bins.n_bins + bins.bin_of[desc],
-                               minlength=n_strata * bins.n_bins)
+        per_unit = np.bincount(
+            strata * bins.n_bins + bins.bin_of[desc], minlength=n_strata * bins.n_bins
+        )
     unit = np.flatnonzero(per_unit)
     unit_stratum = unit // bins.n_bins
-    return replicates_from_units(bins, unit_stratum, unit % bins.n_bins, unit_stratum % 2 == 1,
-                                 per_unit[unit], best, x, int(is_pos.sum()), int((~is_pos).sum()),
-                                 n_boot, rng)
+    return replicates_from_units(
+        bins,
+        unit_stratum,
+        unit % bins.n_bins,
+        unit_stratum % 2 == 1,
+        per_unit[unit],
+        best,
+        x,
+        int(is_pos.sum()),
+        int((~is_pos).sum()),
+        n_boot,
+        rng,
+    )
 
 
 # ---------------------------------------------------------------------- public entry
-def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=1000, grid=512,
-                    random_state=None, interval="basic") -> pd.DataFrame:
+def classifier_band(
+    clf,
+    level=0.90,
+    *,
+    threshold=None,
+    method="auto",
+    n_boot=1000,
+    grid=512,
+    random_state=None,
+    interval="basic",
+) -> pd.DataFrame:
     """Implementation of :meth:`Classifier.band`; the parameters and the result are as there.
 
     Examples
@@ -255,25 +298,33 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
     if interval not in INTERVALS:
         raise ValueError(f"interval must be 'basic' or 'percentile', got {interval!r}.")
     if clf.n_pos is None:
-        raise ValueError("A band needs class totals: this classifier was built from rates only "
-                         "(from_roc). Use from_scores or from_confusion.")
+        raise ValueError(
+            "A band needs class totals: this classifier was built from rates only "
+            "(from_roc). Use from_scores or from_confusion."
+        )
     fixed_matrix = is_one_matrix(clf)
     if isinstance(threshold, str):
         if threshold != "optimal":
             raise ValueError(f"threshold must be a number, None or 'optimal', got {threshold!r}.")
         if fixed_matrix:
-            raise ValueError("threshold='optimal' cannot apply: this classifier is one confusion "
-                             "matrix (from_confusion), with no thresholds to choose between. Call "
-                             "band() without threshold= for its exact band.")
+            raise ValueError(
+                "threshold='optimal' cannot apply: this classifier is one confusion "
+                "matrix (from_confusion), with no thresholds to choose between. Call "
+                "band() without threshold= for its exact band."
+            )
         if method == "exact":
-            raise ValueError("method='exact' is for one fixed threshold; threshold='optimal' uses a "
-                             "different threshold at each pcf: use method='bootstrap'.")
+            raise ValueError(
+                "method='exact' is for one fixed threshold; threshold='optimal' uses a "
+                "different threshold at each pcf: use method='bootstrap'."
+            )
         out = _envelope_band(clf, level, x, n_boot, grid, random_state, which="optimal")
         return _finish(out, level, interval, "optimal", n_boot, envelope=False)
     if threshold is None and not fixed_matrix:
         if method == "exact":
-            raise ValueError("method='exact' needs a fixed classifier: give threshold=... The envelope "
-                             "band re-optimizes the threshold in every replicate and is bootstrap only.")
+            raise ValueError(
+                "method='exact' needs a fixed classifier: give threshold=... The envelope "
+                "band re-optimizes the threshold in every replicate and is bootstrap only."
+            )
         out = _envelope_band(clf, level, x, n_boot, grid, random_state, which="envelope")
         return _finish(out, level, interval, "envelope", n_boot, envelope=True)
     n_pos, n_neg, tp, fp = confusion_at(clf, threshold)
@@ -283,8 +334,10 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
     else:
         rng, seed = make_rng(random_state)
         key = None if seed is False else ("fixed", threshold, n_boot, grid_key(grid), seed)
-        reps = cache_of(clf).get(key, lambda: resample.sorted_columns(
-            fixed_replicates(n_pos, n_neg, tp, fp, x, n_boot, rng)))
+        reps = cache_of(clf).get(
+            key,
+            lambda: resample.sorted_columns(fixed_replicates(n_pos, n_neg, tp, fp, x, n_boot, rng)),
+        )
         lower, upper = percentile_rows(reps, level)
     if threshold is None:  # one matrix (from_confusion): the band of its envelope
         nec, lower, upper = trivial_capped(x, nec, lower, upper)
@@ -294,8 +347,14 @@ def classifier_band(clf, level=0.90, *, threshold=None, method="auto", n_boot=10
     # whatever ``interval`` says: reflecting it about the observed cost (the basic interval,
     # made for the envelope's minimum) covers a binomial rate too rarely (n = 20, FNR 0.12,
     # PCF(+) = 1: 0.685 at level 0.9, against 0.896 for the percentile band).
-    out = _finish(out, level, "percentile", "fixed" if threshold is None else float(threshold),
-                  None if exact else n_boot, envelope=False)
+    out = _finish(
+        out,
+        level,
+        "percentile",
+        "fixed" if threshold is None else float(threshold),
+        None if exact else n_boot,
+        envelope=False,
+    )
     if threshold is None and exact:  # band_limits_at computes it at any pcf (issue 31)
         out.attrs["exact_matrix"] = (int(n_pos), int(n_neg), int(tp), int(fp))
     return out
@@ -323,9 +382,11 @@ def trivial_capped(x, nec, lower, upper):
     """
     x = np.asarray(x, dtype=np.float64)
     c = np.minimum(x, 1.0 - x)
-    return (np.minimum(np.asarray(nec, dtype=np.float64), c),
-            np.minimum(np.asarray(lower, dtype=np.float64), c),
-            np.minimum(np.asarray(upper, dtype=np.float64), c))
+    return (
+        np.minimum(np.asarray(nec, dtype=np.float64), c),
+        np.minimum(np.asarray(lower, dtype=np.float64), c),
+        np.minimum(np.asarray(upper, dtype=np.float64), c),
+    )
 
 
 #: Ways to turn the replicates at a pcf into an interval (see :meth:`Classifier.band`).
@@ -345,9 +406,17 @@ def _finish(out: pd.DataFrame, level, interval, threshold, n_boot, *, envelope):
         cap = np.minimum(out["pcf"].to_numpy(), 1.0 - out["pcf"].to_numpy()) if envelope else 1.0
         out["lower"] = np.clip(lower, 0.0, cap)
         out["upper"] = np.clip(upper, 0.0, cap)
-    out.attrs.update({"kind": "pointwise", "simultaneous": False, "interval": interval,
-                      "label": f"pointwise {level:.0%} band".replace("%", " %"), "level": level,
-                      "n_boot": n_boot, "threshold": threshold})
+    out.attrs.update(
+        {
+            "kind": "pointwise",
+            "simultaneous": False,
+            "interval": interval,
+            "label": f"pointwise {level:.0%} band".replace("%", " %"),
+            "level": level,
+            "n_boot": n_boot,
+            "threshold": threshold,
+        }
+    )
     return out
 
 
@@ -358,8 +427,12 @@ def _envelope_band(clf, level, x, n_boot, grid, random_state, *, which):
     def make():
         env, fixed, bound = envelope_replicates(clf, x, n_boot, rng)
         # The held-threshold replicates are sorted only when first asked for.
-        return {"envelope": resample.sorted_columns(env), "optimal": None, "fixed": fixed,
-                "bound": bound}
+        return {
+            "envelope": resample.sorted_columns(env),
+            "optimal": None,
+            "fixed": fixed,
+            "bound": bound,
+        }
 
     reps = cache_of(clf).get(key, make)
     if reps[which] is None:  # two threads may both sort: the same result either way

@@ -42,7 +42,8 @@ def counts_confusion(clf, threshold) -> tuple:
             f"threshold={t!r} falls inside a group of rounded scores, from "
             f"{counts.thresholds[k + 1]!r} to {high[k]!r}: the counts cannot tell which of its "
             f"cases score >= {t!r}. Use one of the classifier's thresholds (clf.roc['threshold']) "
-            f"or aggregate without decimals=.")
+            f"or aggregate without decimals=."
+        )
     tp, fp = _in_units(counts, counts.tp[k]), _in_units(counts, counts.fp[k])
     return tp, fp, _in_units(counts, counts.tp[-1]), _in_units(counts, counts.fp[-1])
 
@@ -50,8 +51,10 @@ def counts_confusion(clf, threshold) -> tuple:
 def _per_score(counts, values, what: str) -> np.ndarray:
     per = np.diff(values)
     if per.dtype.kind != "i":
-        raise ValueError(f"{what} needs whole-number counts: bootstrap resampling of weights is "
-                         f"not supported. Build the classifier from counts of cases.")
+        raise ValueError(
+            f"{what} needs whole-number counts: bootstrap resampling of weights is "
+            f"not supported. Build the classifier from counts of cases."
+        )
     return per
 
 
@@ -74,8 +77,7 @@ def counts_envelope_replicates(clf, x, n_boot, rng):
     pos_per = _per_score(counts, counts.tp, "A bootstrap band")
     neg_per = _per_score(counts, counts.fp, "A bootstrap band")
     best = clf.best(x)
-    bins = envelope_bins(counts.thresholds[1:], pos_per, neg_per,
-                               np.unique(best["threshold"]))
+    bins = envelope_bins(counts.thresholds[1:], pos_per, neg_per, np.unique(best["threshold"]))
     # Units: (stratum, bin) pairs with their counts, stratum by stratum and bin by bin: the
     # order of np.unique over the per-case (stratum, bin) codes in bands.envelope_replicates.
     unit_stratum, unit_bin, unit_count = [], [], []
@@ -87,6 +89,16 @@ def counts_envelope_replicates(clf, x, n_boot, rng):
         unit_bin.append(occupied)
         unit_count.append(in_bins[occupied])
     unit_stratum = np.concatenate(unit_stratum)
-    return replicates_from_units(bins, unit_stratum, np.concatenate(unit_bin),
-                                       unit_stratum % 2 == 1, np.concatenate(unit_count), best, x,
-                                       int(counts.tp[-1]), int(counts.fp[-1]), n_boot, rng)
+    return replicates_from_units(
+        bins,
+        unit_stratum,
+        np.concatenate(unit_bin),
+        unit_stratum % 2 == 1,
+        np.concatenate(unit_count),
+        best,
+        x,
+        int(counts.tp[-1]),
+        int(counts.fp[-1]),
+        n_boot,
+        rng,
+    )

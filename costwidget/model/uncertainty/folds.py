@@ -50,8 +50,13 @@ def _envelope_of_points(fpr: np.ndarray, tpr: np.ndarray) -> Envelope:
 def _roc_frame(points: pd.DataFrame) -> pd.DataFrame:
     # Every ROC-space average has the same columns; averages that are not made of
     # score thresholds (cost, vertical) have threshold NaN, as from_confusion does.
-    return pd.DataFrame({"threshold": np.full(len(points), np.nan), "fpr": points.fpr.to_numpy(),
-                         "tpr": points.tpr.to_numpy()})
+    return pd.DataFrame(
+        {
+            "threshold": np.full(len(points), np.nan),
+            "fpr": points.fpr.to_numpy(),
+            "tpr": points.tpr.to_numpy(),
+        }
+    )
 
 
 def _cost_frame(env: Envelope) -> pd.DataFrame:
@@ -116,12 +121,16 @@ def _threshold_average(folds, thresholds=None):
         k = np.searchsorted(-r.threshold.to_numpy(), -th, side="right") - 1
         fpr.append(r.fpr.to_numpy()[k])
         tpr.append(r.tpr.to_numpy()[k])
-    return (np.concatenate(([np.inf], th)), np.concatenate(([0.0], np.mean(fpr, axis=0))),
-            np.concatenate(([0.0], np.mean(tpr, axis=0))))
+    return (
+        np.concatenate(([np.inf], th)),
+        np.concatenate(([0.0], np.mean(fpr, axis=0))),
+        np.concatenate(([0.0], np.mean(tpr, axis=0))),
+    )
 
 
-def fold_average(clf, method: str = "cost", *, space: str = "cost", on: str = "hull",
-                 thresholds=None) -> pd.DataFrame:
+def fold_average(
+    clf, method: str = "cost", *, space: str = "cost", on: str = "hull", thresholds=None
+) -> pd.DataFrame:
     """The average of a classifier's folds: the implementation of :meth:`Classifier.fold_average`.
 
     Parameters
@@ -190,7 +199,9 @@ def fold_spread(clf, *, grid=512, quantiles=None) -> pd.DataFrame:
     else:
         q = np.asarray(quantiles, dtype=np.float64)
         if q.shape != (2,) or not (0 <= q[0] <= q[1] <= 1):
-            raise ValueError(f"quantiles must be (lo, hi) with 0 <= lo <= hi <= 1, got {quantiles!r}.")
+            raise ValueError(
+                f"quantiles must be (lo, hi) with 0 <= lo <= hi <= 1, got {quantiles!r}."
+            )
         lower, upper = np.quantile(nec, q, axis=0)
     # "nec" for the centre, as in Classifier.band: one name for a band's centre everywhere
     return pd.DataFrame({"pcf": x, "nec": nec.mean(axis=0), "lower": lower, "upper": upper})
@@ -198,6 +209,8 @@ def fold_spread(clf, *, grid=512, quantiles=None) -> pd.DataFrame:
 
 def _require_folds(clf) -> dict:
     if not clf.folds:
-        raise ValueError("This classifier has no folds: build it with "
-                         "Classifier.from_scores(..., folds=fold_ids) or Classifier.from_frame(...).")
+        raise ValueError(
+            "This classifier has no folds: build it with "
+            "Classifier.from_scores(..., folds=fold_ids) or Classifier.from_frame(...)."
+        )
     return clf.folds

@@ -94,8 +94,7 @@ def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -
     """
     check_classifier(clf, "clf")
     n_splits = check_n_splits(n_splits)
-    if isinstance(n_repeats, bool) or not isinstance(n_repeats, (int, np.integer)) \
-            or n_repeats < 1:
+    if isinstance(n_repeats, bool) or not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
         raise ValueError(f"n_repeats must be an int >= 1, got {n_repeats!r}.")
     x = None if pcf is None else np.atleast_1d(check_pcf(pcf)).astype(np.float64).ravel()
     repeats = _repeats(clf, n_splits, int(n_repeats), random_state)
@@ -129,7 +128,7 @@ def honest_at(curve, pcf: float, *, left: bool = False) -> float:
     x0 = float(pcf)
     if not len(x) or x0 < x[0] or x0 > x[-1]:
         return float("nan")
-    first = int(np.searchsorted(x, x0, side="left"))   # the first row at or beyond pcf
+    first = int(np.searchsorted(x, x0, side="left"))  # the first row at or beyond pcf
     last = int(np.searchsorted(x, x0, side="right")) - 1  # the last row at or below pcf
     if x[first] == x0:
         return float(y[first] if left else y[last])
@@ -158,8 +157,10 @@ def honest_winners(curves: dict) -> pd.DataFrame:
     [[0.0, 0.3, 'all negative'], [0.3, 0.7, 'a'], [0.7, 1.0, 'all positive']]
     """
     names = ["all negative", "all positive", *curves]
-    trivial = {"all negative": pd.DataFrame({"pcf": [0.0, 1.0], "nec": [0.0, 1.0]}),
-               "all positive": pd.DataFrame({"pcf": [0.0, 1.0], "nec": [1.0, 0.0]})}
+    trivial = {
+        "all negative": pd.DataFrame({"pcf": [0.0, 1.0], "nec": [0.0, 1.0]}),
+        "all positive": pd.DataFrame({"pcf": [0.0, 1.0], "nec": [1.0, 0.0]}),
+    }
     tables = {**trivial, **curves}
     x = np.unique(np.concatenate([t["pcf"].to_numpy(dtype=np.float64) for t in tables.values()]))
     rows = []
@@ -217,46 +218,58 @@ def _repeats(clf, n_splits, n_repeats, random_state) -> list:
             "The honest cost needs each case's score: this classifier was built from a confusion "
             "matrix (from_confusion) or from ROC points (from_roc), which do not say which cases "
             "a threshold chosen on other cases would catch. Build it with from_scores, "
-            "from_frame, from_estimator or from_counts.")
+            "from_frame, from_estimator or from_counts."
+        )
     names = list(clf.folds)
     if len(names) == 1:
-        raise ValueError(f"This classifier has one fold ({names[0]!r}): the threshold must be "
-                         f"chosen on other folds. Give at least 2 folds, or build it without "
-                         f"folds for random splits (n_splits=).")
+        raise ValueError(
+            f"This classifier has one fold ({names[0]!r}): the threshold must be "
+            f"chosen on other folds. Give at least 2 folds, or build it without "
+            f"folds for random splits (n_splits=)."
+        )
     if sample is not None:
         if names:
             return [_case_rules(sample, sample.fold_codes, [f"fold {n!r}" for n in names])]
-        _check_class_sizes(np.count_nonzero(sample.is_pos),
-                           np.count_nonzero(~sample.is_pos), n_splits)
+        _check_class_sizes(
+            np.count_nonzero(sample.is_pos), np.count_nonzero(~sample.is_pos), n_splits
+        )
         rng, _ = check_random_state(random_state)
         labels = [f"split {k}" for k in range(n_splits)]
-        return [_case_rules(sample, stratified_codes(sample.is_pos, n_splits, rng), labels)
-                for _ in range(n_repeats)]
+        return [
+            _case_rules(sample, stratified_codes(sample.is_pos, n_splits, rng), labels)
+            for _ in range(n_repeats)
+        ]
     if names:
         return [_table_rules(_fold_tables(clf), [f"fold {n!r}" for n in names])]
     scores, pos, neg = _pooled_table(clf)
     _check_class_sizes(int(pos.sum()), int(neg.sum()), n_splits)
     rng, _ = check_random_state(random_state)
     labels = [f"split {k}" for k in range(n_splits)]
-    return [_table_rules([(scores, p, n) for p, n in split_table(pos, neg, n_splits, rng)], labels)
-            for _ in range(n_repeats)]
+    return [
+        _table_rules([(scores, p, n) for p, n in split_table(pos, neg, n_splits, rng)], labels)
+        for _ in range(n_repeats)
+    ]
 
 
 def _check_class_sizes(n_pos: int, n_neg: int, n_splits: int) -> None:
     small = min(n_pos, n_neg)
     if n_splits > small:
         cls = "positive" if n_pos <= n_neg else "negative"
-        raise ValueError(f"n_splits={n_splits} is more than the {small} {cls} case(s): every "
-                         f"split needs both classes. Use n_splits <= {small}.")
+        raise ValueError(
+            f"n_splits={n_splits} is more than the {small} {cls} case(s): every "
+            f"split needs both classes. Use n_splits <= {small}."
+        )
 
 
 def _check_training(n_pos, n_neg, held_out: str) -> None:
     if n_pos > 0 and n_neg > 0:
         return
     missing = "positive" if not n_pos > 0 else "negative"
-    raise ValueError(f"Without {held_out} there are no {missing} cases (of weight > 0): no "
-                     f"threshold can be chosen for it. Use fewer splits (a smaller n_splits) or "
-                     f"merge that fold with another.")
+    raise ValueError(
+        f"Without {held_out} there are no {missing} cases (of weight > 0): no "
+        f"threshold can be chosen for it. Use fewer splits (a smaller n_splits) or "
+        f"merge that fold with another."
+    )
 
 
 def _case_rules(sample, codes, labels) -> tuple[list, float, float]:
@@ -306,7 +319,9 @@ def _pooled_table(clf):
     c = clf.counts
     pos, neg = np.diff(c.tp), np.diff(c.fp)
     if c.exponent or pos.dtype.kind not in "iu" or neg.dtype.kind not in "iu":
-        raise ValueError("Random splits of weighted counts are not defined (a weight is not a "
-                         "number of cases to deal out). Give the table folds (folds= of "
-                         "from_counts, or a fold column) for the honest cost.")
+        raise ValueError(
+            "Random splits of weighted counts are not defined (a weight is not a "
+            "number of cases to deal out). Give the table folds (folds= of "
+            "from_counts, or a fold column) for the honest cost."
+        )
     return c.thresholds[1:], pos, neg

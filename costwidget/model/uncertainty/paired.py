@@ -58,12 +58,14 @@ SD_FLOOR = 1e-12
 
 
 #: How to make two classifiers pairable, for the refusals.
-HOW_TO_PAIR = ("Pairing must be known, not guessed from equal labels: give each case an id, "
-               "instance= (Classifier.from_frame(df, instance='id') or "
-               "Classifier.from_scores(y, s, instance=ids)), or build both over the same y_true "
-               "array (from_scores(y, s1) and from_scores(y, s2); "
-               "costwidget.classifiers_from_predictions(y, {name: score})). Or pass paired=False "
-               "for the unpaired band.")
+HOW_TO_PAIR = (
+    "Pairing must be known, not guessed from equal labels: give each case an id, "
+    "instance= (Classifier.from_frame(df, instance='id') or "
+    "Classifier.from_scores(y, s, instance=ids)), or build both over the same y_true "
+    "array (from_scores(y, s1) and from_scores(y, s2); "
+    "costwidget.classifiers_from_predictions(y, {name: score})). Or pass paired=False "
+    "for the unpaired band."
+)
 
 
 # sample a -> {sample b -> alignment}: a sample's ids are read-only, so an alignment holds for
@@ -94,11 +96,13 @@ def _check_pair(a, b, paired: bool):
         if not is_classifier(clf):
             raise TypeError(f"{label} must be a Classifier, got {type(clf).__name__}.")
         if clf.sample is None and clf.score_counts is not None:
-            raise ValueError(f"{label} was built from counts per score (from_counts, from_duckdb "
-                             f"or from_spark): a difference band resamples the cases, and counts "
-                             f"do not say which case is which, so they cannot be paired. Build "
-                             f"both classifiers from the scores with an instance id "
-                             f"(Classifier.from_frame(df, instance=...)).")
+            raise ValueError(
+                f"{label} was built from counts per score (from_counts, from_duckdb "
+                f"or from_spark): a difference band resamples the cases, and counts "
+                f"do not say which case is which, so they cannot be paired. Build "
+                f"both classifiers from the scores with an instance id "
+                f"(Classifier.from_frame(df, instance=...))."
+            )
     scored_arrays(a, "difference_band")
     scored_arrays(b, "difference_band")
     if not paired:
@@ -109,29 +113,44 @@ def _check_pair(a, b, paired: bool):
     elif sa.case_token is not None and sa.case_token == sb.case_token:
         perm = None
     else:
-        which = ("b has instance ids but a has none" if sa.instance is None and sb.instance is not None
-                 else "a has instance ids but b has none" if sa.instance is not None
-                 else "they were built from different label arrays, without instance ids")
-        raise ValueError(f"a and b are not known to score the same instances in the same order "
-                         f"({which}). {HOW_TO_PAIR}")
+        which = (
+            "b has instance ids but a has none"
+            if sa.instance is None and sb.instance is not None
+            else "a has instance ids but b has none"
+            if sa.instance is not None
+            else "they were built from different label arrays, without instance ids"
+        )
+        raise ValueError(
+            f"a and b are not known to score the same instances in the same order "
+            f"({which}). {HOW_TO_PAIR}"
+        )
     is_pos_b = sb.is_pos if perm is None else sb.is_pos[perm]
     if len(sa.is_pos) != len(is_pos_b) or not np.array_equal(sa.is_pos, is_pos_b):
         bad = np.flatnonzero(sa.is_pos != is_pos_b)
-        where = (f" (instance ids {sa.instance[bad[:5]].tolist()!r})" if sa.instance is not None
-                 else f" (cases {bad[:5].tolist()!r})")
-        raise ValueError(f"a and b label {len(bad)} case(s) differently{where}: the same case "
-                         f"must have the same true label in both. Check the label column and the "
-                         f"instance ids.")
+        where = (
+            f" (instance ids {sa.instance[bad[:5]].tolist()!r})"
+            if sa.instance is not None
+            else f" (cases {bad[:5].tolist()!r})"
+        )
+        raise ValueError(
+            f"a and b label {len(bad)} case(s) differently{where}: the same case "
+            f"must have the same true label in both. Check the label column and the "
+            f"instance ids."
+        )
     fa = sa.fold_codes
     fb = sb.fold_codes if perm is None or sb.fold_codes is None else sb.fold_codes[perm]
     if (fa is None) != (fb is None):
         which = "a" if fa is not None else "b"
-        raise ValueError(f"Folds were given for {which} but not for the other classifier; a paired "
-                         f"analysis resamples the same instances, so give both the same folds= "
-                         f"(or neither).")
+        raise ValueError(
+            f"Folds were given for {which} but not for the other classifier; a paired "
+            f"analysis resamples the same instances, so give both the same folds= "
+            f"(or neither)."
+        )
     if fa is not None and not (list(a.folds) == list(b.folds) and np.array_equal(fa, fb)):
-        raise ValueError("a and b have different folds; a paired analysis needs the same folds= "
-                         "for both classifiers.")
+        raise ValueError(
+            "a and b have different folds; a paired analysis needs the same folds= "
+            "for both classifiers."
+        )
     return perm
 
 
@@ -145,18 +164,27 @@ def _bins(clf, threshold, perm=None):
         scores = scores[perm]
     if threshold is not None:
         above = scores >= float(threshold)
-        return resample.ScoreBins(bin_of=np.where(above, 0, 1), n_bins=2,
-                                  thresholds=np.array([float(threshold), -np.inf]),
-                                  multi=np.zeros(2, dtype=bool))
+        return resample.ScoreBins(
+            bin_of=np.where(above, 0, 1),
+            n_bins=2,
+            thresholds=np.array([float(threshold), -np.inf]),
+            multi=np.zeros(2, dtype=bool),
+        )
     # Bins from the ROC points (the distinct scores, highest first, with their class counts),
     # then each case's bin: the number of bins whose lowest score is above its score.
     counts = clf.counts
-    bins = resample.bins_from_counts(counts.thresholds[1:], np.diff(counts.tp), np.diff(counts.fp),
-                                     max_exact=PAIRED_MAX_EXACT, per_class=PRE_BINS_PER_CLASS,
-                                     max_loss=PAIRED_MAX_LOSS)
+    bins = resample.bins_from_counts(
+        counts.thresholds[1:],
+        np.diff(counts.tp),
+        np.diff(counts.fp),
+        max_exact=PAIRED_MAX_EXACT,
+        per_class=PRE_BINS_PER_CLASS,
+        max_loss=PAIRED_MAX_LOSS,
+    )
     bin_of = np.searchsorted(-bins.thresholds, -scores, side="left")
-    return resample.ScoreBins(bin_of=bin_of, n_bins=bins.n_bins, thresholds=bins.thresholds,
-                              multi=bins.multi)
+    return resample.ScoreBins(
+        bin_of=bin_of, n_bins=bins.n_bins, thresholds=bins.thresholds, multi=bins.multi
+    )
 
 
 def _nec_from_bins(tp_bins, fp_bins, n_pos, n_neg, x, fixed: bool):
@@ -178,8 +206,9 @@ def _joint_counts(bins_a, bins_b, is_pos, strata, n_boot, rng):
     u_stratum = unit // nb // bins_a.n_bins
     u_pos = u_stratum % 2  # strata are class, or fold·2 + class
     keys = [(unit // nb % bins_a.n_bins) * 2 + u_pos, (unit % nb) * 2 + u_pos]
-    ca, cb = bootstrap_counts.unit_sums(u_stratum, count, keys,
-                                        [2 * bins_a.n_bins, 2 * nb], n_boot, rng)
+    ca, cb = bootstrap_counts.unit_sums(
+        u_stratum, count, keys, [2 * bins_a.n_bins, 2 * nb], n_boot, rng
+    )
     return (ca[:, 1::2], ca[:, 0::2]), (cb[:, 1::2], cb[:, 0::2])
 
 
@@ -187,8 +216,9 @@ def _own_counts(clf, bins, n_boot, rng):
     is_pos, _, strata = scored_arrays(clf)
     unit, count = np.unique(strata * bins.n_bins + bins.bin_of, return_counts=True)
     u_stratum = unit // bins.n_bins
-    (c,) = bootstrap_counts.unit_sums(u_stratum, count, [(unit % bins.n_bins) * 2 + u_stratum % 2],
-                                      [2 * bins.n_bins], n_boot, rng)
+    (c,) = bootstrap_counts.unit_sums(
+        u_stratum, count, [(unit % bins.n_bins) * 2 + u_stratum % 2], [2 * bins.n_bins], n_boot, rng
+    )
     return c[:, 1::2], c[:, 0::2]
 
 
@@ -221,6 +251,7 @@ def _replicates(a, b, x, th_a, th_b, n_boot, rng, paired, perm=None):
 def _drawn_swapped(a, b, th_a, th_b) -> bool:
     """Whether the pair's replicates are drawn as (b, a): a fixed order of the two by content
     (their ROC counts and thresholds), the same whichever is passed first."""
+
     def key(clf, th):
         c = clf.counts
         digest = hashlib.blake2b(digest_size=16)
@@ -249,8 +280,9 @@ def _original_nec(clf, x, threshold):
     is_pos, scores, _ = scored_arrays(clf)
     above = scores >= float(threshold)
     n_pos, n_neg = int(is_pos.sum()), int((~is_pos).sum())
-    return resample.line_values(int(np.sum(above & is_pos)), int(np.sum(above & ~is_pos)),
-                                n_pos, n_neg, x)
+    return resample.line_values(
+        int(np.sum(above & is_pos)), int(np.sum(above & ~is_pos)), n_pos, n_neg, x
+    )
 
 
 def max_deviations(reps: np.ndarray, center: np.ndarray):
@@ -337,8 +369,19 @@ def simultaneous_limits(center, sd, max_dev_sorted, sorted_reps, level):
     return lower, upper, c
 
 
-def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_boot=1000,
-                    grid=512, random_state=None, paired=True, simultaneous=True) -> pd.DataFrame:
+def difference_band(
+    a,
+    b,
+    level=0.90,
+    *,
+    threshold_a=None,
+    threshold_b=None,
+    n_boot=1000,
+    grid=512,
+    random_state=None,
+    paired=True,
+    simultaneous=True,
+) -> pd.DataFrame:
     """Band on ``NEC_a − NEC_b`` over the pcf grid, and where it excludes 0.
 
     Drummond & Holte (2004), sec. 9: resample the instances, so that both
@@ -451,35 +494,79 @@ def difference_band(a, b, level=0.90, *, threshold_a=None, threshold_b=None, n_b
     rng, seed = make_rng(random_state)
     # Cached on a, keyed by a weak reference to b: the entry neither keeps b alive nor
     # answers for another object that later gets b's id (a dead reference equals no other).
-    key = None if seed is False else ("difference", weakref.ref(b), threshold_a, threshold_b,
-                                      n_boot, grid_key(grid), seed, paired)
+    key = (
+        None
+        if seed is False
+        else (
+            "difference",
+            weakref.ref(b),
+            threshold_a,
+            threshold_b,
+            n_boot,
+            grid_key(grid),
+            seed,
+            paired,
+        )
+    )
 
     def make():
-        reps, centre, bound = _pair_replicates(a, b, x, threshold_a, threshold_b, n_boot, rng,
-                                               paired, perm)
+        reps, centre, bound = _pair_replicates(
+            a, b, x, threshold_a, threshold_b, n_boot, rng, paired, perm
+        )
         sd, max_dev = max_deviations(reps, centre)
-        return {"sorted": resample.sorted_columns(reps), "sd": sd, "max_dev": max_dev,
-                "centre": centre, "bound": bound}
+        return {
+            "sorted": resample.sorted_columns(reps),
+            "sd": sd,
+            "max_dev": max_dev,
+            "centre": centre,
+            "bound": bound,
+        }
 
     reps = cache_of(a).get(key, make)
     diff = _original_nec(a, x, threshold_a) - _original_nec(b, x, threshold_b)
     if simultaneous:
-        lower, upper, crit = simultaneous_limits(reps["centre"], reps["sd"], reps["max_dev"],
-                                                 reps["sorted"], level)
+        lower, upper, crit = simultaneous_limits(
+            reps["centre"], reps["sd"], reps["max_dev"], reps["sorted"], level
+        )
     else:
         (lower, upper), crit = percentile_rows(reps["sorted"], level), None
-    out = pd.DataFrame({"pcf": x, "diff": diff, "lower": lower, "upper": upper,
-                        "significant": (lower > 0) | (upper < 0)})
+    out = pd.DataFrame(
+        {
+            "pcf": x,
+            "diff": diff,
+            "lower": lower,
+            "upper": upper,
+            "significant": (lower > 0) | (upper < 0),
+        }
+    )
     kind = "simultaneous" if simultaneous else "pointwise"
-    out.attrs.update({"kind": kind, "simultaneous": simultaneous,
-                      "label": f"{kind} {level:.0%} band".replace("%", " %"),
-                      "level": level, "n_boot": n_boot, "paired": paired,
-                      "critical_value": crit, "coarsening_bound": reps["bound"]})
+    out.attrs.update(
+        {
+            "kind": kind,
+            "simultaneous": simultaneous,
+            "label": f"{kind} {level:.0%} band".replace("%", " %"),
+            "level": level,
+            "n_boot": n_boot,
+            "paired": paired,
+            "critical_value": crit,
+            "coarsening_bound": reps["bound"],
+        }
+    )
     return out
 
 
-def difference_at(a, b, pcf, level=0.90, *, threshold_a=None, threshold_b=None, n_boot=1000,
-                  grid=512, random_state=0):
+def difference_at(
+    a,
+    b,
+    pcf,
+    level=0.90,
+    *,
+    threshold_a=None,
+    threshold_b=None,
+    n_boot=1000,
+    grid=512,
+    random_state=0,
+):
     """The paired simultaneous band of :func:`difference_band` (the same arguments) at one pcf:
     ``(diff, lower, upper)``. ``random_state`` must be an int (a seed repeats the replicates).
 
@@ -499,13 +586,24 @@ def difference_at(a, b, pcf, level=0.90, *, threshold_a=None, threshold_b=None, 
     True
     """
     if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
-        raise TypeError(f"random_state must be an int (the seed of the band's replicates, drawn again at pcf), got {random_state!r}.")
+        raise TypeError(
+            f"random_state must be an int (the seed of the band's replicates, drawn again at pcf), got {random_state!r}."
+        )
     x = pcf_grid([pcf])
-    band = difference_band(a, b, level, threshold_a=threshold_a, threshold_b=threshold_b,
-                           n_boot=n_boot, grid=grid, random_state=random_state)
+    band = difference_band(
+        a,
+        b,
+        level,
+        threshold_a=threshold_a,
+        threshold_b=threshold_b,
+        n_boot=n_boot,
+        grid=grid,
+        random_state=random_state,
+    )
     rng, _ = make_rng(random_state)
-    reps, centre, _ = _pair_replicates(a, b, x, threshold_a, threshold_b, n_boot, rng, True,
-                                       _check_pair(a, b, True))
+    reps, centre, _ = _pair_replicates(
+        a, b, x, threshold_a, threshold_b, n_boot, rng, True, _check_pair(a, b, True)
+    )
     sd = reps.std(axis=0, ddof=1 if n_boot > 1 else 0)
     c = band.attrs["critical_value"]
     lower, upper = centre - c * sd, centre + c * sd
@@ -562,7 +660,8 @@ def significant_intervals(band: pd.DataFrame) -> pd.DataFrame:
         if start is None and s != 0:
             start = i
     out = pd.DataFrame(rows, columns=["pcf_lo", "pcf_hi", "sign"]).astype(
-        {"pcf_lo": float, "pcf_hi": float, "sign": np.int64})
+        {"pcf_lo": float, "pcf_hi": float, "sign": np.int64}
+    )
     out.attrs.update(band.attrs)
     return out
 

@@ -10,22 +10,43 @@ __all__ = ["compose_marks", "build_widget", "status_layer"]
 
 def compose_marks(w) -> None:
     """Set both panes' marks from the components, bottom first."""
-    layers, op, con, hov = (w.classifier_layers, w.operating_tool, w.constraint_tool,
-                            w.hover_tool)
+    layers, op, con, hov = (w.classifier_layers, w.operating_tool, w.constraint_tool, w.hover_tool)
     # Later marks are drawn on top. In the cost pane the click bars lie above the filled
     # areas (which would take the click) and below the hover dots and the drag handle; the
     # cheapest classifier's dot (winner_dot, one point) over the other dots. The handle stays
     # last (it must take the pointer), at the pane's foot.
     w.figures.compose(
-        roc_marks=[*layers.roc_curves, *layers.hull_lines, con.roc_line, op.iso_lines,
-                   *layers.hull_vertices, layers.half_points,  # issue 23: score >= 0.5
-                   con.roc_points, op.chosen, hov.roc_highlight],
-        cost_marks=[*w.range_tool.marks, *w.fold_spread_layer.marks, *w.band_layer.marks,
-                    *w.honest_layer.marks,  # issue 32
-                    *w.threshold_choice_view.marks, *layers.cost_lines,
-                    con.cost_lines, *layers.envelopes, layers.combined, layers.winner_strip,
-                    op.operating_line, op.click_bars, *layers.segment_hover, op.nec_points,
-                    op.winner_dot, hov.cost_highlight, op.handle])
+        roc_marks=[
+            *layers.roc_curves,
+            *layers.hull_lines,
+            con.roc_line,
+            op.iso_lines,
+            *layers.hull_vertices,
+            layers.half_points,  # issue 23: score >= 0.5
+            con.roc_points,
+            op.chosen,
+            hov.roc_highlight,
+        ],
+        cost_marks=[
+            *w.range_tool.marks,
+            *w.fold_spread_layer.marks,
+            *w.band_layer.marks,
+            *w.honest_layer.marks,  # issue 32
+            *w.threshold_choice_view.marks,
+            *layers.cost_lines,
+            con.cost_lines,
+            *layers.envelopes,
+            layers.combined,
+            layers.winner_strip,
+            op.operating_line,
+            op.click_bars,
+            *layers.segment_hover,
+            op.nec_points,
+            op.winner_dot,
+            hov.cost_highlight,
+            op.handle,
+        ],
+    )
 
 
 def build_widget(w) -> widgets.VBox:
@@ -40,8 +61,11 @@ def build_widget(w) -> widgets.VBox:
     from .theme import style_widget
 
     wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
-    draw = [widgets.HTML("<b>draw:</b>"), w.classifier_layers.show_cost_lines,
-            *w.draw_controls.controls]
+    draw = [
+        widgets.HTML("<b>draw:</b>"),
+        w.classifier_layers.show_cost_lines,
+        *w.draw_controls.controls,
+    ]
     draw += [w.threshold_choice_view.control, w.decision_curve_view.toggle]  # issue 21
     rows = [widgets.HBox(draw, layout=wrap)]
     if w.difference_view.controls is not None:
@@ -50,20 +74,29 @@ def build_widget(w) -> widgets.VBox:
     # above them.
     panes = widgets.HBox([w.figures.roc, w.figures.cost])
     panes.add_class("costwidget-panes")
-    widget = widgets.VBox([
-        style_widget(), status_layer(w),
-        w.operating_tool.widget, w.classifier_layers.picker_row, panes,
-        widgets.VBox(rows), w.range_tool.controls,
-        # The constraint's own controls come and go with it: last of the controls.
-        w.constraint_tool.widget,
-        # What appears and disappears, under every control. The readout comes right under the
-        # constraint that shapes it.
-        w.readout_view.widget,
-        w.band_readout.widget,  # issue 23: the bands' limits, under the readout
-        w.readout_view.constrained_widget, w.threshold_choice_view.widget,
-        w.decision_curve_view.widget,  # issue 21: the decision-curve pane
-        w.difference_view.widget, w.range_tool.tables, w.hover_tool.info,
-    ])
+    widget = widgets.VBox(
+        [
+            style_widget(),
+            status_layer(w),
+            w.operating_tool.widget,
+            w.classifier_layers.picker_row,
+            panes,
+            widgets.VBox(rows),
+            w.range_tool.controls,
+            # The constraint's own controls come and go with it: last of the controls.
+            w.constraint_tool.widget,
+            # What appears and disappears, under every control. The readout comes right under the
+            # constraint that shapes it.
+            w.readout_view.widget,
+            w.band_readout.widget,  # issue 23: the bands' limits, under the readout
+            w.readout_view.constrained_widget,
+            w.threshold_choice_view.widget,
+            w.decision_curve_view.widget,  # issue 21: the decision-curve pane
+            w.difference_view.widget,
+            w.range_tool.tables,
+            w.hover_tool.info,
+        ]
+    )
     widget.add_class("costwidget")
     return widget
 

@@ -66,7 +66,7 @@ class SliderBinding:
         s = self.control
         if isinstance(s, widgets.FloatLogSlider):
             if not value > 0:
-                return s.base ** s.min
+                return s.base**s.min
             exp = (math.log(value, s.base) - s.min) / s.step
             exp = min(max(s.min + round(exp) * s.step, s.min), s.max)
             return s.base ** round(exp, 12)
@@ -83,16 +83,19 @@ class SliderBinding:
         if not self._same_position(self.control.value, shown):
             if self._echoes():
                 now = time.monotonic()
-                self._older = [(now, self.control.value),
-                               *[(t, v) for t, v in self._older if now - t < _ECHO_SECONDS]][:8]
+                self._older = [
+                    (now, self.control.value),
+                    *[(t, v) for t, v in self._older if now - t < _ECHO_SECONDS],
+                ][:8]
             self.control.value = shown
 
     def _echoes(self) -> bool:
         """A slider that sends while it moves answers the kernel's pushes (a text field
         answers nothing): only then can a late answer to an older push come."""
         s = self.control
-        return (isinstance(s, (widgets.FloatLogSlider, widgets.FloatSlider, widgets.IntSlider))
-                and bool(s.continuous_update))
+        return isinstance(
+            s, (widgets.FloatLogSlider, widgets.FloatSlider, widgets.IntSlider)
+        ) and bool(s.continuous_update)
 
     def _same_position(self, old, new) -> bool:
         """True when ``new`` is ``old`` re-expressed by the browser (a log slider computes
@@ -112,8 +115,10 @@ class SliderBinding:
         if self.tx.is_pushing or self._same_position(change["old"], change["new"]):
             return
         now = time.monotonic()
-        if any(now - t < _ECHO_SECONDS and self._same_position(old, change["new"])
-               for t, old in self._older):
+        if any(
+            now - t < _ECHO_SECONDS and self._same_position(old, change["new"])
+            for t, old in self._older
+        ):
             # A late echo of an older push: not a move. Show the current push again.
             with self.tx.pushing():
                 self.control.value = change["old"]

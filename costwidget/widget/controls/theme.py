@@ -23,9 +23,26 @@ import ipywidgets as widgets
 
 from .steady_css import STEADY_CSS
 
-__all__ = ["INK", "INK_SOFT", "NEVER_USE", "NEVER_USE_OPACITY", "RANGE_EDGE", "RANGE_FILL", "CSS",
-           "style_widget", "swatch_class", "swatch_css", "legend_html", "LEGEND_KINDS", "ALWAYS",
-           "HALF_POINT_MARKER", "line_swatch", "rect_swatch", "marker_swatch", "strip_swatch"]
+__all__ = [
+    "INK",
+    "INK_SOFT",
+    "NEVER_USE",
+    "NEVER_USE_OPACITY",
+    "RANGE_EDGE",
+    "RANGE_FILL",
+    "CSS",
+    "style_widget",
+    "swatch_class",
+    "swatch_css",
+    "legend_html",
+    "LEGEND_KINDS",
+    "ALWAYS",
+    "HALF_POINT_MARKER",
+    "line_swatch",
+    "rect_swatch",
+    "marker_swatch",
+    "strip_swatch",
+]
 
 #: Lines and markers that were black: the theme's strongest text colour.
 INK = "var(--cw-ink, #000)"
@@ -39,7 +56,8 @@ NEVER_USE_OPACITY = 0.8
 #: palette (its orange "#e6a000" was random forest's "#E69F00").
 RANGE_EDGE, RANGE_FILL = "#808000", "#e3e36b"
 
-CSS = """
+CSS = (
+    """
 .costwidget {
   --cw-ink: var(--jp-content-font-color0, #000);
   --cw-ink-soft: var(--jp-content-font-color2, rgba(0, 0, 0, 0.54));
@@ -220,7 +238,9 @@ CSS = """
 }
 .costwidget .costwidget-constraint-message ul { margin: 2px 0; padding-left: 1.4em; }
 .costwidget .costwidget-constraint-message summary { cursor: pointer; color: var(--cw-ink-soft); }
-""" + STEADY_CSS
+"""
+    + STEADY_CSS
+)
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -244,17 +264,21 @@ def swatch_css(colors) -> str:
     for color in dict.fromkeys(colors):
         cls = swatch_class(color)
         if cls is not None:
-            rules.append(f".costwidget .{cls} label span::before {{ content: ''; display: "
-                         f"inline-block; width: 18px; border-top: 3px solid {color}; "
-                         "vertical-align: middle; margin-right: 5px; }")
+            rules.append(
+                f".costwidget .{cls} label span::before {{ content: ''; display: "
+                f"inline-block; width: 18px; border-top: 3px solid {color}; "
+                "vertical-align: middle; margin-right: 5px; }"
+            )
     return "<style>" + "\n".join(rules) + "</style>"
 
 
 def line_swatch(color: str, dash: str = "", width: float = 2.0) -> str:
     """A 22 px legend line in ``color`` (a fixed colour or a ``var(...)``, never user text)."""
     dash = f" stroke-dasharray='{dash}'" if dash else ""
-    return (f"<svg width='22' height='10' aria-hidden='true'><line x1='1' y1='5' x2='21' y2='5' "
-            f"style='stroke:{color}' stroke-width='{width}'{dash}/></svg>")
+    return (
+        f"<svg width='22' height='10' aria-hidden='true'><line x1='1' y1='5' x2='21' y2='5' "
+        f"style='stroke:{color}' stroke-width='{width}'{dash}/></svg>"
+    )
 
 
 _line = line_swatch  # the older private name
@@ -263,33 +287,55 @@ _line = line_swatch  # the older private name
 def rect_swatch(fill: str, edge: str, *, opacity: float = 1.0, dash: str = "") -> str:
     """A small filled box: a shaded region or a band."""
     dash = f" stroke-dasharray='{dash}'" if dash else ""
-    return ("<svg width='16' height='12' aria-hidden='true'><rect x='1' y='1' width='14' "
-            f"height='10' style='fill:{fill};fill-opacity:{opacity};stroke:{edge}' "
-            f"stroke-width='1'{dash}/></svg>")
+    return (
+        "<svg width='16' height='12' aria-hidden='true'><rect x='1' y='1' width='14' "
+        f"height='10' style='fill:{fill};fill-opacity:{opacity};stroke:{edge}' "
+        f"stroke-width='1'{dash}/></svg>"
+    )
 
 
 def marker_swatch(shape: str, fill: str, stroke: str = INK) -> str:
     """A marker as the panes draw it: ``"diamond"``, ``"square"`` or ``"circle"``."""
-    body = {"diamond": "<polygon points='7,1 13,7 7,13 1,7'",
-            "square": "<rect x='2.5' y='2.5' width='9' height='9'",
-            "circle": "<circle cx='7' cy='7' r='4.5'"}[shape]
-    return (f"<svg width='14' height='14' aria-hidden='true'>{body} "
-            f"style='fill:{fill};stroke:{stroke}' stroke-width='1.2'/></svg>")
+    body = {
+        "diamond": "<polygon points='7,1 13,7 7,13 1,7'",
+        "square": "<rect x='2.5' y='2.5' width='9' height='9'",
+        "circle": "<circle cx='7' cy='7' r='4.5'",
+    }[shape]
+    return (
+        f"<svg width='14' height='14' aria-hidden='true'>{body} "
+        f"style='fill:{fill};stroke:{stroke}' stroke-width='1.2'/></svg>"
+    )
 
 
 def strip_swatch(colors) -> str:
     """The winner strip: a thick bar in the winners' colours, side by side."""
     colors = [c for c in colors if _HEX.match(c)] or ["#999999"]
     w = 22 / len(colors)
-    bars = "".join(f"<rect x='{i * w:.2f}' y='2' width='{w + 0.05:.2f}' height='6' "
-                   f"style='fill:{c}'/>" for i, c in enumerate(colors))
+    bars = "".join(
+        f"<rect x='{i * w:.2f}' y='2' width='{w + 0.05:.2f}' height='6' style='fill:{c}'/>"
+        for i, c in enumerate(colors)
+    )
     return f"<svg width='22' height='10' aria-hidden='true'>{bars}</svg>"
 
 
 #: Every kind of mark the legend can name, in the order it names them.
-LEGEND_KINDS = ("best", "strip", "trivial", "never", "operating", "iso", "half", "cost_lines",
-                "bands", "fold_spread", "honest", "threshold_choice", "neyman_pearson", "workforce",
-                "range")
+LEGEND_KINDS = (
+    "best",
+    "strip",
+    "trivial",
+    "never",
+    "operating",
+    "iso",
+    "half",
+    "cost_lines",
+    "bands",
+    "fold_spread",
+    "honest",
+    "threshold_choice",
+    "neyman_pearson",
+    "workforce",
+    "range",
+)
 ALWAYS = ("best", "strip", "trivial", "never", "operating", "iso")
 
 #: The 0.5 point's marker (`classifier_layers`), named here so the legend draws the same one.
@@ -308,34 +354,52 @@ def legend_html(kinds=ALWAYS, *, colors=(), band_level=None, bands_outlined=Fals
     entries = {
         "best": (line_swatch(INK, "6 3", 1.5), "best of all"),
         "strip": (strip_swatch(colors), "strip: the cheapest at each PCF(+)"),
-        "trivial": (line_swatch("#999999", "", 1.5),
-                    "trivial: all negative (y = x), all positive (y = 1 − x)"),
-        "never": (rect_swatch(NEVER_USE, "#999999"),
-                  "never worth using (above y = x or y = 1 − x)"),
-        "operating": ("<svg width='10' height='14' aria-hidden='true'><line x1='5' y1='1' x2='5' "
-                      f"y2='13' style='stroke:{INK}' stroke-width='1.5'/></svg>"
-                      + marker_swatch("circle", first), "operating point"),
+        "trivial": (
+            line_swatch("#999999", "", 1.5),
+            "trivial: all negative (y = x), all positive (y = 1 − x)",
+        ),
+        "never": (
+            rect_swatch(NEVER_USE, "#999999"),
+            "never worth using (above y = x or y = 1 − x)",
+        ),
+        "operating": (
+            "<svg width='10' height='14' aria-hidden='true'><line x1='5' y1='1' x2='5' "
+            f"y2='13' style='stroke:{INK}' stroke-width='1.5'/></svg>"
+            + marker_swatch("circle", first),
+            "operating point",
+        ),
         "iso": (line_swatch(first, "6 2 1 2", 1.5), "iso-performance line"),
         "half": (marker_swatch(HALF_POINT_MARKER, first), "threshold 0.5 (score ≥ 0.5)"),
         "cost_lines": (line_swatch(first, "", 0.75), "cost line of each hull point"),
-        "bands": (rect_swatch(first, first, opacity=0.0 if bands_outlined else 0.18),
-                  "bootstrap band" + (f" ({band_level:.0%})" if band_level else "")),
-        "fold_spread": (rect_swatch(first, first, opacity=0.10, dash="1.5 1.5"),
-                        "fold spread (min–max)"),
-        "honest": (line_swatch(first, "5 3", 1.5) + rect_swatch(first, "none", opacity=0.14),
-                   "cost on new data (threshold tuned without the case); shaded: its gap to "
-                   "the envelope"),
-        "threshold_choice": (line_swatch(first, "6 2 1 2", 1.5)
-                             + rect_swatch(first, "none", opacity=0.18),
-                             "threshold chosen from the score or by rate; shaded: its gap to the "
-                             "envelope"),
-        "neyman_pearson": (line_swatch(INK, "5 3", 1.5) + marker_swatch("diamond", first),
-                           "Neyman-Pearson: FPR limit, constrained point, its cost line (dashed)"),
-        "workforce": (line_swatch(INK, "5 3", 1.5) + marker_swatch("diamond", first),
-                      "workforce line (cases flagged = capacity), constrained point, its cost "
-                      "line (dashed)"),
+        "bands": (
+            rect_swatch(first, first, opacity=0.0 if bands_outlined else 0.18),
+            "bootstrap band" + (f" ({band_level:.0%})" if band_level else ""),
+        ),
+        "fold_spread": (
+            rect_swatch(first, first, opacity=0.10, dash="1.5 1.5"),
+            "fold spread (min–max)",
+        ),
+        "honest": (
+            line_swatch(first, "5 3", 1.5) + rect_swatch(first, "none", opacity=0.14),
+            "cost on new data (threshold tuned without the case); shaded: its gap to the envelope",
+        ),
+        "threshold_choice": (
+            line_swatch(first, "6 2 1 2", 1.5) + rect_swatch(first, "none", opacity=0.18),
+            "threshold chosen from the score or by rate; shaded: its gap to the envelope",
+        ),
+        "neyman_pearson": (
+            line_swatch(INK, "5 3", 1.5) + marker_swatch("diamond", first),
+            "Neyman-Pearson: FPR limit, constrained point, its cost line (dashed)",
+        ),
+        "workforce": (
+            line_swatch(INK, "5 3", 1.5) + marker_swatch("diamond", first),
+            "workforce line (cases flagged = capacity), constrained point, its cost line (dashed)",
+        ),
         "range": (rect_swatch(RANGE_FILL, RANGE_EDGE, opacity=0.5), "range of interest"),
     }
     shown = [k for k in LEGEND_KINDS if k in set(kinds)]
-    return "".join(f"<span class='costwidget-legend-item costwidget-legend-{k}'>{entries[k][0]}"
-                   f"{entries[k][1]}</span>" for k in shown)
+    return "".join(
+        f"<span class='costwidget-legend-item costwidget-legend-{k}'>{entries[k][0]}"
+        f"{entries[k][1]}</span>"
+        for k in shown
+    )

@@ -74,11 +74,16 @@ class FrontendLink:
         self._last_sent = None
         spec = live_spec(w)
         self.model = LinkModel(
-            _esm=BUNDLE.read_text(encoding="utf-8"), roles=spec["roles"],
-            options=spec["options"], colors=spec["colors"], initial_state=spec["state"],
-            payload_header=spec["header"], payload_buffers=spec["buffers"],
+            _esm=BUNDLE.read_text(encoding="utf-8"),
+            roles=spec["roles"],
+            options=spec["options"],
+            colors=spec["colors"],
+            initial_state=spec["state"],
+            payload_header=spec["header"],
+            payload_buffers=spec["buffers"],
             root_class=f"costwidget-link-{w.widget.model_id}",
-            layout=widgets.Layout(width="0px", height="0px", margin="0px", overflow="hidden"))
+            layout=widgets.Layout(width="0px", height="0px", margin="0px", overflow="hidden"),
+        )
         w._ctx.frontend_link = self
         w.widget.add_class(self.model.root_class)
         w.widget.children = (*w.widget.children, self.model)
@@ -139,9 +144,14 @@ class FrontendLink:
         moves = message.get("moves")
         if not isinstance(moves, list):
             moves = [{"seq": message.get("seq"), "changes": message.get("changes")}]
-        return [(m["seq"], m["changes"]) for m in moves
-                if isinstance(m, dict) and isinstance(m.get("seq"), int)
-                and isinstance(m.get("changes"), dict) and m["seq"] > acked]
+        return [
+            (m["seq"], m["changes"])
+            for m in moves
+            if isinstance(m, dict)
+            and isinstance(m.get("seq"), int)
+            and isinstance(m.get("changes"), dict)
+            and m["seq"] > acked
+        ]
 
     def _apply(self, changes: dict) -> None:
         """The keys a front-end move changed, in one transaction. ``population_set`` is no
@@ -149,8 +159,9 @@ class FrontendLink:
         population the front end still lets follow p(+) is let follow again here."""
         s = self.w.state
         follow = not changes.get("population_set", s.population_set)
-        self.w._tx.update(**{k: changes[k] for k in STATE_KEYS
-                             if k in changes and k != "population_set"})
+        self.w._tx.update(
+            **{k: changes[k] for k in STATE_KEYS if k in changes and k != "population_set"}
+        )
         if follow and s.population_set:
             s.follow_population()
         elif not follow:
@@ -177,9 +188,15 @@ class FrontendLink:
     def _send(self, *, refused: bool = False) -> None:
         """Send the kernel's state, once per change: an update of several traits notifies each
         (all after the last is set), and the front ends need the state only once."""
-        message = {"state": front_end_state(self.w), "acks": dict(self.acks),
-                   "attached": self.attached, "session": self.session, "ack": self.last_seq,
-                   "refused": refused, "runner_up_band": self._runner_up_band()}
+        message = {
+            "state": front_end_state(self.w),
+            "acks": dict(self.acks),
+            "attached": self.attached,
+            "session": self.session,
+            "ack": self.last_seq,
+            "refused": refused,
+            "runner_up_band": self._runner_up_band(),
+        }
         if message != self._last_sent:
             self._last_sent = message
             self.model.kernel_state = message
@@ -233,7 +250,8 @@ class FrontendLink:
             op.pcf: {"value": pcf_label(s.pcf, s.cost_fn, s.cost_fp)},
             con.constraint: {"index": index.index(s.constraint)},
             con.neyman_pearson_box.layout: {
-                "display": None if s.constraint == "neyman_pearson" else "none"},
+                "display": None if s.constraint == "neyman_pearson" else "none"
+            },
             con.workforce_box.layout: {"display": None if s.constraint == "workforce" else "none"},
             con.max_fpr: {"value": max_fpr.shown(s.max_fpr)},
             con.capacity_value: {"value": capacity_text(s.capacity, s.n_pos, s.n_neg)},
@@ -265,8 +283,10 @@ class FrontendLink:
             plain, paths, buffers = _remove_buffers(raw)
             entry["state"].update(plain)
             kept = [b for b in entry.get("buffers", []) if b["path"][0] not in traits]
-            kept += [{"encoding": "base64", "path": p, "data": base64.b64encode(d).decode("ascii")}
-                     for p, d in zip(paths, buffers)]
+            kept += [
+                {"encoding": "base64", "path": p, "data": base64.b64encode(d).decode("ascii")}
+                for p, d in zip(paths, buffers)
+            ]
             if kept:
                 entry["buffers"] = kept
             else:

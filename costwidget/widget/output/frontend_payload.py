@@ -68,18 +68,39 @@ from .single_varints import (
     encode_single,
 )
 
-__all__ = ["PAYLOAD_ARRAYS", "PAYLOAD_FORMAT", "PAYLOAD_VERSION", "SINGLE_ARRAYS",
-           "THRESHOLD_DIGITS", "THRESHOLD_RELATIVE_BOUND", "classifier_arrays", "encode_single",
-           "decode_single", "pack_classifiers", "unpack_classifiers", "payload_json"]
+__all__ = [
+    "PAYLOAD_ARRAYS",
+    "PAYLOAD_FORMAT",
+    "PAYLOAD_VERSION",
+    "SINGLE_ARRAYS",
+    "THRESHOLD_DIGITS",
+    "THRESHOLD_RELATIVE_BOUND",
+    "classifier_arrays",
+    "encode_single",
+    "decode_single",
+    "pack_classifiers",
+    "unpack_classifiers",
+    "payload_json",
+]
 
 PAYLOAD_FORMAT = "costwidget-operating-point"
 PAYLOAD_VERSION = 2
 #: The arrays of each classifier, in the order they are packed (the JS decoder's PAYLOAD_ARRAYS).
-PAYLOAD_ARRAYS = ("hull_threshold", "hull_fpr", "hull_tpr",
-                  "segment_lo", "segment_hi", "segment_vertex",
-                  "single_threshold", "single_fpr", "single_tpr",
-                  "scalars", "hull_next_score")
+PAYLOAD_ARRAYS = (
+    "hull_threshold",
+    "hull_fpr",
+    "hull_tpr",
+    "segment_lo",
+    "segment_hi",
+    "segment_vertex",
+    "single_threshold",
+    "single_fpr",
+    "single_tpr",
+    "scalars",
+    "hull_next_score",
+)
 _DTYPE = np.dtype("<f8")
+
 
 def _segment_vertices(hull, segments) -> np.ndarray:
     """Index in the hull of each segment's vertex.
@@ -144,10 +165,17 @@ def classifier_arrays(clf: Classifier) -> dict[str, np.ndarray]:
         "single_threshold": roc["threshold"].to_numpy()[single],
         "single_fpr": roc["fpr"].to_numpy()[single],
         "single_tpr": roc["tpr"].to_numpy()[single],
-        "scalars": np.array([nan if clf.n_pos is None else float(clf.n_pos),
-                             nan if clf.n_neg is None else float(clf.n_neg), lo, hi]),
-        "hull_next_score": next_lower_scores(roc["threshold"].to_numpy(),
-                                             hull["threshold"].to_numpy()),
+        "scalars": np.array(
+            [
+                nan if clf.n_pos is None else float(clf.n_pos),
+                nan if clf.n_neg is None else float(clf.n_neg),
+                lo,
+                hi,
+            ]
+        ),
+        "hull_next_score": next_lower_scores(
+            roc["threshold"].to_numpy(), hull["threshold"].to_numpy()
+        ),
     }
     return {k: np.ascontiguousarray(v, dtype=_DTYPE) for k, v in out.items()}
 
@@ -207,12 +235,21 @@ def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
             entry["arrays"][key] = {"buffer": len(buffers), "offset": 0, "length": int(arr.size)}
             buffers.append(arr.tobytes())
         if single is not None:
-            entry["single"] = {"encoding": "leb128-counts-6g", "buffer": len(buffers), "offset": 0,
-                               "bytes": len(single), "length": int(all_arrays["single_fpr"].size)}
+            entry["single"] = {
+                "encoding": "leb128-counts-6g",
+                "buffer": len(buffers),
+                "offset": 0,
+                "bytes": len(single),
+                "length": int(all_arrays["single_fpr"].size),
+            }
             buffers.append(single)
         entries.append(entry)
-    header = {"format": PAYLOAD_FORMAT, "version": PAYLOAD_VERSION, "dtype": _DTYPE.str,
-              "classifiers": entries}
+    header = {
+        "format": PAYLOAD_FORMAT,
+        "version": PAYLOAD_VERSION,
+        "dtype": _DTYPE.str,
+        "classifiers": entries,
+    }
     return header, buffers
 
 
@@ -236,19 +273,22 @@ def unpack_classifiers(header: dict, buffers) -> list[tuple[str, dict[str, np.nd
     ('s', [inf, 0.9, 0.2])
     """
     if header.get("format") != PAYLOAD_FORMAT or header.get("version") != PAYLOAD_VERSION:
-        raise ValueError("not a costwidget operating-point payload of version "
-                         f"{PAYLOAD_VERSION}")
+        raise ValueError(f"not a costwidget operating-point payload of version {PAYLOAD_VERSION}")
     out = []
     for entry in header["classifiers"]:
         arrays = {}
         for key, spec in entry["arrays"].items():
-            arrays[key] = np.frombuffer(buffers[spec["buffer"]], dtype=_DTYPE,
-                                        count=spec["length"], offset=spec["offset"])
+            arrays[key] = np.frombuffer(
+                buffers[spec["buffer"]], dtype=_DTYPE, count=spec["length"], offset=spec["offset"]
+            )
         if "single" in entry:
             spec = entry["single"]
-            data = bytes(buffers[spec["buffer"]])[spec["offset"]:spec["offset"] + spec["bytes"]]
-            arrays.update(decode_single(data, spec["length"], n_pos=arrays["scalars"][0],
-                                        n_neg=arrays["scalars"][1]))
+            data = bytes(buffers[spec["buffer"]])[spec["offset"] : spec["offset"] + spec["bytes"]]
+            arrays.update(
+                decode_single(
+                    data, spec["length"], n_pos=arrays["scalars"][0], n_neg=arrays["scalars"][1]
+                )
+            )
         out.append((entry["name"], arrays))
     return out
 

@@ -57,12 +57,20 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
     data = embed_data(views=[w.widget], drop_defaults=False, state=state)
     snap = snapshot(w)
     text = page.standalone_page(
-        manager_state=data["manager_state"], view_specs=data["view_specs"],
+        manager_state=data["manager_state"],
+        view_specs=data["view_specs"],
         title="Cost curves: " + ", ".join(c.name for c in visible_classifiers(w)),
-        caption=caption(w), readout=w.readout, range_table=range_table(w), colors=dict(w.colors),
-        snapshot=snap, cdn=cdn, frontend=frontend,
+        caption=caption(w),
+        readout=w.readout,
+        range_table=range_table(w),
+        colors=dict(w.colors),
+        snapshot=snap,
+        cdn=cdn,
+        frontend=frontend,
         decision_rule=snap["decision_rule"],
-        generator=f"costwidget {__version__}", created=time.strftime("%Y-%m-%d %H:%M"))
+        generator=f"costwidget {__version__}",
+        created=time.strftime("%Y-%m-%d %H:%M"),
+    )
     if path is None:
         return text
     path = pathlib.Path(path)

@@ -41,6 +41,7 @@ def as_exported(table_html: str, pcf: float) -> str:
     >>> as_exported("<table><caption>Threshold choice</caption></table>", 0.25)
     '<table><caption>Threshold choice, as exported at PCF(+) = 0.25</caption></table>'
     """
+
     def one(match):
         open_tag, body, close_tag = match.groups()
         if _AT_PCF.search(body):
@@ -68,8 +69,11 @@ def _names(w) -> dict:
     """Controls whose description does not name them (the difference's "−")."""
     view = w.difference_view
     pair = [getattr(view, "name_a", None), getattr(view, "name_b", None)]
-    return {c.model_id: f"the difference's {which} model"
-            for c, which in zip(pair, ("first", "second")) if c is not None}
+    return {
+        c.model_id: f"the difference's {which} model"
+        for c, which in zip(pair, ("first", "second"))
+        if c is not None
+    }
 
 
 def _link_sources(state: dict) -> set:
@@ -104,11 +108,16 @@ def mark_page_limits(w, state: dict, *, live_roles: dict | None) -> None:
         if "disabled" in widget.trait_names():
             values["disabled"] = True
             values["tooltip"] = f"{_label(widget, names)}: {NEEDS_PYTHON}"
-        elif (live_roles and widget.model_id not in drawn_by_page
-              and isinstance(values.get("value"), str) and "<caption" in values["value"]):
+        elif (
+            live_roles
+            and widget.model_id not in drawn_by_page
+            and isinstance(values.get("value"), str)
+            and "<caption" in values["value"]
+        ):
             values["value"] = as_exported(values["value"], w.state.pcf)
     caption = w.decision_curve_view.caption  # the pane's point stays at the exported pt
     model = state.get(caption.model_id)
     if live_roles and model is not None and model["state"].get("value"):
-        model["state"]["value"] = (f"<i>As exported at PCF(+) = {readable(w.state.pcf)}:</i> "
-                                   + model["state"]["value"])
+        model["state"]["value"] = (
+            f"<i>As exported at PCF(+) = {readable(w.state.pcf)}:</i> " + model["state"]["value"]
+        )

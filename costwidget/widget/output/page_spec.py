@@ -14,39 +14,85 @@ import base64
 
 from .frontend_payload import pack_classifiers
 
-__all__ = ["page_spec", "live_spec", "STATE_KEYS", "state_values", "CONTROL_ROLES",
-           "honest_values", "front_end_state"]
+__all__ = [
+    "page_spec",
+    "live_spec",
+    "STATE_KEYS",
+    "state_values",
+    "CONTROL_ROLES",
+    "honest_values",
+    "front_end_state",
+]
 
 #: The roles of the controls the page binds (page_bind.mjs CONTROL_ROLES): every other control
 #: needs Python, and an exported page shows it disabled (`page_limits`).
-CONTROL_ROLES = ("p_pos", "p_pos_value", "cost_fn", "cost_fp", "log_ratio", "constraint",
-                 "max_fpr", "capacity", "capacity_unit", "n_pos", "n_neg")
+CONTROL_ROLES = (
+    "p_pos",
+    "p_pos_value",
+    "cost_fn",
+    "cost_fp",
+    "log_ratio",
+    "constraint",
+    "max_fpr",
+    "capacity",
+    "capacity_unit",
+    "n_pos",
+    "n_neg",
+)
 
 #: The state keys the front end reads (the Python traits of the same names).
-STATE_KEYS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
-              "n_neg", "population_set", "visible")
+STATE_KEYS = (
+    "p_pos",
+    "cost_fn",
+    "cost_fp",
+    "constraint",
+    "max_fpr",
+    "capacity",
+    "n_pos",
+    "n_neg",
+    "population_set",
+    "visible",
+)
 
 
 def _roles(w) -> dict:
     op, con, rd = w.operating_tool, w.constraint_tool, w.readout_view
     models = {
         # controls
-        "p_pos": op.p_pos, "p_pos_value": op.p_pos_value, "cost_fn": op.cost_fn,
-        "cost_fp": op.cost_fp, "log_ratio": op.log_ratio, "constraint": con.constraint,
-        "max_fpr": con.max_fpr, "capacity": con.capacity, "capacity_unit": con.capacity_unit,
-        "n_pos": con.n_pos, "n_neg": con.n_neg,
+        "p_pos": op.p_pos,
+        "p_pos_value": op.p_pos_value,
+        "cost_fn": op.cost_fn,
+        "cost_fp": op.cost_fp,
+        "log_ratio": op.log_ratio,
+        "constraint": con.constraint,
+        "max_fpr": con.max_fpr,
+        "capacity": con.capacity,
+        "capacity_unit": con.capacity_unit,
+        "n_pos": con.n_pos,
+        "n_neg": con.n_neg,
         # what the page draws
-        "iso_lines": op.iso_lines, "chosen": op.chosen, "operating_line": op.operating_line,
-        "nec_points": op.nec_points, "winner_dot": op.winner_dot, "handle": op.handle,
+        "iso_lines": op.iso_lines,
+        "chosen": op.chosen,
+        "operating_line": op.operating_line,
+        "nec_points": op.nec_points,
+        "winner_dot": op.winner_dot,
+        "handle": op.handle,
         "pcf": op.pcf,
-        "ratio_text": op.ratio_text, "roc_line": con.roc_line, "roc_points": con.roc_points,
-        "cost_lines": con.cost_lines, "capacity_value": con.capacity_value,
-        "message": con.message, "neyman_pearson_layout": con.neyman_pearson_box.layout,
-        "workforce_layout": con.workforce_box.layout, "readout": rd.widget,
+        "ratio_text": op.ratio_text,
+        "roc_line": con.roc_line,
+        "roc_points": con.roc_points,
+        "cost_lines": con.cost_lines,
+        "capacity_value": con.capacity_value,
+        "message": con.message,
+        "neyman_pearson_layout": con.neyman_pearson_box.layout,
+        "workforce_layout": con.workforce_box.layout,
+        "readout": rd.widget,
         "constrained_readout": rd.constrained_widget,
-        "headline": w.headline.widget, "click_bars": op.click_bars,  # issue 23
+        "headline": w.headline.widget,
+        "click_bars": op.click_bars,  # issue 23
         # the error banner: written by the page only when no kernel is attached
-        "errors": w.errors.widget, "errors_layout": w.errors.widget.layout,
+        "errors": w.errors.widget,
+        "errors_layout": w.errors.widget.layout,
         "population_value": con.population_value,
     }
     return {role: model.model_id for role, model in models.items()}
@@ -67,8 +113,10 @@ def honest_values(w) -> dict:
     """The honest curves on screen (issue 32) as ``{name: {"pcf": [...], "nec": [...]}}``: the
     front end's ``decide`` reads them (operating_point.mjs ``withHonest``), as the kernel's
     decision does."""
-    return {n: {"pcf": c["pcf"].tolist(), "nec": c["nec"].tolist()}
-            for n, c in w.honest_layer.drawn.items()}
+    return {
+        n: {"pcf": c["pcf"].tolist(), "nec": c["nec"].tolist()}
+        for n, c in w.honest_layer.drawn.items()
+    }
 
 
 def front_end_state(w) -> dict:
@@ -85,8 +133,10 @@ def live_spec(w) -> dict:
         "state": front_end_state(w),
         "colors": dict(w.colors),
         # Selection widgets hold an index in the browser: their values, in order.
-        "options": {"constraint": _option_values(w.constraint_tool.constraint),
-                    "capacity_unit": _option_values(w.constraint_tool.capacity_unit)},
+        "options": {
+            "constraint": _option_values(w.constraint_tool.constraint),
+            "capacity_unit": _option_values(w.constraint_tool.capacity_unit),
+        },
         "header": header,
         "buffers": buffers,
     }
@@ -96,8 +146,10 @@ def page_spec(w) -> dict:
     """The JSON-able spec `page_bind.mjs` reads: roles, state, colours and the payload."""
     spec = live_spec(w)
     header, buffers = spec.pop("header"), spec.pop("buffers")
-    spec["payload"] = {"header": header,
-                       "buffers": [base64.b64encode(b).decode("ascii") for b in buffers]}
+    spec["payload"] = {
+        "header": header,
+        "buffers": [base64.b64encode(b).decode("ascii") for b in buffers],
+    }
     # issue 32: the runner-up's band as exported; the page says it while its state is this one
     band = w.decision.runner_up_band
     spec["runner_up_band"] = None if band is None else band.to_dict()

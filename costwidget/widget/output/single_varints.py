@@ -12,8 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SINGLE_ARRAYS", "THRESHOLD_DIGITS", "THRESHOLD_RELATIVE_BOUND", "encode_single",
-           "decode_single"]
+__all__ = [
+    "SINGLE_ARRAYS",
+    "THRESHOLD_DIGITS",
+    "THRESHOLD_RELATIVE_BOUND",
+    "encode_single",
+    "decode_single",
+]
 
 #: The arrays that :func:`encode_single` packs into one byte buffer.
 SINGLE_ARRAYS = ("single_threshold", "single_fpr", "single_tpr")
@@ -22,7 +27,7 @@ THRESHOLD_DIGITS = 6
 #: |decoded - exact| <= THRESHOLD_RELATIVE_BOUND * |exact| for an encoded threshold: half a unit
 #: in the 6th significant digit (5e-6 of a number whose leading digit is 1) plus two units in
 #: the last place of a double.
-THRESHOLD_RELATIVE_BOUND = 5e-6 + 2 * 2.0 ** -52
+THRESHOLD_RELATIVE_BOUND = 5e-6 + 2 * 2.0**-52
 
 
 _KEY_INF = 1 << 40  # keys of +-inf and NaN: beyond every finite threshold's key
@@ -60,18 +65,26 @@ def _threshold_keys(x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         code = code.astype(np.int64) - ord("0")
         mantissa = code[:, [0] + list(range(2, THRESHOLD_DIGITS + 1))]  # "d.ddddd"
         digits = mantissa @ (10 ** np.arange(THRESHOLD_DIGITS - 1, -1, -1))
-        exp = code[:, THRESHOLD_DIGITS + 3:]  # after "e±": 2 or 3 digits (unused code points are 0)
+        exp = code[
+            :, THRESHOLD_DIGITS + 3 :
+        ]  # after "e±": 2 or 3 digits (unused code points are 0)
         three = exp[:, -1] != -ord("0")
         magnitude = np.where(three, exp @ [100, 10, 1], exp[:, :2] @ [10, 1])
-        exponent = np.where(code[:, THRESHOLD_DIGITS + 2] == ord("-") - ord("0"), -magnitude,
-                            magnitude)
-        k = ((exponent + _KEY_EXPONENT_OFFSET) * 9 * 10 ** (THRESHOLD_DIGITS - 1)
-             + digits - 10 ** (THRESHOLD_DIGITS - 1) + 1)
+        exponent = np.where(
+            code[:, THRESHOLD_DIGITS + 2] == ord("-") - ord("0"), -magnitude, magnitude
+        )
+        k = (
+            (exponent + _KEY_EXPONENT_OFFSET) * 9 * 10 ** (THRESHOLD_DIGITS - 1)
+            + digits
+            - 10 ** (THRESHOLD_DIGITS - 1)
+            + 1
+        )
         nearest = np.fromstring(text[:-1], sep=",")  # correctly rounded, as float() and JS
         key[finite] = np.where(x[finite] > 0, k, -k)
         side[finite] = np.where(a == nearest, 0, np.where(a < nearest, 1, 2))
-        side[finite] = np.where((x[finite] < 0) & (side[finite] > 0), 3 - side[finite],
-                                side[finite])  # -a below -nearest is a above nearest
+        side[finite] = np.where(
+            (x[finite] < 0) & (side[finite] > 0), 3 - side[finite], side[finite]
+        )  # -a below -nearest is a above nearest
     return key, side
 
 
@@ -121,10 +134,14 @@ def encode_single(arrays: dict, tp, fp) -> bytes | None:
     n_pos, n_neg = arrays["scalars"][:2]
     tp = np.asarray(tp, dtype=np.float64)
     fp = np.asarray(fp, dtype=np.float64)
-    if not (n_pos > 0 and n_neg > 0) or not (np.all(tp == np.rint(tp)) and np.all(fp == np.rint(fp))):
+    if not (n_pos > 0 and n_neg > 0) or not (
+        np.all(tp == np.rint(tp)) and np.all(fp == np.rint(fp))
+    ):
         return None
-    if not (np.array_equal(tp / n_pos, arrays["single_tpr"])
-            and np.array_equal(fp / n_neg, arrays["single_fpr"])):
+    if not (
+        np.array_equal(tp / n_pos, arrays["single_tpr"])
+        and np.array_equal(fp / n_neg, arrays["single_fpr"])
+    ):
         return None
     keyed = _threshold_keys(arrays["single_threshold"])
     if keyed is None:
@@ -133,9 +150,13 @@ def encode_single(arrays: dict, tp, fp) -> bytes | None:
     delta = lambda a: np.diff(np.asarray(a, dtype=np.int64), prepend=0)  # noqa: E731
     step = delta(tp)
     other = step != 1  # the TPR usually rises by one positive: then no varint of its own
-    fields = np.column_stack([_zigzag(delta(fp)) * np.uint64(2) + other.astype(np.uint64),
-                              _zigzag(step),
-                              _zigzag(delta(key)) * np.uint64(3) + side.astype(np.uint64)])
+    fields = np.column_stack(
+        [
+            _zigzag(delta(fp)) * np.uint64(2) + other.astype(np.uint64),
+            _zigzag(step),
+            _zigzag(delta(key)) * np.uint64(3) + side.astype(np.uint64),
+        ]
+    )
     present = np.column_stack([np.ones_like(other), other, np.ones_like(other)])
     return _leb128(fields.ravel()[present.ravel()])
 

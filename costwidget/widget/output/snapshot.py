@@ -36,34 +36,51 @@ def snapshot(w) -> dict:
         "version": fmt.VERSION,
         "costwidget": __version__,
         "classifiers": [fmt.fingerprint(c, colors.get(c.name)) for c in w.classifiers],
-        "operating_point": {"p_pos": s.p_pos, "cost_fn": s.cost_fn, "cost_fp": s.cost_fp,
-                            "pcf": s.pcf},
-        "constraint": {"kind": s.constraint, "max_fpr": s.max_fpr, "capacity": s.capacity,
-                       "n_pos": s.n_pos, "n_neg": s.n_neg,
-                       # issue 23: whether the population follows p(+) (False) or was set
-                       "population_set": s.population_set,
-                       "result": {name: dataclasses.asdict(cp)
-                                  for name, cp in w.constrained.items()}},
+        "operating_point": {
+            "p_pos": s.p_pos,
+            "cost_fn": s.cost_fn,
+            "cost_fp": s.cost_fp,
+            "pcf": s.pcf,
+        },
+        "constraint": {
+            "kind": s.constraint,
+            "max_fpr": s.max_fpr,
+            "capacity": s.capacity,
+            "n_pos": s.n_pos,
+            "n_neg": s.n_neg,
+            # issue 23: whether the population follows p(+) (False) or was set
+            "population_set": s.population_set,
+            "result": {name: dataclasses.asdict(cp) for name, cp in w.constrained.items()},
+        },
         "visible": list(s.visible),
-        "bands": {"show_bands": s.show_bands, "band_level": s.band_level,
-                  "show_fold_spread": s.show_fold_spread},
+        "bands": {
+            "show_bands": s.show_bands,
+            "band_level": s.band_level,
+            "show_fold_spread": s.show_fold_spread,
+        },
         "display": {"show_cost_lines": s.show_cost_lines},
-        "difference": {"pair": list(s.difference),
-                       "significant": [] if intervals is None else intervals.to_dict("records")},
+        "difference": {
+            "pair": list(s.difference),
+            "significant": [] if intervals is None else intervals.to_dict("records"),
+        },
         "range_of_interest": list(s.range_of_interest),
-        "range_table": [] if range_table(w) is None else
-        range_table(w).reset_index().to_dict("records"),
+        "range_table": []
+        if range_table(w) is None
+        else range_table(w).reset_index().to_dict("records"),
         "readout": readout.reset_index().to_dict("records"),
     }
     decision = w.decision  # issue 31: the one answer, as every view shows it
     snap["decision"] = decision.to_dict()
     snap["decision_rule"] = _decision_rule_record(decision)  # issue 21: the rule to deploy
-    snap["threshold_choice"] = {"method": s.threshold_choice,  # issue 21
-                                "show_decision_curve": s.show_decision_curve,
-                                "at_operating_point":
-                                    w.threshold_choice_view.choices.to_dict("records")}
-    snap["honest"] = {"show_honest": s.show_honest,  # issue 32: the cost on new data
-                      "honest_strip": s.honest_strip}
+    snap["threshold_choice"] = {
+        "method": s.threshold_choice,  # issue 21
+        "show_decision_curve": s.show_decision_curve,
+        "at_operating_point": w.threshold_choice_view.choices.to_dict("records"),
+    }
+    snap["honest"] = {
+        "show_honest": s.show_honest,  # issue 32: the cost on new data
+        "honest_strip": s.honest_strip,
+    }
     return fmt.jsonable(snap)
 
 
@@ -82,10 +99,14 @@ _KINDS = {
     "number": (_is_number, "a number"),
     "bool": (lambda v: isinstance(v, bool), "true/false"),
     "str": (lambda v: isinstance(v, str), "a string"),
-    "names": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-              "a list of names"),
-    "numbers": (lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
-                "a list of numbers"),
+    "names": (
+        lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+        "a list of names",
+    ),
+    "numbers": (
+        lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
+        "a list of numbers",
+    ),
 }
 
 
@@ -125,15 +146,20 @@ INPUTS = {
 def _traits_from(snap) -> dict:
     """The state traits a snapshot sets, checked for presence and type."""
     if not isinstance(snap, dict):
-        raise SnapshotError(f"a snapshot is a dict (from w.snapshot() or json.load), got a "
-                            f"{type(snap).__name__}.")
+        raise SnapshotError(
+            f"a snapshot is a dict (from w.snapshot() or json.load), got a {type(snap).__name__}."
+        )
     if snap.get("format") != fmt.FORMAT:
-        raise SnapshotError(f"not a costwidget snapshot: 'format' is {snap.get('format')!r}, "
-                            f"expected {fmt.FORMAT!r}.")
+        raise SnapshotError(
+            f"not a costwidget snapshot: 'format' is {snap.get('format')!r}, "
+            f"expected {fmt.FORMAT!r}."
+        )
     version = snap.get("version")
     if version != fmt.VERSION:
-        raise SnapshotError(f"snapshot format version {version!r} is not readable by costwidget "
-                            f"{__version__}, which reads version {fmt.VERSION}.")
+        raise SnapshotError(
+            f"snapshot format version {version!r} is not readable by costwidget "
+            f"{__version__}, which reads version {fmt.VERSION}."
+        )
     traits = {trait: _get(snap, path, kind) for trait, (path, kind) in INPUTS.items()}
     pcf = _get(snap, "operating_point.pcf", "number")
     try:
@@ -141,8 +167,10 @@ def _traits_from(snap) -> dict:
     except ValueError as exc:
         raise SnapshotError(f"malformed snapshot: its operating point is invalid: {exc}") from None
     if not math.isclose(pcf, expected, rel_tol=1e-12, abs_tol=1e-15):
-        raise SnapshotError(f"malformed snapshot: pcf {pcf!r} does not follow from p_pos, cost_fn "
-                            f"and cost_fp (which give {expected!r}).")
+        raise SnapshotError(
+            f"malformed snapshot: pcf {pcf!r} does not follow from p_pos, cost_fn "
+            f"and cost_fp (which give {expected!r})."
+        )
     return {k: (float(v) if _is_number(v) else v) for k, v in traits.items()}
 
 
@@ -171,8 +199,11 @@ def restore(w, snap) -> None:
         raise SnapshotError("malformed snapshot: 'classifiers' must be a list of fingerprints.")
     problems = fmt.compare_fingerprints(theirs, [fmt.fingerprint(c) for c in w.classifiers])
     if problems:
-        raise SnapshotError("this snapshot is for other classifiers, nothing was changed: "
-                            + "; ".join(problems) + ".")
+        raise SnapshotError(
+            "this snapshot is for other classifiers, nothing was changed: "
+            + "; ".join(problems)
+            + "."
+        )
     traits.update(_threshold_choice_inputs(snap))  # issue 21 (optional: older snapshots lack it)
     traits.update(_honest_inputs(snap))  # issue 32 (optional too)
     following = _population_follows(snap)
@@ -190,8 +221,9 @@ def _population_follows(snap) -> bool:
     no flag: their population was set, as every population was then."""
     flag = snap["constraint"].get("population_set", True)
     if not isinstance(flag, bool):
-        raise SnapshotError(f"malformed snapshot: 'constraint.population_set' must be true/false, "
-                            f"got {flag!r}.")
+        raise SnapshotError(
+            f"malformed snapshot: 'constraint.population_set' must be true/false, got {flag!r}."
+        )
     return not flag
 
 
@@ -202,8 +234,10 @@ def _threshold_choice_inputs(snap) -> dict:
         return {}
     if not isinstance(rec, dict):
         raise SnapshotError("malformed snapshot: 'threshold_choice' must be a dict.")
-    return {"threshold_choice": rec.get("method", "none"),
-            "show_decision_curve": rec.get("show_decision_curve", False)}
+    return {
+        "threshold_choice": rec.get("method", "none"),
+        "show_decision_curve": rec.get("show_decision_curve", False),
+    }
 
 
 def _honest_inputs(snap) -> dict:

@@ -15,8 +15,17 @@ from ..text.caption import caption, cost_lines_shown, visible_classifiers
 __all__ = ["to_figure", "figure_png"]
 
 
-def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, legend=True,
-              figsize=None, wait=True):
+def to_figure(
+    w,
+    *,
+    figure=None,
+    roc=True,
+    difference=None,
+    show_caption=True,
+    legend=True,
+    figsize=None,
+    wait=True,
+):
     """The widget's current state drawn with matplotlib: ROC space and cost space side by side
     (and the difference view when it is on), the same marks, colours and labels, and a caption
     line with the operating point.
@@ -45,8 +54,15 @@ def to_figure(w, *, figure=None, roc=True, difference=None, show_caption=True, l
         w.wait()
     # Read what is drawn as one whole: a script's worker draws its results under this lock.
     with w._tx.held():
-        return _draw_figure(w, figure=figure, roc=roc, difference=difference,
-                            show_caption=show_caption, legend=legend, figsize=figsize)
+        return _draw_figure(
+            w,
+            figure=figure,
+            roc=roc,
+            difference=difference,
+            show_caption=show_caption,
+            legend=legend,
+            figsize=figsize,
+        )
 
 
 def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
@@ -66,21 +82,27 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     ncols += int(s.show_decision_curve)  # issue 21: the decision-curve pane, last
     # Each name with its AUC, as the widget's legend and scikit-learn's RocCurveDisplay.
     honest_shown = bool(w.drawn_honest)  # issue 32: its legend entry
-    labels = ([w._ctx.drawing(c.name).label for c in shown] + ["best of all"]
-              + (["cost on new data"] if honest_shown else [])
-              if legend and shown else [])
+    labels = (
+        [w._ctx.drawing(c.name).label for c in shown]
+        + ["best of all"]
+        + (["cost on new data"] if honest_shown else [])
+        if legend and shown
+        else []
+    )
     n_entries = len(labels)
     # The caption and the legend are laid out for the figure's width: as many legend columns
     # as the longest label allows (up to 5), the caption wrapped, and the height to hold both.
-    width_in = (figure.get_figwidth() if figure is not None
-                else (figsize or mp.default_figsize(ncols))[0])
+    width_in = (
+        figure.get_figwidth() if figure is not None else (figsize or mp.default_figsize(ncols))[0]
+    )
     legend_cols = mp.legend_columns(labels, width_in) if n_entries else 0
     legend_rows = -(-n_entries // legend_cols) if n_entries else 0
     text_caption = mp.wrap(mp.text(caption(w)), width_in) if show_caption else ""
     caption_lines = text_caption.count("\n") + 1 if text_caption else 0
     if figure is None:
-        size = figsize or mp.default_figsize(ncols, legend_rows=legend_rows,
-                                             caption_lines=max(caption_lines, 1))
+        size = figsize or mp.default_figsize(
+            ncols, legend_rows=legend_rows, caption_lines=max(caption_lines, 1)
+        )
         figure = Figure(figsize=size)
     fig = figure
     axes = list(fig.subplots(1, ncols, squeeze=False)[0])
@@ -88,8 +110,12 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     # triple the time of the small PNG drawn at every display of the widget.
     manual = fig.get_layout_engine() is None
     if manual:
-        mp.place_panes(fig, ncols, caption_lines=text_caption.count("\n") + 1 if text_caption
-                       else 0, legend_rows=legend_rows)
+        mp.place_panes(
+            fig,
+            ncols,
+            caption_lines=text_caption.count("\n") + 1 if text_caption else 0,
+            legend_rows=legend_rows,
+        )
     roc_ax = axes.pop(0) if roc else None
     cost_ax = axes.pop(0)
     pcf = s.pcf
@@ -97,19 +123,25 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     # Under a constraint each classifier's rule from the one decision (issue 31): the paper's
     # point where the limit binds, its optimum where it does not (as the live marks draw it).
     decision = w.decision
-    rules = ({c.name: c.rule for c in decision.classifiers}
-             if decision.constraint != "none" else {})
+    rules = {c.name: c.rule for c in decision.classifiers} if decision.constraint != "none" else {}
 
     if roc_ax is not None:
         mp.setup_roc(roc_ax)
         for c in shown:
             mp.draw_roc(roc_ax, c, colors[c.name])
         if s.constraint != "none":
-            mp.draw_roc_constraint(roc_ax, s.constraint, max_fpr=s.max_fpr, capacity=s.capacity,
-                                   n_pos=s.n_pos, n_neg=s.n_neg,
-                                   points=[(r.fpr, r.tpr, colors[n]) for n, r in rules.items()])
-        mp.draw_iso_lines(roc_ax, [(best[c.name].fpr, best[c.name].tpr, colors[c.name])
-                                   for c in shown], pcf)
+            mp.draw_roc_constraint(
+                roc_ax,
+                s.constraint,
+                max_fpr=s.max_fpr,
+                capacity=s.capacity,
+                n_pos=s.n_pos,
+                n_neg=s.n_neg,
+                points=[(r.fpr, r.tpr, colors[n]) for n, r in rules.items()],
+            )
+        mp.draw_iso_lines(
+            roc_ax, [(best[c.name].fpr, best[c.name].tpr, colors[c.name]) for c in shown], pcf
+        )
 
     cost_lines = cost_lines_shown(w)
     # As the widget: NEC up to its axis's reach (0.5, what any classifier worth using costs,
@@ -127,10 +159,12 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         mp.draw_envelope(cost_ax, c, colors[c.name])
     # issue 21
     from ..panes.threshold_choice_view import draw_on_matplotlib as draw_threshold_choice
+
     draw_threshold_choice(cost_ax, w.threshold_choice_view, [c.name for c in shown])
     if rules:  # NEC(x) = (1 - TPR - FPR)·x + FPR, the rule's cost line
-        mp.draw_constrained_lines(cost_ax, [(1.0 - r.tpr - r.fpr, r.fpr, colors[n])
-                                            for n, r in rules.items()])
+        mp.draw_constrained_lines(
+            cost_ax, [(1.0 - r.tpr - r.fpr, r.fpr, colors[n]) for n, r in rules.items()]
+        )
     roi = s.range_of_interest
     if roi:
         from ..tools.range_of_interest import SHADE_COLOR, SHADE_FILL
@@ -138,8 +172,9 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         mp.draw_range(cost_ax, roi[0], roi[1], edge=SHADE_COLOR, fill=SHADE_FILL)
     if shown:
         strip = w.classifier_layers.honest_for_strip()  # issue 32: the strip on new data
-        mp.draw_combined(cost_ax, shown, colors,
-                         winners=None if strip is None else honest_winners(strip))
+        mp.draw_combined(
+            cost_ax, shown, colors, winners=None if strip is None else honest_winners(strip)
+        )
     mp.draw_operating_line(cost_ax, pcf, [(best[c.name].nec, colors[c.name]) for c in shown])
 
     if difference:
@@ -147,25 +182,41 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
         mp.setup_difference(axes[0], a, b)
         from ..panes.difference import STRIP_ROOM
 
-        mp.draw_difference(axes[0], diff_band, diff_intervals, color_a=colors[a],
-                           color_b=colors[b], pcf=pcf, strip_room=STRIP_ROOM)
+        mp.draw_difference(
+            axes[0],
+            diff_band,
+            diff_intervals,
+            color_a=colors[a],
+            color_b=colors[b],
+            pcf=pcf,
+            strip_room=STRIP_ROOM,
+        )
     if s.show_decision_curve:  # issue 21
         from ..panes.decision_curve_view import draw_on_matplotlib as draw_decision_curve
+
         draw_decision_curve(axes[-1], w.decision_curve_view, colors)
     if n_entries:
-        entries = [(label, colors[c.name], "-") for label, c in zip(labels, shown)] + [
-            ("best of all", "black", "--")] + (
-            [("cost on new data", "#666666", (0, (4, 2)))] if honest_shown else [])
+        entries = (
+            [(label, colors[c.name], "-") for label, c in zip(labels, shown)]
+            + [("best of all", "black", "--")]
+            + ([("cost on new data", "#666666", (0, (4, 2)))] if honest_shown else [])
+        )
         handles, labels = mp.legend_handles(entries)
         if manual:
-            fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0),
-                       ncols=legend_cols, frameon=False)
+            fig.legend(
+                handles,
+                labels,
+                loc="lower center",
+                bbox_to_anchor=(0.5, 0.0),
+                ncols=legend_cols,
+                frameon=False,
+            )
         else:
-            fig.legend(handles, labels, loc="outside lower center", ncols=legend_cols,
-                       frameon=False)
+            fig.legend(
+                handles, labels, loc="outside lower center", ncols=legend_cols, frameon=False
+            )
     if text_caption:
-        fig.suptitle(text_caption, fontsize="medium", y=1.0 - 0.1 / fig.get_figheight(),
-                     va="top")
+        fig.suptitle(text_caption, fontsize="medium", y=1.0 - 0.1 / fig.get_figheight(), va="top")
     return fig
 
 

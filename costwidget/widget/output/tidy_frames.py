@@ -44,8 +44,9 @@ def to_frame(w) -> dict:
 
     level = w.state.band_level
     bands = [(n, b.assign(kind="bootstrap", level=level)) for n, b in w.drawn_bands.items()]
-    bands += [(n, b.assign(kind="fold_spread", level=np.nan))
-              for n, b in w.drawn_fold_spreads.items()]
+    bands += [
+        (n, b.assign(kind="fold_spread", level=np.nan)) for n, b in w.drawn_fold_spreads.items()
+    ]
     order = {c.name: i for i, c in enumerate(w.classifiers)}
     bands.sort(key=lambda nb: (order[nb[0]], nb[1]["kind"].iloc[0]))
     diff = w.difference_band
@@ -61,12 +62,16 @@ def to_frame(w) -> dict:
         "bands": stack(bands, ["kind", "level", "pcf", "lower", "upper"]),
         "readout": w.readout.reset_index(),
         "difference": difference.reset_index(drop=True),
-        "range": (pd.DataFrame(columns=["classifier"]) if range_table(w) is None
-                  else range_table(w).reset_index()),
+        "range": (
+            pd.DataFrame(columns=["classifier"])
+            if range_table(w) is None
+            else range_table(w).reset_index()
+        ),
         # issue 21: the decision curve drawn, and each threshold choice at the operating point
         "decision_curve": w.decision_curve_view.frame.reset_index(drop=True),
         "threshold_choice": w.threshold_choice_view.choices.reset_index(drop=True),
         # issue 32: the cost on new data, as drawn
-        "honest": stack([(n, c) for n, c in w.drawn_honest.items()],
-                        ["pcf", "nec", "envelope", "optimism"]),
+        "honest": stack(
+            [(n, c) for n, c in w.drawn_honest.items()], ["pcf", "nec", "envelope", "optimism"]
+        ),
     }

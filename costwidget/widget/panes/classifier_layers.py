@@ -28,69 +28,142 @@ class ClassifierLayers:
         self.ctx = ctx
         rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
         ds = ctx.drawings
-        self.roc_curves = [bq.Lines(x=d.roc_x, y=d.roc_y, scales=rs, colors=[d.color],
-                                    opacities=[0.45], stroke_width=1) for d in ds]
-        self.hull_lines = [bq.Lines(x=d.hull_fpr, y=d.hull_tpr, scales=rs, colors=[d.color],
-                                    stroke_width=2, labels=[d.name]) for d in ds]
-        self.hull_vertices = [bq.Scatter(x=d.hull_fpr, y=d.hull_tpr, scales=rs, colors=[d.color],
-                                         default_size=24, tooltip=tooltip) for d in ds]
+        self.roc_curves = [
+            bq.Lines(
+                x=d.roc_x, y=d.roc_y, scales=rs, colors=[d.color], opacities=[0.45], stroke_width=1
+            )
+            for d in ds
+        ]
+        self.hull_lines = [
+            bq.Lines(
+                x=d.hull_fpr,
+                y=d.hull_tpr,
+                scales=rs,
+                colors=[d.color],
+                stroke_width=2,
+                labels=[d.name],
+            )
+            for d in ds
+        ]
+        self.hull_vertices = [
+            bq.Scatter(
+                x=d.hull_fpr,
+                y=d.hull_tpr,
+                scales=rs,
+                colors=[d.color],
+                default_size=24,
+                tooltip=tooltip,
+            )
+            for d in ds
+        ]
         # The ROC point of threshold 0.5 (predicted positive when score >= 0.5, as sklearn), for
         # the classifiers whose scores are probabilities (`model.roc_point_at_threshold`).
-        self.half_points = bq.Scatter(x=[0.0], y=[0.0], scales=rs, colors=[INK],
-                                      marker=HALF_POINT_MARKER, default_size=70, stroke=INK,
-                                      stroke_width=1.2, visible=False)
+        self.half_points = bq.Scatter(
+            x=[0.0],
+            y=[0.0],
+            scales=rs,
+            colors=[INK],
+            marker=HALF_POINT_MARKER,
+            default_size=70,
+            stroke=INK,
+            stroke_width=1.2,
+            visible=False,
+        )
         self.cost_lines = []
         for d in ds:
             x, y = d.cost_lines()
             # Thin and faint: many lines, under the envelope they make (clipped at the axis top).
-            self.cost_lines.append(bq.Lines(x=x, y=y, scales=cs, colors=[d.color], opacities=[0.25],
-                                            stroke_width=0.75, visible=False))
+            self.cost_lines.append(
+                bq.Lines(
+                    x=x,
+                    y=y,
+                    scales=cs,
+                    colors=[d.color],
+                    opacities=[0.25],
+                    stroke_width=0.75,
+                    visible=False,
+                )
+            )
         # The legend is a row of its own above the panes (never over the data): no SVG legends.
-        self.envelopes = [bq.Lines(x=d.env_x, y=d.env_y, scales=cs, colors=[d.color],
-                                   stroke_width=2.5, labels=[d.name]) for d in ds]
-        self.segment_hover = [bq.Scatter(x=d.segment_mid, y=d.clf.nec(d.segment_mid), scales=cs,
-                                         colors=[d.color], default_size=16, opacities=[0.6],
-                                         tooltip=tooltip) for d in ds]
-        self.combined = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=cs, colors=[INK],
-                                 stroke_width=1.5, line_style="dashed", labels=["best of all"])
-        self.winner_strip = bq.Lines(x=[[0.0, 1.0]], y=[[0.0, 0.0]], scales=cs,
-                                     colors=[TRIVIAL_COLOR], stroke_width=10)
+        self.envelopes = [
+            bq.Lines(
+                x=d.env_x, y=d.env_y, scales=cs, colors=[d.color], stroke_width=2.5, labels=[d.name]
+            )
+            for d in ds
+        ]
+        self.segment_hover = [
+            bq.Scatter(
+                x=d.segment_mid,
+                y=d.clf.nec(d.segment_mid),
+                scales=cs,
+                colors=[d.color],
+                default_size=16,
+                opacities=[0.6],
+                tooltip=tooltip,
+            )
+            for d in ds
+        ]
+        self.combined = bq.Lines(
+            x=[0.0, 1.0],
+            y=[0.0, 0.0],
+            scales=cs,
+            colors=[INK],
+            stroke_width=1.5,
+            line_style="dashed",
+            labels=["best of all"],
+        )
+        self.winner_strip = bq.Lines(
+            x=[[0.0, 1.0]], y=[[0.0, 0.0]], scales=cs, colors=[TRIVIAL_COLOR], stroke_width=10
+        )
         # ------------------------------------------------------------- controls
         # Checkbox descriptions render as text, not HTML, so names need no escaping here. Each
         # checkbox carries its classifier's colour (a CSS line before the name): it is the legend.
         self.picker = {}
         for d in ds:
-            box = widgets.Checkbox(value=True, description=d.label, indent=False,
-                                   tooltip="show or hide this classifier",
-                                   layout=widgets.Layout(width="auto"))
+            box = widgets.Checkbox(
+                value=True,
+                description=d.label,
+                indent=False,
+                tooltip="show or hide this classifier",
+                layout=widgets.Layout(width="auto"),
+            )
             if swatch_class(d.color):
                 box.add_class(swatch_class(d.color))
             self.picker[d.name] = box
         for name, box in self.picker.items():
             box.observe(lambda ch, name=name: self._on_pick(name, ch["new"]), names=["value"])
         self.show_cost_lines = widgets.Checkbox(
-            description="cost lines of all hull points", value=False,
+            description="cost lines of all hull points",
+            value=False,
             style={"description_width": "initial"},
             tooltip="each ROC hull point's line NEC = (1 − TPR − FPR)·PCF(+) + FPR; their lower "
-                    "envelope is the cost curve")
+            "envelope is the cost curve",
+        )
         self._cost_lines_binding = SliderBinding(
-            self.show_cost_lines, ctx.tx, lambda v: setattr(ctx.state, "show_cost_lines", v),
-            "cost lines")
+            self.show_cost_lines,
+            ctx.tx,
+            lambda v: setattr(ctx.state, "show_cost_lines", v),
+            "cost lines",
+        )
         self._swatch_css = swatch_css(d.color for d in ds)
         self.legend = widgets.HTML(value=self._swatch_css + legend_html())
         self.legend.add_class("costwidget-legend-fixed")
         # Issue 29: an entry that comes or goes never moves the panes under the legend. A
         # hidden copy with every entry this widget can show lies under the legend in one grid
         # cell (theme.CSS), so the legend always has the room of all of them.
-        self.legend_room = widgets.HTML(value=legend_html(
-            possible_legend_kinds(ds), colors=[d.color for d in ds], band_level=1.0))
+        self.legend_room = widgets.HTML(
+            value=legend_html(
+                possible_legend_kinds(ds), colors=[d.color for d in ds], band_level=1.0
+            )
+        )
         self.legend_room.add_class("costwidget-legend-room")
         self.legend_box = widgets.Box([self.legend_room, self.legend])
         self.legend_box.add_class("costwidget-legend-stack")
         wrap = widgets.Layout(flex_flow="row wrap", align_items="center")
         # Rows wrap, so many classifiers or long names never push controls off the edge.
-        self.picker_row = widgets.HBox([widgets.HTML("<b>show:</b>"), *self.picker.values(),
-                                        self.legend_box], layout=wrap)
+        self.picker_row = widgets.HBox(
+            [widgets.HTML("<b>show:</b>"), *self.picker.values(), self.legend_box], layout=wrap
+        )
         self.picker_row.add_class("costwidget-legend")
         self._drawn = None
         self._legend_drawn = None
@@ -129,10 +202,13 @@ class ClassifierLayers:
             kinds.append("half")
         if s.show_cost_lines and visible:
             kinds.append("cost_lines")
-        for kind, enabled in (("bands", s.show_bands), ("fold_spread", s.show_fold_spread),
-                              ("honest", s.show_honest)):
+        for kind, enabled in (
+            ("bands", s.show_bands),
+            ("fold_spread", s.show_fold_spread),
+            ("honest", s.show_honest),
+        ):
             layer = self._fill_layers.get(kind)
-            if (layer.drawn if layer is not None else enabled and visible):
+            if layer.drawn if layer is not None else enabled and visible:
                 kinds.append(kind)
         if s.threshold_choice != "none" and visible:
             kinds.append("threshold_choice")
@@ -151,9 +227,9 @@ class ClassifierLayers:
         key = (tuple(kinds), tuple(colors), s.band_level, outlined)
         if key == self._legend_drawn:
             return
-        self.legend.value = self._swatch_css + legend_html(kinds, colors=colors,
-                                                            band_level=s.band_level,
-                                                            bands_outlined=outlined)
+        self.legend.value = self._swatch_css + legend_html(
+            kinds, colors=colors, band_level=s.band_level, bands_outlined=outlined
+        )
         self._legend_drawn = key
 
     def _sync_marks(self) -> None:
@@ -177,11 +253,20 @@ class ClassifierLayers:
         else:
             comb_x, comb_y = np.array([0.0, 0.5, 1.0]), np.array([0.0, 0.5, 0.0])
             strip_x, strip_colors = np.array([[0.0, 1.0]]), [TRIVIAL_COLOR]
-        groups = (self.roc_curves, self.hull_lines, self.hull_vertices, self.envelopes,
-                  self.segment_hover)
+        groups = (
+            self.roc_curves,
+            self.hull_lines,
+            self.hull_vertices,
+            self.envelopes,
+            self.segment_hover,
+        )
         half = [d for d in visible if d.half_point is not None]
-        marks = [m for g in groups for m in g] + [*self.cost_lines, self.combined,
-                                                  self.winner_strip, self.half_points]
+        marks = [m for g in groups for m in g] + [
+            *self.cost_lines,
+            self.combined,
+            self.winner_strip,
+            self.half_points,
+        ]
         with hold(*marks):
             for i, d in enumerate(self.ctx.drawings):
                 on = d.name in shown

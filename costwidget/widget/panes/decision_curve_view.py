@@ -74,37 +74,69 @@ class DecisionCurveView:
         self.scales = {"x": x, "y": y}
         n = len(ctx.drawings)
         colors = [d.color for d in ctx.drawings]
-        self.optimal = bq.Lines(x=np.zeros((n, 2)), y=np.zeros((n, 2)), scales=self.scales,
-                                colors=colors, stroke_width=2,
-                                labels=[d.name for d in ctx.drawings])
-        self.score = bq.Lines(x=np.zeros((n, 2)), y=np.zeros((n, 2)), scales=self.scales,
-                              colors=colors, stroke_width=1.5, line_style="dashed", visible=False)
-        self.reference = bq.Lines(x=np.zeros((2, 2)), y=np.zeros((2, 2)), scales=self.scales,
-                                  colors=[TRIVIAL_COLOR, "#555555"],
-                                  labels=["treat all", "treat none"])
-        self.point_line = bq.Lines(x=[0.5, 0.5], y=[-1.0, 2.0], scales=self.scales,
-                                   colors=["#000000"], line_style="dotted")
-        self.points = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=self.scales, colors=colors,
-                                 default_size=60, stroke="#000000")
+        self.optimal = bq.Lines(
+            x=np.zeros((n, 2)),
+            y=np.zeros((n, 2)),
+            scales=self.scales,
+            colors=colors,
+            stroke_width=2,
+            labels=[d.name for d in ctx.drawings],
+        )
+        self.score = bq.Lines(
+            x=np.zeros((n, 2)),
+            y=np.zeros((n, 2)),
+            scales=self.scales,
+            colors=colors,
+            stroke_width=1.5,
+            line_style="dashed",
+            visible=False,
+        )
+        self.reference = bq.Lines(
+            x=np.zeros((2, 2)),
+            y=np.zeros((2, 2)),
+            scales=self.scales,
+            colors=[TRIVIAL_COLOR, "#555555"],
+            labels=["treat all", "treat none"],
+        )
+        self.point_line = bq.Lines(
+            x=[0.5, 0.5], y=[-1.0, 2.0], scales=self.scales, colors=["#000000"], line_style="dotted"
+        )
+        self.points = bq.Scatter(
+            x=np.zeros(n),
+            y=np.zeros(n),
+            scales=self.scales,
+            colors=colors,
+            default_size=60,
+            stroke="#000000",
+        )
         self.figure = pane_figure(
             "costwidget-decision-curve",
             marks=[self.reference, self.optimal, self.score, self.point_line, self.points],
             axes=axes(x, y, "threshold probability pt", "net benefit", y_format=".2f"),
-            title="Decision curve", fig_margin=FIGURE_MARGIN, min_aspect_ratio=1,
-            max_aspect_ratio=1)
-        self.toggle = widgets.Checkbox(description="decision curve", value=False,
-                                       style={"description_width": "initial"},
-                                       tooltip="net benefit against threshold probability "
-                                               "(Vickers & Elkin 2006)")
-        self.binding = SliderBinding(self.toggle, ctx.tx,
-                                     lambda v: setattr(ctx.state, "show_decision_curve", v),
-                                     "decision curve")
+            title="Decision curve",
+            fig_margin=FIGURE_MARGIN,
+            min_aspect_ratio=1,
+            max_aspect_ratio=1,
+        )
+        self.toggle = widgets.Checkbox(
+            description="decision curve",
+            value=False,
+            style={"description_width": "initial"},
+            tooltip="net benefit against threshold probability (Vickers & Elkin 2006)",
+        )
+        self.binding = SliderBinding(
+            self.toggle,
+            ctx.tx,
+            lambda v: setattr(ctx.state, "show_decision_curve", v),
+            "decision curve",
+        )
         self.caption = widgets.HTML("")
         # Attached when shown, not hidden with display: none: a bqplot figure drawn in a hidden
         # container has no size and the browser logs negative <rect> sizes.
         self.widget = widgets.VBox([])
-        self.frame = pd.DataFrame(columns=["classifier", "threshold_choice",
-                                           "threshold_probability", "net_benefit"])
+        self.frame = pd.DataFrame(
+            columns=["classifier", "threshold_choice", "threshold_probability", "net_benefit"]
+        )
         self.operating_pt = math.nan
         #: ``{name: net benefit}`` of the dots drawn (the Decision's; empty when off).
         self.operating_nb = {}
@@ -118,8 +150,11 @@ class DecisionCurveView:
         if not shown:
             return self.frame.iloc[:0]
         named = {d.name: d.clf for d in shown}
-        parts = [decision_curve(named, THRESHOLDS, threshold_choice="optimal", prior=prior)
-                 .assign(threshold_choice="optimal")]
+        parts = [
+            decision_curve(named, THRESHOLDS, threshold_choice="optimal", prior=prior).assign(
+                threshold_choice="optimal"
+            )
+        ]
         if with_score:
             ok = {}
             for name, clf in named.items():
@@ -206,7 +241,8 @@ class DecisionCurveView:
         self.caption.value = (
             f"<span class='costwidget-table-note'>Operating point: pt = C(+|−)/(C(+|−)+C(−|+)) "
             f"= {pt:.4g}. Net benefit = π₁ − (π₁(1−pt) + π₀·pt)/(1−pt) · NEC: the cost pane "
-            f"in other units (solid: best threshold; dashed: treat iff score ≥ pt).</span>")
+            f"in other units (solid: best threshold; dashed: treat iff score ≥ pt).</span>"
+        )
 
 
 def draw_on_matplotlib(ax, view, colors: dict) -> None:
@@ -217,11 +253,21 @@ def draw_on_matplotlib(ax, view, colors: dict) -> None:
     ax.set_ylabel("net benefit")
     for (name, method), part in f.groupby(["classifier", "threshold_choice"], sort=False):
         if name in ("treat all", "treat none"):
-            ax.plot(part.threshold_probability, part.net_benefit, color=TRIVIAL_COLOR,
-                    linestyle="-" if name == "treat all" else ":", label=name)
+            ax.plot(
+                part.threshold_probability,
+                part.net_benefit,
+                color=TRIVIAL_COLOR,
+                linestyle="-" if name == "treat all" else ":",
+                label=name,
+            )
         else:
-            ax.plot(part.threshold_probability, part.net_benefit, color=colors.get(name, "#999999"),
-                    linestyle="-" if method == "optimal" else "--", linewidth=1.5)
+            ax.plot(
+                part.threshold_probability,
+                part.net_benefit,
+                color=colors.get(name, "#999999"),
+                linestyle="-" if method == "optimal" else "--",
+                linewidth=1.5,
+            )
     ax.set_xlim(0, 1)
     ax.set_ylim(view.scales["y"].min, view.scales["y"].max)
     if not math.isnan(view.operating_pt):

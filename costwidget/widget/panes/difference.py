@@ -26,8 +26,9 @@ def _band_kind(band) -> str:
     simultaneous = band.attrs.get("simultaneous")
     if simultaneous is None:
         return "paired bootstrap band"
-    return ("simultaneous paired bootstrap band" if simultaneous
-            else "pointwise paired bootstrap band")
+    return (
+        "simultaneous paired bootstrap band" if simultaneous else "pointwise paired bootstrap band"
+    )
 
 
 def difference_caption(name_a, name_b, level, band, intervals) -> str:
@@ -54,20 +55,29 @@ class DifferenceView:
         names = ctx.names
         # ------------------------------------------------------------- controls
         if len(names) >= 2:
-            self.show = widgets.Checkbox(description="difference", style=_STYLE,
-                                         tooltip="NEC of one model minus another's, with a "
-                                                 "paired band",
-                                         layout=widgets.Layout(width="auto"))
-            self.name_a = widgets.Dropdown(options=list(names), value=names[0],
-                                           layout=widgets.Layout(width="auto"))
-            self.name_b = widgets.Dropdown(options=list(names), value=names[1], description="−",
-                                           tooltip="the model subtracted", style=_STYLE,
-                                           layout=widgets.Layout(width="auto"))
+            self.show = widgets.Checkbox(
+                description="difference",
+                style=_STYLE,
+                tooltip="NEC of one model minus another's, with a paired band",
+                layout=widgets.Layout(width="auto"),
+            )
+            self.name_a = widgets.Dropdown(
+                options=list(names), value=names[0], layout=widgets.Layout(width="auto")
+            )
+            self.name_b = widgets.Dropdown(
+                options=list(names),
+                value=names[1],
+                description="−",
+                tooltip="the model subtracted",
+                style=_STYLE,
+                layout=widgets.Layout(width="auto"),
+            )
             for control in (self.show, self.name_a, self.name_b):
                 control.observe(self._on_controls, names=["value"])
-            self.controls = widgets.HBox([self.show, self.name_a, self.name_b],
-                                         layout=widgets.Layout(flex_flow="row wrap",
-                                                               align_items="center"))
+            self.controls = widgets.HBox(
+                [self.show, self.name_a, self.name_b],
+                layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+            )
         else:
             self.show = self.name_a = self.name_b = self.controls = None
         self.caption = widgets.HTML(value="")
@@ -75,14 +85,14 @@ class DifferenceView:
         self.caption.add_class("costwidget-side-text")
         # Empty until first shown: a bqplot figure drawn while hidden has no size and makes the
         # browser log errors about negative sizes. The caption wraps under a narrow figure.
-        self.widget = widgets.HBox([], layout=widgets.Layout(align_items="center",
-                                                             flex_flow="row wrap"))
-        self._results = {}     # (a, b, level) -> (band, intervals)
-        self.shown = None      # (band, intervals) on screen, or None
+        self.widget = widgets.HBox(
+            [], layout=widgets.Layout(align_items="center", flex_flow="row wrap")
+        )
+        self._results = {}  # (a, b, level) -> (band, intervals)
+        self.shown = None  # (band, intervals) on screen, or None
         self._drawn_key = None
         self._pending = None
         self._reach = 1.0
-
 
     # ------------------------------------------------------------------ the figure, on first use
     # Built when the view is first shown (or first asked for): a widget whose difference view is
@@ -101,30 +111,61 @@ class DifferenceView:
         dy = bq.LinearScale(min=-0.1, max=0.1)
         self.y_scale = dy
         sc = {"x": cx, "y": dy}
-        self.zero = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=sc, colors=[TRIVIAL_COLOR],
-                             line_style="dashed")
-        self.band = bq.Lines(x=[0.0, 1.0], y=[[0.0, 0.0], [0.0, 0.0]], scales=sc, fill="between",
-                             colors=[INK_SOFT, INK_SOFT], fill_colors=["#888888"],
-                             fill_opacities=[0.25], stroke_width=0.75)
+        self.zero = bq.Lines(
+            x=[0.0, 1.0], y=[0.0, 0.0], scales=sc, colors=[TRIVIAL_COLOR], line_style="dashed"
+        )
+        self.band = bq.Lines(
+            x=[0.0, 1.0],
+            y=[[0.0, 0.0], [0.0, 0.0]],
+            scales=sc,
+            fill="between",
+            colors=[INK_SOFT, INK_SOFT],
+            fill_colors=["#888888"],
+            fill_opacities=[0.25],
+            stroke_width=0.75,
+        )
         self.line = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=sc, colors=[INK], stroke_width=2)
         # A strip under the band (not on the zero line, where it hid the band's lower edge):
         # one piece per interval where the band excludes 0, coloured by the cheaper classifier.
-        self.significant = bq.Lines(x=[[0.0, 0.0]], y=[[0.0, 0.0]], scales=sc,
-                                    colors=[TRIVIAL_COLOR], stroke_width=6, visible=False)
-        self.operating_line = bq.Lines(x=[0.5, 0.5], y=[-1.0, 1.0], scales=sc, colors=[INK],
-                                       stroke_width=1.5)
+        self.significant = bq.Lines(
+            x=[[0.0, 0.0]],
+            y=[[0.0, 0.0]],
+            scales=sc,
+            colors=[TRIVIAL_COLOR],
+            stroke_width=6,
+            visible=False,
+        )
+        self.operating_line = bq.Lines(
+            x=[0.5, 0.5], y=[-1.0, 1.0], scales=sc, colors=[INK], stroke_width=1.5
+        )
         # Ticks and their format follow the band's reach (`_draw`): a fixed ".2f" read 0.01,
         # 0.01, 0.00 for ticks 0.005 apart.
         ticks, fmt = axis_ticks(-0.1 * (1.0 + STRIP_ROOM), 0.1)
-        self.y_axis = bq.Axis(scale=dy, label="NEC difference", side="left", grid_lines="dashed",
-                              tick_format=fmt, tick_values=ticks)
+        self.y_axis = bq.Axis(
+            scale=dy,
+            label="NEC difference",
+            side="left",
+            grid_lines="dashed",
+            tick_format=fmt,
+            tick_values=ticks,
+        )
         self.figure = pane_figure(
-            "costwidget-difference", wide=True,
+            "costwidget-difference",
+            wide=True,
             marks=[self.zero, self.band, self.line, self.significant, self.operating_line],
-            axes=[bq.Axis(scale=cx, label="probability cost PCF(+)", side="bottom",
-                          grid_lines="dashed", tick_format=".1f"),
-                  self.y_axis],
-            title="difference", fig_margin=FIGURE_MARGIN)
+            axes=[
+                bq.Axis(
+                    scale=cx,
+                    label="probability cost PCF(+)",
+                    side="bottom",
+                    grid_lines="dashed",
+                    tick_format=".1f",
+                ),
+                self.y_axis,
+            ],
+            title="difference",
+            fig_margin=FIGURE_MARGIN,
+        )
         self.figure.add_class("costwidget-difference")
 
     # ------------------------------------------------------------------ user input
@@ -132,8 +173,7 @@ class DifferenceView:
         tx = self.ctx.tx
         if tx.is_pushing:
             return
-        if self.name_a.value == self.name_b.value and change["owner"] in (self.name_a,
-                                                                          self.name_b):
+        if self.name_a.value == self.name_b.value and change["owner"] in (self.name_a, self.name_b):
             # Picking the other side's model swaps the pair (a pair of one model is refused,
             # so a swap would otherwise need a detour through a third model).
             other = self.name_b if change["owner"] is self.name_a else self.name_a
@@ -159,9 +199,13 @@ class DifferenceView:
             self._hide_stale(key)
             if key != self._pending:
                 self._pending = key
-                self.ctx.background.submit("difference", f"difference {a} − {b}",
-                                           lambda progress: self._compute(key, progress),
-                                           self._arrived, self._failed)
+                self.ctx.background.submit(
+                    "difference",
+                    f"difference {a} − {b}",
+                    lambda progress: self._compute(key, progress),
+                    self._arrived,
+                    self._failed,
+                )
         if self.shown is not None:
             self.operating_line.x = [s.pcf, s.pcf]
 
@@ -173,8 +217,9 @@ class DifferenceView:
 
     def _compute(self, key, progress):
         a, b, level = key
-        band = difference_band(self.ctx.drawing(a).clf, self.ctx.drawing(b).clf, level,
-                               random_state=0)
+        band = difference_band(
+            self.ctx.drawing(a).clf, self.ctx.drawing(b).clf, level, random_state=0
+        )
         progress(1, 2)
         return key, (band, significant_intervals(band))
 
@@ -222,8 +267,9 @@ class DifferenceView:
         # A run of significant grid points is drawn half a grid step wider on each side, so that
         # a single significant point still shows.
         half = 0.5 * (x[1] - x[0]) if len(x) > 1 else 0.0
-        seg_x = np.clip(np.column_stack([intervals["pcf_lo"] - half, intervals["pcf_hi"] + half]),
-                        0.0, 1.0)
+        seg_x = np.clip(
+            np.column_stack([intervals["pcf_lo"] - half, intervals["pcf_hi"] + half]), 0.0, 1.0
+        )
         # sign +1: a costs more, so b is the better one there.
         seg_colors = [b.color if sign > 0 else a.color for sign in intervals["sign"]]
         pcf = self.ctx.state.pcf

@@ -27,19 +27,19 @@ class ClassifierDrawing:
     name: str
     color: str
     clf: object
-    roc_x: np.ndarray           # ROC curve, thinned to <= MAX_CURVE_POINTS
+    roc_x: np.ndarray  # ROC curve, thinned to <= MAX_CURVE_POINTS
     roc_y: np.ndarray
-    hull_fpr: np.ndarray        # hull vertices, exact
+    hull_fpr: np.ndarray  # hull vertices, exact
     hull_tpr: np.ndarray
     hull_threshold: np.ndarray
     hull_next_score: np.ndarray  # the next lower distinct score below each vertex's threshold
-    env_x: np.ndarray           # lower envelope breakpoints, exact
+    env_x: np.ndarray  # lower envelope breakpoints, exact
     env_y: np.ndarray
-    segment_mid: np.ndarray     # pcf at the middle of each vertex's optimal interval
+    segment_mid: np.ndarray  # pcf at the middle of each vertex's optimal interval
     segment_vertex: np.ndarray  # which hull vertex is optimal there
     operating_range: tuple
-    auc: float                  # area under the ROC curve, exact
-    half_point: tuple | None    # (fpr, tpr) at score >= 0.5 where the scores are probabilities
+    auc: float  # area under the ROC curve, exact
+    half_point: tuple | None  # (fpr, tpr) at score >= 0.5 where the scores are probabilities
 
     @classmethod
     def build(cls, clf, color: str) -> "ClassifierDrawing":
@@ -53,17 +53,24 @@ class ClassifierDrawing:
         key = {(f, t): i for i, (f, t) in enumerate(zip(hull["fpr"], hull["tpr"]))}
         vertex = np.array([key[(f, t)] for f, t in zip(seg["fpr"], seg["tpr"])], dtype=int)
         return cls(
-            name=clf.name, color=color, clf=clf,
-            roc_x=roc["fpr"].to_numpy()[idx], roc_y=roc["tpr"].to_numpy()[idx],
-            hull_fpr=hull["fpr"].to_numpy(), hull_tpr=hull["tpr"].to_numpy(),
+            name=clf.name,
+            color=color,
+            clf=clf,
+            roc_x=roc["fpr"].to_numpy()[idx],
+            roc_y=roc["tpr"].to_numpy()[idx],
+            hull_fpr=hull["fpr"].to_numpy(),
+            hull_tpr=hull["tpr"].to_numpy(),
             hull_threshold=hull["threshold"].to_numpy(),
-            hull_next_score=next_lower_scores(roc["threshold"].to_numpy(),
-                                              hull["threshold"].to_numpy()),
-            env_x=env["pcf"].to_numpy(), env_y=env["nec"].to_numpy(),
+            hull_next_score=next_lower_scores(
+                roc["threshold"].to_numpy(), hull["threshold"].to_numpy()
+            ),
+            env_x=env["pcf"].to_numpy(),
+            env_y=env["nec"].to_numpy(),
             segment_mid=((seg["pcf_lo"] + seg["pcf_hi"]) / 2).to_numpy(),
             segment_vertex=vertex,
             operating_range=tuple(clf.operating_range),
-            auc=roc_auc(clf), half_point=roc_point_at_threshold(clf, 0.5),
+            auc=roc_auc(clf),
+            half_point=roc_point_at_threshold(clf, 0.5),
         )
 
     @property

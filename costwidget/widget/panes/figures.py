@@ -26,8 +26,10 @@ FIGURE_MARGIN = dict(top=52, bottom=50, left=60, right=42)
 
 
 def axes(xs, ys, xlabel, ylabel, y_format=".1f"):
-    return [bq.Axis(scale=xs, label=xlabel, side="bottom", grid_lines="dashed", tick_format=".1f"),
-            bq.Axis(scale=ys, label=ylabel, side="left", grid_lines="dashed", tick_format=y_format)]
+    return [
+        bq.Axis(scale=xs, label=xlabel, side="bottom", grid_lines="dashed", tick_format=".1f"),
+        bq.Axis(scale=ys, label=ylabel, side="left", grid_lines="dashed", tick_format=y_format),
+    ]
 
 
 def pane_figure(css_class: str, *, wide: bool = False, **kwargs) -> bq.Figure:
@@ -49,12 +51,22 @@ class Figures:
     def __init__(self):
         rx, ry = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=1.0)
         self.roc_scales = {"x": rx, "y": ry}
-        self.roc_diagonal = bq.Lines(x=[0.0, 1.0], y=[0.0, 1.0], scales=self.roc_scales,
-                                     colors=[TRIVIAL_COLOR], line_style="dashed")
+        self.roc_diagonal = bq.Lines(
+            x=[0.0, 1.0],
+            y=[0.0, 1.0],
+            scales=self.roc_scales,
+            colors=[TRIVIAL_COLOR],
+            line_style="dashed",
+        )
         self.roc = pane_figure(
-            "costwidget-roc", marks=[],
+            "costwidget-roc",
+            marks=[],
             axes=axes(rx, ry, "false-positive rate (FPR)", "true-positive rate (TPR)"),
-            title="ROC space", fig_margin=FIGURE_MARGIN, min_aspect_ratio=1, max_aspect_ratio=1)
+            title="ROC space",
+            fig_margin=FIGURE_MARGIN,
+            min_aspect_ratio=1,
+            max_aspect_ratio=1,
+        )
         # NEC on the envelopes never exceeds 0.5 (the trivial classifiers' best), so the axis
         # stops there; lines that go higher (every hull vertex's cost line) are clipped at it.
         cx, cy = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=0.5)
@@ -64,19 +76,34 @@ class Figures:
         # classifier costs less: no classifier should be used there.
         # Drawn up to NEC 1: bqplot clips every mark to the plot area (its clip path), so the
         # region fills the plot to its top edge, above the axis's last tick (the scale is padded).
-        self.never_use = bq.Lines(x=[0.0, 0.5, 1.0, 1.0, 0.0, 0.0],
-                                  y=[0.0, 0.5, 0.0, 1.0, 1.0, 0.0], scales=self.cost_scales,
-                                  fill="inside", colors=[NEVER_USE], fill_colors=[NEVER_USE],
-                                  fill_opacities=[NEVER_USE_OPACITY], stroke_width=0)
-        self.trivial = bq.Lines(x=[[0.0, 1.0], [0.0, 1.0]], y=[[0.0, 1.0], [1.0, 0.0]],
-                                scales=self.cost_scales, colors=[TRIVIAL_COLOR, TRIVIAL_COLOR],
-                                labels=["all negative", "all positive"])
+        self.never_use = bq.Lines(
+            x=[0.0, 0.5, 1.0, 1.0, 0.0, 0.0],
+            y=[0.0, 0.5, 0.0, 1.0, 1.0, 0.0],
+            scales=self.cost_scales,
+            fill="inside",
+            colors=[NEVER_USE],
+            fill_colors=[NEVER_USE],
+            fill_opacities=[NEVER_USE_OPACITY],
+            stroke_width=0,
+        )
+        self.trivial = bq.Lines(
+            x=[[0.0, 1.0], [0.0, 1.0]],
+            y=[[0.0, 1.0], [1.0, 0.0]],
+            scales=self.cost_scales,
+            colors=[TRIVIAL_COLOR, TRIVIAL_COLOR],
+            labels=["all negative", "all positive"],
+        )
         self.cost = pane_figure(
-            "costwidget-cost", marks=[],
+            "costwidget-cost",
+            marks=[],
             # The axis zooms (NecZoom): "~f" writes each tick with the decimals it needs
             # (0.05, 0.1; 0.002, 0.004), where a fixed ".2f" read 0.00, 0.00 once zoomed.
             axes=axes(cx, cy, "probability cost PCF(+)", "normalized expected cost", y_format="~f"),
-            title="Cost space", fig_margin=FIGURE_MARGIN, min_aspect_ratio=1, max_aspect_ratio=1)
+            title="Cost space",
+            fig_margin=FIGURE_MARGIN,
+            min_aspect_ratio=1,
+            max_aspect_ratio=1,
+        )
 
     def compose(self, roc_marks, cost_marks) -> None:
         """Set both figures' marks, bottom first."""

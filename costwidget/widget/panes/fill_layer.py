@@ -57,9 +57,23 @@ class FillBetweenLayer:
         bands' limits): a band arriving from the background redraws only this layer.
     """
 
-    def __init__(self, ctx, *, slot, label, enabled, request, compute, check=None, applies=None,
-                 none_message=None, opacity=0.18, line_style="solid", stroke_width=0.5,
-                 outline_above=OUTLINE_ABOVE):
+    def __init__(
+        self,
+        ctx,
+        *,
+        slot,
+        label,
+        enabled,
+        request,
+        compute,
+        check=None,
+        applies=None,
+        none_message=None,
+        opacity=0.18,
+        line_style="solid",
+        stroke_width=0.5,
+        outline_above=OUTLINE_ABOVE,
+    ):
         self.ctx = ctx
         self.slot, self.label, self.enabled = slot, label, enabled
         self.request, self.compute = request, compute
@@ -69,13 +83,23 @@ class FillBetweenLayer:
         cs = ctx.figures.cost_scales
         self.opacity, self.stroke_width, self.outline_above = opacity, stroke_width, outline_above
         self.on_drawn = []
-        self.marks = [bq.Lines(x=[0.0, 1.0], y=[[0.0, 0.0], [0.0, 0.0]], scales=cs, fill="between",
-                               colors=[d.color, d.color], fill_colors=[d.color],
-                               fill_opacities=[opacity], stroke_width=stroke_width,
-                               line_style=line_style, visible=False)
-                      for d in ctx.drawings]
-        self._results = {}   # (name, request) -> band DataFrame
-        self.drawn = {}      # name -> band DataFrame on screen
+        self.marks = [
+            bq.Lines(
+                x=[0.0, 1.0],
+                y=[[0.0, 0.0], [0.0, 0.0]],
+                scales=cs,
+                fill="between",
+                colors=[d.color, d.color],
+                fill_colors=[d.color],
+                fill_opacities=[opacity],
+                stroke_width=stroke_width,
+                line_style=line_style,
+                visible=False,
+            )
+            for d in ctx.drawings
+        ]
+        self._results = {}  # (name, request) -> band DataFrame
+        self.drawn = {}  # name -> band DataFrame on screen
         self._drawn_key = None
         self._pending = None  # (request, names) of the job running for this layer
 
@@ -97,8 +121,9 @@ class FillBetweenLayer:
         for d in wanted:
             self.check(d.clf)
         names = tuple(d.name for d in wanted)
-        ready = {d.name: self._results[(d.name, req)] for d in wanted
-                 if (d.name, req) in self._results}
+        ready = {
+            d.name: self._results[(d.name, req)] for d in wanted if (d.name, req) in self._results
+        }
         missing = [d for d in wanted if d.name not in ready]
         if not missing:
             self._cancel()
@@ -149,8 +174,9 @@ class FillBetweenLayer:
                 if band is not None:
                     mark.x, mark.y = band_xy(band)
                     mark.fill_opacities = [0.0 if outline else self.opacity]
-                    mark.stroke_width = max(self.stroke_width, 1.25) if outline \
-                        else self.stroke_width
+                    mark.stroke_width = (
+                        max(self.stroke_width, 1.25) if outline else self.stroke_width
+                    )
                 mark.visible = band is not None
         self.drawn = dict(bands)
         self._drawn_key = key

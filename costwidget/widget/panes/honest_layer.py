@@ -32,9 +32,17 @@ def honest_curve(clf):
 def honest_layer(ctx):
     """The honest curves of the visible classifiers with scores (``show_honest``)."""
     return FillBetweenLayer(
-        ctx, slot="honest", label="cost on new data", enabled="show_honest",
-        request=lambda s: "honest", compute=lambda clf, _req: honest_curve(clf),
-        applies=has_scores, opacity=0.14, line_style="dashed", stroke_width=1.5,
+        ctx,
+        slot="honest",
+        label="cost on new data",
+        enabled="show_honest",
+        request=lambda s: "honest",
+        compute=lambda clf, _req: honest_curve(clf),
+        applies=has_scores,
+        opacity=0.14,
+        line_style="dashed",
+        stroke_width=1.5,
         none_message="no visible classifier has scores: the cost on new data needs each "
-                     "case's score (from_scores, from_frame, from_estimator or from_counts), "
-                     "not a confusion matrix or ROC points.")
+        "case's score (from_scores, from_frame, from_estimator or from_counts), "
+        "not a confusion matrix or ROC points.",
+    )

@@ -112,12 +112,17 @@ class ThesisView:
     def __init__(self, classifiers, colors=None):
         self.names = [c.name for c in classifiers]
         self._classifiers = dict(zip(self.names, classifiers))
-        self.colors = ({n: PALETTE[i % len(PALETTE)] for i, n in enumerate(self.names)}
-                       if colors is None else dict(colors))
+        self.colors = (
+            {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(self.names)}
+            if colors is None
+            else dict(colors)
+        )
         missing = [n for n in self.names if n not in self.colors]
         if missing:
-            raise ValueError(f"colors has no colour for {missing}; give one per classifier name, "
-                             "or colors=None for the package's palette.")
+            raise ValueError(
+                f"colors has no colour for {missing}; give one per classifier name, "
+                "or colors=None for the package's palette."
+            )
         self._drawn = {}
         self.built = False
         self.caption = widgets.HTML(value="")
@@ -133,8 +138,11 @@ class ThesisView:
         Jupyter (COSTWIDGET_NOTEBOOK_OUTPUT=page) their state rendered offline in a frame."""
         from ...export.notebook_output import widget_bundle
 
-        return widget_bundle(self.widget, title="Al-Saffar (2018): the MTMCS and the optimal "
-                             "thresholds charts", height=THESIS_FRAME_HEIGHT)
+        return widget_bundle(
+            self.widget,
+            title="Al-Saffar (2018): the MTMCS and the optimal thresholds charts",
+            height=THESIS_FRAME_HEIGHT,
+        )
 
     def _data(self, name) -> _Drawn:
         if name not in self._drawn:
@@ -144,54 +152,109 @@ class ThesisView:
     def _build(self):
         xs = bq.LinearScale(min=X_LO, max=X_HI)
         self.x_scale = xs
-        x_axis = dict(scale=xs, label="FPcost/FNcost (FPcost + FNcost = 1)",
-                      side="bottom", tick_values=np.array(TICKS), tick_labels=ratio_tick_labels(),
-                      grid_lines="dashed")
+        x_axis = dict(
+            scale=xs,
+            label="FPcost/FNcost (FPcost + FNcost = 1)",
+            side="bottom",
+            tick_values=np.array(TICKS),
+            tick_labels=ratio_tick_labels(),
+            grid_lines="dashed",
+        )
         # MTMCS chart
         my = bq.LinearScale(min=0.0, max=50.0)
         self.mtmcs_y = my
         # The range shade is on the chart's own scales (on a 0-1 y scale of its own bqplot laid
         # it out past the x axis), spanning the y axis as it is when placed.
         self.mtmcs_shade = _shade(xs, my)
-        self.mtmcs_lines = {n: bq.Lines(x=[X_LO, X_HI], y=[0.0, 0.0], scales={"x": xs, "y": my},
-                                        colors=[self.colors[n]], stroke_width=2.5, labels=[n],
-                                        visible=False)
-                            for n in self.names}
-        self.mtmcs_points = {n: bq.Scatter(x=[X_LO], y=[0.0], scales={"x": xs, "y": my},
-                                           colors=[self.colors[n]], default_size=20, visible=False)
-                             for n in self.names}
+        self.mtmcs_lines = {
+            n: bq.Lines(
+                x=[X_LO, X_HI],
+                y=[0.0, 0.0],
+                scales={"x": xs, "y": my},
+                colors=[self.colors[n]],
+                stroke_width=2.5,
+                labels=[n],
+                visible=False,
+            )
+            for n in self.names
+        }
+        self.mtmcs_points = {
+            n: bq.Scatter(
+                x=[X_LO],
+                y=[0.0],
+                scales={"x": xs, "y": my},
+                colors=[self.colors[n]],
+                default_size=20,
+                visible=False,
+            )
+            for n in self.names
+        }
         self.mtmcs_figure = pane_figure(
-            "costwidget-mtmcs", wide=True,
+            "costwidget-mtmcs",
+            wide=True,
             marks=[self.mtmcs_shade, *self.mtmcs_lines.values(), *self.mtmcs_points.values()],
-            axes=[bq.Axis(**x_axis),
-                  bq.Axis(scale=my, label="MTMCS (%)", side="left", grid_lines="dashed",
-                          tick_format=".0f")],
-            title="MTMCS chart", fig_margin=_MARGIN)
+            axes=[
+                bq.Axis(**x_axis),
+                bq.Axis(
+                    scale=my, label="MTMCS (%)", side="left", grid_lines="dashed", tick_format=".0f"
+                ),
+            ],
+            title="MTMCS chart",
+            fig_margin=_MARGIN,
+        )
         # Optimal-thresholds chart: one horizontal piece per optimal hull vertex.
         ty = bq.LinearScale(min=0.0, max=1.0)
         self.threshold_y = ty
         self.threshold_shade = _shade(xs, ty)
-        self.threshold_lines = {n: bq.Lines(x=[[X_LO, X_HI]], y=[[0.0, 0.0]],
-                                            scales={"x": xs, "y": ty}, colors=[self.colors[n]],
-                                            stroke_width=2.5, visible=False)
-                                for n in self.names}
-        self.threshold_points = {n: bq.Scatter(x=[X_LO], y=[0.0], scales={"x": xs, "y": ty},
-                                               colors=[self.colors[n]], default_size=20,
-                                               visible=False)
-                                 for n in self.names}
+        self.threshold_lines = {
+            n: bq.Lines(
+                x=[[X_LO, X_HI]],
+                y=[[0.0, 0.0]],
+                scales={"x": xs, "y": ty},
+                colors=[self.colors[n]],
+                stroke_width=2.5,
+                visible=False,
+            )
+            for n in self.names
+        }
+        self.threshold_points = {
+            n: bq.Scatter(
+                x=[X_LO],
+                y=[0.0],
+                scales={"x": xs, "y": ty},
+                colors=[self.colors[n]],
+                default_size=20,
+                visible=False,
+            )
+            for n in self.names
+        }
         self.threshold_figure = pane_figure(
-            "costwidget-thresholds", wide=True,
-            marks=[self.threshold_shade, *self.threshold_lines.values(),
-                   *self.threshold_points.values()],
-            axes=[bq.Axis(**x_axis),
-                  bq.Axis(scale=ty, label="optimal score threshold", side="left",
-                          grid_lines="dashed", tick_format=".2f")],
-            title="Optimal classification thresholds", fig_margin=_MARGIN)
+            "costwidget-thresholds",
+            wide=True,
+            marks=[
+                self.threshold_shade,
+                *self.threshold_lines.values(),
+                *self.threshold_points.values(),
+            ],
+            axes=[
+                bq.Axis(**x_axis),
+                bq.Axis(
+                    scale=ty,
+                    label="optimal score threshold",
+                    side="left",
+                    grid_lines="dashed",
+                    tick_format=".2f",
+                ),
+            ],
+            title="Optimal classification thresholds",
+            fig_margin=_MARGIN,
+        )
         for figure in (self.mtmcs_figure, self.threshold_figure):
             figure.layout = widgets.Layout(**_CHART_LAYOUT)
-        charts = widgets.HBox([self.mtmcs_figure, self.threshold_figure],
-                              layout=widgets.Layout(flex_flow="row wrap", width="100%",
-                                                    align_items="flex-start"))
+        charts = widgets.HBox(
+            [self.mtmcs_figure, self.threshold_figure],
+            layout=widgets.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"),
+        )
         charts.add_class("costwidget-panes")
         self._children = (self.legend, charts, self.caption)
         self.built = True
@@ -228,16 +291,25 @@ class ThesisView:
             t_lo, t_hi = t_lo - pad, t_hi + pad
         else:
             t_lo, t_hi = 0.0, 1.0
-        marks = [*self.mtmcs_lines.values(), *self.mtmcs_points.values(),
-                 *self.threshold_lines.values(), *self.threshold_points.values(),
-                 self.mtmcs_shade, self.threshold_shade]
+        marks = [
+            *self.mtmcs_lines.values(),
+            *self.mtmcs_points.values(),
+            *self.threshold_lines.values(),
+            *self.threshold_points.values(),
+            self.mtmcs_shade,
+            self.threshold_shade,
+        ]
         with _hold(marks):
             self.mtmcs_y.max = float(np.ceil(peak * 1.1 / 5.0) * 5.0)
             self.threshold_y.min, self.threshold_y.max = t_lo, t_hi
             for n in self.names:
                 on = n in data
-                for group in (self.mtmcs_lines, self.mtmcs_points, self.threshold_lines,
-                              self.threshold_points):
+                for group in (
+                    self.mtmcs_lines,
+                    self.mtmcs_points,
+                    self.threshold_lines,
+                    self.threshold_points,
+                ):
                     group[n].visible = on
                 if not on:
                     continue
@@ -263,23 +335,37 @@ class ThesisView:
 def _legend(names, colors, with_range) -> str:
     """One line of swatches: a line per classifier (names escaped: user text), the grid's dots
     and, when one is set, the range of interest."""
+
     def item(swatch, text):
-        return (f"<span style='display:inline-flex;align-items:center;gap:4px;"
-                f"margin-right:14px'>{swatch}{html.escape(text)}</span>")
+        return (
+            f"<span style='display:inline-flex;align-items:center;gap:4px;"
+            f"margin-right:14px'>{swatch}{html.escape(text)}</span>"
+        )
 
     # The swatches of the widget's legend (theme), so one place knows how a mark looks.
     items = [item(line_swatch(html.escape(colors[n], quote=True), "", 2.5), n) for n in names]
-    items.append(item(marker_swatch("circle", "currentColor", "currentColor"),
-                      "the thesis's grid (step 0.05)"))
+    items.append(
+        item(
+            marker_swatch("circle", "currentColor", "currentColor"), "the thesis's grid (step 0.05)"
+        )
+    )
     if with_range:
         items.append(item(rect_swatch(RANGE_FILL, RANGE_EDGE, opacity=0.5), "range of interest"))
     return "<div style='line-height:1.6'>" + "".join(items) + "</div>"
 
 
 def _shade(xs, ys) -> bq.Lines:
-    return bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales={"x": xs, "y": ys}, fill="inside",
-                    colors=[RANGE_EDGE], fill_colors=[RANGE_FILL], fill_opacities=[0.25],
-                    stroke_width=0.5, visible=False)
+    return bq.Lines(
+        x=[0.0, 0.0],
+        y=[0.0, 1.0],
+        scales={"x": xs, "y": ys},
+        fill="inside",
+        colors=[RANGE_EDGE],
+        fill_colors=[RANGE_FILL],
+        fill_opacities=[0.25],
+        stroke_width=0.5,
+        visible=False,
+    )
 
 
 def _place_shade(mark, interval) -> None:
@@ -293,16 +379,22 @@ def _place_shade(mark, interval) -> None:
 
 
 def _caption(range_pcf, p_pos) -> str:
-    parts = ["Exact MTMCS = 100·NEC at PCF(+) = 1 − x (lines; their kinks are exact); dots: the "
-             "thesis's grid, step 0.05. Thresholds are on the score (positive if score ≥ t); the "
-             "thesis plots them on P(negative) = 1 − score."]
+    parts = [
+        "Exact MTMCS = 100·NEC at PCF(+) = 1 − x (lines; their kinks are exact); dots: the "
+        "thesis's grid, step 0.05. Thresholds are on the score (positive if score ≥ t); the "
+        "thesis plots them on P(negative) = 1 − score."
+    ]
     if range_pcf:
         lo, hi = range_pcf
-        parts.append(f"Range of interest: x in [{1 - hi:.2f}, {1 - lo:.2f}] "
-                     f"(PCF(+) in [{lo:.2f}, {hi:.2f}]).")
+        parts.append(
+            f"Range of interest: x in [{1 - hi:.2f}, {1 - lo:.2f}] "
+            f"(PCF(+) in [{lo:.2f}, {hi:.2f}])."
+        )
     if abs(p_pos - 0.5) > 1e-12:
-        parts.append(f"With p(+) = {p_pos:.3g} the thesis's FPcost/FNcost is read as "
-                     "prior-weighted: x = (1−p)·C(+|−) / (p·C(−|+) + (1−p)·C(+|−)).")
+        parts.append(
+            f"With p(+) = {p_pos:.3g} the thesis's FPcost/FNcost is read as "
+            "prior-weighted: x = (1−p)·C(+|−) / (p·C(−|+) + (1−p)·C(+|−))."
+        )
     return "<small>" + html.escape(" ".join(parts)) + "</small>"
 
 

@@ -29,8 +29,11 @@ from ...model import score_rule_at_costs, threshold_choice_table
 __all__ = ["ThresholdChoiceView", "THRESHOLD_CHOICE_OPTIONS", "operating_choices"]
 
 #: (label, state value) of the control.
-THRESHOLD_CHOICE_OPTIONS = [("envelope only", "none"), ("+ score-driven", "score"),
-                            ("+ score- and rate-driven", "score+rate")]
+THRESHOLD_CHOICE_OPTIONS = [
+    ("envelope only", "none"),
+    ("+ score-driven", "score"),
+    ("+ score- and rate-driven", "score+rate"),
+]
 TABLE_COLUMNS = ["brier", "calibration_loss", "loss_optimal", "h_measure", "auc"]
 # The rate-driven curve is curved between its pieces' ends; drawn at these PCF(+) too.
 _RATE_GRID = np.linspace(0.0, 1.0, 401)
@@ -69,16 +72,18 @@ def curve_points(clf, method: str):
     # (not re-evaluated at a: the pcf of a jump, computed back from its score, may round to
     # the piece before).
     k = np.clip(np.searchsorted(lo, (a + b) / 2, side="right") - 1, 0, len(lo) - 1)
-    slope = np.where(hi[k] > lo[k], (nec_hi[k] - nec_lo[k]) / np.where(hi[k] > lo[k],
-                                                                       hi[k] - lo[k], 1.0), 0.0)
+    slope = np.where(
+        hi[k] > lo[k], (nec_hi[k] - nec_lo[k]) / np.where(hi[k] > lo[k], hi[k] - lo[k], 1.0), 0.0
+    )
     left = nec_lo[k] + slope * (a - lo[k])
     right = nec_lo[k] + slope * (b - lo[k])
     x, y = np.column_stack([a, b]).ravel(), np.column_stack([left, right]).ravel()
     return x, y, clf.nec(x)
 
 
-def operating_choices(classifiers, *, pcf: float, p_pos: float, cost_fn: float, cost_fp: float,
-                      methods, cache=None) -> pd.DataFrame:
+def operating_choices(
+    classifiers, *, pcf: float, p_pos: float, cost_fn: float, cost_fp: float, methods, cache=None
+) -> pd.DataFrame:
     """Each method's threshold and cost at one operating point, one row per (classifier, method).
 
     Columns: ``classifier``, ``threshold_choice``, ``threshold`` (score-driven: the Bayes
@@ -91,8 +96,15 @@ def operating_choices(classifiers, *, pcf: float, p_pos: float, cost_fn: float, 
     for clf in classifiers:
         env = float(clf.nec(pcf))
         for method in ["optimal", *methods]:
-            row = {"classifier": clf.name, "threshold_choice": method, "threshold": math.nan,
-                   "nec": math.nan, "expected_cost": math.nan, "gap": math.nan, "note": ""}
+            row = {
+                "classifier": clf.name,
+                "threshold_choice": method,
+                "threshold": math.nan,
+                "nec": math.nan,
+                "expected_cost": math.nan,
+                "gap": math.nan,
+                "note": "",
+            }
             key = (id(clf), method)
             if key not in cache:
                 problem = _score_problem(clf) if method == "score" else None
@@ -110,18 +122,36 @@ def operating_choices(classifiers, *, pcf: float, p_pos: float, cost_fn: float, 
                     k = int(np.searchsorted(pieces.pcf_hi.to_numpy(), pcf, side="right"))
                     threshold = float(pieces.threshold.iloc[min(k, len(pieces) - 1)])
                     nec = float(nec_by_threshold_choice(clf, pcf, method))
-                row.update(threshold=threshold, nec=nec, gap=nec - env,
-                           expected_cost=float(expected_cost(nec, p_pos, cost_fn, cost_fp)))
+                row.update(
+                    threshold=threshold,
+                    nec=nec,
+                    gap=nec - env,
+                    expected_cost=float(expected_cost(nec, p_pos, cost_fn, cost_fp)),
+                )
             rows.append(row)
-    return pd.DataFrame(rows, columns=["classifier", "threshold_choice", "threshold", "nec",
-                                       "expected_cost", "gap", "note"])
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "classifier",
+            "threshold_choice",
+            "threshold",
+            "nec",
+            "expected_cost",
+            "gap",
+            "note",
+        ],
+    )
 
 
 #: (header, tooltip, column) of the table at the operating point, in the readout's words.
 CHOICE_COLUMNS = [
     ("classifier", "", "classifier"),
-    ("threshold chosen", "tuned on this data (the envelope), from the score (predict_proba at "
-     "the Bayes threshold) or by rate (flag the top share)", "threshold_choice"),
+    (
+        "threshold chosen",
+        "tuned on this data (the envelope), from the score (predict_proba at "
+        "the Bayes threshold) or by rate (flag the top share)",
+        "threshold_choice",
+    ),
     ("threshold", "deploy: positive when score ≥ threshold", "threshold"),
     ("norm. expected cost", "normalized expected cost (NEC), the cost pane's y axis", "nec"),
     ("expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"),
@@ -133,8 +163,11 @@ TABLE_HEADERS = [
     ("classifier", "", "classifier"),
     ("Brier score", "expected loss of the score-driven choice, c uniform", "brier"),
     ("calibration loss", "Brier score − loss of the envelope", "calibration_loss"),
-    ("loss of the envelope", "expected loss with the threshold tuned on this data, c uniform",
-     "loss_optimal"),
+    (
+        "loss of the envelope",
+        "expected loss with the threshold tuned on this data, c uniform",
+        "loss_optimal",
+    ),
     ("H measure", "Hand (2009)", "h_measure"),
     ("AUC", "area under the ROC curve", "auc"),
 ]
@@ -155,10 +188,14 @@ def _html_table(frame: pd.DataFrame, columns, caption: str) -> str:
         return f"<th{title}>{html.escape(text)}</th>"
 
     head = "".join(th(text, tip) for text, tip, _ in columns)
-    body = "".join("<tr>" + "".join(f"<td>{_fmt(row[c])}</td>" for _, _, c in columns) + "</tr>"
-                   for _, row in frame.iterrows())
-    return (f"<table class='costwidget-table costwidget-threshold-choice'><caption>{caption}"
-            f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_fmt(row[c])}</td>" for _, _, c in columns) + "</tr>"
+        for _, row in frame.iterrows()
+    )
+    return (
+        f"<table class='costwidget-table costwidget-threshold-choice'><caption>{caption}"
+        f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
 
 
 class ThresholdChoiceView:
@@ -202,38 +239,58 @@ class ThresholdChoiceView:
         cs = ctx.figures.cost_scales
         self.gaps, self.curves = {}, {}
         for d in ctx.drawings:
-            self.gaps[d.name] = bq.Lines(x=[0.0, 1.0], y=[[0.0, 0.0], [0.0, 0.0]], scales=cs,
-                                         fill="between", colors=[d.color, d.color],
-                                         fill_colors=[d.color], fill_opacities=[0.18],
-                                         stroke_width=0, visible=False)
-            self.curves[d.name] = bq.Lines(x=[0.0, 1.0], y=[[0.0, 0.0], [0.0, 0.0]], scales=cs,
-                                           colors=[d.color, d.color], stroke_width=1.5,
-                                           line_style="dash_dotted", visible=False,
-                                           labels=[f"{d.name} score-driven",
-                                                   f"{d.name} rate-driven"])
+            self.gaps[d.name] = bq.Lines(
+                x=[0.0, 1.0],
+                y=[[0.0, 0.0], [0.0, 0.0]],
+                scales=cs,
+                fill="between",
+                colors=[d.color, d.color],
+                fill_colors=[d.color],
+                fill_opacities=[0.18],
+                stroke_width=0,
+                visible=False,
+            )
+            self.curves[d.name] = bq.Lines(
+                x=[0.0, 1.0],
+                y=[[0.0, 0.0], [0.0, 0.0]],
+                scales=cs,
+                colors=[d.color, d.color],
+                stroke_width=1.5,
+                line_style="dash_dotted",
+                visible=False,
+                labels=[f"{d.name} score-driven", f"{d.name} rate-driven"],
+            )
         self.marks = [*self.gaps.values(), *self.curves.values()]
-        self.control = widgets.Dropdown(options=THRESHOLD_CHOICE_OPTIONS, value="none",
-                                        description="threshold choice",
-                                        tooltip="how the threshold will be chosen: the envelope "
-                                                "tunes it on this data; score- and rate-driven "
-                                                "curves show what predict_proba or a fixed share "
-                                                "of flagged cases would cost",
-                                        style={"description_width": "initial"})
-        self.binding = SliderBinding(self.control, ctx.tx,
-                                     lambda v: setattr(ctx.state, "threshold_choice", v),
-                                     "threshold choice")
+        self.control = widgets.Dropdown(
+            options=THRESHOLD_CHOICE_OPTIONS,
+            value="none",
+            description="threshold choice",
+            tooltip="how the threshold will be chosen: the envelope "
+            "tunes it on this data; score- and rate-driven "
+            "curves show what predict_proba or a fixed share "
+            "of flagged cases would cost",
+            style={"description_width": "initial"},
+        )
+        self.binding = SliderBinding(
+            self.control,
+            ctx.tx,
+            lambda v: setattr(ctx.state, "threshold_choice", v),
+            "threshold choice",
+        )
         self.note = widgets.HTML(
             "<span class='costwidget-table-note'>Dash-dotted: the cost when the threshold is "
             "chosen from the score (positive iff score ≥ the Bayes threshold of the operating "
             "point) or by rate (flag the top share); shaded: the gap to the envelope, what "
-            "trusting <code>predict_proba</code> costs.</span>")
+            "trusting <code>predict_proba</code> costs.</span>"
+        )
         self.choices_html = widgets.HTML("")
         self.table_html = widgets.HTML("")
         # The control sits in the widget's "draw:" row; the tables go under the readout.
         self.widget = widgets.VBox([self.choices_html, self.table_html])
         self.widget.add_class("costwidget-threshold-choice")
-        self.choices = operating_choices([], pcf=0.5, p_pos=0.5, cost_fn=1.0, cost_fp=1.0,
-                                         methods=[])
+        self.choices = operating_choices(
+            [], pcf=0.5, p_pos=0.5, cost_fn=1.0, cost_fp=1.0, methods=[]
+        )
         self.table = pd.DataFrame()
         self._drawn_curves = None
         self._drawn_point = None
@@ -251,8 +308,11 @@ class ThresholdChoiceView:
             with warnings.catch_warnings():
                 # Scores outside [0, 1]: the score columns are NaN, and the notes say why.
                 warnings.simplefilter("ignore")
-                self._tables[key] = (threshold_choice_table({d.name: d.clf for d in shown})
-                                     if shown else pd.DataFrame(columns=TABLE_COLUMNS))
+                self._tables[key] = (
+                    threshold_choice_table({d.name: d.clf for d in shown})
+                    if shown
+                    else pd.DataFrame(columns=TABLE_COLUMNS)
+                )
         return self._tables[key]
 
     def sync(self) -> None:
@@ -306,33 +366,48 @@ class ThresholdChoiceView:
     def _draw_tables(self, methods, shown) -> None:
         s = self.ctx.state
         if not methods:
-            self.choices = operating_choices([], pcf=s.pcf, p_pos=s.p_pos, cost_fn=s.cost_fn,
-                                             cost_fp=s.cost_fp, methods=[])
+            self.choices = operating_choices(
+                [], pcf=s.pcf, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp, methods=[]
+            )
             self.table = pd.DataFrame()
             self.choices_html.value = ""
             self.table_html.value = ""
             return
-        self.choices = operating_choices([d.clf for d in shown], pcf=s.pcf, p_pos=s.p_pos,
-                                         cost_fn=s.cost_fn, cost_fp=s.cost_fp, methods=methods,
-                                         cache=self._pieces)
+        self.choices = operating_choices(
+            [d.clf for d in shown],
+            pcf=s.pcf,
+            p_pos=s.p_pos,
+            cost_fn=s.cost_fn,
+            cost_fp=s.cost_fp,
+            methods=methods,
+            cache=self._pieces,
+        )
         self.table = self._table_of(shown)
         shown_choices = self.choices.copy()
         # The full reason is in ``choices``; the table says it in a few words.
-        shown_choices["note"] = np.where(shown_choices["note"].str.contains("[0, 1]", regex=False),
-                                         "scores are not probabilities: calibrate first",
-                                         shown_choices["note"].str.slice(0, 80))
+        shown_choices["note"] = np.where(
+            shown_choices["note"].str.contains("[0, 1]", regex=False),
+            "scores are not probabilities: calibrate first",
+            shown_choices["note"].str.slice(0, 80),
+        )
         shown_choices["threshold_choice"] = shown_choices["threshold_choice"].map(_CHOICE_WORDS)
         self.choices_html.value = (
-            _html_table(shown_choices, CHOICE_COLUMNS,
-                        "<b>Threshold choice at the operating point</b> "
-                        "(gap: NEC above the envelope)") + self.note.value)
+            _html_table(
+                shown_choices,
+                CHOICE_COLUMNS,
+                "<b>Threshold choice at the operating point</b> (gap: NEC above the envelope)",
+            )
+            + self.note.value
+        )
         table = self.table.reindex(columns=TABLE_COLUMNS)
         table = table.rename_axis("classifier").reset_index()
         self.table_html.value = _html_table(
-            table, TABLE_HEADERS,
+            table,
+            TABLE_HEADERS,
             "<b>Threshold-choice table</b>: expected losses over cost proportion c "
             "uniform (calibration loss = Brier − loss of the envelope); H measure "
-            "(Hand 2009); empty where the scores are not probabilities")
+            "(Hand 2009); empty where the scores are not probabilities",
+        )
 
 
 def draw_on_matplotlib(ax, view, names) -> None:

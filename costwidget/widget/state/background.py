@@ -53,8 +53,13 @@ class _Job:
     __slots__ = ("slot", "ticket", "compute", "apply", "fail")
 
     def __init__(self, slot, ticket, compute, apply, fail):
-        self.slot, self.ticket, self.compute, self.apply, self.fail = (slot, ticket, compute,
-                                                                       apply, fail)
+        self.slot, self.ticket, self.compute, self.apply, self.fail = (
+            slot,
+            ticket,
+            compute,
+            apply,
+            fail,
+        )
 
 
 class BackgroundWork:
@@ -82,11 +87,11 @@ class BackgroundWork:
         self._latest: dict[str, int] = {}
         self._labels: dict[str, str] = {}
         self._progress: dict[str, tuple[int, int]] = {}
-        self._running = 0            # jobs submitted and not yet counted down
+        self._running = 0  # jobs submitted and not yet counted down
         # thread id -> results it is drawing: wait() returns once they are drawn, sign included
         self._drawing = collections.Counter()
-        self._queue = collections.deque()   # jobs waiting for this widget's runner
-        self._inbox = collections.deque()   # (job, outcome) computed, to draw on the loop
+        self._queue = collections.deque()  # jobs waiting for this widget's runner
+        self._inbox = collections.deque()  # (job, outcome) computed, to draw on the loop
         self._runner_active = False
         self._runner_thread = None
         self._show_pending = False
@@ -181,6 +186,7 @@ class BackgroundWork:
 
     def _compute(self, job):
         """("ok", result), ("error", exc) or ("superseded", None)."""
+
         def progress(done, total):
             if not self._current(job):
                 raise Superseded(job.slot)
@@ -302,8 +308,10 @@ class BackgroundWork:
                     continue
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
-                    raise TimeoutError(f"background work still running after {timeout} s: "
-                                       f"{', '.join(self._labels.values()) or 'finishing'}.")
+                    raise TimeoutError(
+                        f"background work still running after {timeout} s: "
+                        f"{', '.join(self._labels.values()) or 'finishing'}."
+                    )
                 self._idle.wait(left)
 
     def _request_show(self) -> None:

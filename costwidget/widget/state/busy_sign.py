@@ -15,14 +15,20 @@ class BusySign:
     """The bar, its label and the row that holds them (``widget``)."""
 
     def __init__(self):
-        self.bar = widgets.FloatProgress(value=0.0, min=0.0, max=1.0, description="",
-                                         bar_style="info",
-                                         layout=widgets.Layout(width="160px", visibility="hidden"))
+        self.bar = widgets.FloatProgress(
+            value=0.0,
+            min=0.0,
+            max=1.0,
+            description="",
+            bar_style="info",
+            layout=widgets.Layout(width="160px", visibility="hidden"),
+        )
         self.label = widgets.HTML(value="")
         self.label.add_class("costwidget-busy")
         # Hidden while idle; laid over the headline, so it takes no room either way.
-        self.widget = widgets.HBox([self.bar, self.label],
-                                   layout=widgets.Layout(align_items="center", display="none"))
+        self.widget = widgets.HBox(
+            [self.bar, self.label], layout=widgets.Layout(align_items="center", display="none")
+        )
         self.widget.add_class("costwidget-busy-sign")
 
     def draw(self, labels, parts) -> None:

@@ -21,8 +21,17 @@ from .runner_up_work import RunnerUpWork
 __all__ = ["DecisionSource", "DECISION_TRAITS"]
 
 #: The state the decision reads (and nothing else: a change elsewhere keeps it).
-DECISION_TRAITS = ("visible", "p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr",
-                   "capacity", "n_pos", "n_neg")
+DECISION_TRAITS = (
+    "visible",
+    "p_pos",
+    "cost_fn",
+    "cost_fp",
+    "constraint",
+    "max_fpr",
+    "capacity",
+    "n_pos",
+    "n_neg",
+)
 
 
 class DecisionSource:
@@ -44,9 +53,10 @@ class DecisionSource:
 
     def _state_key(self) -> tuple:
         s = self.ctx.state
-        return tuple(tuple(v) if isinstance(v, (list, tuple)) else v
-                     for v in (getattr(s, name) for name in DECISION_TRAITS)) + (
-            tuple((n, id(c)) for n, c in self._honest().items()),)
+        return tuple(
+            tuple(v) if isinstance(v, (list, tuple)) else v
+            for v in (getattr(s, name) for name in DECISION_TRAITS)
+        ) + (tuple((n, id(c)) for n, c in self._honest().items()),)
 
     def _honest(self) -> dict:
         """The honest curves on screen of the visible classifiers (issue 32), by name."""
@@ -61,10 +71,18 @@ class DecisionSource:
         if key != self._key or self._decision is None or band is not self._band:
             s = self.ctx.state
             self._decision = decide(
-                [d.clf for d in self.ctx.visible()], p_pos=s.p_pos, cost_fn=s.cost_fn,
-                cost_fp=s.cost_fp, constraint=s.constraint, max_fpr=s.max_fpr,
-                capacity=s.capacity, n_pos=s.n_pos, n_neg=s.n_neg, runner_up_band=band,
-                honest=self._honest() or None)
+                [d.clf for d in self.ctx.visible()],
+                p_pos=s.p_pos,
+                cost_fn=s.cost_fn,
+                cost_fp=s.cost_fp,
+                constraint=s.constraint,
+                max_fpr=s.max_fpr,
+                capacity=s.capacity,
+                n_pos=s.n_pos,
+                n_neg=s.n_neg,
+                runner_up_band=band,
+                honest=self._honest() or None,
+            )
             self._key, self._band = key, band
         return self._decision
 

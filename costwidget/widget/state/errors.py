@@ -29,8 +29,9 @@ class ErrorArea:
         # Theme colours (the widget's CSS), with light-theme fallbacks for pages without it.
         self.widget.value = (
             '<div role="alert" class="costwidget-error-banner" style="color:var(--cw-error-fg,'
-            '#000);background:var(--cw-error-bg,#fdd);border-left:4px solid '
-            f'var(--cw-error-edge,#d32f2f);padding:2px 6px">{html.escape(text)}</div>')
+            "#000);background:var(--cw-error-bg,#fdd);border-left:4px solid "
+            f'var(--cw-error-edge,#d32f2f);padding:2px 6px">{html.escape(text)}</div>'
+        )
         self.widget.layout.display = None
 
     def clear(self) -> None:

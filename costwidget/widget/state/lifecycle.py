@@ -17,13 +17,21 @@ def widgets_held_by(obj, depth=2):
     a figure created on first show is not yet in the layout, but it is still ours)."""
     found = []
     for value in vars(obj).values():
-        values = (value if isinstance(value, (list, tuple)) else
-                  list(value.values()) if isinstance(value, dict) else [value])
+        values = (
+            value
+            if isinstance(value, (list, tuple))
+            else list(value.values())
+            if isinstance(value, dict)
+            else [value]
+        )
         for v in values:
             if isinstance(v, widgets.Widget):
                 found.append(v)
-            elif depth > 0 and hasattr(v, "__dict__") and type(v).__module__.startswith(
-                    "costwidget.widget"):
+            elif (
+                depth > 0
+                and hasattr(v, "__dict__")
+                and type(v).__module__.startswith("costwidget.widget")
+            ):
                 found += widgets_held_by(v, depth - 1)
     return found
 
@@ -41,7 +49,12 @@ def reachable_widgets(roots):
             if name in ("comm", "keys", "log"):
                 continue
             value = getattr(w, name, None)
-            values = (value if isinstance(value, (list, tuple)) else
-                      list(value.values()) if isinstance(value, dict) else [value])
+            values = (
+                value
+                if isinstance(value, (list, tuple))
+                else list(value.values())
+                if isinstance(value, dict)
+                else [value]
+            )
             stack.extend(v for v in values if isinstance(v, widgets.Widget))
     return out

@@ -40,8 +40,11 @@ def _request_key(decision, level):
     """What the band depends on: the pair, the PCF(+), their rules, the level; None without a
     runner-up (one classifier, a tie, PCF(+) 0 or 1)."""
     chosen = decision.chosen
-    if chosen is None or decision.pcf == 0.0 or (decision.pcf == 1.0
-                                                 and decision.constraint == "none"):
+    if (
+        chosen is None
+        or decision.pcf == 0.0
+        or (decision.pcf == 1.0 and decision.constraint == "none")
+    ):
         return None
     others = [c for c in decision.classifiers if c.name != chosen]
     if not others:
@@ -49,8 +52,10 @@ def _request_key(decision, level):
     nxt = lowest_names([(c.name, {"cost": c.rule.expected_cost}) for c in others], "cost")
     if not nxt:
         return None
-    rules = tuple((r.threshold, r.binding, r.randomized)
-                  for r in (decision.of(chosen).rule, decision.of(nxt[0]).rule))
+    rules = tuple(
+        (r.threshold, r.binding, r.randomized)
+        for r in (decision.of(chosen).rule, decision.of(nxt[0]).rule)
+    )
     return (chosen, nxt[0], decision.pcf, rules, float(level))
 
 
@@ -64,10 +69,10 @@ class RunnerUpWork:
     def __init__(self, ctx, on_band):
         self.ctx = ctx
         self.on_band = on_band
-        self.band = None        # the last RunnerUpBand computed
-        self.reason = ""        # why the current pair has no band ("" when it has one)
-        self._pending = None    # the request key being computed
-        self._pairs = {}        # (chosen, runner-up) -> "" or the model's refusal
+        self.band = None  # the last RunnerUpBand computed
+        self.reason = ""  # why the current pair has no band ("" when it has one)
+        self._pending = None  # the request key being computed
+        self._pairs = {}  # (chosen, runner-up) -> "" or the model's refusal
 
     def for_state(self, state):
         """The last band if the state wants one at its level (another level's is not said)."""
@@ -89,7 +94,7 @@ class RunnerUpWork:
         """Make sure a band for ``decision`` at ``level`` is computed (or being computed)."""
         key = _request_key(decision, level)
         if key is None or decision.runner_up_band is not None:
-            self._cancel()   # nothing to compute, or the band shown is this decision's
+            self._cancel()  # nothing to compute, or the band shown is this decision's
             self.reason = "" if key is not None else "no runner-up"
             return
         if key == self._pending:
@@ -106,11 +111,12 @@ class RunnerUpWork:
 
         def compute(progress):
             time.sleep(DEBOUNCE)
-            progress(1, 3)   # raises Superseded when a newer request arrived meanwhile
+            progress(1, 3)  # raises Superseded when a newer request arrived meanwhile
             return key, runner_up_band(clfs, decision, level=level)
 
-        self.ctx.background.submit(_SLOT, f"how sure: {chosen} vs {runner}", compute,
-                                   self._arrived, self._failed)
+        self.ctx.background.submit(
+            _SLOT, f"how sure: {chosen} vs {runner}", compute, self._arrived, self._failed
+        )
 
     def _refusal(self, decision, chosen, runner) -> str:
         """Why no paired band exists for the pair (checked at once, once per pair), or ""."""

@@ -30,30 +30,53 @@ class WidgetState(t.HasTraits):
     capacity = t.Float(0.0, help="workforce capacity, in cases")
     n_pos = t.Float(1.0, help="positives in the population the workforce draws from")
     n_neg = t.Float(1.0, help="negatives in the population the workforce draws from")
-    show_cost_lines = t.Bool(False, help="every hull vertex's full cost line (eq. 8) in the cost "
-                                         "pane, faint and clipped at the axis top")
+    show_cost_lines = t.Bool(
+        False,
+        help="every hull vertex's full cost line (eq. 8) in the cost "
+        "pane, faint and clipped at the axis top",
+    )
     show_bands = t.Bool(False, help="bootstrap confidence bands around the visible envelopes")
     band_level = t.Float(0.9, help="confidence level of the bands and of the difference view")
-    show_fold_spread = t.Bool(False, help="min-max band of the fold envelopes (classifiers with folds)")
+    show_fold_spread = t.Bool(
+        False, help="min-max band of the fold envelopes (classifiers with folds)"
+    )
     # issue 32: the cost on new data of the threshold tuned at each PCF(+) (cw.honest_cost)
-    show_honest = t.Bool(False, help="each visible classifier's honest cost on new data beside "
-                                     "its envelope, the gap shaded")
-    honest_strip = t.Bool(False, help="the winner strip compares the honest curves (when shown) "
-                                      "instead of the envelopes")
-    difference = t.List(t.Unicode(), help="[a, b]: show NEC_a - NEC_b with its paired band and "
-                                          "where it is significant; [] hides the view")
+    show_honest = t.Bool(
+        False,
+        help="each visible classifier's honest cost on new data beside "
+        "its envelope, the gap shaded",
+    )
+    honest_strip = t.Bool(
+        False,
+        help="the winner strip compares the honest curves (when shown) instead of the envelopes",
+    )
+    difference = t.List(
+        t.Unicode(),
+        help="[a, b]: show NEC_a - NEC_b with its paired band and "
+        "where it is significant; [] hides the view",
+    )
     visible = t.List(t.Unicode(), help="names of the classifiers shown")
-    range_of_interest = t.List(t.Float(), help="[lo, hi]: a range of PCF(+) to choose over "
-                                              "(Al-Saffar (2018), ch. 5), on the 0.05 grid; [] for none")
+    range_of_interest = t.List(
+        t.Float(),
+        help="[lo, hi]: a range of PCF(+) to choose over "
+        "(Al-Saffar (2018), ch. 5), on the 0.05 grid; [] for none",
+    )
     # issue 21: how the threshold will really be chosen (threshold_choice_view, decision_curve_view)
-    threshold_choice = t.Enum(("none", "score", "score+rate"), default_value="none",
-                              help="draw the score-driven (and rate-driven) cost curves beside "
-                                   "the envelopes, with the gap shaded")
-    show_decision_curve = t.Bool(False, help="the decision-curve pane: net benefit against "
-                                             "threshold probability")
+    threshold_choice = t.Enum(
+        ("none", "score", "score+rate"),
+        default_value="none",
+        help="draw the score-driven (and rate-driven) cost curves beside "
+        "the envelopes, with the gap shaded",
+    )
+    show_decision_curve = t.Bool(
+        False, help="the decision-curve pane: net benefit against threshold probability"
+    )
     names = t.List(t.Unicode(), read_only=True, help="all classifier names, in order")
-    busy = t.Bool(False, read_only=True, help="True while bands, fold spread or the difference "
-                                              "view are computed in the background")
+    busy = t.Bool(
+        False,
+        read_only=True,
+        help="True while bands, fold spread or the difference view are computed in the background",
+    )
 
     def __init__(self, *, names=(), **kwargs):
         super().__init__()
@@ -71,7 +94,9 @@ class WidgetState(t.HasTraits):
     def _check_visible(self, proposal):
         unknown = [n for n in proposal["value"] if n not in self.names]
         if unknown:
-            raise ValueError(f"visible names unknown classifiers {unknown}; choose from {self.names}.")
+            raise ValueError(
+                f"visible names unknown classifiers {unknown}; choose from {self.names}."
+            )
         return list(proposal["value"])
 
     @t.validate("range_of_interest")
@@ -86,11 +111,14 @@ class WidgetState(t.HasTraits):
         if not pair:
             return pair
         if len(pair) != 2 or pair[0] == pair[1]:
-            raise ValueError(f"difference needs two different classifier names (or [] for none), "
-                             f"got {pair}.")
+            raise ValueError(
+                f"difference needs two different classifier names (or [] for none), got {pair}."
+            )
         unknown = [n for n in pair if n not in self.names]
         if unknown:
-            raise ValueError(f"difference names unknown classifiers {unknown}; choose from {self.names}.")
+            raise ValueError(
+                f"difference names unknown classifiers {unknown}; choose from {self.names}."
+            )
         return pair
 
     @t.validate("p_pos")

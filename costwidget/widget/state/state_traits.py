@@ -6,9 +6,23 @@ from __future__ import annotations
 __all__ = ["STATE_TRAITS", "StateTraits"]
 
 #: The settable state traits: the analysis a snapshot records and a rollback restores.
-STATE_TRAITS = ("p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity", "n_pos",
-                "n_neg", "show_cost_lines", "show_bands", "band_level", "show_fold_spread", "difference", "visible",
-                "range_of_interest")
+STATE_TRAITS = (
+    "p_pos",
+    "cost_fn",
+    "cost_fp",
+    "constraint",
+    "max_fpr",
+    "capacity",
+    "n_pos",
+    "n_neg",
+    "show_cost_lines",
+    "show_bands",
+    "band_level",
+    "show_fold_spread",
+    "difference",
+    "visible",
+    "range_of_interest",
+)
 STATE_TRAITS += ("threshold_choice", "show_decision_curve")  # issue 21
 STATE_TRAITS += ("show_honest", "honest_strip")  # issue 32
 

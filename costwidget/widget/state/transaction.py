@@ -48,7 +48,7 @@ class Transaction:
         # take a user's control move for the widget's own write.
         self._local = threading.local()
         self.good = self.snapshot()
-        self.redraw = lambda: None   # set by the owner: draw every component from the state
+        self.redraw = lambda: None  # set by the owner: draw every component from the state
         self.push_controls = lambda: None  # set by the owner: state -> controls
 
     # ------------------------------------------------------------------ state snapshots
@@ -107,6 +107,7 @@ class Transaction:
 
     def user_observer(self, handler):
         """Wrap a user's trait observer: deferred while this thread holds the lock."""
+
         @functools.wraps(handler)
         def observer(change):
             if self._count("depth") > 0:
@@ -116,6 +117,7 @@ class Transaction:
                 deferred.append((handler, change))
             else:
                 handler(change)
+
         return observer
 
     def _run_user_code(self, *, raising) -> None:
@@ -210,8 +212,9 @@ class Transaction:
         unknown = sorted(set(values) - set(self.traits))
         if unknown:
             # As Python does for an unknown keyword argument.
-            raise TypeError(f"update() got unknown state traits {unknown}; settable: "
-                            f"{sorted(self.traits)}.")
+            raise TypeError(
+                f"update() got unknown state traits {unknown}; settable: {sorted(self.traits)}."
+            )
         with self.held():
             before = self.snapshot()
             try:

@@ -24,8 +24,9 @@ def shared_pool() -> ThreadPoolExecutor:
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
-            _POOL = ThreadPoolExecutor(max_workers=MAX_WORKERS,
-                                       thread_name_prefix="costwidget-worker")
+            _POOL = ThreadPoolExecutor(
+                max_workers=MAX_WORKERS, thread_name_prefix="costwidget-worker"
+            )
         return _POOL
 
 

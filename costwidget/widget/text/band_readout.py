@@ -41,10 +41,12 @@ class BandReadout:
         pcf = self.ctx.state.pcf
         drawn = self.band_layer.drawn
         names = [d.name for d in self.ctx.visible()]
-        rows = [band_limits_at(drawn[n], pcf) if n in drawn else (math.nan, math.nan)
-                for n in names]
-        return pd.DataFrame(rows, columns=BAND_COLUMNS,
-                            index=pd.Index(names, name="classifier"), dtype=float)
+        rows = [
+            band_limits_at(drawn[n], pcf) if n in drawn else (math.nan, math.nan) for n in names
+        ]
+        return pd.DataFrame(
+            rows, columns=BAND_COLUMNS, index=pd.Index(names, name="classifier"), dtype=float
+        )
 
     def sync(self) -> None:
         value = self._html()
@@ -61,16 +63,25 @@ class BandReadout:
             lo, hi = table.loc[d.name, "nec_band_lo"], table.loc[d.name, "nec_band_hi"]
             nec = float(d.clf.nec(s.pcf))
             color = html.escape(d.color, quote=True)
-            cells = ([_fmt(lo), _fmt(nec), _fmt(hi), _fmt(hi - lo)] if not math.isnan(lo)
-                     else ["computing…", "", "", ""])
-            rows.append(f"<tr><td><span style='color:{color}'>&#9632;</span> "
-                        f"{html.escape(d.name)}</td>"
-                        + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            cells = (
+                [_fmt(lo), _fmt(nec), _fmt(hi), _fmt(hi - lo)]
+                if not math.isnan(lo)
+                else ["computing…", "", "", ""]
+            )
+            rows.append(
+                f"<tr><td><span style='color:{color}'>&#9632;</span> "
+                f"{html.escape(d.name)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+            )
         if not rows:
             return ""
-        head = "".join(f"<th>{h}</th>" for h in ("classifier", "band lower", "NEC", "band upper",
-                                                 "width"))
-        caption = (f"Bootstrap band ({s.band_level:.0%}) of the normalized expected cost at "
-                   f"PCF(+) = {s.pcf:.4g}")
-        return (f"<table class='costwidget-table'><caption>{html.escape(caption)}</caption>"
-                f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+        head = "".join(
+            f"<th>{h}</th>" for h in ("classifier", "band lower", "NEC", "band upper", "width")
+        )
+        caption = (
+            f"Bootstrap band ({s.band_level:.0%}) of the normalized expected cost at "
+            f"PCF(+) = {s.pcf:.4g}"
+        )
+        return (
+            f"<table class='costwidget-table'><caption>{html.escape(caption)}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )

@@ -27,8 +27,12 @@ def range_table(w):
 def caption(w) -> str:
     """One line saying where the analysis stands: operating point, constraint, the headline."""
     s = w.state
-    parts = [f"p(+) = {s.p_pos:.4g}", f"C(−|+) = {s.cost_fn:.4g}", f"C(+|−) = {s.cost_fp:.4g}",
-             f"PCF(+) = {s.pcf:.4f}"]
+    parts = [
+        f"p(+) = {s.p_pos:.4g}",
+        f"C(−|+) = {s.cost_fn:.4g}",
+        f"C(+|−) = {s.cost_fp:.4g}",
+        f"PCF(+) = {s.pcf:.4f}",
+    ]
     if s.constraint == "neyman_pearson":
         parts.append(f"Neyman-Pearson: FPR ≤ {s.max_fpr:.4g}")
     elif s.constraint == "workforce":

@@ -25,9 +25,17 @@ def widget_decision_rule(w, name=None):
         raise ValueError(f"No classifier named {name!r}; the classifiers are {names}.")
     d = decision
     clf = next(c for c in w.classifiers if c.name == name)
-    return decide([clf], p_pos=d.p_pos, cost_fn=d.cost_fn, cost_fp=d.cost_fp,
-                  constraint=d.constraint, max_fpr=d.max_fpr, capacity=d.capacity,
-                  n_pos=d.n_pos, n_neg=d.n_neg).rule_for(name)
+    return decide(
+        [clf],
+        p_pos=d.p_pos,
+        cost_fn=d.cost_fn,
+        cost_fp=d.cost_fp,
+        constraint=d.constraint,
+        max_fpr=d.max_fpr,
+        capacity=d.capacity,
+        n_pos=d.n_pos,
+        n_neg=d.n_neg,
+    ).rule_for(name)
 
 
 def widget_to_estimator(w, name=None):

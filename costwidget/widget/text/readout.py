@@ -16,8 +16,16 @@ import pandas as pd
 
 from ...model import lowest_names, readable
 
-__all__ = ["Readout", "readout_html", "constraint_html", "constraint_description",
-           "population_text", "READOUT_COLUMNS", "CONSTRAINT_COLUMNS", "HONEST_COLUMNS"]
+__all__ = [
+    "Readout",
+    "readout_html",
+    "constraint_html",
+    "constraint_description",
+    "population_text",
+    "READOUT_COLUMNS",
+    "CONSTRAINT_COLUMNS",
+    "HONEST_COLUMNS",
+]
 
 #: (header in words, its tooltip, the ``w.readout`` column) of the main table.
 READOUT_COLUMNS = [
@@ -30,27 +38,35 @@ READOUT_COLUMNS = [
 ]
 #: Issue 32: with the honest curves shown, the cost on new data of the same threshold.
 HONEST_COLUMNS = [
-    ("norm. cost on new data", "NEC of this threshold's tuning on cases it was not tuned on "
-                               "(cw.honest_cost)", "nec_honest"),
+    (
+        "norm. cost on new data",
+        "NEC of this threshold's tuning on cases it was not tuned on (cw.honest_cost)",
+        "nec_honest",
+    ),
     ("cost per case on new data", "in the units of C(−|+) and C(+|−)", "expected_cost_honest"),
 ]
 #: The same for the table of an active constraint.
 CONSTRAINT_COLUMNS = [
     ("false-pos. rate", "false-positive rate under the constraint", "constrained_fpr"),
     ("true-pos. rate", "true-positive rate under the constraint", "constrained_tpr"),
-    ("norm. expected cost", "normalized expected cost (NEC) under the constraint",
-     "constrained_nec"),
+    (
+        "norm. expected cost",
+        "normalized expected cost (NEC) under the constraint",
+        "constrained_nec",
+    ),
     ("expected cost per case", "in the units of C(−|+) and C(+|−)", "constrained_expected_cost"),
-    ("rule to deploy", "randomized between two thresholds when the limit falls between "
-                       "ROC points", "constrained_rule"),
+    (
+        "rule to deploy",
+        "randomized between two thresholds when the limit falls between ROC points",
+        "constrained_rule",
+    ),
     ("best single threshold", "the best rule without randomizing", "best_single_threshold"),
 ]
 # Columns of words (left-aligned, wrapping), not numbers.
 _TEXT_COLUMNS = {"constrained_rule"}
 _TEXT = " class='costwidget-text'"
 # The highlighted row: theme colours, with light-theme fallbacks for pages without the CSS.
-_BEST_STYLE = ("background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);"
-               "font-weight:bold")
+_BEST_STYLE = "background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);font-weight:bold"
 
 
 def _number(value) -> str:
@@ -81,17 +97,21 @@ def _lowest(rows, column):
 def _table(rows, colors, columns, best, caption, note, css_class) -> str:
     head = "<th>classifier</th>" + "".join(
         f"<th{_TEXT if column in _TEXT_COLUMNS else ''} title='{html.escape(tip)}'>"
-        f"{html.escape(text)}</th>" for text, tip, column in columns)
+        f"{html.escape(text)}</th>"
+        for text, tip, column in columns
+    )
     # ``best`` is highlighted: the one lowest; a tie highlights none (the headline's rule).
     body = []
     for name, row in rows:
         attrs = f" class='costwidget-best' style='{_BEST_STYLE}'" if name == best else ""
-        swatch = (f"<span style='color:{html.escape(colors.get(name, '#999999'))}'>&#9632;</span> ")
+        swatch = f"<span style='color:{html.escape(colors.get(name, '#999999'))}'>&#9632;</span> "
         cells = "".join(_cell(row, column) for _, _, column in columns)
         body.append(f"<tr{attrs}><td>{swatch}{html.escape(str(name))}</td>{cells}</tr>")
-    return (f"<table class='{css_class} costwidget-table'><caption>{caption}</caption>"
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-            f"<div class='costwidget-table-note'>{note}</div>")
+    return (
+        f"<table class='{css_class} costwidget-table'><caption>{caption}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f"<div class='costwidget-table-note'>{note}</div>"
+    )
 
 
 def readout_html(rows, colors: dict, best=_lowest) -> str:
@@ -102,14 +122,18 @@ def readout_html(rows, colors: dict, best=_lowest) -> str:
         return "<i>No classifier shown.</i>"
     if best is _lowest:
         best = _lowest(rows, "expected_cost")
-    columns = READOUT_COLUMNS + (HONEST_COLUMNS if any("nec_honest" in r for _, r in rows)
-                                 else [])
-    return _table(rows, colors, columns, best,
-                  "<b>At the operating point</b> (each classifier at its best threshold)",
-                  "Highlighted: the lowest expected cost (none when several tie). Expected cost "
-                  "per case is in the units "
-                  "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
-                  "costwidget-readout")
+    columns = READOUT_COLUMNS + (HONEST_COLUMNS if any("nec_honest" in r for _, r in rows) else [])
+    return _table(
+        rows,
+        colors,
+        columns,
+        best,
+        "<b>At the operating point</b> (each classifier at its best threshold)",
+        "Highlighted: the lowest expected cost (none when several tie). Expected cost "
+        "per case is in the units "
+        "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
+        "costwidget-readout",
+    )
 
 
 def constraint_html(rows, colors: dict, description: str, best=_lowest) -> str:
@@ -120,11 +144,15 @@ def constraint_html(rows, colors: dict, description: str, best=_lowest) -> str:
         return ""
     if best is _lowest:
         best = _lowest(rows, "constrained_expected_cost")
-    return _table(rows, colors, CONSTRAINT_COLUMNS, best,
-                  f"<b>Under the constraint</b>: {html.escape(description)}",
-                  "Highlighted: the lowest expected cost under the constraint (none when "
-                  "several tie).",
-                  "costwidget-constraint-table")
+    return _table(
+        rows,
+        colors,
+        CONSTRAINT_COLUMNS,
+        best,
+        f"<b>Under the constraint</b>: {html.escape(description)}",
+        "Highlighted: the lowest expected cost under the constraint (none when several tie).",
+        "costwidget-constraint-table",
+    )
 
 
 def population_text(state) -> str:
@@ -140,10 +168,12 @@ def population_text(state) -> str:
     'population set: 300 positives, 700 negatives'
     """
     if getattr(state, "population_set", True):
-        return (f"population set: {readable(state.n_pos)} positives, "
-                f"{readable(state.n_neg)} negatives")
-    return (f"population: {readable(state.n_pos + state.n_neg)} cases at "
-            f"p(+) = {readable(state.p_pos)}")
+        return (
+            f"population set: {readable(state.n_pos)} positives, {readable(state.n_neg)} negatives"
+        )
+    return (
+        f"population: {readable(state.n_pos + state.n_neg)} cases at p(+) = {readable(state.p_pos)}"
+    )
 
 
 def constraint_description(state) -> str:
@@ -152,10 +182,15 @@ def constraint_description(state) -> str:
         return f"Neyman-Pearson, false-positive rate ≤ {readable(state.max_fpr)}"
     if state.constraint == "workforce":
         total = state.n_pos + state.n_neg
-        share = (f" ({readable(100 * state.capacity / total)} % of {readable(total)})"
-                 if total > 0 else "")
-        return (f"workforce, at most {readable(state.capacity)} cases flagged{share}; "
-                f"{population_text(state)}")
+        share = (
+            f" ({readable(100 * state.capacity / total)} % of {readable(total)})"
+            if total > 0
+            else ""
+        )
+        return (
+            f"workforce, at most {readable(state.capacity)} cases flagged{share}; "
+            f"{population_text(state)}"
+        )
     return ""
 
 
@@ -189,11 +224,18 @@ class Readout:
         rows = list(decision.rows)
         colors = {d.name: d.color for d in self.ctx.drawings}
         constrained = decision.constraint != "none"
-        return {self.widget: {"value": readout_html(
-                    rows, colors, **({} if constrained else {"best": decision.chosen}))},
-                self.constrained_widget: {"value": constraint_html(
-                    rows, colors, constraint_description(self.ctx.state),
-                    best=decision.chosen)}}
+        return {
+            self.widget: {
+                "value": readout_html(
+                    rows, colors, **({} if constrained else {"best": decision.chosen})
+                )
+            },
+            self.constrained_widget: {
+                "value": constraint_html(
+                    rows, colors, constraint_description(self.ctx.state), best=decision.chosen
+                )
+            },
+        }
 
     def sync(self) -> None:
         if self.ctx.frontend_draws:  # the front end writes both tables while attached

@@ -58,6 +58,7 @@ class ShownResults:
         is the best) it raises ``ValueError`` naming the tied classifiers: pass ``name=``. See
         :meth:`costwidget.model.Decision.rule_for`."""
         from .decision_rule import widget_decision_rule
+
         return widget_decision_rule(self, name)
 
     def to_estimator(self, name=None):
@@ -65,7 +66,9 @@ class ShownResults:
         from estimators; cross-validated ones are refit on all the data, the threshold having
         been chosen on out-of-fold scores). See :func:`costwidget.model.to_estimator`."""
         from .decision_rule import widget_to_estimator
+
         return widget_to_estimator(self, name)
+
     # --- end decision rule ---
 
     @property

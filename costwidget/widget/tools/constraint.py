@@ -26,7 +26,10 @@ __all__ = ["ConstraintTool", "capacity_text"]
 
 _STYLE = {"description_width": "initial"}
 #: The capacity slider's description in each unit (the unit is part of what the number means).
-_CAPACITY_LABEL = {"cases": "capacity (cases flagged)", "% flagged": "capacity (% of cases flagged)"}
+_CAPACITY_LABEL = {
+    "cases": "capacity (cases flagged)",
+    "% flagged": "capacity (% of cases flagged)",
+}
 
 
 def capacity_text(cases: float, n_pos: float, n_neg: float) -> str:
@@ -48,9 +51,11 @@ def _made(c) -> str:
     paper's point where the limit binds; its optimum, and that it does not bind, elsewhere."""
     if c.rule.binding:
         return c.constrained.message
-    return (f"the limit does not bind at this operating point: its cheapest rule, "
-            f"FPR {readable(c.rule.fpr)}, TPR {readable(c.rule.tpr)}, is allowed and deployed "
-            f"(the largest TPR the limit allows: {c.constrained.message})")
+    return (
+        f"the limit does not bind at this operating point: its cheapest rule, "
+        f"FPR {readable(c.rule.fpr)}, TPR {readable(c.rule.tpr)}, is allowed and deployed "
+        f"(the largest TPR the limit allows: {c.constrained.message})"
+    )
 
 
 class ConstraintTool:
@@ -64,39 +69,63 @@ class ConstraintTool:
         n = len(ctx.drawings)
         colors = [d.color for d in ctx.drawings]
         self.constraint = widgets.ToggleButtons(
-            options=[("none", "none"), ("Neyman-Pearson", "neyman_pearson"),
-                     ("workforce", "workforce")], description="constraint",
+            options=[
+                ("none", "none"),
+                ("Neyman-Pearson", "neyman_pearson"),
+                ("workforce", "workforce"),
+            ],
+            description="constraint",
             tooltip="a limit the classifier must meet: none, on the false-positive rate, or on "
-                    "the cases flagged",
+            "the cases flagged",
             style={**_STYLE, "button_width": "auto"},
-            tooltips=["no constraint", "a limit on the false-positive rate",
-                      "a limit on the number of cases flagged positive"])
-        self.max_fpr = widgets.FloatSlider(description="max false-positive rate", min=0.0,
-                                           max=1.0, step=0.005, readout_format=".3f", style=_STYLE,
-                                           tooltip="the largest false-positive rate allowed")
+            tooltips=[
+                "no constraint",
+                "a limit on the false-positive rate",
+                "a limit on the number of cases flagged positive",
+            ],
+        )
+        self.max_fpr = widgets.FloatSlider(
+            description="max false-positive rate",
+            min=0.0,
+            max=1.0,
+            step=0.005,
+            readout_format=".3f",
+            style=_STYLE,
+            tooltip="the largest false-positive rate allowed",
+        )
         self.max_fpr.add_class("costwidget-wide-slider")
-        self.capacity_unit = widgets.ToggleButtons(options=["cases", "% flagged"],
-                                                   description="in", style={**_STYLE,
-                                                                            "button_width": "auto"},
-                                                   tooltip="the capacity in cases, or in % of "
-                                                           "the population")
+        self.capacity_unit = widgets.ToggleButtons(
+            options=["cases", "% flagged"],
+            description="in",
+            style={**_STYLE, "button_width": "auto"},
+            tooltip="the capacity in cases, or in % of the population",
+        )
         top = total_cases if total_cases else 1.0
         # Sends a value when it is let go: its range and step change with the unit, and the
         # browser applies a new value under the old step first (29.93 % became 30) and, with
         # continuous updates, sends that back as a move (the capacity drifted 29,926 -> 30,000
         # -> 100 -> 0 over two unit round trips).
-        self.capacity = widgets.FloatSlider(description=_CAPACITY_LABEL["cases"], min=0.0, max=top,
-                                            step=max(top / 1000.0, 1e-6), continuous_update=False,
-                                            style=_STYLE,
-                                            tooltip="how many cases the workforce can handle")
+        self.capacity = widgets.FloatSlider(
+            description=_CAPACITY_LABEL["cases"],
+            min=0.0,
+            max=top,
+            step=max(top / 1000.0, 1e-6),
+            continuous_update=False,
+            style=_STYLE,
+            tooltip="how many cases the workforce can handle",
+        )
         self.capacity.add_class("costwidget-wide-slider")
         self.capacity.add_class("costwidget-capacity")
         self.capacity_value = widgets.HTML()
         self.capacity_value.add_class("costwidget-capacity-value")
-        self.n_pos = widgets.FloatText(description="population positives", style=_STYLE,
-                                       tooltip="positives in the population the workforce serves")
-        self.n_neg = widgets.FloatText(description="negatives", style=_STYLE,
-                                       tooltip="negatives in that population")
+        self.n_pos = widgets.FloatText(
+            description="population positives",
+            style=_STYLE,
+            tooltip="positives in the population the workforce serves",
+        )
+        self.n_neg = widgets.FloatText(
+            description="negatives", style=_STYLE, tooltip="negatives in that population"
+        )
         for field in (self.n_pos, self.n_neg):
             field.add_class("costwidget-number")
         # Which population the workforce uses: following p(+) at its total, or the user's.
@@ -112,33 +141,57 @@ class ConstraintTool:
             SliderBinding(self.n_neg, tx, lambda v: setattr(s, "n_neg", v), "negatives"),
         ]
         self.capacity_unit.observe(lambda _ch: self._on_unit(), names=["value"])
+
         def row():  # one Layout per box: a shared one would hide them all at once
             return widgets.Layout(flex_flow="row wrap", align_items="center")
 
         # Only the active constraint's controls are shown (push_controls).
         self.neyman_pearson_box = widgets.HBox([self.max_fpr], layout=row())
-        self.workforce_box = widgets.VBox([
-            widgets.HBox([self.capacity, self.capacity_unit, self.capacity_value], layout=row()),
-            widgets.HBox([self.n_pos, self.n_neg, self.population_value], layout=row())])
-        self.widget = widgets.VBox([self.constraint, self.neyman_pearson_box, self.workforce_box,
-                                    self.message])
+        self.workforce_box = widgets.VBox(
+            [
+                widgets.HBox(
+                    [self.capacity, self.capacity_unit, self.capacity_value], layout=row()
+                ),
+                widgets.HBox([self.n_pos, self.n_neg, self.population_value], layout=row()),
+            ]
+        )
+        self.widget = widgets.VBox(
+            [self.constraint, self.neyman_pearson_box, self.workforce_box, self.message]
+        )
         self.widget.add_class("costwidget-constraint")
         rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
-        self.roc_line = bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales=rs, colors=[INK],
-                                 line_style="dashed", visible=False)
-        self.roc_points = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=rs, colors=colors,
-                                     marker="diamond", default_size=110, stroke=INK,
-                                     visible=False)
+        self.roc_line = bq.Lines(
+            x=[0.0, 0.0], y=[0.0, 1.0], scales=rs, colors=[INK], line_style="dashed", visible=False
+        )
+        self.roc_points = bq.Scatter(
+            x=np.zeros(n),
+            y=np.zeros(n),
+            scales=rs,
+            colors=colors,
+            marker="diamond",
+            default_size=110,
+            stroke=INK,
+            visible=False,
+        )
         # The constrained classifier's cost line (eq. 14 for workforce, eq. 8 at its ROC point).
-        self.cost_lines = bq.Lines(x=np.zeros((n, 2)), y=np.zeros((n, 2)), scales=cs, colors=colors,
-                                   line_style="dashed", stroke_width=2, visible=False)
+        self.cost_lines = bq.Lines(
+            x=np.zeros((n, 2)),
+            y=np.zeros((n, 2)),
+            scales=cs,
+            colors=colors,
+            line_style="dashed",
+            stroke_width=2,
+            visible=False,
+        )
         self.constrained = {}
         self.values = {}  # {mark: {trait: value}} of the drawn state (sync)
         self._drawn = None
 
     def _set_capacity(self, value) -> None:
         s = self.ctx.state
-        s.capacity = capacity_to_cases(value, self.capacity_unit.value, n_pos=s.n_pos, n_neg=s.n_neg)
+        s.capacity = capacity_to_cases(
+            value, self.capacity_unit.value, n_pos=s.n_pos, n_neg=s.n_neg
+        )
 
     def _on_unit(self) -> None:
         if self.ctx.frontend_draws:  # the front end converts the capacity's unit itself
@@ -158,8 +211,17 @@ class ConstraintTool:
     def sync(self) -> None:
         s = self.ctx.state
         decision = self.ctx.decision
-        key = (s.constraint, s.max_fpr, s.capacity, s.n_pos, s.n_neg, tuple(s.visible),
-               s.p_pos, s.cost_fn, s.cost_fp)
+        key = (
+            s.constraint,
+            s.max_fpr,
+            s.capacity,
+            s.n_pos,
+            s.n_neg,
+            tuple(s.visible),
+            s.p_pos,
+            s.cost_fn,
+            s.cost_fp,
+        )
         if key == self._drawn:
             return
         # Each classifier's rule under the constraint is the Decision's (issue 31): the
@@ -186,17 +248,24 @@ class ConstraintTool:
             line_x, line_y = [0.0, 0.0], [0.0, 1.0]
         on = s.constraint != "none"
         # The rules are in the readout's constraint table; how each is made, on request.
-        message = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(_made(c))}</li>"
-                          for name, c in parts.items())
+        message = "".join(
+            f"<li><b>{html.escape(name)}</b>: {html.escape(_made(c))}</li>"
+            for name, c in parts.items()
+        )
         if message:
-            message = (f"<details><summary>how each constrained rule is made</summary>"
-                       f"<ul>{message}</ul></details>")
+            message = (
+                f"<details><summary>how each constrained rule is made</summary>"
+                f"<ul>{message}</ul></details>"
+            )
         self.values = {
             self.roc_line: {"x": line_x, "y": line_y, "visible": on},
             self.roc_points: {"x": fpr, "y": tpr, "opacities": list(opacity), "visible": on},
-            self.cost_lines: {"x": np.tile([0.0, 1.0], (n, 1)),
-                              "y": np.column_stack([intercept, intercept + slope]),
-                              "opacities": list(opacity), "visible": on},
+            self.cost_lines: {
+                "x": np.tile([0.0, 1.0], (n, 1)),
+                "y": np.column_stack([intercept, intercept + slope]),
+                "opacities": list(opacity),
+                "visible": on,
+            },
             self.message: {"value": message},
         }
         # While a front end is attached it alone draws these (one writer per mark).
@@ -214,8 +283,9 @@ class ConstraintTool:
         s = self.ctx.state
         constraint, max_fpr, capacity, n_pos, n_neg = self.bindings
         self.constraint.value = s.constraint
-        self.neyman_pearson_box.layout.display = (None if s.constraint == "neyman_pearson"
-                                                  else "none")
+        self.neyman_pearson_box.layout.display = (
+            None if s.constraint == "neyman_pearson" else "none"
+        )
         self.workforce_box.layout.display = None if s.constraint == "workforce" else "none"
         max_fpr.push(s.max_fpr)
         total = s.n_pos + s.n_neg

@@ -20,40 +20,66 @@ class DrawControls:
     def __init__(self, ctx, *, folds: bool, fill_layers=()):
         self.state = ctx.state
         self.show_bands_box = widgets.Checkbox(
-            description="bands", style={"description_width": "initial"},
-            tooltip="pointwise bootstrap band of the best achievable cost at each PCF(+)")
-        self.band_level_slider = widgets.FloatSlider(description="level", min=0.5, max=0.99,
-                                                     step=0.01, readout_format=".0%",
-                                                     style={"description_width": "initial"},
-                                                     tooltip="confidence level of the bands")
-        self.show_fold_spread_box = (widgets.Checkbox(description="fold spread (min–max)",
-                                                      style={"description_width": "initial"})
-                                     if folds else None)
+            description="bands",
+            style={"description_width": "initial"},
+            tooltip="pointwise bootstrap band of the best achievable cost at each PCF(+)",
+        )
+        self.band_level_slider = widgets.FloatSlider(
+            description="level",
+            min=0.5,
+            max=0.99,
+            step=0.01,
+            readout_format=".0%",
+            style={"description_width": "initial"},
+            tooltip="confidence level of the bands",
+        )
+        self.show_fold_spread_box = (
+            widgets.Checkbox(
+                description="fold spread (min–max)", style={"description_width": "initial"}
+            )
+            if folds
+            else None
+        )
         # issue 32: the cost on new data, and whether the winner strip compares it
         self.show_honest_box = widgets.Checkbox(
-            description="new data", style={"description_width": "initial"},
+            description="new data",
+            style={"description_width": "initial"},
             tooltip="the cost on new data of the threshold tuned at each PCF(+) (each case "
-                    "judged by a threshold chosen without it), dashed, the gap to the "
-                    "envelope shaded")
+            "judged by a threshold chosen without it), dashed, the gap to the "
+            "envelope shaded",
+        )
         self.honest_strip_box = widgets.Checkbox(
-            description="strip on new data", style={"description_width": "initial"},
+            description="strip on new data",
+            style={"description_width": "initial"},
             tooltip="the winner strip: which classifier is cheapest on new data (the honest "
-                    "curves) rather than on this data (the envelopes)")
+            "curves) rather than on this data (the envelopes)",
+        )
         self.nec_zoom = NecZoom(ctx, fill_layers)
         s, tx = self.state, ctx.tx
         self._bindings = [
             SliderBinding(self.show_bands_box, tx, lambda v: setattr(s, "show_bands", v), "bands"),
-            SliderBinding(self.band_level_slider, tx, lambda v: setattr(s, "band_level", v),
-                          "band level"),
-            SliderBinding(self.show_honest_box, tx, lambda v: setattr(s, "show_honest", v),
-                          "new data"),
-            SliderBinding(self.honest_strip_box, tx, lambda v: setattr(s, "honest_strip", v),
-                          "strip on new data"),
+            SliderBinding(
+                self.band_level_slider, tx, lambda v: setattr(s, "band_level", v), "band level"
+            ),
+            SliderBinding(
+                self.show_honest_box, tx, lambda v: setattr(s, "show_honest", v), "new data"
+            ),
+            SliderBinding(
+                self.honest_strip_box,
+                tx,
+                lambda v: setattr(s, "honest_strip", v),
+                "strip on new data",
+            ),
         ]
         if self.show_fold_spread_box is not None:
-            self._bindings.append(SliderBinding(
-                self.show_fold_spread_box, tx, lambda v: setattr(s, "show_fold_spread", v),
-                "fold spread"))
+            self._bindings.append(
+                SliderBinding(
+                    self.show_fold_spread_box,
+                    tx,
+                    lambda v: setattr(s, "show_fold_spread", v),
+                    "fold spread",
+                )
+            )
 
     @property
     def controls(self) -> list:

@@ -28,11 +28,24 @@ class HoverTool:
         self.ctx = ctx
         self.info = widgets.HTML(value="")
         self.info.add_class("costwidget-hover")
-        self.roc_highlight = bq.Scatter(x=[0.0], y=[0.0], scales=ctx.figures.roc_scales,
-                                        colors=[INK], default_size=200, fill=False,
-                                        stroke=INK, visible=False)
-        self.cost_highlight = bq.Lines(x=[0.0, 1.0], y=[0.0, 0.0], scales=ctx.figures.cost_scales,
-                                       colors=[INK], stroke_width=3, visible=False)
+        self.roc_highlight = bq.Scatter(
+            x=[0.0],
+            y=[0.0],
+            scales=ctx.figures.roc_scales,
+            colors=[INK],
+            default_size=200,
+            fill=False,
+            stroke=INK,
+            visible=False,
+        )
+        self.cost_highlight = bq.Lines(
+            x=[0.0, 1.0],
+            y=[0.0, 0.0],
+            scales=ctx.figures.cost_scales,
+            colors=[INK],
+            stroke_width=3,
+            visible=False,
+        )
         self.vertex = None  # (name, hull vertex index) shown
         self._shown_at = None  # the PCF(+) the text was written for
 
@@ -41,8 +54,11 @@ class HoverTool:
         for d, scatter in zip(self.ctx.drawings, layers.hull_vertices):
             scatter.on_hover(lambda _m, ev, d=d: self._on_hover(d, int(ev["data"]["index"])))
         for d, scatter in zip(self.ctx.drawings, layers.segment_hover):
-            scatter.on_hover(lambda _m, ev, d=d: self._on_hover(
-                d, int(d.segment_vertex[int(ev["data"]["index"])])))
+            scatter.on_hover(
+                lambda _m, ev, d=d: self._on_hover(
+                    d, int(d.segment_vertex[int(ev["data"]["index"])])
+                )
+            )
 
     def _on_hover(self, d, vertex) -> None:
         tx = self.ctx.tx
@@ -58,8 +74,10 @@ class HoverTool:
         f, t, thr = d.hull_fpr[vertex], d.hull_tpr[vertex], d.hull_threshold[vertex]
         x, y = d.cost_lines()
         nec = cost_line_value(f, t, s.pcf)
-        text = (f"<b>{html.escape(d.name)}</b><br>threshold {thr:.6g}<br>FPR {f:.4f}<br>"
-                f"TPR {t:.4f}<br>NEC at PCF {s.pcf:.3f}: {nec:.4f}")
+        text = (
+            f"<b>{html.escape(d.name)}</b><br>threshold {thr:.6g}<br>FPR {f:.4f}<br>"
+            f"TPR {t:.4f}<br>NEC at PCF {s.pcf:.3f}: {nec:.4f}"
+        )
         # Both rings move before the text that names their vertex: whoever reads the text
         # (a person, or the browser test) finds the rings already on that vertex.
         with hold(self.roc_highlight, self.cost_highlight):

@@ -51,7 +51,7 @@ def fit_top(tops) -> float:
     if not tops or max(tops) <= 0.0:
         return NEC_TOP
     exponent = _grid_exponent(min(max(tops) * (1.0 + _HEADROOM), NEC_TOP))
-    return NEC_TOP if exponent >= math.log10(NEC_TOP) else float(10.0 ** exponent)
+    return NEC_TOP if exponent >= math.log10(NEC_TOP) else float(10.0**exponent)
 
 
 class NecZoom:
@@ -70,14 +70,23 @@ class NecZoom:
         self.fill_layers = list(fill_layers)
         hi = math.log10(NEC_TOP)
         self.slider = widgets.FloatLogSlider(
-            value=NEC_TOP, base=10, min=hi - _DECADES, max=hi, step=_STEP,
-            description="NEC axis up to", readout_format=".2g", continuous_update=True,
+            value=NEC_TOP,
+            base=10,
+            min=hi - _DECADES,
+            max=hi,
+            step=_STEP,
+            description="NEC axis up to",
+            readout_format=".2g",
+            continuous_update=True,
             style={"description_width": "initial"},
-            tooltip="the top of the cost pane's y axis: zoom in on good classifiers")
+            tooltip="the top of the cost pane's y axis: zoom in on good classifiers",
+        )
         self.slider.add_class("costwidget-nec-zoom")
-        self.fit_button = widgets.Button(description="fit", tooltip="zoom the NEC axis to the "
-                                         "curves and bands shown",
-                                         layout=widgets.Layout(width="auto"))
+        self.fit_button = widgets.Button(
+            description="fit",
+            tooltip="zoom the NEC axis to the curves and bands shown",
+            layout=widgets.Layout(width="auto"),
+        )
         self.fit_button.add_class("costwidget-nec-fit")
         self.fit_button.on_click(lambda _button: self.fit())
         # The browser moves the scale with the slider (also in a page with no kernel: an export's

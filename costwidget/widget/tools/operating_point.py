@@ -23,8 +23,14 @@ from ..controls.marks import hold
 from ..controls.sliders import SliderBinding
 from ..controls.theme import INK
 
-__all__ = ["OperatingPointTool", "CLICK_STEPS", "RATIO_DECADES", "GESTURE_DIGITS", "format_ratio",
-           "pcf_label"]
+__all__ = [
+    "OperatingPointTool",
+    "CLICK_STEPS",
+    "RATIO_DECADES",
+    "GESTURE_DIGITS",
+    "format_ratio",
+    "pcf_label",
+]
 
 _STYLE = {"description_width": "initial"}
 #: pcf steps of the click target in the cost pane (a click sets pcf to the nearest step).
@@ -86,10 +92,17 @@ class OperatingPointTool:
         # field. The field takes the arrow keys everywhere: Notebook 7 reads ArrowLeft/Right on a
         # focused slider as its own command-mode shortcuts (it handles keys before the page does,
         # JupyterLab after), but never in a text field.
-        self.p_pos = widgets.FloatSlider(description="p(+)", min=0.001, max=0.999, step=0.001,
-                                         readout=False, readout_format=".3f",
-                                         continuous_update=True, style=_STYLE,
-                                         tooltip="deployment prevalence: the share of positives")
+        self.p_pos = widgets.FloatSlider(
+            description="p(+)",
+            min=0.001,
+            max=0.999,
+            step=0.001,
+            readout=False,
+            readout_format=".3f",
+            continuous_update=True,
+            style=_STYLE,
+            tooltip="deployment prevalence: the share of positives",
+        )
         self.p_pos.add_class("costwidget-p-pos")
         self.p_pos.add_class("costwidget-wide-slider")
         # A plain FloatText: a BoundedFloatText clamps 2 to 1 silently; the state refuses it in
@@ -97,11 +110,20 @@ class OperatingPointTool:
         self.p_pos_value = widgets.FloatText(step=0.001, tooltip="p(+); arrow keys step by 0.001")
         self.p_pos_value.add_class("costwidget-number")
         self.p_pos_value.add_class("costwidget-p-pos-value")
-        self.cost_fn = widgets.FloatText(description="C(-|+) false negative", style=_STYLE,
-                                         tooltip="cost of a missed positive, in your units")
-        self.cost_fp = widgets.FloatText(description="C(+|-) false positive", style=_STYLE,
-                                         tooltip="cost of a false alarm, in your units")
-        for field, name in ((self.cost_fn, "costwidget-cost-fn"), (self.cost_fp, "costwidget-cost-fp")):
+        self.cost_fn = widgets.FloatText(
+            description="C(-|+) false negative",
+            style=_STYLE,
+            tooltip="cost of a missed positive, in your units",
+        )
+        self.cost_fp = widgets.FloatText(
+            description="C(+|-) false positive",
+            style=_STYLE,
+            tooltip="cost of a false alarm, in your units",
+        )
+        for field, name in (
+            (self.cost_fn, "costwidget-cost-fn"),
+            (self.cost_fp, "costwidget-cost-fp"),
+        ):
             field.add_class("costwidget-number")
             field.add_class(name)
         # The ratio slider (log scale, 0.01 decade per step) sends its value while it is
@@ -111,11 +133,18 @@ class OperatingPointTool:
         # is snapped to 3 significant digits, which stays on the slider's grid position, and
         # SliderBinding.push skips a push to the same position). The text beside it shows the
         # ratio the costs make (the slider shows its grid).
-        self.log_ratio = widgets.FloatLogSlider(description="C(-|+)/C(+|-)", base=10,
-                                                min=-RATIO_DECADES, max=RATIO_DECADES, step=0.01,
-                                                readout=False, readout_format=".3g",
-                                                continuous_update=True, style=_STYLE,
-                                                tooltip="cost ratio, log scale")
+        self.log_ratio = widgets.FloatLogSlider(
+            description="C(-|+)/C(+|-)",
+            base=10,
+            min=-RATIO_DECADES,
+            max=RATIO_DECADES,
+            step=0.01,
+            readout=False,
+            readout_format=".3g",
+            continuous_update=True,
+            style=_STYLE,
+            tooltip="cost ratio, log scale",
+        )
         self.log_ratio.add_class("costwidget-ratio")
         self.log_ratio.add_class("costwidget-wide-slider")
         self.ratio_text = widgets.HTML()
@@ -129,45 +158,74 @@ class OperatingPointTool:
             SliderBinding(self.log_ratio, tx, self.set_ratio, "cost ratio"),
             SliderBinding(self.p_pos_value, tx, lambda v: setattr(s, "p_pos", v), "p(+)"),
         ]
-        self.widget = widgets.VBox([
-            widgets.HBox([self.p_pos, self.p_pos_value, self.pcf],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
-            widgets.HBox([self.cost_fn, self.cost_fp, self.log_ratio, self.ratio_text],
-                         layout=widgets.Layout(flex_flow="row wrap", align_items="center"))])
+        self.widget = widgets.VBox(
+            [
+                widgets.HBox(
+                    [self.p_pos, self.p_pos_value, self.pcf],
+                    layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+                ),
+                widgets.HBox(
+                    [self.cost_fn, self.cost_fp, self.log_ratio, self.ratio_text],
+                    layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+                ),
+            ]
+        )
         self.widget.add_class("costwidget-operating-controls")
         # ------------------------------------------------------------- ROC marks
         rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
-        self.iso_lines = bq.Lines(x=np.zeros((n, 2)), y=np.zeros((n, 2)), scales=rs, colors=colors,
-                                  line_style="dash_dotted", stroke_width=1.5)
-        self.chosen = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=rs, colors=colors,
-                                 default_size=90, stroke=INK)
+        self.iso_lines = bq.Lines(
+            x=np.zeros((n, 2)),
+            y=np.zeros((n, 2)),
+            scales=rs,
+            colors=colors,
+            line_style="dash_dotted",
+            stroke_width=1.5,
+        )
+        self.chosen = bq.Scatter(
+            x=np.zeros(n), y=np.zeros(n), scales=rs, colors=colors, default_size=90, stroke=INK
+        )
         # ------------------------------------------------------------- cost marks
-        self.operating_line = bq.Lines(x=[0.5, 0.5], y=[0.0, 1.0], scales=cs, colors=[INK],
-                                       stroke_width=1.5)
-        self.nec_points = bq.Scatter(x=np.zeros(n), y=np.zeros(n), scales=cs, colors=colors,
-                                     default_size=60, stroke=INK)
+        self.operating_line = bq.Lines(
+            x=[0.5, 0.5], y=[0.0, 1.0], scales=cs, colors=[INK], stroke_width=1.5
+        )
+        self.nec_points = bq.Scatter(
+            x=np.zeros(n), y=np.zeros(n), scales=cs, colors=colors, default_size=60, stroke=INK
+        )
         # The cheapest classifier's dot again, drawn over the others (a runner-up's dot at almost
         # the same NEC hid it): one point in its colour, hidden at a tie (the dots coincide
         # there anyway). One point only: hidden points would still take the pointer.
-        self.winner_dot = bq.Scatter(x=[0.5], y=[0.0], scales=cs, colors=[INK],
-                                     default_size=60, stroke=INK, visible=False)
+        self.winner_dot = bq.Scatter(
+            x=[0.5], y=[0.0], scales=cs, colors=[INK], default_size=60, stroke=INK, visible=False
+        )
         # Clicking sets the operating point: transparent full-height bars, one per pcf step, above
         # the filled areas (which would take the click) but below the hoverable dots (an overlay
         # interaction would swallow their hover events).
         self.click_pcf = np.linspace(0.0, 1.0, CLICK_STEPS + 1)
-        self.click_bars = bq.Bars(x=self.click_pcf, y=np.full(len(self.click_pcf), 10.0), scales=cs,
-                                  colors=["white"], opacities=[0.0], padding=0.0)
+        self.click_bars = bq.Bars(
+            x=self.click_pcf,
+            y=np.full(len(self.click_pcf), 10.0),
+            scales=cs,
+            colors=["white"],
+            opacities=[0.0],
+            padding=0.0,
+        )
         self.click_bars.on_element_click(self._on_click)
         # The drag handle at the foot of the operating line. The browser owns its position
         # while a drag lasts (the kernel never writes it then: two writers of one trait
         # race); drag events carry the pointer's x, and the kernel only reads those.
         # Its y is a share of the pane's height (a scale of its own), so that it stays at the
         # pane's foot whatever NEC range the axis shows (NecZoom).
-        self.handle = bq.Scatter(x=[0.5], y=[0.05],
-                                 scales={"x": cs["x"], "y": bq.LinearScale(min=0.0, max=1.0)},
-                                 marker="triangle-up",
-                                 default_size=160, colors=[INK], enable_move=True,
-                                 restrict_x=True, update_on_move=False)
+        self.handle = bq.Scatter(
+            x=[0.5],
+            y=[0.05],
+            scales={"x": cs["x"], "y": bq.LinearScale(min=0.0, max=1.0)},
+            marker="triangle-up",
+            default_size=160,
+            colors=[INK],
+            enable_move=True,
+            restrict_x=True,
+            update_on_move=False,
+        )
         self.handle.on_drag_start(self._on_drag_start)
         self.handle.on_drag(self._on_drag)
         self.handle.on_drag_end(self._on_drag_end)
@@ -181,8 +239,9 @@ class OperatingPointTool:
         0 (p(+) cannot move PCF(+)) a cost changes instead (`move_to_pcf`). ``w.pcf = x`` uses
         it exactly; a gesture with p(+) rounded to ``digits`` significant digits."""
         s = self.ctx.state
-        p, fn, fp = move_to_pcf(x, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp,
-                                digits=digits)
+        p, fn, fp = move_to_pcf(
+            x, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp, digits=digits
+        )
         return {"p_pos": p, "cost_fn": fn, "cost_fp": fp}
 
     def set_pcf_exactly(self, x) -> None:
@@ -212,8 +271,9 @@ class OperatingPointTool:
         s.set_costs(*costs_for_ratio(ratio, cost_fn=s.cost_fn, cost_fp=s.cost_fp))
 
     def _on_click(self, _mark, event) -> None:
-        self.ctx.tx.apply("click in cost pane", self.set_pcf,
-                          self.click_pcf[int(event["data"]["index"])])
+        self.ctx.tx.apply(
+            "click in cost pane", self.set_pcf, self.click_pcf[int(event["data"]["index"])]
+        )
 
     def _on_drag_start(self, _mark, _event) -> None:
         self._dragging = True
@@ -263,8 +323,11 @@ class OperatingPointTool:
         shown = set(s.visible)
         opacity = [1.0 if d.name in shown else 0.0 for d in self.ctx.drawings]
         values = {
-            self.iso_lines: {"x": np.column_stack([xa, xb]), "y": np.column_stack([ya, yb]),
-                             "opacities": opacity},
+            self.iso_lines: {
+                "x": np.column_stack([xa, xb]),
+                "y": np.column_stack([ya, yb]),
+                "opacities": opacity,
+            },
             self.chosen: {"x": fpr, "y": tpr, "opacities": opacity},
             self.operating_line: {"x": [pcf, pcf]},
             self.nec_points: {"x": np.full(len(nec), pcf), "y": nec, "opacities": opacity},
@@ -280,8 +343,12 @@ class OperatingPointTool:
         decision = self.ctx.decision
         if decision.chosen is None:
             return {"x": [pcf], "y": [0.0], "colors": [INK], "visible": False}
-        return {"x": [pcf], "y": [float(decision.rule.nec)],
-                "colors": [self.ctx.drawing(decision.chosen).color], "visible": True}
+        return {
+            "x": [pcf],
+            "y": [float(decision.rule.nec)],
+            "colors": [self.ctx.drawing(decision.chosen).color],
+            "visible": True,
+        }
 
     def push_controls(self) -> None:
         """State -> controls (inside ``tx.pushing()``)."""
@@ -313,7 +380,7 @@ class OperatingPointTool:
         if (lo, hi) != (old_lo, old_hi):
             with self.log_ratio.hold_sync():
                 self.log_ratio.max, self.log_ratio.min = max(hi, old_hi), min(lo, old_lo)
-        log_ratio.push(min(max(ratio, 10.0 ** lo), 10.0 ** hi))  # 0 and ∞ at the ends
+        log_ratio.push(min(max(ratio, 10.0**lo), 10.0**hi))  # 0 and ∞ at the ends
         if (lo, hi) != (old_lo, old_hi):
             with self.log_ratio.hold_sync():
                 self.log_ratio.max, self.log_ratio.min = hi, lo

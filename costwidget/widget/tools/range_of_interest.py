@@ -100,30 +100,52 @@ class RangeOfInterest:
         # Shading on the pane's own scales, from NEC 0 (where the envelopes start) up past the
         # plot's top edge, where the clip path cuts it. (On a 0-1 y scale of its own, bqplot
         # laid it out with another padding, ~7 px below NEC 0 and short of the top.)
-        self.shade = bq.Lines(x=[0.0, 0.0], y=[0.0, 1.0], scales=ctx.figures.cost_scales,
-                              fill="inside", colors=[SHADE_COLOR], fill_colors=[SHADE_FILL],
-                              fill_opacities=[0.25], stroke_width=0.5, visible=False)
+        self.shade = bq.Lines(
+            x=[0.0, 0.0],
+            y=[0.0, 1.0],
+            scales=ctx.figures.cost_scales,
+            fill="inside",
+            colors=[SHADE_COLOR],
+            fill_colors=[SHADE_FILL],
+            fill_opacities=[0.25],
+            stroke_width=0.5,
+            visible=False,
+        )
         self.marks = [self.shade]
         self.brush = bq.interacts.BrushIntervalSelector(scale=cost_x_scale, color=SHADE_COLOR)
         self.brush_toggle = widgets.ToggleButton(
-            value=False, description="brush range", icon="arrows-h",
+            value=False,
+            description="brush range",
+            icon="arrows-h",
             tooltip="Drag in the cost pane to choose a range of interest (PCF(+)); "
-                    "clicks set the operating point again when this is off.")
+            "clicks set the operating point again when this is off.",
+        )
         self.range_text = widgets.Text(
-            value="", placeholder="e.g. 0.30, 0.55", description="range PCF(+)",
-            continuous_update=False, style={"description_width": "initial"},  # never "range PCF…"
+            value="",
+            placeholder="e.g. 0.30, 0.55",
+            description="range PCF(+)",
+            continuous_update=False,
+            style={"description_width": "initial"},  # never "range PCF…"
             tooltip="lo, hi: PCF(+) values on the thesis's 0.05 grid",
-            layout=widgets.Layout(width="250px"))
+            layout=widgets.Layout(width="250px"),
+        )
         self.clear_button = widgets.Button(description="clear", tooltip="No range of interest")
-        self.thesis_toggle = widgets.ToggleButton(value=False, description="thesis view",
-                                                  tooltip="MTMCS and optimal-threshold charts")
+        self.thesis_toggle = widgets.ToggleButton(
+            value=False, description="thesis view", tooltip="MTMCS and optimal-threshold charts"
+        )
         self.table_html = widgets.HTML(value="")
         self.table_html.add_class("costwidget-range-table")
         self.thesis = ThesisView([d.clf for d in ctx.drawings], self.colors)
-        self.controls = widgets.HBox([widgets.HTML("<b>Range of interest</b>"), self.brush_toggle,
-                                      self.range_text, self.clear_button, self.thesis_toggle],
-                                     layout=widgets.Layout(flex_flow="row wrap",
-                                                           align_items="center"))
+        self.controls = widgets.HBox(
+            [
+                widgets.HTML("<b>Range of interest</b>"),
+                self.brush_toggle,
+                self.range_text,
+                self.clear_button,
+                self.thesis_toggle,
+            ],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
+        )
         # What appears with a range (its tables, the thesis view): `layout` puts it under every
         # control, so that it never moves one (issue 29).
         self.tables = widgets.VBox([self.table_html, self.thesis.widget])
@@ -152,8 +174,13 @@ class RangeOfInterest:
         shown = [n for n in self.names if n in set(s.visible)]
         table = None
         if value and shown:
-            table = range_summary({n: self.classifiers[n] for n in shown}, value[0], value[1],
-                                  step=self.step, axis="pcf")
+            table = range_summary(
+                {n: self.classifiers[n] for n in shown},
+                value[0],
+                value[1],
+                step=self.step,
+                axis="pcf",
+            )
         self._table = table
         self._draw_shade(value)
         self.table_html.value = _table_html(table, value, self.colors, no_visible=not shown)
@@ -240,8 +267,10 @@ def _parse_range(text: str) -> list:
         return []
     m = _RANGE_TEXT.match(text)
     if not m:
-        raise ValueError(f"type the range as two PCF(+) values, e.g. '0.30, 0.55' (or leave it "
-                         f"empty for none); got {text!r}.")
+        raise ValueError(
+            f"type the range as two PCF(+) values, e.g. '0.30, 0.55' (or leave it "
+            f"empty for none); got {text!r}."
+        )
     return [float(m.group(1)), float(m.group(2))]
 
 
@@ -264,11 +293,15 @@ def _threshold(value: float) -> str:
 def _table_html(table, value, colors, *, no_visible=False) -> str:
     """The range table as HTML; every name is escaped."""
     if not value:
-        return ("<small>No range of interest: brush one in the cost pane or type it "
-                "(PCF(+), multiples of 0.05).</small>")
+        return (
+            "<small>No range of interest: brush one in the cost pane or type it "
+            "(PCF(+), multiples of 0.05).</small>"
+        )
     lo, hi = value
-    head = (f"<b>Range of interest</b> PCF(+) in [{lo:.2f}, {hi:.2f}], i.e. the thesis's "
-            f"FPcost/FNcost from {1 - hi:.2f}/{hi:.2f} to {1 - lo:.2f}/{lo:.2f} at p(+) = 0.5")
+    head = (
+        f"<b>Range of interest</b> PCF(+) in [{lo:.2f}, {hi:.2f}], i.e. the thesis's "
+        f"FPcost/FNcost from {1 - hi:.2f}/{hi:.2f} to {1 - lo:.2f}/{lo:.2f} at p(+) = 0.5"
+    )
     if no_visible or table is None:
         return head + "<br><small>No visible classifier.</small>"
     grid = table.attrs.get("grid", [])
@@ -281,12 +314,14 @@ def _table_html(table, value, colors, *, no_visible=False) -> str:
         first = f"<td><span style='color:{color}'>■</span> {html.escape(str(name))}{mark}</td>"
         grid_rows.append(
             f"<tr>{first}<td>{_fmt(r['mtmcr'])}</td><td>{_fmt(r['sensitivity'])}</td>"
-            f"<td>{_fmt(r['cst'])}</td><td>{int(r['rank'])}</td></tr>")
+            f"<td>{_fmt(r['cst'])}</td><td>{int(r['rank'])}</td></tr>"
+        )
         exact_rows.append(
             f"<tr>{first}<td>{_fmt(r['mean_mtmcs_exact'])}</td>"
             f"<td>{_fmt(r['sensitivity_exact'])}</td><td>{_fmt(r['cst_exact'], 3)}</td>"
             f"<td>{int(r['rank_exact'])}</td><td class='costwidget-text'>"
-            f"{_threshold(r['threshold_min'])} – {_threshold(r['threshold_max'])}</td></tr>")
+            f"{_threshold(r['threshold_min'])} – {_threshold(r['threshold_max'])}</td></tr>"
+        )
     best = html.escape(str(table.attrs.get("recommended", "")))
     return (
         head + f"; grid of {len(grid)} points, step {table.attrs.get('step', 0.05):g}.<br>"
@@ -299,4 +334,5 @@ def _table_html(table, value, colors, *, no_visible=False) -> str:
         "</tr></thead><tbody>" + "".join(exact_rows) + "</tbody></table>"
         f"<small>★ recommended (lowest CST, Al-Saffar (2018), sec. 4.2.2.3): <b>{best}</b>. "
         "MTMCS in percent; grid measures as the thesis computes them, exact ones from the "
-        "envelope over the continuous range.</small>")
+        "envelope over the continuous range.</small>"
+    )
