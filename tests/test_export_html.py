@@ -378,15 +378,6 @@ def test_controls_that_need_python_are_disabled_and_say_why(demo_pages):
     assert all(_controls(static)[name]["disabled"] is False for name in LINKED)
 
 
-def test_page_and_glue_agree_on_the_live_controls():
-    """The controls page_bind.mjs binds are the ones the export leaves enabled."""
-    from costwidget.widget.output.page_spec import CONTROL_ROLES
-
-    glue = (ROOT / "js" / "src" / "page_bind.mjs").read_text()
-    listed = re.search(r"export const CONTROL_ROLES = \[(.*?)\];", glue, re.S).group(1)
-    assert tuple(re.findall(r'"(\w+)"', listed)) == CONTROL_ROLES
-
-
 def _html_values(text) -> list:
     return [
         m["state"]["value"]

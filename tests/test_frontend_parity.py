@@ -32,6 +32,7 @@ import numpy as np
 import pytest
 
 import costwidget as cw
+from costwidget.frontend.contract import page_contract
 from costwidget.model import readable
 from costwidget.model.decisions.operating import operating_rows
 from costwidget.model.kernels.geometry import iso_performance_segment, workforce_segment
@@ -473,6 +474,7 @@ def parity():
             [x, -float(np.float64(x) * 1.0000001)],
         ]
     payload = {
+        "contract": page_contract(),
         "groups": payload_groups,
         "states": states,
         "pcf_queries": pcf_queries,

@@ -238,15 +238,17 @@ LAYERS = {
     "display.py": 8,
     # The widget, by role.
     "widget/state/": 10,  # state, transaction, context, background work, lifecycle
-    "widget/controls/": 11,  # slider binding, batched marks, theme and CSS, layout
-    "widget/text/": 11,  # headline, readout, caption, band readout, shown results
-    "widget/panes/": 12,  # the figures and what is drawn in them
-    "widget/tools/": 13,  # what the user moves: operating point, constraint, range, ...
-    "widget/output/": 14,  # snapshots, the HTML page, the front end's payload, figures
-    "widget/live/": 15,  # the live link to the front end
-    "widget/": 16,  # CostWidget (core.py), its constructors and export methods
-    "demos.py": 17,
-    "__main__.py": 17,
+    # What Python and the page's front end (js/src) share: the state keys come from the state's tags.
+    "frontend/": 11,
+    "widget/controls/": 12,  # slider binding, batched marks, theme and CSS, layout
+    "widget/text/": 12,  # headline, readout, caption, band readout, shown results
+    "widget/panes/": 13,  # the figures and what is drawn in them
+    "widget/tools/": 14,  # what the user moves: operating point, constraint, range, ...
+    "widget/output/": 15,  # snapshots, the HTML page, the front end's payload, figures
+    "widget/live/": 16,  # the live link to the front end
+    "widget/": 17,  # CostWidget (core.py), its constructors and export methods
+    "demos.py": 18,
+    "__main__.py": 18,
 }
 FOLDER_LIMIT = 15  # modules per folder, __init__.py not counted
 

@@ -19,7 +19,7 @@ from .comparison.roc_summary import roc_auc, roc_point_at_threshold, scores_are_
 from .comparison.selection import SelectionComparison, parameter_selection, ratio_to_pcf
 from .comparison.thesis_search import thesis_optimized_search
 from .decisions.constraints import ConstrainedPoint
-from .decisions.decide import Decision, decide
+from .decisions.decide import CONSTRAINTS, Decision, decide
 from .decisions.decision_curve import (
     decision_curve,
     net_benefit_from_nec,
@@ -121,6 +121,7 @@ FOR_CLIENTS = (
     "check_pair",
     "honest_winners",
     # decisions
+    "CONSTRAINTS",
     "capacity_from_cases",
     "capacity_to_cases",
     "costs_for_ratio",

@@ -23,20 +23,18 @@
 import * as OP from "./operating_point.mjs";
 import { bindPage, installTypedRefusals } from "./page_bind.mjs";
 
-/** The state keys exchanged with the kernel (page_spec.py STATE_KEYS). */
-export const STATE_KEYS = ["p_pos", "cost_fn", "cost_fp", "constraint", "max_fpr", "capacity",
-  "n_pos", "n_neg", "population_set", "visible"];
-
+// The state keys exchanged with the kernel are the contract's STATE_KEYS (sent by Python with
+// the spec; bindPage takes the contract before any state is picked or compared).
 function pick(state) {
   const out = {};
-  for (const key of STATE_KEYS) {
+  for (const key of OP.contract().STATE_KEYS) {
     if (state[key] !== undefined) out[key] = key === "visible" ? [...state[key]] : state[key];
   }
   return out;
 }
 
 function sameState(a, b) {
-  return STATE_KEYS.every((k) => (Array.isArray(a[k]) && Array.isArray(b[k])
+  return OP.contract().STATE_KEYS.every((k) => (Array.isArray(a[k]) && Array.isArray(b[k])
     ? a[k].length === b[k].length && a[k].every((v, i) => v === b[k][i])
     : Object.is(a[k], b[k]))) && sameHonest(a.honest, b.honest);
 }
@@ -60,6 +58,7 @@ export async function bindLive(model, getModel) {
   await Promise.all(Object.values(roles).map(async (id) => byId.set(id, await getModel(id))));
   const spec = {
     roles,
+    contract: model.get("contract"),
     // The kernel's latest state when it has sent one (a page reloaded while the kernel ran on).
     state: (model.get("kernel_state") || {}).state || model.get("initial_state"),
     colors: model.get("colors"),

@@ -27,26 +27,42 @@
 // No runtime dependencies; no DOM. Names of state keys and of readout columns are the Python
 // trait and column names, so a widget model's state can be passed as it is.
 
-/** Names of the Float64 arrays of one classifier in the payload, in the order Python packs them. */
-export const PAYLOAD_ARRAYS = [
-  "hull_threshold", "hull_fpr", "hull_tpr",
-  "segment_lo", "segment_hi", "segment_vertex",
-  "single_threshold", "single_fpr", "single_tpr",
-  "scalars",
-];
-/** Arrays decoded when the header names them (Python sends them; older payloads lack them). */
-export const PAYLOAD_OPTIONAL_ARRAYS = ["hull_next_score"];
-/** The payload format this module reads (frontend_payload.py writes the same). */
-export const PAYLOAD_FORMAT = "costwidget-operating-point";
-export const PAYLOAD_VERSION = 2;
-/** The arrays that may instead travel as one varint buffer (single_varints.encode_single). */
-export const SINGLE_ARRAYS = ["single_threshold", "single_fpr", "single_tpr"];
-/** Significant digits an encoded single candidate's threshold keeps (THRESHOLD_DIGITS). */
-export const THRESHOLD_DIGITS = 6;
-/** |decoded - exact| <= THRESHOLD_RELATIVE_BOUND * |exact| (single_varints.py). */
-export const THRESHOLD_RELATIVE_BOUND = 5e-6 + 2 * 2 ** -52;
-/** The constraints, as the widget state's `constraint` trait names them. */
-export const CONSTRAINTS = ["none", "neyman_pearson", "workforce"];
+// ------------------------------------------------------------------------------------ the contract
+
+// Every fact this module shares with Python (the payload's format and arrays, the constraints,
+// the state keys, the readout's columns, ...) has its one home in costwidget/frontend/contract.py.
+// Python sends it with the page's spec (`spec.contract`); `useContract` takes it before anything
+// is decoded or drawn, and this module declares none of it.
+let CONTRACT = null;
+
+const CONTRACT_KEYS = ["PAYLOAD_FORMAT", "PAYLOAD_VERSION", "PAYLOAD_ARRAYS", "PAYLOAD_OPTIONAL_ARRAYS",
+  "SINGLE_ARRAYS", "THRESHOLD_DIGITS", "THRESHOLD_KEYS", "CONSTRAINTS", "STATE_KEYS",
+  "READOUT_COLUMNS", "HONEST_COLUMNS", "CONSTRAINT_COLUMNS", "TEXT_COLUMNS"];
+
+/**
+ * Take the contract Python sent (costwidget.frontend.contract.page_contract). A spec without
+ * one, or without a fact this module reads, is refused here, not half-drawn later.
+ * @param {object} facts
+ * @returns {object} the contract, frozen
+ */
+export function useContract(facts) {
+  if (!facts || typeof facts !== "object") {
+    throw new Error("the page's spec carries no contract (costwidget.frontend.contract): " +
+      "export the page again with this version of costwidget");
+  }
+  const missing = CONTRACT_KEYS.filter((k) => !(k in facts));
+  if (missing.length) throw new Error(`the page's contract lacks ${missing.join(", ")}`);
+  CONTRACT = Object.freeze({ ...facts });
+  return CONTRACT;
+}
+
+/** The contract taken by `useContract`; an error when none was taken yet. */
+export function contract() {
+  if (CONTRACT === null) {
+    throw new Error("operating_point.mjs: no contract yet (call useContract(spec.contract) first)");
+  }
+  return CONTRACT;
+}
 
 // ------------------------------------------------------------------------------------ decoding
 
@@ -160,6 +176,8 @@ function float64At(bytes, offset, length) {
  *   vertex's threshold (-inf below the lowest, NaN without thresholds)
  */
 export function decodePayload(header, buffers) {
+  const { PAYLOAD_FORMAT, PAYLOAD_VERSION, PAYLOAD_ARRAYS, PAYLOAD_OPTIONAL_ARRAYS, SINGLE_ARRAYS } =
+    contract();
   if (typeof header === "string") header = JSON.parse(header);
   if (!header || header.format !== PAYLOAD_FORMAT) {
     throw new Error(`not a ${PAYLOAD_FORMAT} payload header`);
@@ -171,7 +189,7 @@ export function decodePayload(header, buffers) {
   const bytes = buffers.map(bufferBytes);
   return header.classifiers.map((entry) => {
     const a = {};
-    for (const name of [...PAYLOAD_ARRAYS, ...PAYLOAD_OPTIONAL_ARRAYS]) {
+    for (const name of PAYLOAD_ARRAYS) {
       if (entry.single && SINGLE_ARRAYS.includes(name)) continue;
       const spec = entry.arrays[name];
       if (!spec && PAYLOAD_OPTIONAL_ARRAYS.includes(name)) continue;
@@ -193,11 +211,6 @@ export function decodePayload(header, buffers) {
   });
 }
 
-// Keys of the encoded thresholds (single_varints._threshold_keys).
-const KEY_INF = 2 ** 40;
-const KEY_NAN = 2 ** 41;
-const KEY_EXPONENT_OFFSET = 400;
-const KEY_UNIT = 9 * 10 ** (THRESHOLD_DIGITS - 1);
 const BITS = new Float64Array(1);
 const BITS_INT = new BigInt64Array(BITS.buffer);
 
@@ -211,11 +224,14 @@ function nextDouble(x, up) {
 /** The threshold a key and side stand for: within THRESHOLD_RELATIVE_BOUND of the exact one,
  *  and printing as it does at 6 and at 4 significant digits (single_varints.py). */
 function thresholdOfKey(key, side) {
-  if (key === KEY_NAN) return NaN;
-  if (Math.abs(key) === KEY_INF) return key > 0 ? Infinity : -Infinity;
+  // Keys of the encoded thresholds (single_varints._threshold_keys).
+  const { THRESHOLD_DIGITS, THRESHOLD_KEYS } = contract();
+  const KEY_UNIT = 9 * 10 ** (THRESHOLD_DIGITS - 1);
+  if (key === THRESHOLD_KEYS.nan) return NaN;
+  if (Math.abs(key) === THRESHOLD_KEYS.inf) return key > 0 ? Infinity : -Infinity;
   if (key === 0) return 0;
   const k = Math.abs(key) - 1;
-  const exponent = Math.floor(k / KEY_UNIT) - KEY_EXPONENT_OFFSET;
+  const exponent = Math.floor(k / KEY_UNIT) - THRESHOLD_KEYS.exponent_offset;
   const digits = (k % KEY_UNIT) + 10 ** (THRESHOLD_DIGITS - 1);
   const nearest = Number(`${key < 0 ? "-" : ""}${digits}e${exponent - THRESHOLD_DIGITS + 1}`);
   return side === 0 ? nearest : nextDouble(nearest, side === 2);
@@ -664,6 +680,7 @@ export function workforce(clf, capacity, nPos, nNeg) {
  * @returns {Array<ConstrainedPoint|null>}
  */
 export function constrainedPoints(classifiers, state) {
+  const { CONSTRAINTS } = contract();
   if (!CONSTRAINTS.includes(state.constraint)) {
     throw new RangeError(`constraint must be one of ${CONSTRAINTS.join(", ")}, got ${state.constraint}.`);
   }
@@ -849,32 +866,6 @@ export function readoutRows(classifiers, state, known = {}) {
 
 // ------------------------------------------------------------------------------------ the readout's HTML
 
-/** (header, tooltip, column) of the main table: widget/text/readout.py READOUT_COLUMNS. */
-export const READOUT_COLUMNS = [
-  ["threshold", "deploy: positive when score ≥ threshold", "threshold"],
-  ["false-pos. rate", "false-positive rate, FPR", "fpr"],
-  ["true-pos. rate", "true-positive rate, TPR", "tpr"],
-  ["norm. expected cost", "normalized expected cost (NEC), the cost pane's y axis", "nec"],
-  ["expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"],
-  ["operating range, PCF(+)", "where it beats both trivial classifiers", "range_lo"],
-];
-/** Issue 32: with the honest curves shown (widget/text/readout.py HONEST_COLUMNS). */
-export const HONEST_COLUMNS = [
-  ["norm. cost on new data", "NEC of this threshold's tuning on cases it was not tuned on " +
-    "(cw.honest_cost)", "nec_honest"],
-  ["cost per case on new data", "in the units of C(−|+) and C(+|−)", "expected_cost_honest"],
-];
-/** The same for the constraint's table: widget/text/readout.py CONSTRAINT_COLUMNS. */
-export const CONSTRAINT_COLUMNS = [
-  ["false-pos. rate", "false-positive rate under the constraint", "constrained_fpr"],
-  ["true-pos. rate", "true-positive rate under the constraint", "constrained_tpr"],
-  ["norm. expected cost", "normalized expected cost (NEC) under the constraint", "constrained_nec"],
-  ["expected cost per case", "in the units of C(−|+) and C(+|−)", "constrained_expected_cost"],
-  ["rule to deploy", "randomized between two thresholds when the limit falls between ROC points",
-    "constrained_rule"],
-  ["best single threshold", "the best rule without randomizing", "best_single_threshold"],
-];
-const TEXT_COLUMNS = new Set(["constrained_rule"]);
 const TEXT = " class='costwidget-text'";
 const BEST_STYLE = "background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);font-weight:bold";
 
@@ -904,7 +895,7 @@ function cell(row, column) {
 
 function table(rows, colors, columns, bestBy, caption, note, cssClass, highlight) {
   const head = "<th>classifier</th>" + columns.map(([text, tip, column]) =>
-    `<th${TEXT_COLUMNS.has(column) ? TEXT : ""} title='${escapeHtml(tip)}'>${escapeHtml(text)}</th>`).join("");
+    `<th${contract().TEXT_COLUMNS.includes(column) ? TEXT : ""} title='${escapeHtml(tip)}'>${escapeHtml(text)}</th>`).join("");
   // The one lowest is highlighted; a tie highlights none (the headline's rule).
   // `highlight`, when given, is the decision's chosen classifier (the same by construction).
   let bestName = highlight;
@@ -932,6 +923,7 @@ function table(rows, colors, columns, bestBy, caption, note, cssClass, highlight
  */
 export function readoutHtml(rows, colors, highlight = undefined) {
   if (!rows.length) return "<i>No classifier shown.</i>";
+  const { READOUT_COLUMNS, HONEST_COLUMNS } = contract();
   const columns = rows.some(([, r]) => "nec_honest" in r)
     ? READOUT_COLUMNS.concat(HONEST_COLUMNS) : READOUT_COLUMNS;
   return table(rows, colors, columns, "expected_cost",
@@ -973,7 +965,7 @@ export function constraintDescription(state) {
 export function constraintHtml(rows, colors, description, highlight = undefined) {
   const kept = rows.filter(([, row]) => "constrained_nec" in row);
   if (!kept.length) return "";
-  return table(kept, colors, CONSTRAINT_COLUMNS, "constrained_expected_cost",
+  return table(kept, colors, contract().CONSTRAINT_COLUMNS, "constrained_expected_cost",
     `<b>Under the constraint</b>: ${escapeHtml(description)}`,
     "Highlighted: the lowest expected cost under the constraint (none when " +
     "several tie).",
@@ -1339,6 +1331,7 @@ function netBenefit(rule, pt, p) {
 /** model/decisions/decide.py _check_constraint: the constraint's inputs, checked. */
 function checkedConstraint(state) {
   const c = state.constraint ?? "none";
+  const { CONSTRAINTS } = contract();
   if (!CONSTRAINTS.includes(c)) {
     throw new RangeError(`constraint must be one of ${CONSTRAINTS.join(", ")}, got ${c}.`);
   }

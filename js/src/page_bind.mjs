@@ -12,21 +12,8 @@
 // data: URL, where a relative import would not resolve. Nothing here evaluates text from the
 // page's data; the payload is numbers (base64 float64) and model ids.
 
-/** The widget's controls, by role (ids come from Python, costwidget/widget/output/page_spec.py). */
-export const CONTROL_ROLES = ["p_pos", "p_pos_value", "cost_fn", "cost_fp", "log_ratio", "constraint",
-  "max_fpr", "capacity", "capacity_unit", "n_pos", "n_neg"];
-/** What the glue writes (one writer each: the page has no kernel to write them). */
-export const OWNED_ROLES = ["iso_lines", "chosen", "operating_line", "nec_points", "winner_dot", "handle",
-  "roc_line", "roc_points", "cost_lines", "readout", "constrained_readout", "pcf", "ratio_text",
-  "capacity_value", "message", "neyman_pearson_layout", "workforce_layout", "headline",
-  "population_value"];
-
-// operating_point.py RATIO_DECADES, GESTURE_DIGITS, the ratio slider's step (in decades).
-const RATIO_DECADES = 2.0;
-const GESTURE_DIGITS = 3;
-const RATIO_STEP = 0.01;
-// constraint.py _CAPACITY_LABEL: the unit is part of what the number means.
-const CAPACITY_LABEL = { cases: "capacity (cases flagged)", "% flagged": "capacity (% of cases flagged)" };
+// The roles, the ratio slider's span and step, the digits of a gesture and the capacity's
+// labels come from Python with the spec (`spec.contract`, costwidget/frontend/contract.py).
 
 /** model/decisions/operating.py costs_for_ratio, operation for operation. */
 export function costsForRatio(ratio, costFn, costFp) {
@@ -222,6 +209,8 @@ const SAVED_OUTPUT_ROLES = ["pcf", "ratio_text", "capacity_value", "neyman_pears
  * @returns {{state: object, draw: function, set: function, fromKernel: function}}
  */
 export function bindPage(OP, spec, modelOf, bindOptions = {}) {
+  const { CONTROL_ROLES, OWNED_ROLES, RATIO_DECADES, RATIO_STEP, GESTURE_DIGITS, CAPACITY_LABEL } =
+    OP.useContract(spec.contract);
   const live = bindOptions.live || null;
   const classifiers = OP.decodePayload(spec.payload.header, spec.payload.buffers);
   const n = classifiers.length;

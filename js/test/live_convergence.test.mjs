@@ -11,8 +11,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { CONTRACT, REQUIRED_ARRAYS } from "./contract.mjs";
 import * as OP from "../src/operating_point.mjs";
-import { STATE_KEYS } from "../src/live_link.mjs";
 import { kernelSet, setup, tick } from "./stand_in.mjs";
 
 /** A small seeded generator (mulberry32): the same seed, the same sequence. */
@@ -98,7 +98,7 @@ async function frontEnd(kernel, initial) {
 }
 
 function pick(state) {
-  return Object.fromEntries(STATE_KEYS.map((k) => [k, k === "visible" ? [...state[k]] : state[k]]));
+  return Object.fromEntries(CONTRACT.STATE_KEYS.map((k) => [k, k === "visible" ? [...state[k]] : state[k]]));
 }
 
 async function runSequence(seed) {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { CONTRACT, REQUIRED_ARRAYS } from "./contract.mjs";
 import { installArrowKeys, steppedValue } from "../src/live_link.mjs";
 import { installTypedRefusals } from "../src/page_bind.mjs";
 import { kernelSet, model, setup, tick } from "./stand_in.mjs";

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { CONTRACT, REQUIRED_ARRAYS } from "./contract.mjs";
 import * as op from "../src/operating_point.mjs";
 
 const close = (a, b, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol, `${a} != ${b}`);
@@ -142,15 +143,15 @@ test("payload decoding: aligned views, unaligned copies, base64, non-finite valu
   const view = new DataView(bytes.buffer);
   values.forEach((v, i) => view.setFloat64(3 + 8 * i, v, true));
   const arrays = {};
-  op.PAYLOAD_ARRAYS.forEach((name) => { arrays[name] = { buffer: 0, offset: 3, length: values.length }; });
-  const header = { format: op.PAYLOAD_FORMAT, version: op.PAYLOAD_VERSION, dtype: "<f8",
+  REQUIRED_ARRAYS.forEach((name) => { arrays[name] = { buffer: 0, offset: 3, length: values.length }; });
+  const header = { format: CONTRACT.PAYLOAD_FORMAT, version: CONTRACT.PAYLOAD_VERSION, dtype: "<f8",
     classifiers: [{ name: "x", arrays }] };
   const [clf] = op.decodePayload(JSON.stringify(header), [new DataView(bytes.buffer)]);
   assert.ok(clf.hull.threshold instanceof Float64Array);
   assert.deepEqual(Array.from(clf.hull.threshold), values);
   assert.ok(Object.is(clf.hull.threshold[4], -0));
   const b64 = Buffer.from(bytes.subarray(3)).toString("base64");
-  const arrays0 = Object.fromEntries(op.PAYLOAD_ARRAYS.map((n) => [n, { buffer: 0, offset: 0, length: 5 }]));
+  const arrays0 = Object.fromEntries(REQUIRED_ARRAYS.map((n) => [n, { buffer: 0, offset: 0, length: 5 }]));
   const [again] = op.decodePayload({ ...header, classifiers: [{ name: "x", arrays: arrays0 }] }, [b64]);
   assert.deepEqual(Array.from(again.hull.fpr), values);
   assert.throws(() => op.decodePayload({ ...header, version: 99 }, []), /version/);
@@ -186,7 +187,7 @@ test("single candidates as varints: exact counts, thresholds to 6 digits on the 
   const arrays = { hull_threshold: f64([Infinity, -Infinity]), hull_fpr: f64([0, 1]), hull_tpr: f64([0, 1]),
     segment_lo: f64([0, 0.5]), segment_hi: f64([0.5, 1]), segment_vertex: f64([0, 1]), scalars: f64([4, 5, 0.5, 0.5]) };
   const names = Object.keys(arrays);
-  const header = { format: op.PAYLOAD_FORMAT, version: op.PAYLOAD_VERSION, dtype: "<f8", classifiers: [{
+  const header = { format: CONTRACT.PAYLOAD_FORMAT, version: CONTRACT.PAYLOAD_VERSION, dtype: "<f8", classifiers: [{
     name: "v", arrays: Object.fromEntries(names.map((n, i) => [n, { buffer: i, offset: 0, length: arrays[n].length }])),
     single: { encoding: "leb128-counts-6g", buffer: names.length, offset: 0, bytes: leb128(varints).length, length: 3 },
   }] };
@@ -199,7 +200,7 @@ test("single candidates as varints: exact counts, thresholds to 6 digits on the 
   const t = clf.single.thresholdAt(2);
   assert.ok(t < 0.123457 && 0.123457 - t < 1e-16, `${t}`); // the double next below 0.123457
   assert.equal(op.formatPy(t, ".6g"), "0.123457");
-  assert.ok(Math.abs(t - 0.1234567) <= op.THRESHOLD_RELATIVE_BOUND * 0.1234567);
+  assert.ok(Math.abs(t - 0.1234567) <= CONTRACT.THRESHOLD_RELATIVE_BOUND * 0.1234567);
   // A cut buffer or a trailing byte is refused, not read short.
   const cut = { ...header, classifiers: [{ ...header.classifiers[0], single: { ...header.classifiers[0].single, length: 4 } }] };
   assert.throws(() => op.decodePayload(cut, buffers), /truncated/);

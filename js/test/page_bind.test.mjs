@@ -5,8 +5,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { CONTRACT, REQUIRED_ARRAYS } from "./contract.mjs";
 import * as OP from "../src/operating_point.mjs";
-import { bindPage, capacityFromCases, capacityToCases, costsForPcf, costsForRatio, CONTROL_ROLES, OWNED_ROLES,
+import { bindPage, capacityFromCases, capacityToCases, costsForPcf, costsForRatio, 
   moveToPcf, prevalenceForPcf } from "../src/page_bind.mjs";
 
 /** A Backbone-like model: get, set (object or key/value; "change:key" events), on. */
@@ -35,15 +36,15 @@ function setup() {
     single_threshold: [Infinity, NaN, -Infinity], single_fpr: [0, 0.3, 1], single_tpr: [0, 0.7, 1],
     scalars: [10, 10, 0.3, 0.7],
   };
-  const buffers = OP.PAYLOAD_ARRAYS.map((k) => new Float64Array(arrays[k]));
+  const buffers = REQUIRED_ARRAYS.map((k) => new Float64Array(arrays[k]));
   const header = {
-    format: OP.PAYLOAD_FORMAT, version: OP.PAYLOAD_VERSION, dtype: "<f8",
-    classifiers: [{ name: "a", arrays: Object.fromEntries(OP.PAYLOAD_ARRAYS.map((k, i) =>
+    format: CONTRACT.PAYLOAD_FORMAT, version: CONTRACT.PAYLOAD_VERSION, dtype: "<f8",
+    classifiers: [{ name: "a", arrays: Object.fromEntries(REQUIRED_ARRAYS.map((k, i) =>
       [k, { buffer: i, offset: 0, length: arrays[k].length }])) }],
   };
   const models = {};
   const roles = {};
-  for (const role of [...CONTROL_ROLES, ...OWNED_ROLES]) {
+  for (const role of [...CONTRACT.CONTROL_ROLES, ...CONTRACT.OWNED_ROLES]) {
     models[role] = model({ value: 0, min: 0.001, max: 0.999, index: 0 });
     roles[role] = role;
   }
@@ -54,7 +55,7 @@ function setup() {
   models.click_bars = bars;
   roles.click_bars = "click_bars";
   const spec = {
-    roles, colors: { a: "#123456" },
+    contract: CONTRACT, roles, colors: { a: "#123456" },
     state: { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1, capacity: 10,
       n_pos: 10, n_neg: 10, population_set: false, visible: ["a"] },
     options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },

@@ -48,6 +48,7 @@ function attempt(fn) {
 }
 
 const input = JSON.parse(readFileSync(0, "utf8"), revive);
+op.useContract(input.contract); // what Python sends with every page's spec
 const groups = input.groups.map((g) => op.decodePayload(g.header, g.buffers));
 const t0 = process.hrtime.bigint();
 const states = input.states.map((s) => attempt(() => {

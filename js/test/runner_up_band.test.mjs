@@ -6,9 +6,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { CONTRACT, REQUIRED_ARRAYS } from "./contract.mjs";
 import * as OP from "../src/operating_point.mjs";
 import { bindLive } from "../src/live_link.mjs";
-import { bindPage, CONTROL_ROLES, OWNED_ROLES } from "../src/page_bind.mjs";
+import { bindPage } from "../src/page_bind.mjs";
 import { kernelSet, model, tick } from "./stand_in.mjs";
 
 function payload() {
@@ -22,13 +23,13 @@ function payload() {
   const classifiers = [["a", 0.3], ["b", 0.4]].map(([name, fpr]) => {
     const a = arrays(fpr);
     const spec = {};
-    for (const k of OP.PAYLOAD_ARRAYS) {
+    for (const k of REQUIRED_ARRAYS) {
       spec[k] = { buffer: buffers.length, offset: 0, length: a[k].length };
       buffers.push(new Float64Array(a[k]));
     }
     return { name, arrays: spec };
   });
-  return { header: { format: OP.PAYLOAD_FORMAT, version: OP.PAYLOAD_VERSION, dtype: "<f8", classifiers }, buffers };
+  return { header: { format: CONTRACT.PAYLOAD_FORMAT, version: CONTRACT.PAYLOAD_VERSION, dtype: "<f8", classifiers }, buffers };
 }
 
 const STATE = { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1, capacity: 10,
@@ -43,7 +44,7 @@ const SAID = "; next best b, +0.05, which this data cannot tell apart from a (si
 function roles() {
   const models = {};
   const ids = {};
-  for (const role of [...CONTROL_ROLES, ...OWNED_ROLES]) {
+  for (const role of [...CONTRACT.CONTROL_ROLES, ...CONTRACT.OWNED_ROLES]) {
     models[role] = model({ value: 0, min: 0.001, max: 0.999, step: 0.001, index: 0 });
     ids[role] = `id-${role}`;
   }
@@ -73,8 +74,8 @@ test("decide says a fitting band, and no band of another PCF(+), pair or kind", 
 test("an exported page says the band as exported, and only at that state", async () => {
   const { models, ids } = roles();
   const { header, buffers } = payload();
-  const spec = { roles: ids, colors: { a: "#111111", b: "#222222" }, state: { ...STATE },
-    options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },
+  const spec = { contract: CONTRACT, roles: ids, colors: { a: "#111111", b: "#222222" }, state: { ...STATE },
+    options: { constraint: CONTRACT.CONSTRAINTS, capacity_unit: ["cases", "% flagged"] },
     payload: { header, buffers }, runner_up_band: BAND };
   const page = bindPage(OP, spec, (id) => models[id.slice(3)]);
   assert.ok(models.headline.get("value").includes("which this data cannot tell apart from a"));
@@ -88,8 +89,8 @@ test("live: the kernel's band is said once it arrives, and dropped when the kern
   const { models, ids } = roles();
   const { header, buffers } = payload();
   const link = model({
-    roles: ids, colors: { a: "#111111", b: "#222222" }, initial_state: { ...STATE },
-    options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },
+    contract: CONTRACT, roles: ids, colors: { a: "#111111", b: "#222222" }, initial_state: { ...STATE },
+    options: { constraint: CONTRACT.CONSTRAINTS, capacity_unit: ["cases", "% flagged"] },
     payload_header: header, payload_buffers: buffers, kernel_state: {},
   });
   const bound = await bindLive(link, async (id) => models[id.slice(3)]);

@@ -2,9 +2,9 @@
 // Backbone-like model, an update from the kernel as ipywidgets applies it, and `setup()`, a
 // link bound over Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7) (one ROC point (0.3, 0.7)).
 
+import { CONTRACT, REQUIRED_ARRAYS } from "./contract.mjs";
 import * as OP from "../src/operating_point.mjs";
 import { bindLive } from "../src/live_link.mjs";
-import { CONTROL_ROLES, OWNED_ROLES } from "../src/page_bind.mjs";
 
 /** A Backbone-like model: get, set ("change:key" and "change" events), on, save_changes, send. */
 export function model(attrs = {}) {
@@ -52,31 +52,31 @@ export async function setup(kernelState = {}) {
     scalars: [10, 10, 0.3, 0.7],
   };
   // As ipywidgets hands bytes traits over: DataViews (here into one shared, unaligned buffer).
-  const total = OP.PAYLOAD_ARRAYS.reduce((n, k) => n + 8 * arrays[k].length, 3);
+  const total = REQUIRED_ARRAYS.reduce((n, k) => n + 8 * arrays[k].length, 3);
   const shared = new ArrayBuffer(total);
   let at = 3;
-  const buffers = OP.PAYLOAD_ARRAYS.map((k) => {
+  const buffers = REQUIRED_ARRAYS.map((k) => {
     const view = new DataView(shared, at, 8 * arrays[k].length);
     arrays[k].forEach((v, i) => view.setFloat64(8 * i, v, true));
     at += 8 * arrays[k].length;
     return view;
   });
   const header = {
-    format: OP.PAYLOAD_FORMAT, version: OP.PAYLOAD_VERSION, dtype: "<f8",
-    classifiers: [{ name: "a", arrays: Object.fromEntries(OP.PAYLOAD_ARRAYS.map((k, i) =>
+    format: CONTRACT.PAYLOAD_FORMAT, version: CONTRACT.PAYLOAD_VERSION, dtype: "<f8",
+    classifiers: [{ name: "a", arrays: Object.fromEntries(REQUIRED_ARRAYS.map((k, i) =>
       [k, { buffer: i, offset: 0, length: arrays[k].length }])) }],
   };
   const models = {};
   const roles = {};
-  for (const role of [...CONTROL_ROLES, ...OWNED_ROLES]) {
+  for (const role of [...CONTRACT.CONTROL_ROLES, ...CONTRACT.OWNED_ROLES]) {
     models[role] = model({ value: 0, min: 0.001, max: 0.999, step: 0.001, index: 0 });
     roles[role] = `id-${role}`;
   }
   const link = model({
-    roles, colors: { a: "#123456" },
+    contract: CONTRACT, roles, colors: { a: "#123456" },
     initial_state: { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr: 0.1,
       capacity: 10, n_pos: 10, n_neg: 10, population_set: true, visible: ["a"] },
-    options: { constraint: ["none", "neyman_pearson", "workforce"], capacity_unit: ["cases", "% flagged"] },
+    options: { constraint: CONTRACT.CONSTRAINTS, capacity_unit: ["cases", "% flagged"] },
     payload_header: header, payload_buffers: buffers, kernel_state: kernelState,
   });
   const bound = await bindLive(link, async (id) => models[id.slice(3)]);

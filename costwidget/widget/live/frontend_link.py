@@ -30,7 +30,8 @@ import anywidget
 import ipywidgets as widgets
 import traitlets as t
 
-from ..output.page_spec import STATE_KEYS, front_end_state, live_spec
+from ...frontend.contract import STATE_KEYS
+from ..output.page_spec import front_end_state, live_spec
 
 __all__ = ["FrontendLink", "LinkModel", "link_widget", "BUNDLE"]
 
@@ -48,6 +49,7 @@ class LinkModel(anywidget.AnyWidget):
     """The link's model: the spec (sent once), the two state messages and ``attached``."""
 
     _esm = t.Unicode("").tag(sync=True)
+    contract = t.Dict().tag(sync=True)
     roles = t.Dict().tag(sync=True)
     options = t.Dict().tag(sync=True)
     colors = t.Dict().tag(sync=True)
@@ -75,6 +77,7 @@ class FrontendLink:
         spec = live_spec(w)
         self.model = LinkModel(
             _esm=BUNDLE.read_text(encoding="utf-8"),
+            contract=spec["contract"],
             roles=spec["roles"],
             options=spec["options"],
             colors=spec["colors"],

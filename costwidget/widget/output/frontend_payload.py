@@ -59,14 +59,16 @@ import json
 
 import numpy as np
 
-from ...model import Classifier, next_lower_scores
-from .single_varints import (
+from ...frontend.contract import (
+    PAYLOAD_ARRAYS,
+    PAYLOAD_FORMAT,
+    PAYLOAD_VERSION,
     SINGLE_ARRAYS,
     THRESHOLD_DIGITS,
     THRESHOLD_RELATIVE_BOUND,
-    decode_single,
-    encode_single,
 )
+from ...model import Classifier, next_lower_scores
+from .single_varints import decode_single, encode_single
 
 __all__ = [
     "PAYLOAD_ARRAYS",
@@ -83,22 +85,6 @@ __all__ = [
     "payload_json",
 ]
 
-PAYLOAD_FORMAT = "costwidget-operating-point"
-PAYLOAD_VERSION = 2
-#: The arrays of each classifier, in the order they are packed (the JS decoder's PAYLOAD_ARRAYS).
-PAYLOAD_ARRAYS = (
-    "hull_threshold",
-    "hull_fpr",
-    "hull_tpr",
-    "segment_lo",
-    "segment_hi",
-    "segment_vertex",
-    "single_threshold",
-    "single_fpr",
-    "single_tpr",
-    "scalars",
-    "hull_next_score",
-)
 _DTYPE = np.dtype("<f8")
 
 

@@ -1,7 +1,7 @@
 """What an exported page can and cannot do, said on the page itself (issue 29).
 
 `to_html` embeds the widget's state. With no kernel behind the page, only the controls that
-``js/src/page_bind.mjs`` binds (`page_spec.CONTROL_ROLES`) act; every other control (bands,
+``js/src/page_bind.mjs`` binds (`costwidget.frontend.contract.CONTROL_ROLES`) act; every other control (bands,
 their level, the decision curve, the difference, threshold choice, the classifier picker, the
 range of interest, ...) would toggle and do nothing. Here, in the embedded state, at export:
 
@@ -94,7 +94,7 @@ def mark_page_limits(w, state: dict, *, live_roles: dict | None) -> None:
     ``live_roles``: the page's roles (`page_spec`), for an interactive page; None for a static
     page, where no control acts.
     """
-    from .page_spec import CONTROL_ROLES
+    from ...frontend.contract import CONTROL_ROLES
 
     live_roles = live_roles or {}
     live = {live_roles[r] for r in CONTROL_ROLES if r in live_roles} | _link_sources(state)

@@ -2,7 +2,8 @@
 
 ``js/src/page_bind.mjs`` binds the widget's controls to the marks and tables that depend only on
 the operating point and the constraint. It finds them by *role*: this module maps each role to
-the id of the widget model that plays it, and adds the state the controls start from, the
+the id of the widget model that plays it, and adds the contract (`costwidget.frontend.contract`:
+every fact the front end shares with Python), the state the controls start from, the
 classifiers' colours and the classifiers themselves as a base64 binary payload
 (`frontend_payload`). Everything here is data (numbers, names, model ids); the page never
 evaluates any of it as code.
@@ -12,47 +13,16 @@ from __future__ import annotations
 
 import base64
 
+from ...frontend.contract import STATE_KEYS, page_contract
 from .frontend_payload import pack_classifiers
 
 __all__ = [
     "page_spec",
     "live_spec",
-    "STATE_KEYS",
     "state_values",
-    "CONTROL_ROLES",
     "honest_values",
     "front_end_state",
 ]
-
-#: The roles of the controls the page binds (page_bind.mjs CONTROL_ROLES): every other control
-#: needs Python, and an exported page shows it disabled (`page_limits`).
-CONTROL_ROLES = (
-    "p_pos",
-    "p_pos_value",
-    "cost_fn",
-    "cost_fp",
-    "log_ratio",
-    "constraint",
-    "max_fpr",
-    "capacity",
-    "capacity_unit",
-    "n_pos",
-    "n_neg",
-)
-
-#: The state keys the front end reads (the Python traits of the same names).
-STATE_KEYS = (
-    "p_pos",
-    "cost_fn",
-    "cost_fp",
-    "constraint",
-    "max_fpr",
-    "capacity",
-    "n_pos",
-    "n_neg",
-    "population_set",
-    "visible",
-)
 
 
 def _roles(w) -> dict:
@@ -89,7 +59,7 @@ def _roles(w) -> dict:
         "readout": rd.widget,
         "constrained_readout": rd.constrained_widget,
         "headline": w.headline.widget,
-        "click_bars": op.click_bars,  # issue 23
+        "click_bars": op.click_bars,
         # the error banner: written by the page only when no kernel is attached
         "errors": w.errors.widget,
         "errors_layout": w.errors.widget.layout,
@@ -110,7 +80,7 @@ def state_values(state) -> dict:
 
 
 def honest_values(w) -> dict:
-    """The honest curves on screen (issue 32) as ``{name: {"pcf": [...], "nec": [...]}}``: the
+    """The honest curves on screen as ``{name: {"pcf": [...], "nec": [...]}}``: the
     front end's ``decide`` reads them (operating_point.mjs ``withHonest``), as the kernel's
     decision does."""
     return {
@@ -129,6 +99,7 @@ def live_spec(w) -> dict:
     ``bytes`` buffers (ipywidgets carries them as binary, not JSON)."""
     header, buffers = pack_classifiers([(c.name, c) for c in w.classifiers])
     return {
+        "contract": page_contract(),
         "roles": _roles(w),
         "state": front_end_state(w),
         "colors": dict(w.colors),
@@ -150,7 +121,7 @@ def page_spec(w) -> dict:
         "header": header,
         "buffers": [base64.b64encode(b).decode("ascii") for b in buffers],
     }
-    # issue 32: the runner-up's band as exported; the page says it while its state is this one
+    # The runner-up's band as exported: the page says it while its state is this one.
     band = w.decision.runner_up_band
     spec["runner_up_band"] = None if band is None else band.to_dict()
     return spec

@@ -12,6 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...frontend.contract import (
+    SINGLE_ARRAYS,
+    THRESHOLD_DIGITS,
+    THRESHOLD_KEYS,
+    THRESHOLD_RELATIVE_BOUND,
+)
+
 __all__ = [
     "SINGLE_ARRAYS",
     "THRESHOLD_DIGITS",
@@ -20,19 +27,10 @@ __all__ = [
     "decode_single",
 ]
 
-#: The arrays that :func:`encode_single` packs into one byte buffer.
-SINGLE_ARRAYS = ("single_threshold", "single_fpr", "single_tpr")
-#: Significant digits the encoded single candidates' thresholds keep.
-THRESHOLD_DIGITS = 6
-#: |decoded - exact| <= THRESHOLD_RELATIVE_BOUND * |exact| for an encoded threshold: half a unit
-#: in the 6th significant digit (5e-6 of a number whose leading digit is 1) plus two units in
-#: the last place of a double.
-THRESHOLD_RELATIVE_BOUND = 5e-6 + 2 * 2.0**-52
-
-
-_KEY_INF = 1 << 40  # keys of +-inf and NaN: beyond every finite threshold's key
-_KEY_NAN = 1 << 41
-_KEY_EXPONENT_OFFSET = 400  # decimal exponents of doubles lie in [-324, 308]
+# The facts the front end's decoder shares (costwidget.frontend.contract).
+_KEY_INF = THRESHOLD_KEYS["inf"]  # keys of +-inf and NaN: beyond every finite threshold's key
+_KEY_NAN = THRESHOLD_KEYS["nan"]
+_KEY_EXPONENT_OFFSET = THRESHOLD_KEYS["exponent_offset"]  # decimal exponents lie in [-324, 308]
 
 
 def _threshold_keys(x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

@@ -10,13 +10,16 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import traitlets as t
+
 from ... import __version__
 from ...export import snapshot_format as fmt
 from ...export.snapshot_format import SnapshotError
 from ...model import probability_cost
+from ..state.state import WidgetState, traits_for
 from ..text.caption import range_table
 
-__all__ = ["snapshot", "restore", "SnapshotError", "INPUTS"]
+__all__ = ["snapshot", "restore", "SnapshotError", "INPUTS", "OPTIONAL_INPUTS"]
 
 
 def snapshot(w) -> dict:
@@ -36,52 +39,36 @@ def snapshot(w) -> dict:
         "version": fmt.VERSION,
         "costwidget": __version__,
         "classifiers": [fmt.fingerprint(c, colors.get(c.name)) for c in w.classifiers],
-        "operating_point": {
-            "p_pos": s.p_pos,
-            "cost_fn": s.cost_fn,
-            "cost_fp": s.cost_fp,
-            "pcf": s.pcf,
-        },
-        "constraint": {
-            "kind": s.constraint,
-            "max_fpr": s.max_fpr,
-            "capacity": s.capacity,
-            "n_pos": s.n_pos,
-            "n_neg": s.n_neg,
-            # issue 23: whether the population follows p(+) (False) or was set
-            "population_set": s.population_set,
-            "result": {name: dataclasses.asdict(cp) for name, cp in w.constrained.items()},
-        },
-        "visible": list(s.visible),
-        "bands": {
-            "show_bands": s.show_bands,
-            "band_level": s.band_level,
-            "show_fold_spread": s.show_fold_spread,
-        },
-        "display": {"show_cost_lines": s.show_cost_lines},
-        "difference": {
-            "pair": list(s.difference),
-            "significant": [] if intervals is None else intervals.to_dict("records"),
-        },
-        "range_of_interest": list(s.range_of_interest),
-        "range_table": []
-        if range_table(w) is None
-        else range_table(w).reset_index().to_dict("records"),
-        "readout": readout.reset_index().to_dict("records"),
     }
-    decision = w.decision  # issue 31: the one answer, as every view shows it
+    # Every state trait tagged ``snapshot`` at its place; the results beside them.
+    for name, (path, _) in {**INPUTS, **OPTIONAL_INPUTS}.items():
+        value = getattr(s, name)
+        _put(snap, path, list(value) if isinstance(value, list) else value)
+    snap["operating_point"]["pcf"] = s.pcf
+    # Whether the population follows p(+) (False) or was set.
+    snap["constraint"]["population_set"] = s.population_set
+    snap["constraint"]["result"] = {
+        name: dataclasses.asdict(cp) for name, cp in w.constrained.items()
+    }
+    snap["difference"]["significant"] = [] if intervals is None else intervals.to_dict("records")
+    table = range_table(w)
+    snap["range_table"] = [] if table is None else table.reset_index().to_dict("records")
+    snap["readout"] = readout.reset_index().to_dict("records")
+    decision = w.decision  # the one answer, as every view shows it
     snap["decision"] = decision.to_dict()
-    snap["decision_rule"] = _decision_rule_record(decision)  # issue 21: the rule to deploy
-    snap["threshold_choice"] = {
-        "method": s.threshold_choice,  # issue 21
-        "show_decision_curve": s.show_decision_curve,
-        "at_operating_point": w.threshold_choice_view.choices.to_dict("records"),
-    }
-    snap["honest"] = {
-        "show_honest": s.show_honest,  # issue 32: the cost on new data
-        "honest_strip": s.honest_strip,
-    }
+    snap["decision_rule"] = _decision_rule_record(decision)  # the rule to deploy
+    snap["threshold_choice"]["at_operating_point"] = w.threshold_choice_view.choices.to_dict(
+        "records"
+    )
     return fmt.jsonable(snap)
+
+
+def _put(snap: dict, path: str, value) -> None:
+    """``snap[a][b] = value`` for ``path = "a.b"``, making the dicts on the way."""
+    *parents, last = path.split(".")
+    for key in parents:
+        snap = snap.setdefault(key, {})
+    snap[last] = value
 
 
 def _decision_rule_record(decision):
@@ -123,24 +110,32 @@ def _get(snap, path, kind):
     return value
 
 
-# State trait -> (where the snapshot keeps it, what it must be).
-INPUTS = {
-    "p_pos": ("operating_point.p_pos", "number"),
-    "cost_fn": ("operating_point.cost_fn", "number"),
-    "cost_fp": ("operating_point.cost_fp", "number"),
-    "constraint": ("constraint.kind", "str"),
-    "max_fpr": ("constraint.max_fpr", "number"),
-    "capacity": ("constraint.capacity", "number"),
-    "n_pos": ("constraint.n_pos", "number"),
-    "n_neg": ("constraint.n_neg", "number"),
-    "visible": ("visible", "names"),
-    "show_bands": ("bands.show_bands", "bool"),
-    "band_level": ("bands.band_level", "number"),
-    "show_fold_spread": ("bands.show_fold_spread", "bool"),
-    "show_cost_lines": ("display.show_cost_lines", "bool"),
-    "difference": ("difference.pair", "names"),
-    "range_of_interest": ("range_of_interest", "numbers"),
-}
+def _kind(trait) -> str:
+    """What a state trait's snapshot value must be (a key of `_KINDS`)."""
+    if isinstance(trait, t.Bool):
+        return "bool"
+    if isinstance(trait, t.Float):
+        return "number"
+    if isinstance(trait, t.List):
+        return "numbers" if isinstance(trait._trait, t.Float) else "names"
+    return "str"
+
+
+def _inputs(optional: bool) -> dict:
+    """State trait -> (where the snapshot keeps it, what it must be), from the `WidgetState`
+    tags ``snapshot`` and ``snapshot_optional``."""
+    traits = WidgetState.class_traits()
+    return {
+        name: (traits[name].metadata["snapshot"], _kind(traits[name]))
+        for name in traits_for("snapshot")
+        if bool(traits[name].metadata.get("snapshot_optional")) == optional
+    }
+
+
+#: The state traits every snapshot records, and those older snapshots may lack (their record
+#: missing, the trait takes its default).
+INPUTS = _inputs(optional=False)
+OPTIONAL_INPUTS = _inputs(optional=True)
 
 
 def _traits_from(snap) -> dict:
@@ -204,8 +199,7 @@ def restore(w, snap) -> None:
             + "; ".join(problems)
             + "."
         )
-    traits.update(_threshold_choice_inputs(snap))  # issue 21 (optional: older snapshots lack it)
-    traits.update(_honest_inputs(snap))  # issue 32 (optional too)
+    traits.update(_optional_inputs(snap))
     following = _population_follows(snap)
     _check_on_scratch_state(w, traits)
     w.update(**traits)  # all or nothing, like the scratch check
@@ -217,7 +211,7 @@ def restore(w, snap) -> None:
 
 
 def _population_follows(snap) -> bool:
-    """Whether the snapshot's workforce population follows p(+) (issue 23). Older snapshots have
+    """Whether the snapshot's workforce population follows p(+). Older snapshots have
     no flag: their population was set, as every population was then."""
     flag = snap["constraint"].get("population_set", True)
     if not isinstance(flag, bool):
@@ -227,22 +221,13 @@ def _population_follows(snap) -> bool:
     return not flag
 
 
-def _threshold_choice_inputs(snap) -> dict:
-    """``threshold_choice`` and ``show_decision_curve`` from a snapshot's optional record."""
-    rec = snap.get("threshold_choice")
-    if rec is None:
-        return {}
-    if not isinstance(rec, dict):
-        raise SnapshotError("malformed snapshot: 'threshold_choice' must be a dict.")
-    return {
-        "threshold_choice": rec.get("method", "none"),
-        "show_decision_curve": rec.get("show_decision_curve", False),
-    }
-
-
-def _honest_inputs(snap) -> dict:
-    """``show_honest`` and ``honest_strip`` from a snapshot's optional record (issue 32); a
-    snapshot from before it shows no honest curves."""
-    if "honest" not in snap:
-        return {"show_honest": False, "honest_strip": False}
-    return {key: _get(snap, f"honest.{key}", "bool") for key in ("show_honest", "honest_strip")}
+def _optional_inputs(snap) -> dict:
+    """The traits of `OPTIONAL_INPUTS` from a snapshot: checked where its record is there, the
+    trait's default where the snapshot predates the record."""
+    out = {}
+    for name, (path, kind) in OPTIONAL_INPUTS.items():
+        if path.split(".")[0] in snap:
+            out[name] = _get(snap, path, kind)
+        else:
+            out[name] = WidgetState.class_traits()[name].default()
+    return out

@@ -3,6 +3,19 @@
 Setting a trait from Python validates it (the model's own checks) and the
 widget redraws; an invalid value raises ``TraitError`` and the state is left
 unchanged.
+
+Each state trait is tagged with what it is for, and every list of state keys is read from these
+tags (`traits_for`), so that a new state key is declared here and nowhere else:
+
+``analysis=True``
+    settable through ``w.<name>`` and ``w.update``, rolled back as one state
+    (`costwidget.widget.state.state_traits.STATE_TRAITS` and its descriptors);
+``page=True``
+    sent to the page's front end, which computes the operating point from it
+    (`costwidget.frontend.contract.STATE_KEYS`);
+``snapshot="a.b"``
+    where `costwidget.widget.output.snapshot` records it (``snap["a"]["b"]``);
+    ``snapshot_optional=True`` when snapshots may lack its record (it then takes its default).
 """
 
 from __future__ import annotations
@@ -11,66 +24,92 @@ import contextlib
 
 import traitlets as t
 
-from ...model import check_costs, check_probability, population_for, probability_cost
+from ...model import (
+    CONSTRAINTS,
+    check_costs,
+    check_probability,
+    population_for,
+    probability_cost,
+)
 
-__all__ = ["WidgetState", "CONSTRAINTS"]
-
-CONSTRAINTS = ("none", "neyman_pearson", "workforce")
+__all__ = ["WidgetState", "traits_for"]
 
 
 class WidgetState(t.HasTraits):
     """Operating point, constraint, bands and visibility of a `CostWidget`."""
 
-    p_pos = t.Float(0.5, help="deployment prevalence p(+), in (0, 1)")
-    cost_fn = t.Float(1.0, help="cost C(-|+) of a false negative, >= 0, in the user's units")
-    cost_fp = t.Float(1.0, help="cost C(+|-) of a false positive, >= 0, in the user's units")
+    p_pos = t.Float(0.5, help="deployment prevalence p(+), in (0, 1)").tag(
+        analysis=True, page=True, snapshot="operating_point.p_pos"
+    )
+    cost_fn = t.Float(1.0, help="cost C(-|+) of a false negative, >= 0, in the user's units").tag(
+        analysis=True, page=True, snapshot="operating_point.cost_fn"
+    )
+    cost_fp = t.Float(1.0, help="cost C(+|-) of a false positive, >= 0, in the user's units").tag(
+        analysis=True, page=True, snapshot="operating_point.cost_fp"
+    )
     pcf = t.Float(0.5, read_only=True, help="PCF(+), derived from p_pos, cost_fn, cost_fp")
-    constraint = t.Enum(CONSTRAINTS, default_value="none")
-    max_fpr = t.Float(0.1, help="Neyman-Pearson limit on the false-positive rate")
-    capacity = t.Float(0.0, help="workforce capacity, in cases")
-    n_pos = t.Float(1.0, help="positives in the population the workforce draws from")
-    n_neg = t.Float(1.0, help="negatives in the population the workforce draws from")
+    constraint = t.Enum(CONSTRAINTS, default_value="none").tag(
+        analysis=True, page=True, snapshot="constraint.kind"
+    )
+    max_fpr = t.Float(0.1, help="Neyman-Pearson limit on the false-positive rate").tag(
+        analysis=True, page=True, snapshot="constraint.max_fpr"
+    )
+    capacity = t.Float(0.0, help="workforce capacity, in cases").tag(
+        analysis=True, page=True, snapshot="constraint.capacity"
+    )
+    n_pos = t.Float(1.0, help="positives in the population the workforce draws from").tag(
+        analysis=True, page=True, snapshot="constraint.n_pos"
+    )
+    n_neg = t.Float(1.0, help="negatives in the population the workforce draws from").tag(
+        analysis=True, page=True, snapshot="constraint.n_neg"
+    )
     show_cost_lines = t.Bool(
         False,
         help="every hull vertex's full cost line (eq. 8) in the cost "
         "pane, faint and clipped at the axis top",
+    ).tag(analysis=True, snapshot="display.show_cost_lines")
+    show_bands = t.Bool(False, help="bootstrap confidence bands around the visible envelopes").tag(
+        analysis=True, snapshot="bands.show_bands"
     )
-    show_bands = t.Bool(False, help="bootstrap confidence bands around the visible envelopes")
-    band_level = t.Float(0.9, help="confidence level of the bands and of the difference view")
+    band_level = t.Float(0.9, help="confidence level of the bands and of the difference view").tag(
+        analysis=True, snapshot="bands.band_level"
+    )
     show_fold_spread = t.Bool(
         False, help="min-max band of the fold envelopes (classifiers with folds)"
-    )
-    # issue 32: the cost on new data of the threshold tuned at each PCF(+) (cw.honest_cost)
+    ).tag(analysis=True, snapshot="bands.show_fold_spread")
+    # The cost on new data of the threshold tuned at each PCF(+) (cw.honest_cost).
     show_honest = t.Bool(
         False,
         help="each visible classifier's honest cost on new data beside "
         "its envelope, the gap shaded",
-    )
+    ).tag(analysis=True, snapshot="honest.show_honest", snapshot_optional=True)
     honest_strip = t.Bool(
         False,
         help="the winner strip compares the honest curves (when shown) instead of the envelopes",
-    )
+    ).tag(analysis=True, snapshot="honest.honest_strip", snapshot_optional=True)
     difference = t.List(
         t.Unicode(),
         help="[a, b]: show NEC_a - NEC_b with its paired band and "
         "where it is significant; [] hides the view",
+    ).tag(analysis=True, snapshot="difference.pair")
+    visible = t.List(t.Unicode(), help="names of the classifiers shown").tag(
+        analysis=True, page=True, snapshot="visible"
     )
-    visible = t.List(t.Unicode(), help="names of the classifiers shown")
     range_of_interest = t.List(
         t.Float(),
         help="[lo, hi]: a range of PCF(+) to choose over "
         "(Al-Saffar (2018), ch. 5), on the 0.05 grid; [] for none",
-    )
-    # issue 21: how the threshold will really be chosen (threshold_choice_view, decision_curve_view)
+    ).tag(analysis=True, snapshot="range_of_interest")
+    # How the threshold will really be chosen (threshold_choice_view, decision_curve_view).
     threshold_choice = t.Enum(
         ("none", "score", "score+rate"),
         default_value="none",
         help="draw the score-driven (and rate-driven) cost curves beside "
         "the envelopes, with the gap shaded",
-    )
+    ).tag(analysis=True, snapshot="threshold_choice.method", snapshot_optional=True)
     show_decision_curve = t.Bool(
         False, help="the decision-curve pane: net benefit against threshold probability"
-    )
+    ).tag(analysis=True, snapshot="threshold_choice.show_decision_curve", snapshot_optional=True)
     names = t.List(t.Unicode(), read_only=True, help="all classifier names, in order")
     busy = t.Bool(
         False,
@@ -218,3 +257,20 @@ class WidgetState(t.HasTraits):
         with self.hold_trait_notifications():
             self.cost_fn = float(cost_fn)
             self.cost_fp = float(cost_fp)
+
+
+def traits_for(purpose: str) -> tuple[str, ...]:
+    """The names of the `WidgetState` traits tagged ``purpose`` ("analysis", "page" or
+    "snapshot"), in the order they are declared.
+
+    Examples
+    --------
+    >>> from costwidget.widget.state.state import traits_for
+    >>> traits_for("page")[:3]
+    ('p_pos', 'cost_fn', 'cost_fp')
+    """
+    return tuple(
+        name
+        for name, trait in vars(WidgetState).items()
+        if isinstance(trait, t.TraitType) and trait.metadata.get(purpose)
+    )

@@ -14,6 +14,7 @@ import math
 import ipywidgets as widgets
 import pandas as pd
 
+from ...frontend.contract import CONSTRAINT_COLUMNS, HONEST_COLUMNS, READOUT_COLUMNS, TEXT_COLUMNS
 from ...model import lowest_names, readable
 
 __all__ = [
@@ -27,43 +28,8 @@ __all__ = [
     "HONEST_COLUMNS",
 ]
 
-#: (header in words, its tooltip, the ``w.readout`` column) of the main table.
-READOUT_COLUMNS = [
-    ("threshold", "deploy: positive when score ≥ threshold", "threshold"),
-    ("false-pos. rate", "false-positive rate, FPR", "fpr"),
-    ("true-pos. rate", "true-positive rate, TPR", "tpr"),
-    ("norm. expected cost", "normalized expected cost (NEC), the cost pane's y axis", "nec"),
-    ("expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"),
-    ("operating range, PCF(+)", "where it beats both trivial classifiers", "range_lo"),
-]
-#: Issue 32: with the honest curves shown, the cost on new data of the same threshold.
-HONEST_COLUMNS = [
-    (
-        "norm. cost on new data",
-        "NEC of this threshold's tuning on cases it was not tuned on (cw.honest_cost)",
-        "nec_honest",
-    ),
-    ("cost per case on new data", "in the units of C(−|+) and C(+|−)", "expected_cost_honest"),
-]
-#: The same for the table of an active constraint.
-CONSTRAINT_COLUMNS = [
-    ("false-pos. rate", "false-positive rate under the constraint", "constrained_fpr"),
-    ("true-pos. rate", "true-positive rate under the constraint", "constrained_tpr"),
-    (
-        "norm. expected cost",
-        "normalized expected cost (NEC) under the constraint",
-        "constrained_nec",
-    ),
-    ("expected cost per case", "in the units of C(−|+) and C(+|−)", "constrained_expected_cost"),
-    (
-        "rule to deploy",
-        "randomized between two thresholds when the limit falls between ROC points",
-        "constrained_rule",
-    ),
-    ("best single threshold", "the best rule without randomizing", "best_single_threshold"),
-]
-# Columns of words (left-aligned, wrapping), not numbers.
-_TEXT_COLUMNS = {"constrained_rule"}
+# The columns are facts the page shares (costwidget.frontend.contract).
+_TEXT_COLUMNS = set(TEXT_COLUMNS)
 _TEXT = " class='costwidget-text'"
 # The highlighted row: theme colours, with light-theme fallbacks for pages without the CSS.
 _BEST_STYLE = "background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);font-weight:bold"
@@ -122,7 +88,7 @@ def readout_html(rows, colors: dict, best=_lowest) -> str:
         return "<i>No classifier shown.</i>"
     if best is _lowest:
         best = _lowest(rows, "expected_cost")
-    columns = READOUT_COLUMNS + (HONEST_COLUMNS if any("nec_honest" in r for _, r in rows) else [])
+    columns = READOUT_COLUMNS + (HONEST_COLUMNS if any("nec_honest" in r for _, r in rows) else ())
     return _table(
         rows,
         colors,

@@ -10,6 +10,7 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
+from ...frontend.contract import CAPACITY_LABEL
 from ...model import (
     capacity_from_cases,
     capacity_to_cases,
@@ -25,11 +26,7 @@ from ..text.readout import population_text
 __all__ = ["ConstraintTool", "capacity_text"]
 
 _STYLE = {"description_width": "initial"}
-#: The capacity slider's description in each unit (the unit is part of what the number means).
-_CAPACITY_LABEL = {
-    "cases": "capacity (cases flagged)",
-    "% flagged": "capacity (% of cases flagged)",
-}
+_CAPACITY_LABEL = CAPACITY_LABEL  # shared with the page (costwidget.frontend.contract)
 
 
 def capacity_text(cases: float, n_pos: float, n_neg: float) -> str:

@@ -9,6 +9,7 @@ import bqplot as bq
 import ipywidgets as widgets
 import numpy as np
 
+from ...frontend.contract import GESTURE_DIGITS, RATIO_DECADES, RATIO_STEP
 from ...model import (
     costs_for_ratio,
     iso_performance_segment,
@@ -35,11 +36,6 @@ __all__ = [
 _STYLE = {"description_width": "initial"}
 #: pcf steps of the click target in the cost pane (a click sets pcf to the nearest step).
 CLICK_STEPS = 500
-#: The cost-ratio slider spans 10^-2 .. 10^2, and grows to hold any finite ratio the costs make.
-RATIO_DECADES = 2.0
-#: Significant digits of a value that comes from a gesture: p(+) after a click or drag in the
-#: cost pane, and the cost ratio from its slider.
-GESTURE_DIGITS = 3
 #: The widest the ratio slider grows, in decades either way (10 ** 308 is the largest power of
 #: ten a float holds).
 _MAX_DECADE = 308
@@ -138,7 +134,7 @@ class OperatingPointTool:
             base=10,
             min=-RATIO_DECADES,
             max=RATIO_DECADES,
-            step=0.01,
+            step=RATIO_STEP,
             readout=False,
             readout_format=".3g",
             continuous_update=True,

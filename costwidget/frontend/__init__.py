@@ -1,0 +1,1 @@
+"""What the Python package and the page's front end (``js/src``) share: `contract`."""

@@ -1,0 +1,263 @@
+"""The contract between the Python package and the page's front end (``js/src``).
+
+The front end computes the operating point, the constraint, the readout and the decision again
+in the browser, so that a control move is drawn in the next frame with or without a kernel. Two
+languages then need the same facts. Every such fact has its home here, and Python sends them to
+the front end (`page_contract`, as ``spec["contract"]`` of `costwidget.widget.output.page_spec`
+and the live link's ``contract`` trait); ``js/src`` declares none of them and reads them with
+``useContract`` (``js/src/operating_point.mjs``). The node tests read the same dict from
+``js/test/contract.json``, which ``python -m costwidget.frontend.contract`` writes and
+``tests/test_frontend_mirror.py`` holds equal to this module.
+
+`MIRROR` lists every function the front end computes again (JS name -> the Python function it
+mirrors, operation for operation), and `GLUE` every other export of ``js/src`` (decoding, HTML,
+binding the page's models). ``tests/test_frontend_mirror.py`` fails when a JS export is in
+neither, when a mirror row has no parity case, or when either side of a row has no caller
+outside the tests.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..model import CONSTRAINTS
+from ..widget.state.state import traits_for
+
+__all__ = [
+    "CONSTRAINTS",
+    "PAYLOAD_FORMAT",
+    "PAYLOAD_VERSION",
+    "PAYLOAD_ARRAYS",
+    "PAYLOAD_OPTIONAL_ARRAYS",
+    "SINGLE_ARRAYS",
+    "THRESHOLD_DIGITS",
+    "THRESHOLD_RELATIVE_BOUND",
+    "THRESHOLD_KEYS",
+    "STATE_KEYS",
+    "CONTROL_ROLES",
+    "OWNED_ROLES",
+    "READOUT_COLUMNS",
+    "HONEST_COLUMNS",
+    "CONSTRAINT_COLUMNS",
+    "TEXT_COLUMNS",
+    "RATIO_DECADES",
+    "RATIO_STEP",
+    "GESTURE_DIGITS",
+    "CAPACITY_LABEL",
+    "MIRROR",
+    "GLUE",
+    "page_contract",
+]
+
+# ------------------------------------------------------------------------------------ the payload
+#: The payload format the front end reads (`costwidget.widget.output.frontend_payload`).
+PAYLOAD_FORMAT = "costwidget-operating-point"
+PAYLOAD_VERSION = 2
+#: The float64 arrays of each classifier, in the order they are packed.
+PAYLOAD_ARRAYS = (
+    "hull_threshold",
+    "hull_fpr",
+    "hull_tpr",
+    "segment_lo",
+    "segment_hi",
+    "segment_vertex",
+    "single_threshold",
+    "single_fpr",
+    "single_tpr",
+    "scalars",
+    "hull_next_score",
+)
+#: Those of PAYLOAD_ARRAYS the front end decodes only when the header names them (Python always
+#: sends them; a payload made by hand in a node test may lack them).
+PAYLOAD_OPTIONAL_ARRAYS = ("hull_next_score",)
+#: The arrays that may instead travel as one varint buffer
+#: (`costwidget.widget.output.single_varints.encode_single`).
+SINGLE_ARRAYS = ("single_threshold", "single_fpr", "single_tpr")
+#: Significant digits an encoded single candidate's threshold keeps.
+THRESHOLD_DIGITS = 6
+#: |decoded - exact| <= THRESHOLD_RELATIVE_BOUND * |exact| for an encoded threshold: half a unit
+#: in the 6th significant digit (5e-6 of a number whose leading digit is 1) plus two units in
+#: the last place of a double.
+THRESHOLD_RELATIVE_BOUND = 5e-6 + 2 * 2.0**-52
+#: The order-preserving keys of encoded thresholds: the keys of ±inf and NaN lie beyond every
+#: finite threshold's key; decimal exponents of doubles lie in [-324, 308], shifted by
+#: ``exponent_offset`` to be >= 0.
+THRESHOLD_KEYS = {"inf": 1 << 40, "nan": 1 << 41, "exponent_offset": 400}
+
+# ------------------------------------------------------------------------------------ the state
+#: The state keys the front end reads and sends back: the `WidgetState` traits tagged
+#: ``page=True``, and whether the workforce population was set (a plain attribute of the
+#: state: n_pos and n_neg mean "set" or "following p(+)" only with it).
+STATE_KEYS = (*traits_for("page"), "population_set")
+
+# ------------------------------------------------------------------------------------ the roles
+#: The controls the page binds, by role (`page_spec` maps each role to its model's id): every
+#: other control needs Python, and an exported page shows it disabled (`page_limits`).
+CONTROL_ROLES = (
+    "p_pos",
+    "p_pos_value",
+    "cost_fn",
+    "cost_fp",
+    "log_ratio",
+    "constraint",
+    "max_fpr",
+    "capacity",
+    "capacity_unit",
+    "n_pos",
+    "n_neg",
+)
+#: What the front end writes, one writer each: the kernel writes none of them while it is
+#: attached, and an exported page has no kernel.
+OWNED_ROLES = (
+    "iso_lines",
+    "chosen",
+    "operating_line",
+    "nec_points",
+    "winner_dot",
+    "handle",
+    "roc_line",
+    "roc_points",
+    "cost_lines",
+    "readout",
+    "constrained_readout",
+    "pcf",
+    "ratio_text",
+    "capacity_value",
+    "message",
+    "neyman_pearson_layout",
+    "workforce_layout",
+    "headline",
+    "population_value",
+)
+
+# ------------------------------------------------------------------------------------ the readout
+#: (header in words, its tooltip, the ``w.readout`` column) of the main table.
+READOUT_COLUMNS = (
+    ("threshold", "deploy: positive when score ≥ threshold", "threshold"),
+    ("false-pos. rate", "false-positive rate, FPR", "fpr"),
+    ("true-pos. rate", "true-positive rate, TPR", "tpr"),
+    ("norm. expected cost", "normalized expected cost (NEC), the cost pane's y axis", "nec"),
+    ("expected cost per case", "in the units of C(−|+) and C(+|−)", "expected_cost"),
+    ("operating range, PCF(+)", "where it beats both trivial classifiers", "range_lo"),
+)
+#: With the honest curves shown, the cost on new data of the same threshold.
+HONEST_COLUMNS = (
+    (
+        "norm. cost on new data",
+        "NEC of this threshold's tuning on cases it was not tuned on (cw.honest_cost)",
+        "nec_honest",
+    ),
+    ("cost per case on new data", "in the units of C(−|+) and C(+|−)", "expected_cost_honest"),
+)
+#: The same for the table of an active constraint.
+CONSTRAINT_COLUMNS = (
+    ("false-pos. rate", "false-positive rate under the constraint", "constrained_fpr"),
+    ("true-pos. rate", "true-positive rate under the constraint", "constrained_tpr"),
+    (
+        "norm. expected cost",
+        "normalized expected cost (NEC) under the constraint",
+        "constrained_nec",
+    ),
+    ("expected cost per case", "in the units of C(−|+) and C(+|−)", "constrained_expected_cost"),
+    (
+        "rule to deploy",
+        "randomized between two thresholds when the limit falls between ROC points",
+        "constrained_rule",
+    ),
+    ("best single threshold", "the best rule without randomizing", "best_single_threshold"),
+)
+#: Columns of words (left-aligned, wrapping), not numbers.
+TEXT_COLUMNS = ("constrained_rule",)
+
+# ------------------------------------------------------------------------------------ the controls
+#: The cost-ratio slider spans 10^-2 .. 10^2 (it grows to hold any finite ratio the costs make),
+#: in steps of RATIO_STEP decades.
+RATIO_DECADES = 2.0
+RATIO_STEP = 0.01
+#: Significant digits of a value that comes from a gesture: p(+) after a click or drag in the
+#: cost pane, and the cost ratio from its slider.
+GESTURE_DIGITS = 3
+#: The capacity slider's description in each unit (the unit is part of what the number means).
+CAPACITY_LABEL = {
+    "cases": "capacity (cases flagged)",
+    "% flagged": "capacity (% of cases flagged)",
+}
+
+# ------------------------------------------------------------------------------------ the mirror
+#: Every function the front end computes again: JS export -> the Python function it mirrors
+#: (``module:qualified name``), operation for operation, so that both give the same doubles and
+#: the same words. tests/test_frontend_parity.py holds each pair equal.
+MIRROR = {
+    # operating_point.mjs
+    "probabilityCost": "costwidget.model.kernels.costs:probability_cost",
+    "best": "costwidget.model.classifier.classifier:Classifier.best",
+    "neymanPearson": "costwidget.model.classifier.classifier:Classifier.neyman_pearson",
+    "workforce": "costwidget.model.classifier.classifier:Classifier.workforce",
+    "isoPerformanceSegment": "costwidget.model.kernels.geometry:iso_performance_segment",
+    "workforceSegment": "costwidget.model.kernels.geometry:workforce_segment",
+    "decide": "costwidget.model.decisions.decide:decide",
+    "readoutHtml": "costwidget.widget.text.readout:readout_html",
+    "constraintHtml": "costwidget.widget.text.readout:constraint_html",
+    "constraintDescription": "costwidget.widget.text.readout:constraint_description",
+    "populationText": "costwidget.widget.text.readout:population_text",
+    "headlineHtml": "costwidget.widget.text.headline:headline_html",
+    "pcfLabel": "costwidget.widget.tools.operating_point:pcf_label",
+    "formatRatio": "costwidget.widget.tools.operating_point:format_ratio",
+    "capacityText": "costwidget.widget.tools.constraint:capacity_text",
+    "readable": "costwidget.model.kernels.readable:readable",
+    "readableValue": "costwidget.model.kernels.readable:readable_value",
+    "roundSignificant": "costwidget.model.kernels.readable:round_significant",
+    "selectingThreshold": "costwidget.model.kernels.readable:selecting_threshold",
+    # page_bind.mjs
+    "costsForRatio": "costwidget.model.decisions.operating:costs_for_ratio",
+    "costsForPcf": "costwidget.model.decisions.operating:costs_for_pcf",
+    "prevalenceForPcf": "costwidget.model.decisions.operating:prevalence_for_pcf",
+    "snapPcf": "costwidget.model.decisions.operating:snap_pcf",
+    "moveToPcf": "costwidget.model.decisions.operating:move_to_pcf",
+    "populationFor": "costwidget.model.decisions.operating:population_for",
+    "capacityToCases": "costwidget.model.decisions.operating:capacity_to_cases",
+    "capacityFromCases": "costwidget.model.decisions.operating:capacity_from_cases",
+}
+#: Every other export of js/src: reading what Python sent, drawing, binding the page's models,
+#: and Python's own formatting, none of which has a Python twin to keep equal.
+GLUE = (
+    # operating_point.mjs
+    "useContract",
+    "contract",
+    "bufferBytes",
+    "base64ToBytes",
+    "decodePayload",
+    "makeClassifier",
+    "computeView",
+    "formatPy",
+    "jsonable",
+    # page_bind.mjs
+    "bindPage",
+    "installTypedRefusals",
+    "changedKeys",
+    # live_link.mjs
+    "bindLive",
+    "steppedValue",
+    "installArrowKeys",
+    "default",
+)
+
+
+def page_contract() -> dict:
+    """The contract as the front end reads it: a JSON-able dict of the facts above.
+
+    Examples
+    --------
+    >>> from costwidget.frontend.contract import page_contract
+    >>> page_contract()["CONSTRAINTS"]
+    ['none', 'neyman_pearson', 'workforce']
+    """
+    facts = {name: globals()[name] for name in __all__ if name not in ("MIRROR", "GLUE")}
+    facts.pop("page_contract")
+    return json.loads(json.dumps(facts))
+
+
+if __name__ == "__main__":  # python -m costwidget.frontend.contract > js/test/contract.json
+    json.dump(page_contract(), sys.stdout, indent=1, ensure_ascii=False)
+    sys.stdout.write("\n")
