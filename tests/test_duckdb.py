@@ -296,20 +296,6 @@ def test_zero_weights_drop_their_rows_as_from_scores_does():
     _assert_same(got, ref)
 
 
-def test_the_old_keywords_still_work_with_a_deprecation_warning():
-    rel = _rel(p=[0.1, 0.9], y=[0, 1])
-    with pytest.warns(
-        DeprecationWarning, match="from_duckdb's score= is deprecated.*y_score='p'"
-    ) as record:
-        got = cw.from_duckdb(rel, score="p", y_true="y", model=None)
-    assert got["p"].nec(0.5) == 0.0
-    assert record[0].filename == __file__  # the warning points at the caller's line
-    with pytest.warns(DeprecationWarning, match="from_duckdb's label= is deprecated"):
-        cw.from_duckdb(rel, y_score="p", label="y", model=None)
-    with pytest.raises(TypeError, match="Give the column as y_score= only"):
-        cw.from_duckdb(rel, score="p", y_score="q", model=None)
-
-
 # ---------------------------------------------------------------------- awkward columns
 @pytest.mark.parametrize("how", PLANS)
 @pytest.mark.parametrize("decimals", [None, 1])

@@ -256,10 +256,10 @@ def test_export_of_attached_widget_has_python_marks_and_no_link(w):
     x = np.frombuffer(base64.b64decode(buf["data"]), dtype=line["state"]["x"]["dtype"])
     assert list(x) == [w.pcf, w.pcf]
     readout = state[w.readout_view.widget.model_id]["state"]["value"]
-    from costwidget.model.decisions.operating import operating_rows
+    import costwidget as cw
     from costwidget.widget.text.readout import readout_html
 
-    rows = operating_rows(w.classifiers, p_pos=0.62, cost_fn=1.0, cost_fp=1.0)
+    rows = cw.decide(w.classifiers, p_pos=0.62, cost_fn=1.0, cost_fp=1.0).rows
     assert readout == readout_html(rows, dict(w.colors))
 
 

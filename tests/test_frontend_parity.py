@@ -4,7 +4,7 @@ Random classifiers (tied scores, weights, from_confusion with whole and fraction
 from_roc with and without thresholds, perfect and useless ones) are packed by
 ``frontend_payload.pack_classifiers``; >= 1000 random widget states over them are answered once
 by the model (``clf.best``, ``clf.nec``, ``clf.operating_point``, ``clf.neyman_pearson``,
-``clf.workforce``, ``operating_rows``, the geometry of the marks) and once by the module, in
+``clf.workforce``, ``decide``, the geometry of the marks) and once by the module, in
 one ``node js/test/parity_runner.mjs`` run. The states include p(+) at exactly 0 and 1, zero
 costs, PCF(+) exactly at envelope breakpoints, Neyman-Pearson limits on hull vertices and
 between two, workforce capacities on hull vertices, between, above the positives and above all
@@ -34,7 +34,6 @@ import pytest
 import costwidget as cw
 from costwidget.frontend.contract import page_contract
 from costwidget.model import readable
-from costwidget.model.decisions.operating import operating_rows
 from costwidget.model.kernels.geometry import iso_performance_segment, workforce_segment
 from costwidget.model.kernels.readable import next_lower_scores
 from costwidget.widget.output.frontend_payload import (
@@ -236,8 +235,30 @@ def random_state(rng, group, counters):
 
 
 # ------------------------------------------------------------------------------ the model's answers
+# Each state's model answers are computed once and read by every test that compares with them.
+_MEMO: dict = {}
+
+
+def _memo(kind, s, compute):
+    """``compute()`` once per (kind, state); a ValueError it raised is raised again."""
+    hit = _MEMO.get((kind, id(s)))
+    if hit is None or hit[0] is not s:
+        try:
+            hit = (s, compute(), None)
+        except ValueError as exc:
+            hit = (s, None, exc)
+        _MEMO[(kind, id(s))] = hit
+    if hit[2] is not None:
+        raise hit[2]
+    return hit[1]
+
+
 def model_answer(group, s):
     """What the Python model says for state s, or {"error": ...} when it refuses the state."""
+    return _memo("answer", s, lambda: _model_answer(group, s))
+
+
+def _model_answer(group, s):
     clfs = [c for _, c in group]
     try:
         pcf = cw.probability_cost(s["p_pos"], s["cost_fn"], s["cost_fp"])
@@ -273,14 +294,8 @@ def model_answer(group, s):
         "iso": iso,
         "constrained": [constrained.get(c.name) for c in clfs],
         "roc_line": line,
-        "rows": operating_rows(
-            visible,
-            p_pos=s["p_pos"],
-            cost_fn=s["cost_fn"],
-            cost_fp=s["cost_fp"],
-            constrained=constrained,
-            best={c.name: op for c, op in zip(clfs, ops)},
-        ),
+        # The readout's rows are the decision's (the page's too): one answer, every view.
+        "rows": list(model_decision(group, s).rows),
     }
 
 
@@ -721,6 +736,10 @@ def test_python_format_agrees(parity):
 # ------------------------------------------------------------------------------ the decision
 def model_decision(group, s):
     """``decide`` for state s over its visible classifiers (the page's shown ones)."""
+    return _memo("decision", s, lambda: _model_decision(group, s))
+
+
+def _model_decision(group, s):
     shown = set(s["visible"])
     kind = s["constraint"]
     return cw.decide(

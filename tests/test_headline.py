@@ -16,7 +16,6 @@ import pytest
 
 import costwidget as cw
 from costwidget.model import readable
-from costwidget.model.decisions.headline import headline_text
 
 
 def brute_best(y, scores, p, fn, fp):
@@ -223,17 +222,6 @@ def test_static_figure_caption_carries_the_headline(data):
     w = _widget(data)
     assert w.headline.text in caption(w)
     w.close()
-
-
-def test_headline_text_ties_and_gaps():
-    rows = [
-        ("a", {"threshold": 0.5, "fpr": 0.1, "tpr": 0.9, "expected_cost": 0.2}),
-        ("b", {"threshold": 0.4, "fpr": 0.2, "tpr": 0.8, "expected_cost": 0.2}),
-        ("c", {"threshold": 0.3, "fpr": 0.3, "tpr": 0.7, "expected_cost": 0.5}),
-    ]
-    assert headline_text(rows).startswith("Tie: 2 classifiers")
-    assert headline_text(rows[1:]).endswith("next best c, +0.3")
-    assert headline_text([]) == "No classifier shown."
 
 
 def test_population_follows_p_until_set(data):

@@ -188,7 +188,8 @@ def test_folds_are_drawn_once_for_all_estimators():
         [LogisticRegression(), LinearSVC(random_state=0)], X, y, cv=KFold(4, shuffle=True)
     )
     a, b = models.values()
-    assert a._fold_codes is not None and np.array_equal(a._fold_codes, b._fold_codes)
+    assert a._sample.fold_codes is not None
+    assert np.array_equal(a._sample.fold_codes, b._sample.fold_codes)
     assert len(a.fold_average("vertical", space="roc")) > 2
     spread = b.fold_spread(grid=11)
     assert (spread["lower"] <= spread["upper"]).all()

@@ -17,11 +17,11 @@ def test_renamed_is_a_copy_and_leaves_the_original():
         clf.renamed(3)
 
 
-def test_setting_name_warns():
+def test_name_is_read_only():
     clf = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7)
-    with pytest.warns(DeprecationWarning, match=r"use clf.renamed\(name\)"):
+    with pytest.raises(AttributeError):
         clf.name = "x"
-    assert clf.name == "x"
+    assert clf.name is None
 
 
 def test_sample_holds_the_cases_and_leaves_the_callers_arrays_writable():

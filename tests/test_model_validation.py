@@ -297,11 +297,6 @@ def test_from_frame_takes_sklearn_column_names_and_warns_on_old_ones():
         [0.5, 1],
         [1, 1],
     ]
-    with pytest.warns(DeprecationWarning, match=r"label= is deprecated.*use y_true='y'"):
-        old = cw.Classifier.from_frame(df, label="y", y_score="s", model="m")["a"]
-    assert old.roc.equals(new.roc)
-    with pytest.raises(TypeError, match=r"y_score= only"):
-        cw.Classifier.from_frame(df, score="s", y_score="t", model="m")
 
 
 def test_column_names_are_one_set():

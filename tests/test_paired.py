@@ -5,6 +5,7 @@ import pytest
 from pairs import correlated_pair
 
 import costwidget as cw
+from costwidget.model import scored_arrays
 from costwidget.model.uncertainty.paired import significant_intervals
 
 
@@ -33,8 +34,8 @@ def test_fixed_threshold_joint_table_matches_direct_resampling():
         random_state=0,
         simultaneous=False,
     )
-    is_pos, sa, _ = a._scored_data
-    _, sb, _ = b._scored_data
+    is_pos, sa, _ = scored_arrays(a)
+    _, sb, _ = scored_arrays(b)
     pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
     r = np.random.default_rng(5)
     diffs = []
@@ -114,18 +115,18 @@ def test_level_change_reuses_cache_and_seed_is_reproducible():
 def test_errors():
     rng = np.random.default_rng(2)
     a, b = correlated_pair(rng, 10, 10, shift_a=1, shift_b=1, rho=0.5)
-    y = a._scored_data[0]
+    y = scored_arrays(a)[0]
     with pytest.raises(ValueError, match="level"):
         cw.difference_band(a, b, 1.0)
     with pytest.raises(ValueError, match="n_boot"):
         cw.difference_band(a, b, n_boot=0)
     folds = np.arange(20) % 2
     # Built over the same label array y: known to be the same cases, so the folds are compared.
-    fa = cw.Classifier.from_scores(y, a._scored_data[1], folds=folds)
-    fb = cw.Classifier.from_scores(y, b._scored_data[1])
+    fa = cw.Classifier.from_scores(y, scored_arrays(a)[1], folds=folds)
+    fb = cw.Classifier.from_scores(y, scored_arrays(b)[1])
     with pytest.raises(ValueError, match="[Ff]olds were given for a but not"):
         cw.difference_band(fa, fb)
-    other = cw.Classifier.from_scores(y[::-1], b._scored_data[1])
+    other = cw.Classifier.from_scores(y[::-1], scored_arrays(b)[1])
     with pytest.raises(ValueError, match="not known to score the same instances.*instance="):
         cw.difference_band(a, other)
     with pytest.raises(TypeError, match="Classifier"):

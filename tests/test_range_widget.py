@@ -16,6 +16,7 @@ import pytest
 import traitlets as t
 
 import costwidget as cw
+from costwidget.model import scored_arrays
 from costwidget.widget import CostWidget
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -232,7 +233,7 @@ def test_thesis_view_draws_exact_curves_on_the_thesis_axis(parts, classifiers):
         )
         # each threshold piece: the rule score >= threshold, applied to the raw data,
         # reaches the minimum TMC inside its piece
-        is_pos, scores, _ = clf._scored_data
+        is_pos, scores, _ = scored_arrays(clf)
         seg = view.threshold_lines[clf.name]
         assert len(np.asarray(seg.x)) >= 2
         for (a, b), (th, _) in zip(np.asarray(seg.x), np.asarray(seg.y)):

@@ -127,11 +127,3 @@ def test_weights_equal_duckdb_and_from_scores(spark, frame):
     bad = spark.createDataFrame(weighted.assign(w=np.where(weighted.index == 5, -2.0, 1.0)))
     with pytest.raises(ValueError, match=r"Column 'w' \(sample_weight=\) has negative weights"):
         cw.from_spark(bad, model="model", pos_label="fraud", sample_weight="w")
-
-
-def test_the_old_keywords_still_work_with_a_deprecation_warning(spark, frame):
-    df = spark.createDataFrame(frame.rename(columns={"score": "p"}))
-    with pytest.warns(DeprecationWarning, match="from_spark's score= is deprecated"):
-        got = cw.from_spark(df, score="p", model="model", pos_label="fraud")
-    ref = cw.Classifier.from_frame(frame, pos_label="fraud")
-    _assert_same(got["logit"], ref["logit"])

@@ -86,7 +86,6 @@ from .kernels.validation import (
     check_pcf,
     check_probability,
     missing_columns,
-    renamed_keyword,
 )
 from .uncertainty.band_limits import band_limits_at
 from .uncertainty.bands import scored_arrays
@@ -114,7 +113,6 @@ FOR_CLIENTS = (
     "check_pcf",
     "check_probability",
     "missing_columns",
-    "renamed_keyword",
     # uncertainty
     "scored_arrays",
     "band_limits_at",

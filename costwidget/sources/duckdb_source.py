@@ -198,8 +198,6 @@ def from_duckdb(
     pos_label=None,
     decimals=None,
     connection=None,
-    label=None,
-    score=None,
 ) -> dict:
     """Classifiers counted by DuckDB over Parquet/CSV files, relations or tables.
 
@@ -272,9 +270,6 @@ def from_duckdb(
     connection : duckdb.DuckDBPyConnection, optional
         The connection to read tables from (and files with; default: a cursor
         on one in-memory database per process).
-    label, score : str, optional
-        Deprecated spellings of ``y_true`` and ``y_score`` (they warn, and
-        will be removed in the next release).
 
     Returns
     -------
@@ -301,9 +296,7 @@ def from_duckdb(
     """
     duckdb = require("duckdb", "duckdb")
     require("pyarrow", "duckdb")
-    cols = columns_from_keywords(
-        "from_duckdb", y_true, y_score, model, fold, sample_weight, label, score
-    )
+    cols = columns_from_keywords(y_true, y_score, model, fold, sample_weight)
     decimals = check_decimals(decimals)
     rel, what, kind = _relation(duckdb, source, connection)
     check_columns(cols, rel.columns, rel.types, what)

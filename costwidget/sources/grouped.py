@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model import Classifier, counts_classifier, missing_columns, renamed_keyword
+from ..model import Classifier, counts_classifier, missing_columns
 
 __all__ = [
     "Columns",
@@ -99,12 +99,11 @@ class Columns:
         ]
 
 
-def columns_from_keywords(where, y_true, y_score, model, fold, sample_weight, label, score):
-    """The :class:`Columns` of an engine's keywords (``label=``/``score=`` deprecated)."""
-    # stacklevel 4: renamed_keyword, this function, from_duckdb/from_spark, the user's call.
+def columns_from_keywords(y_true, y_score, model, fold, sample_weight):
+    """The :class:`Columns` of an engine's keywords."""
     return Columns(
-        score=renamed_keyword(where, "score", score, "y_score", y_score, "score", stacklevel=4),
-        label=renamed_keyword(where, "label", label, "y_true", y_true, "label", stacklevel=4),
+        score=y_score,
+        label=y_true,
         model=model,
         fold=fold,
         weight=sample_weight,

@@ -76,8 +76,6 @@ def from_spark(
     sample_weight=None,
     pos_label=None,
     decimals=None,
-    label=None,
-    score=None,
 ) -> dict:
     """Classifiers counted by Spark: ``groupBy`` + ``agg`` on the cluster, only the counts collected.
 
@@ -105,9 +103,7 @@ def from_spark(
 
     if not isinstance(df, DataFrame):
         raise TypeError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}.")
-    cols = columns_from_keywords(
-        "from_spark", y_true, y_score, model, fold, sample_weight, label, score
-    )
+    cols = columns_from_keywords(y_true, y_score, model, fold, sample_weight)
     decimals = check_decimals(decimals)
     types = dict(df.dtypes)
     check_columns(cols, df.columns, [types[c] for c in df.columns], "The DataFrame")

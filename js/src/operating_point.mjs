@@ -3,21 +3,10 @@
 // buffers) so that a control move can be drawn in the next frame, with or without a kernel.
 //
 // This module mirrors the Python model *exactly*, operation for operation, so that its answers
-// are the same IEEE doubles (tests/test_frontend_parity.py checks it on >= 1000 states):
-//
-//   probabilityCost      costwidget/model/kernels/costs.py            probability_cost (eq. 6)
-//   best                 costwidget/model/classifier/classifier.py       Classifier.best / Envelope.vertex_at
-//   operatingPoint       costwidget/model/classifier/classifier.py       Classifier.operating_point
-//   neymanPearson,       costwidget/model/classifier/classifier.py and   Classifier.neyman_pearson / workforce,
-//   workforce            costwidget/model/decisions/constraints.py      solve_linear_constraint
-//   isoPerformanceSegment, workforceSegment                   costwidget/model/kernels/geometry.py
-//   readoutRows          costwidget/model/decisions/operating.py        operating_rows
-//   decide, decisionOf   costwidget/model/decisions/decide.py           decide (Decision.to_dict())
-//   readoutHtml, ...     costwidget/widget/text/readout.py         the readout's HTML tables
-//   readable, ...        costwidget/model/kernels/readable.py         the one rule for shown numbers
-//   headlineText         costwidget/model/decisions/headline.py         the headline above the panes
-//   fittingBand, bandWords  costwidget/model/decisions/runner_up.py     how sure: the kernel's band, said
-//                        while it is of the page's state (the page computes no band: issue 32)
+// are the same IEEE doubles and the same words. Which export mirrors which Python function is
+// listed in one table, costwidget/frontend/contract.py MIRROR (every other export is in its
+// GLUE list); tests/test_frontend_parity.py keeps each pair equal on >= 1000 states, and
+// tests/test_frontend_mirror.py keeps the table whole.
 //
 // Rules kept from the Python so that doubles agree bit for bit: the same order of operations
 // (`(1 - tpr - fpr) * pcf + fpr` is `((1 - tpr) - fpr) * pcf + fpr`), no fused multiply-add (JS
@@ -437,27 +426,6 @@ export function best(clf, pcf) {
   return { pcf, vertex: k, threshold: clf.hull.threshold[k], fpr, tpr, nec };
 }
 
-/**
- * The lower envelope's value at pcf (Classifier.nec).
- * @param {Classifier} clf @param {number} pcf
- * @returns {number}
- */
-export function nec(clf, pcf) {
-  return best(clf, pcf).nec;
-}
-
-/**
- * The optimal vertex for a prevalence and costs, with the expected cost per case in the costs'
- * units (Classifier.operating_point with p_pos given).
- * @param {Classifier} clf
- * @param {{p_pos: number, cost_fn: number, cost_fp: number}} state
- */
-export function operatingPoint(clf, { p_pos, cost_fn, cost_fp }) {
-  const pcf = probabilityCost(p_pos, cost_fn, cost_fp);
-  const op = best(clf, pcf);
-  return { ...op, expected_cost: op.nec * costScale(p_pos, cost_fn, cost_fp) };
-}
-
 // ------------------------------------------------------------------------------------ geometry
 
 /**
@@ -850,20 +818,6 @@ function mixRule(rule) {
   return `threshold ${readable(rule.threshold)}`;
 }
 
-/**
- * The readout's rows (model/decisions/operating.py operating_rows, model/decisions/operating.py readout_row): one
- * per visible classifier, the columns of `w.readout`, and, with a constraint, the constrained
- * columns of each classifier's cheapest allowed rule. The rows of `decisionOf`.
- * @param {Array<Classifier>} classifiers
- * @param {object} state
- * @param {{best?: Array, constrained?: Array}} [known]  look-ups already made for the marks
- *   (index-aligned with `classifiers`), so a frame computes each once
- * @returns {Array<[string, object]>}
- */
-export function readoutRows(classifiers, state, known = {}) {
-  return decisionOf(classifiers, state, known).rows;
-}
-
 // ------------------------------------------------------------------------------------ the readout's HTML
 
 const TEXT = " class='costwidget-text'";
@@ -917,7 +871,7 @@ function table(rows, colors, columns, bestBy, caption, note, cssClass, highlight
 
 /**
  * The readout table (widget/text/readout.py readout_html), the lowest expected cost highlighted.
- * @param {Array<[string, object]>} rows  from readoutRows
+ * @param {Array<[string, object]>} rows  the decision's rows (decisionOf)
  * @param {Object<string, string>} colors  classifier name -> CSS colour
  * @returns {string}
  */
@@ -1076,58 +1030,6 @@ export function lowestNames(rows, column) {
 
 function percentText(rate) {
   return readable(roundSignificant(100.0 * rate, 3));
-}
-
-function ruleText(row, constrained, lower) {
-  if (constrained) return `, ${row.constrained_rule}`; // then ": cost" (a comma there read ",:")
-  const t = row.threshold;
-  if (t === Infinity || (row.fpr === 0 && row.tpr === 0)) return " flagging no case";
-  if (t === -Infinity || (row.fpr === 1 && row.tpr === 1)) return " flagging every case";
-  if (t == null || Number.isNaN(t)) return "";
-  return ` at score ≥ ${selectingThreshold(t, lower)}`;
-}
-
-/** model/decisions/headline.py _trivial: at PCF(+) = 0 (1) flagging no (every) case costs nothing. */
-function trivialText(pcf, constrained) {
-  if (pcf == null) return null;
-  const lead = constrained ? "Under the constraint, flag" : "Flag";
-  if (pcf === 0) return `${lead} no case: 0 per case (at PCF(+) = 0 only false positives cost)`;
-  if (pcf === 1 && !constrained) {
-    return `${lead} every case: 0 per case (at PCF(+) = 1 only missed positives cost)`;
-  }
-  return null;
-}
-
-/**
- * model/decisions/headline.py headline_text: one line that names the best classifier, or the tie.
- * @param {Array<[string, object]>} rows  from readoutRows
- * @param {boolean} [constrained]
- * @param {{pcf?: number, lowerScores?: Map<string, number>}} [options]  PCF(+), and the next
- *   lower distinct score below each row's threshold, by name
- */
-export function headlineText(rows, constrained = false, { pcf = null, lowerScores = null } = {}) {
-  if (!rows.length) return "No classifier shown.";
-  const trivial = trivialText(pcf, constrained);
-  if (trivial !== null) return trivial;
-  const prefix = constrained ? "constrained_" : "";
-  const column = `${prefix}expected_cost`;
-  const low = lowestNames(rows, column);
-  if (!low.length) return constrained ? "No classifier meets the constraint." : "No cost to compare.";
-  const byName = new Map(rows);
-  const cost = byName.get(low[0])[column];
-  if (low.length > 1) {
-    return `Tie: ${low.length} classifiers share the lowest cost, ${readable(cost)} per case; ` +
-      "none is the best here";
-  }
-  const name = low[0];
-  const row = byName.get(name);
-  const lead = constrained ? "Under the constraint, deploy" : "Deploy";
-  const lower = lowerScores && lowerScores.has(name) ? lowerScores.get(name) : null;
-  let text = `${lead} ${name}${ruleText(row, constrained, lower)}: ${readable(cost)} per case ` +
-    `(FPR ${percentText(row[`${prefix}fpr`])} %, TPR ${percentText(row[`${prefix}tpr`])} %)`;
-  const nxt = lowestNames(rows.filter(([n]) => n !== name), column);
-  if (nxt.length) text += `; next best ${nxt[0]}, +${readable(byName.get(nxt[0])[column] - cost)}`;
-  return text;
 }
 
 /** widget/text/headline.py headline_html: the text, escaped (names are user text). */

@@ -68,7 +68,7 @@ const states = input.states.map((s) => attempt(() => {
     winner_dot: { x: view.operating.winnerDot.x, y: view.operating.winnerDot.y,
       colors: view.operating.winnerDot.colors, visible: view.operating.winnerDot.visible },
     operating_line: [view.operating.operatingLine.x, view.operating.operatingLine.y],
-    expected_cost: groups[s.group].map((c) => op.operatingPoint(c, s).expected_cost),
+    expected_cost: view.operating.best.map((b) => b.nec * op.costScale(s.p_pos, s.cost_fn, s.cost_fp)),
     constrained: view.constraint.constrained,
     roc_line: [view.constraint.rocLine.x, view.constraint.rocLine.y],
     roc_points: [view.constraint.rocPoints.x, view.constraint.rocPoints.y],

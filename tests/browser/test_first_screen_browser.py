@@ -2,7 +2,7 @@
 
 At 1400×900: the headline lies above the panes, inside the first 900 px; it names the model,
 threshold and cost that the Python model gives at the state the page shows (computed here from
-that state with ``operating_rows``, the lowest cost found by this file); a tie is named as a tie
+that state with ``decide``, the lowest cost found by this file); a tie is named as a tie
 with no highlighted row; after p(+) = 0.29995937 and C(−|+) = 3.1879154963398624 no number in a
 field, a table or the headline has more than 5 significant digits; a click at PCF(+) ≈ 0.7
 keeps the typed costs 5 and 1 and gives a round p(+).
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from lab_server import wait_for_state
 
+import costwidget as cw
 from costwidget.model import next_lower_scores, probability_cost, readable
-from costwidget.model.decisions.operating import operating_rows
 from costwidget.model.kernels.readable import selecting_threshold
 
 VIEWPORT = {"width": 1400, "height": 900}
@@ -111,9 +111,9 @@ def _open(browser, w, tmp_path, name):
 
 def _expected_headline_parts(w, s):
     """(name, threshold text, cost text) of the one cheapest model at the page's state."""
-    rows = operating_rows(
+    rows = cw.decide(
         w.classifiers, p_pos=s["p_pos"], cost_fn=s["cost_fn"], cost_fp=s["cost_fp"]
-    )
+    ).rows
     costs = [row["expected_cost"] for _, row in rows]
     i = int(np.argmin(costs))
     assert sorted(costs)[1] > costs[i], "the test data should have one cheapest model"

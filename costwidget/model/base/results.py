@@ -110,8 +110,6 @@ class ConstrainedPoint:
         The best single, non-randomized threshold that satisfies the constraint.
     slope, intercept : float
         The optimal classifier's cost line ``NEC = slope·PCF + intercept`` (eq. 8).
-    single_slope, single_intercept : float
-        The cost line of the single-threshold choice.
     message : str
         One sentence saying what happened, for display.
 
@@ -143,14 +141,6 @@ class ConstrainedPoint:
     @property
     def intercept(self) -> float:
         return self.fpr
-
-    @property
-    def single_slope(self) -> float:
-        return 1.0 - self.single_tpr - self.single_fpr
-
-    @property
-    def single_intercept(self) -> float:
-        return self.single_fpr
 
     def nec(self, pcf):
         """The optimal classifier's cost line at pcf."""

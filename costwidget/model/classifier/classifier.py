@@ -156,19 +156,6 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         """
         return self._name
 
-    @name.setter
-    def name(self, value):
-        # Kept one release for code that assigned names; identity is read-only after that.
-        import warnings
-
-        warnings.warn(
-            "Setting Classifier.name is deprecated and will be an error in the next "
-            "release; use clf.renamed(name), which returns a renamed copy.",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        self._name = check_name(value)
-
     def renamed(self, name: str | None) -> Classifier:
         """A copy of this classifier under another name; this one is unchanged.
 
@@ -235,16 +222,6 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         ([0, 1, 2, 2, 2], [0, 0, 0, 1, 2], 2, 2)
         """
         return self._counts
-
-    @property
-    def _scored_data(self):
-        # (is_pos, scores, weights): the older private spelling, still read by the widget.
-        s = self._sample
-        return None if s is None else (s.is_pos, s.scores, s.weights)
-
-    @property
-    def _fold_codes(self):
-        return None if self._sample is None else self._sample.fold_codes
 
     # Rates of every ROC point, made on first use: at 10^6 points they cost more
     # than the hull, and the envelope needs only the hull's.

@@ -27,7 +27,6 @@ from ..kernels.validation import (
     check_sample_weight,
     missing_columns,
     order_models,
-    renamed_keyword,
 )
 
 __all__ = ["ClassifierConstructors"]
@@ -154,8 +153,6 @@ class ClassifierConstructors:
         fold=None,
         instance=None,
         pos_label=None,
-        label=None,
-        score=None,
     ):
         """Classifiers from a long DataFrame: one row per (model, instance), one Classifier per model.
 
@@ -184,9 +181,6 @@ class ClassifierConstructors:
             order, and the classifiers cannot be paired: nothing says which
             row of one model is which row of another.
         pos_label : label, optional
-        label, score : str, optional
-            Deprecated spellings of ``y_true`` and ``y_score`` (they warn, and
-            will be removed in the next release).
 
         Returns
         -------
@@ -208,8 +202,7 @@ class ClassifierConstructors:
         """
         if not isinstance(frame, pd.DataFrame):
             raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
-        label = renamed_keyword("from_frame", "label", label, "y_true", y_true, "label")
-        score = renamed_keyword("from_frame", "score", score, "y_score", y_score, "score")
+        label, score = y_true, y_score
         roles = [
             (role, c)
             for role, c in (

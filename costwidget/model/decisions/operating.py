@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import math
 
-import pandas as pd
-
 from ..kernels.costs import probability_cost
 from ..kernels.readable import readable, round_significant
 from ..kernels.validation import check_costs, check_probability
@@ -27,8 +25,6 @@ __all__ = [
     "costs_for_ratio",
     "capacity_to_cases",
     "capacity_from_cases",
-    "operating_table",
-    "operating_rows",
     "cheapest_allowed",
     "readout_row",
     "CAPACITY_UNITS",
@@ -312,86 +308,6 @@ def capacity_from_cases(cases, unit: str, *, n_pos: float, n_neg: float) -> floa
         return float(cases)
     total = float(n_pos) + float(n_neg)
     return 100.0 * float(cases) / total if total > 0 else 0.0
-
-
-def operating_table(
-    classifiers, *, p_pos: float, cost_fn: float, cost_fp: float, constrained=None, best=None
-) -> pd.DataFrame:
-    """The numbers at one operating point, one row per classifier (what the widget's readout shows).
-
-    Parameters
-    ----------
-    classifiers : sequence of Classifier
-        Named classifiers.
-    p_pos, cost_fn, cost_fp : float
-        The operating point.
-    constrained : dict, optional
-        ``{name: ConstrainedPoint}`` of an active constraint: adds the
-        ``constrained_*`` columns, ``best_single_threshold`` and ``constrained_binding``,
-        which describe the cheapest rule the constraint allows (`decision_rule`; the
-        paper's point where the limit binds). `costwidget.model.decide` makes the same rows.
-    best : dict, optional
-        ``{name: OperatingPoint}`` already looked up at this PCF(+).
-
-    Returns
-    -------
-    DataFrame
-        Indexed by ``classifier``: ``threshold, fpr, tpr, nec, expected_cost``
-        (per case, in the cost units), the operating range ``range_lo, range_hi``
-        and, with a constraint, ``constrained_fpr, constrained_tpr,
-        constrained_nec, constrained_expected_cost, constrained_rule,
-        best_single_threshold, constrained_binding``.
-
-    Examples
-    --------
-    >>> import costwidget as cw
-    >>> from costwidget.model.decisions.operating import operating_table
-    >>> a = cw.Classifier.from_confusion(tp=8, fn=2, fp=1, tn=9, name="a")
-    >>> operating_table([a], p_pos=0.5, cost_fn=1.0, cost_fp=1.0)[["fpr", "tpr", "nec"]]
-                fpr  tpr   nec
-    classifier
-    a           0.1  0.8  0.15
-    """
-    rows = operating_rows(
-        classifiers,
-        p_pos=p_pos,
-        cost_fn=cost_fn,
-        cost_fp=cost_fp,
-        constrained=constrained,
-        best=best,
-    )
-    return pd.DataFrame(
-        [row for _, row in rows], index=pd.Index([name for name, _ in rows], name="classifier")
-    )
-
-
-def operating_rows(
-    classifiers, *, p_pos: float, cost_fn: float, cost_fp: float, constrained=None, best=None
-) -> list[tuple[str, dict]]:
-    """The rows of :func:`operating_table` as ``(name, {column: value})`` pairs, without pandas
-    (an interactive readout redraws them at every slider move).
-
-    Examples
-    --------
-    >>> import costwidget as cw
-    >>> from costwidget.model.decisions.operating import operating_rows
-    >>> a = cw.Classifier.from_confusion(tp=8, fn=2, fp=1, tn=9, name="a")
-    >>> name, row = operating_rows([a], p_pos=0.5, cost_fn=1.0, cost_fp=1.0)[0]
-    >>> name, row["nec"], row["expected_cost"]
-    ('a', 0.15, 0.15)
-    """
-    constrained = constrained or {}
-    pcf = probability_cost(p_pos, cost_fn, cost_fp)
-    scale = p_pos * cost_fn + (1.0 - p_pos) * cost_fp  # eq. 6's denominator: NEC -> cost per case
-    rows = []
-    for clf in classifiers:
-        op = best[clf.name] if best is not None else clf.best(pcf)
-        cp = constrained.get(clf.name)
-        # The constrained columns describe the cheapest rule the constraint allows (issue 31),
-        # the rule `decide` and `decision_rule` deploy, not the paper's point.
-        rule = None if cp is None else cheapest_allowed(clf, pcf, cp, op=op)
-        rows.append((clf.name, readout_row(clf, op, rule, scale=scale)))
-    return rows
 
 
 def _mix_rule(rule) -> str:

@@ -25,7 +25,6 @@ __all__ = [
     "check_level",
     "check_scalar",
     "check_scalar_or_1d",
-    "renamed_keyword",
     "check_number",
     "check_random_state",
     "missing_columns",
@@ -325,31 +324,6 @@ def check_level(level, name: str = "level") -> float:
     if not _is_number(level) or not (0 < float(level) < 1):
         raise ValueError(f"{name} must be a number strictly between 0 and 1, got {level!r}.")
     return float(level)
-
-
-def renamed_keyword(
-    where: str, old: str, old_value, new: str, new_value, default, *, stacklevel: int = 3
-):
-    """The column named by ``new``; ``old`` (its deprecated spelling) still works, with a warning.
-
-    ``where`` names the function for the message; ``stacklevel`` points the warning at the
-    user's call (3: the caller of the function that calls this one).
-    """
-    if old_value is None:
-        return new_value
-    if new_value != default:
-        raise TypeError(
-            f"Give the column as {new}= only ({old}= is its deprecated spelling), not both."
-        )
-    import warnings
-
-    warnings.warn(
-        f"{where}'s {old}= is deprecated and will be removed in the next release; "
-        f"use {new}={old_value!r} (scikit-learn's name).",
-        DeprecationWarning,
-        stacklevel=stacklevel,
-    )
-    return old_value
 
 
 def check_number(value, name: str, *, finite: bool = True) -> float:

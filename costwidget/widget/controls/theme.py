@@ -281,9 +281,6 @@ def line_swatch(color: str, dash: str = "", width: float = 2.0) -> str:
     )
 
 
-_line = line_swatch  # the older private name
-
-
 def rect_swatch(fill: str, edge: str, *, opacity: float = 1.0, dash: str = "") -> str:
     """A small filled box: a shaded region or a band."""
     dash = f" stroke-dasharray='{dash}'" if dash else ""

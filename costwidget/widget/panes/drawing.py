@@ -84,8 +84,3 @@ class ClassifierDrawing:
         x = np.tile([0.0, 1.0], (len(slope), 1))
         y = np.column_stack([intercept, intercept + slope])
         return x, y
-
-    def lower_score(self, threshold: float) -> float:
-        """The next lower distinct score below ``threshold`` (a hull vertex's); NaN if unknown."""
-        hit = np.flatnonzero(self.hull_threshold == threshold)
-        return float(self.hull_next_score[hit[0]]) if hit.size else float("nan")
