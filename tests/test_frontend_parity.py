@@ -351,12 +351,55 @@ def _encode(value):
     return value
 
 
-def run_node(payload: dict, module: Path | None = None) -> dict:
-    text = json.dumps(_encode(payload), allow_nan=False)
-    args = [NODE, str(RUNNER)] + ([str(module)] if module is not None else [])
-    proc = subprocess.run(args, input=text, capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert proc.returncode == 0, f"parity runner failed:\n{proc.stderr[-4000:]}"
-    return json.loads(proc.stdout)
+class NodeRunner:
+    """One ``node js/test/parity_runner.mjs`` for the whole test run: each request is one JSON
+    line on its stdin, each answer one line on its stdout."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen(
+            [NODE, str(RUNNER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+
+    def ask(self, request: dict, what: str):
+        """The answer to ``request``; ``what`` names it in a failure's message."""
+        self.proc.stdin.write(json.dumps(_encode(request), allow_nan=False) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise AssertionError(
+                f"node exited while answering {what}:\n{self.proc.stderr.read()[-4000:]}"
+            )
+        answer = json.loads(line)
+        if isinstance(answer, dict) and "failed" in answer:
+            raise AssertionError(f"node failed on {what}:\n{answer['failed'][-4000:]}")
+        return answer
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+@pytest.fixture(scope="session")
+def node():
+    if NODE is None:
+        pytest.skip("node is not installed: the front-end module's parity runs in node")
+    runner = NodeRunner()
+    yield runner
+    runner.close()
+
+
+def run_node(node, payload: dict, module: Path | None = None) -> dict:
+    request = {
+        "task": "parity",
+        "module": None if module is None else str(module),
+        "input": payload,
+    }
+    return node.ask(request, f"the parity cases ({module or 'js/src/operating_point.mjs'})")
 
 
 def _b64(buffers):
@@ -365,7 +408,7 @@ def _b64(buffers):
 
 # ------------------------------------------------------------------------------ the test
 @pytest.fixture(scope="module")
-def parity():
+def parity(node):
     rng = np.random.default_rng(20240619)
     twins = np.random.default_rng(31)
     groups, payload_groups = [], []
@@ -498,7 +541,7 @@ def parity():
         "readable_queries": readable_queries,
         "selecting_queries": selecting_queries,
     }
-    out = run_node(payload)
+    out = run_node(node, payload)
     return {
         "groups": groups,
         "states": states,
@@ -671,6 +714,59 @@ def test_readout_html_agrees_with_the_widget(parity):
         text = model_decision(parity["groups"][s["group"]], s).headline
         assert js["headline"] == text, f"state {n}"
         assert js["headline_html"] == headline_html(text)
+
+
+@needs_node
+def test_each_mirror_row_agrees_by_itself(parity):
+    """Every mirror row of costwidget/frontend/contract.py (MIRROR) called by itself in node, and
+    its Python twin on the same arguments: the same doubles, the same words."""
+    from costwidget.model.kernels.costs import cost_scale, iso_performance_slope
+    from costwidget.widget.text.headline import headline_html
+    from costwidget.widget.text.readout import (
+        constraint_description,
+        constraint_html,
+        population_text,
+        readout_html,
+    )
+    from costwidget.widget.tools.constraint import capacity_text
+    from costwidget.widget.tools.operating_point import format_ratio, pcf_label
+
+    class _State:
+        def __init__(self, s):
+            self.__dict__.update(s)
+
+    checked = 0
+    for n, (s, js) in enumerate(zip(parity["states"], parity["out"]["states"])):
+        if "error" in js:
+            continue
+        d, where = js["direct"], f"state {n}: {s}"
+        p, fn, fp = s["p_pos"], s["cost_fn"], s["cost_fp"]
+        pcf = cw.probability_cost(p, fn, fp)
+        rows = list(model_decision(parity["groups"][s["group"]], s).rows)
+        assert d["probability_cost"] == pcf, where
+        assert d["cost_scale"] == cost_scale(p, fn, fp), where
+        assert same(d["iso_performance_slope"], iso_performance_slope(pcf)), where
+        for got, b in zip(d["iso_performance_segment"], js["best"]):
+            want = [float(v) for v in iso_performance_segment(b["fpr"], b["tpr"], pcf)]
+            assert all(same(x, y) for x, y in zip(got, want)), where
+        try:
+            want = [float(v) for v in workforce_segment(s["capacity"], s["n_pos"], s["n_neg"])]
+        except ValueError:
+            want = "error"
+        if want == "error" or d["workforce_segment"] == "error":
+            assert d["workforce_segment"] == want, where
+        else:
+            assert all(same(x, y) for x, y in zip(d["workforce_segment"], want)), where
+        assert d["readout_html"] == readout_html(rows, s["colors"]), where
+        desc = constraint_description(_State(s))
+        assert d["constraint_html"] == constraint_html(rows, s["colors"], desc), where
+        assert d["population_text"] == population_text(_State(s)), where
+        assert d["headline_html"] == headline_html(js["headline"]), where
+        assert d["pcf_label"] == pcf_label(pcf, fn, fp), where
+        assert d["format_ratio"] == format_ratio(fn, fp), where
+        assert d["capacity_text"] == capacity_text(s["capacity"], s["n_pos"], s["n_neg"]), where
+        checked += 1
+    assert checked >= 1000
 
 
 @needs_node
@@ -919,12 +1015,12 @@ def test_single_candidates_hold_every_best_single_threshold():
 
 
 @needs_node
-def test_built_module_answers_the_same(parity):
+def test_built_module_answers_the_same(parity, node):
     """costwidget/static/operating-point.js (minified by js/build.mjs) gives the source's answers."""
     built = ROOT / "costwidget" / "static" / "operating-point.js"
     if not built.exists():
         pytest.skip("costwidget/static/operating-point.js is not built (npm run build in js/)")
-    out = run_node(parity["payload"], built)
+    out = run_node(node, parity["payload"], built)
     for key in ("states", "pcf_queries", "constraint_queries", "format_queries"):
         assert json.dumps(out[key]) == json.dumps(parity["out"][key]), key
 
@@ -941,23 +1037,7 @@ def test_node_unit_tests_pass():
 
 
 # The page glue's conversions (js/src/page_bind.mjs) against the model's, on random and edge
-# inputs: the same doubles, and the same inputs refused.
-_GLUE = r"""
-import { readFileSync } from "node:fs";
-const g = await import(new URL("js/src/page_bind.mjs", "file://" + process.cwd() + "/").href);
-const op = await import(new URL("js/src/operating_point.mjs", "file://" + process.cwd() + "/").href);
-const q = JSON.parse(readFileSync(0, "utf8"), (k, v) => v && v.__float__ ?
-  {inf: Infinity, "-inf": -Infinity, nan: NaN}[v.__float__] : v);
-const run = (f) => { try { return f(); } catch (e) { return "error"; } };
-const out = q.map(([kind, a, b, c, d]) => run(() => kind === "ratio" ? g.costsForRatio(a, b, c)
-  : kind === "pcf" ? g.costsForPcf(a, b, c, d)
-  : kind === "prev" ? [g.prevalenceForPcf(a, c, d)]
-  : kind === "move" ? g.moveToPcf(a, b, c, d, 3, op.roundSignificant)
-  : kind === "exact" ? g.moveToPcf(a, b, c, d)
-  : kind === "to" ? [g.capacityToCases(a, b, c, d)] : [g.capacityFromCases(a, b, c, d)]));
-process.stdout.write(JSON.stringify(out, (k, v) => typeof v === "number" && !Number.isFinite(v)
-  ? String(v) : v));
-"""
+# inputs: the same doubles, and the same inputs refused (js/test/parity_runner.mjs "glue").
 
 
 def _glue_model(kind, a, b, c, d):
@@ -967,10 +1047,16 @@ def _glue_model(kind, a, b, c, d):
         costs_for_pcf,
         costs_for_ratio,
         move_to_pcf,
+        population_for,
         prevalence_for_pcf,
+        snap_pcf,
     )
 
     try:
+        if kind == "snap":
+            return [snap_pcf(a)]
+        if kind == "population":
+            return list(population_for(a, b))
         if kind == "ratio":
             return list(costs_for_ratio(a, cost_fn=b, cost_fp=c))
         if kind == "pcf":
@@ -988,8 +1074,7 @@ def _glue_model(kind, a, b, c, d):
         return "error"
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not on PATH")
-def test_page_glue_conversions_agree_with_the_model():
+def test_page_glue_conversions_agree_with_the_model(node):
     rng = np.random.default_rng(19)
     costs = lambda: float(rng.choice([0.0, 1.0, rng.uniform(0, 5), 10 ** rng.uniform(-8, 8)]))  # noqa: E731
     queries = []
@@ -1007,18 +1092,12 @@ def test_page_glue_conversions_agree_with_the_model():
         n_pos, n_neg = float(rng.integers(0, 1000)), float(rng.integers(0, 1000))
         unit = str(rng.choice(["cases", "% flagged"]))
         queries.append(["to", float(rng.uniform(0, 120)), unit, n_pos, n_neg])
+        queries.append(
+            ["snap", float(rng.choice([rng.uniform(-0.2, 1.2), 0.0005, 0.9995])), 0, 0, 0]
+        )
+        queries.append(["population", p, float(rng.choice([n_pos + n_neg, 1e6, 0.0])), 0, 0])
         queries.append(["from", float(rng.uniform(0, 2000)), unit, n_pos, n_neg])
-    text = json.dumps([[_encode(v) if isinstance(v, float) else v for v in q] for q in queries])
-    proc = subprocess.run(
-        [NODE, "--input-type=module", "-e", _GLUE],
-        input=text,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    got = json.loads(proc.stdout)
+    got = node.ask({"task": "glue", "queries": queries}, "the page glue's conversions")
     for q, js in zip(queries, got):
         py = _glue_model(*q)
         if py == "error" or js == "error":

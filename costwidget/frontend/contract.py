@@ -191,12 +191,14 @@ CAPACITY_LABEL = {
 MIRROR = {
     # operating_point.mjs
     "probabilityCost": "costwidget.model.kernels.costs:probability_cost",
+    "costScale": "costwidget.model.kernels.costs:cost_scale",
+    "isoPerformanceSlope": "costwidget.model.kernels.costs:iso_performance_slope",
     "best": "costwidget.model.classifier.classifier:Classifier.best",
     "neymanPearson": "costwidget.model.classifier.classifier:Classifier.neyman_pearson",
     "workforce": "costwidget.model.classifier.classifier:Classifier.workforce",
     "isoPerformanceSegment": "costwidget.model.kernels.geometry:iso_performance_segment",
     "workforceSegment": "costwidget.model.kernels.geometry:workforce_segment",
-    "decide": "costwidget.model.decisions.decide:decide",
+    "decisionOf": "costwidget.model.decisions.decide:decide",
     "readoutHtml": "costwidget.widget.text.readout:readout_html",
     "constraintHtml": "costwidget.widget.text.readout:constraint_html",
     "constraintDescription": "costwidget.widget.text.readout:constraint_description",
@@ -232,6 +234,7 @@ GLUE = (
     "computeView",
     "formatPy",
     "jsonable",
+    "escapeHtml",
     # page_bind.mjs
     "bindPage",
     "installTypedRefusals",

@@ -395,7 +395,7 @@ export function isoPerformanceSlope(pcf) {
  * @param {number} pcf  in [0, 1]
  * @returns {number}
  */
-export function segmentAt(clf, pcf) {
+function segmentAt(clf, pcf) {
   const lo = clf.segments.lo;
   const n = lo.length;
   if (pcf >= 1.0) return n - 1;
@@ -433,7 +433,7 @@ export function best(clf, pcf) {
  * one line): [xa, ya, xb, yb], NaN where it misses the square. NaN propagates through min/max
  * as it does in numpy's minimum/maximum.
  */
-export function clipLineToUnitSquare(x0, y0, dx, dy) {
+function clipLineToUnitSquare(x0, y0, dx, dy) {
   let lo = -Infinity;
   let hi = Infinity;
   for (const [p, d] of [[x0, dx], [y0, dy]]) {
@@ -647,7 +647,7 @@ export function workforce(clf, capacity, nPos, nNeg) {
  * @param {object} state  constraint, max_fpr, capacity, n_pos, n_neg
  * @returns {Array<ConstrainedPoint|null>}
  */
-export function constrainedPoints(classifiers, state) {
+function constrainedPoints(classifiers, state) {
   const { CONSTRAINTS } = contract();
   if (!CONSTRAINTS.includes(state.constraint)) {
     throw new RangeError(`constraint must be one of ${CONSTRAINTS.join(", ")}, got ${state.constraint}.`);
@@ -694,7 +694,7 @@ const INK = "var(--cw-ink, #000)";
  * @param {Array<Classifier>} classifiers
  * @param {object} state  p_pos, cost_fn, cost_fp, visible (names; all when absent)
  */
-export function operatingMarks(classifiers, state) {
+function operatingMarks(classifiers, state) {
   const pcf = probabilityCost(state.p_pos, state.cost_fn, state.cost_fp);
   const n = classifiers.length;
   const ops = classifiers.map((c) => best(c, pcf));
@@ -760,7 +760,7 @@ function madeText(part) {
  *   cost_fn, cost_fp when no decision is given)
  * @param {object} [decision]  `decisionOf(classifiers, state)`, made here when absent
  */
-export function constraintMarks(classifiers, state, decision = null, constrained = null) {
+function constraintMarks(classifiers, state, decision = null, constrained = null) {
   const shown = visibleMask(classifiers, state.visible);
   const n = classifiers.length;
   if (constrained === null) constrained = shownConstrained(classifiers, state);
@@ -830,12 +830,12 @@ export function escapeHtml(s) {
 }
 
 /** A number cell's text (readout.py _number): the one rule (`readable`), ∞, blank for NaN/null. */
-export function numberText(value) {
+function numberText(value) {
   return readable(value);
 }
 
 /** The operating range's text (readout.py _range). */
-export function rangeText(lo, hi) {
+function rangeText(lo, hi) {
   if ([lo, hi].some((v) => v == null || Number.isNaN(v)) || lo > hi) return "never";
   return `${formatPy(lo, ".3g")}–${formatPy(hi, ".3g")}`;
 }
@@ -927,7 +927,7 @@ export function constraintHtml(rows, colors, description, highlight = undefined)
 }
 
 /** One line when a cost is 0 (model/decisions/operating.py zero_cost_note): a click changes a cost. */
-export function zeroCostNote(costFn, costFp) {
+function zeroCostNote(costFn, costFp) {
   const zero = [["C(−|+)", costFn], ["C(+|−)", costFp]].filter(([, c]) => c === 0);
   if (!zero.length) return "";
   return `${zero[0][0]} is 0, so p(+) cannot move PCF(+): a click or drag changes a cost instead`;
@@ -1016,7 +1016,7 @@ function nextDown(x) {
 }
 
 /** model/kernels/readable.py lowest_names: the rows with the lowest `column`, ties included. */
-export function lowestNames(rows, column) {
+function lowestNames(rows, column) {
   const values = rows.filter(([, r]) => r[column] != null && !Number.isNaN(r[column]))
     .map(([name, r]) => [name, r[column]]);
   if (!values.length) return [];
@@ -1322,7 +1322,7 @@ export function decisionOf(classifiers, state, known = {}) {
  * model/uncertainty/honest.py honest_at: the honest NEC at `x` off a curve's breakpoint rows
  * (`{pcf, nec}` arrays; at a jump the left limit comes first); NaN outside [first, last].
  */
-export function honestAt(curve, x, left = false) {
+function honestAt(curve, x, left = false) {
   const p = curve.pcf;
   const y = curve.nec;
   if (!p.length || x < p[0] || x > p[p.length - 1]) return NaN;
@@ -1378,17 +1378,6 @@ export function jsonable(value) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonable(v)]));
   }
   return value;
-}
-
-/**
- * What to deploy, with which rule, at what cost: Python's `decide(...).to_dict()`, field for
- * field (tests/test_frontend_parity.py), for the classifiers `state.visible` shows.
- * @param {Array<Classifier>} classifiers
- * @param {object} state
- * @returns {object}  JSON values: infinities as "inf"/"-inf", NaN as null
- */
-export function decide(classifiers, state, known = {}) {
-  return jsonable(decisionOf(classifiers, state, known));
 }
 
 /**

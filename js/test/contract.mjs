@@ -13,3 +13,7 @@ export const CONTRACT = OP.useContract(
 /** The payload arrays a hand-made test payload must carry (the optional ones left out). */
 export const REQUIRED_ARRAYS = CONTRACT.PAYLOAD_ARRAYS.filter(
   (k) => !CONTRACT.PAYLOAD_OPTIONAL_ARRAYS.includes(k));
+
+/** The decision as JSON values, as Python's `decide(...).to_dict()` gives it. */
+export const decide = (classifiers, state, known = {}) =>
+  OP.jsonable(OP.decisionOf(classifiers, state, known));

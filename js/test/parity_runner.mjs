@@ -1,23 +1,35 @@
-// Runs js/src/operating_point.mjs on every case of tests/test_frontend_parity.py at once.
+// The node side of tests/test_frontend_parity.py: one process for the whole test run, answering
+// requests read from stdin, one JSON object a line, one answer a line on stdout, in order.
 //
-//   node js/test/parity_runner.mjs [module] < input.json > output.json
+//   node js/test/parity_runner.mjs < requests.jsonl > answers.jsonl
 //
-// `module` defaults to js/src/operating_point.mjs; give costwidget/static/operating-point.js to
-// check the built (minified) file.
+// Requests:
+//   {"task": "parity", "module": null | "costwidget/static/operating-point.js", "input": {...}}
+//     every case of the parity test at once, run by js/src/operating_point.mjs (module null) or
+//     by the built (minified) file. Input: {contract, groups: [{header, buffers: [base64]}],
+//     states, pcf_queries, constraint_queries, format_queries, readable_queries,
+//     selecting_queries}; the answer: the same lists of answers.
+//   {"task": "glue", "queries": [[kind, a, b, c, d], ...]}
+//     page_bind.mjs's conversions; a refused query answers "error".
 //
-// Input: {groups: [{header, buffers: [base64]}], states: [...], pcf_queries: [...],
-// constraint_queries: [...], format_queries: [...]}. Non-finite numbers travel as
-// {"__float__": "inf" | "-inf" | "nan"} (strict JSON has no such numbers). Output: the same
-// lists of answers, written as JSON with bare NaN/Infinity/-Infinity tokens, which Python's
-// json.loads reads; typed arrays become lists. A case that throws answers {"error": message},
-// so that Python can check that both sides refuse the same states.
+// Non-finite numbers travel as {"__float__": "inf" | "-inf" | "nan"} (strict JSON has no such
+// numbers); answers are JSON with bare NaN/Infinity/-Infinity tokens, which Python's json.loads
+// reads; typed arrays become lists. A case that throws answers {"error": message}, so that
+// Python can check that both sides refuse the same states; a request that throws answers
+// {"failed": message}, and the process goes on with the next one.
 
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 
-const op = await import(process.argv[2] ? pathToFileURL(resolve(process.argv[2])).href
-  : new URL("../src/operating_point.mjs", import.meta.url).href);
+const glue = await import(new URL("../src/page_bind.mjs", import.meta.url).href);
+const modules = new Map();
+async function moduleAt(path) {
+  const url = path ? pathToFileURL(resolve(path)).href
+    : new URL("../src/operating_point.mjs", import.meta.url).href;
+  if (!modules.has(url)) modules.set(url, await import(url));
+  return modules.get(url);
+}
 
 const SENTINEL = { inf: Infinity, "-inf": -Infinity, nan: NaN };
 
@@ -47,10 +59,36 @@ function attempt(fn) {
   }
 }
 
-const input = JSON.parse(readFileSync(0, "utf8"), revive);
-op.useContract(input.contract); // what Python sends with every page's spec
-const groups = input.groups.map((g) => op.decodePayload(g.header, g.buffers));
-const t0 = process.hrtime.bigint();
+function attemptOr(fn) {
+  const out = attempt(fn);
+  return out && typeof out === "object" && "error" in out && Object.keys(out).length === 1
+    ? "error" : out;
+}
+
+function direct(op, s, view) {
+  const pcf = view.operating.pcf;
+  const rows = view.readout.rows;
+  const colors = s.colors ?? {};
+  return {
+    probability_cost: op.probabilityCost(s.p_pos, s.cost_fn, s.cost_fp),
+    cost_scale: op.costScale(s.p_pos, s.cost_fn, s.cost_fp),
+    iso_performance_slope: op.isoPerformanceSlope(pcf),
+    iso_performance_segment: view.operating.best.map((b) => op.isoPerformanceSegment(b.fpr, b.tpr, pcf)),
+    workforce_segment: attemptOr(() => op.workforceSegment(s.capacity, s.n_pos, s.n_neg)),
+    readout_html: op.readoutHtml(rows, colors),
+    constraint_html: op.constraintHtml(rows, colors, op.constraintDescription(s)),
+    population_text: op.populationText(s),
+    headline_html: op.headlineHtml(view.headline.text),
+    pcf_label: op.pcfLabel(pcf, s.cost_fn, s.cost_fp),
+    format_ratio: op.formatRatio(s.cost_fn, s.cost_fp),
+    capacity_text: op.capacityText(s.capacity, s.n_pos, s.n_neg),
+  };
+}
+
+function parity(op, input) {
+  op.useContract(input.contract); // what Python sends with every page's spec
+  const groups = input.groups.map((g) => op.decodePayload(g.header, g.buffers));
+  const t0 = process.hrtime.bigint();
 const states = input.states.map((s) => attempt(() => {
   const band = s.runner_up_band ?? null; // issue 32: the kernel's band, when the case has one
   const view = op.computeView(groups[s.group], s, { colors: s.colors ?? {}, runnerUpBand: band });
@@ -83,9 +121,12 @@ const states = input.states.map((s) => attempt(() => {
     pcf_label: view.pcfLabel,
     headline: view.headline.text,
     headline_html: view.headline.html,
-    // The one answer, as Decision.to_dict() (op.decide), and the view's copy of it.
-    decision: op.decide(groups[s.group], s, { runnerUpBand: band }),
+    // The one answer, as Decision.to_dict(), and the view's copy of it.
+    decision: op.jsonable(op.decisionOf(groups[s.group], s, { runnerUpBand: band })),
     view_decision: op.jsonable(view.decision),
+    // Each mirror row of costwidget/frontend/contract.py MIRROR called by itself, for its
+    // Python twin (tests/test_frontend_parity.py test_each_mirror_row_agrees_by_itself).
+    direct: direct(op, s, view),
   };
 }));
 const elapsedMs = Number(process.hrtime.bigint() - t0) / 1e6;
@@ -99,8 +140,40 @@ const formatQueries = input.format_queries.map(([x, spec]) => op.formatPy(x, spe
 const readableQueries = (input.readable_queries || []).map((x) =>
   [op.readable(x), op.readableValue(x), op.roundSignificant(x, 3)]);
 const selectingQueries = (input.selecting_queries || []).map(([t, lo]) => op.selectingThreshold(t, lo));
-process.stdout.write(dump({
+return {
   states, pcf_queries: pcfQueries, constraint_queries: constraintQueries,
   format_queries: formatQueries, readable_queries: readableQueries,
   selecting_queries: selectingQueries, elapsed_ms: elapsedMs,
-}));
+};
+}
+
+function glueQueries(op, queries) {
+  const g = glue;
+  return queries.map(([kind, a, b, c, d]) => {
+    try {
+      return kind === "ratio" ? g.costsForRatio(a, b, c)
+        : kind === "pcf" ? g.costsForPcf(a, b, c, d)
+        : kind === "prev" ? [g.prevalenceForPcf(a, c, d)]
+        : kind === "move" ? g.moveToPcf(a, b, c, d, 3, op.roundSignificant)
+        : kind === "exact" ? g.moveToPcf(a, b, c, d)
+        : kind === "snap" ? [g.snapPcf(a)]
+        : kind === "population" ? g.populationFor(a, b)
+        : kind === "to" ? [g.capacityToCases(a, b, c, d)] : [g.capacityFromCases(a, b, c, d)];
+    } catch {
+      return "error";
+    }
+  });
+}
+
+for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  if (!line.trim()) continue;
+  let answer;
+  try {
+    const request = JSON.parse(line, revive);
+    answer = request.task === "glue" ? glueQueries(await moduleAt(null), request.queries)
+      : parity(await moduleAt(request.module), request.input);
+  } catch (err) {
+    answer = { failed: String(err && err.stack ? err.stack : err) };
+  }
+  process.stdout.write(`${dump(answer)}\n`);
+}

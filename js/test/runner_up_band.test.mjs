@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { CONTRACT, REQUIRED_ARRAYS } from "./contract.mjs";
+import { CONTRACT, REQUIRED_ARRAYS, decide } from "./contract.mjs";
 import * as OP from "../src/operating_point.mjs";
 import { bindLive } from "../src/live_link.mjs";
 import { bindPage } from "../src/page_bind.mjs";
@@ -53,21 +53,21 @@ function roles() {
 
 test("decide says a fitting band, and no band of another PCF(+), pair or kind", () => {
   const clfs = OP.decodePayload(payload().header, payload().buffers);
-  const plain = OP.decide(clfs, STATE);
+  const plain = decide(clfs, STATE);
   assert.equal(plain.runner_up_band, null);
   assert.ok(plain.headline.endsWith("; next best b, +0.05"), plain.headline);
-  const d = OP.decide(clfs, STATE, { runnerUpBand: BAND });
+  const d = decide(clfs, STATE, { runnerUpBand: BAND });
   assert.ok(d.headline.endsWith(SAID), d.headline);
   assert.deepEqual(d.runner_up_band, BAND);
-  const apart = OP.decide(clfs, STATE, { runnerUpBand: { ...BAND, lower: 0.02 } });
+  const apart = decide(clfs, STATE, { runnerUpBand: { ...BAND, lower: 0.02 } });
   assert.match(apart.headline, /, significantly more than a \(simultaneous paired 90 % band of the difference: \+0\.02 to \+0\.11\)$/);
   for (const other of [{ pcf: 0.51 }, { chosen: "b", runner_up: "a" }, { of: "rules" }]) {
-    const e = OP.decide(clfs, STATE, { runnerUpBand: { ...BAND, ...other } });
+    const e = decide(clfs, STATE, { runnerUpBand: { ...BAND, ...other } });
     assert.equal(e.headline, plain.headline, JSON.stringify(other));
     assert.equal(e.runner_up_band, null);
   }
   // In cost per case: costs 3 and 1 at p(+) 0.25 is PCF(+) 0.5 again, at scale 1.5.
-  const scaled = OP.decide(clfs, { ...STATE, p_pos: 0.25, cost_fn: 3 }, { runnerUpBand: BAND });
+  const scaled = decide(clfs, { ...STATE, p_pos: 0.25, cost_fn: 3 }, { runnerUpBand: BAND });
   assert.match(scaled.headline, /band of the difference: −0\.015 to \+0\.165\)$/);
 });
 
