@@ -393,13 +393,23 @@ def node():
     runner.close()
 
 
-def run_node(node, payload: dict, module: Path | None = None) -> dict:
+def run_node(payload: dict, module: Path | None = None, node: NodeRunner | None = None) -> dict:
+    """The parity cases of ``payload`` answered in node (by ``node``, else by a runner of its
+    own), under the contract Python sends unless the payload brings one."""
+    payload = {"contract": page_contract(), **payload}
     request = {
         "task": "parity",
         "module": None if module is None else str(module),
         "input": payload,
     }
-    return node.ask(request, f"the parity cases ({module or 'js/src/operating_point.mjs'})")
+    what = f"the parity cases ({module or 'js/src/operating_point.mjs'})"
+    if node is not None:
+        return node.ask(request, what)
+    runner = NodeRunner()
+    try:
+        return runner.ask(request, what)
+    finally:
+        runner.close()
 
 
 def _b64(buffers):
@@ -541,7 +551,7 @@ def parity(node):
         "readable_queries": readable_queries,
         "selecting_queries": selecting_queries,
     }
-    out = run_node(node, payload)
+    out = run_node(payload, node=node)
     return {
         "groups": groups,
         "states": states,
@@ -1020,7 +1030,7 @@ def test_built_module_answers_the_same(parity, node):
     built = ROOT / "costwidget" / "static" / "operating-point.js"
     if not built.exists():
         pytest.skip("costwidget/static/operating-point.js is not built (npm run build in js/)")
-    out = run_node(node, parity["payload"], built)
+    out = run_node(parity["payload"], built, node=node)
     for key in ("states", "pcf_queries", "constraint_queries", "format_queries"):
         assert json.dumps(out[key]) == json.dumps(parity["out"][key]), key
 

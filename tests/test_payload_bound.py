@@ -30,6 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costwidget as cw
+from costwidget.frontend.contract import page_contract
 from costwidget.model import readable
 from costwidget.widget.output.frontend_payload import (
     THRESHOLD_RELATIVE_BOUND,
@@ -43,14 +44,16 @@ MODULE = ROOT / "js" / "src" / "operating_point.mjs"
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed (CI installs Node 20)")
 
-# Reads {payload: {header, buffers (base64)}, queries: [[kind, limit], ...]} on stdin; writes,
+# Reads {contract, payload: {header, buffers (base64)}, queries: [[kind, limit], ...]} on stdin;
+# writes,
 # per classifier, every candidate's threshold as the page decodes it and how the page prints it,
 # and the answer to each query.
 SCRIPT = """
 import * as OP from %s;
 let text = "";
 for await (const chunk of process.stdin) text += chunk;
-const { payload, queries } = JSON.parse(text);
+const { contract, payload, queries } = JSON.parse(text);
+OP.useContract(contract); // as every page's spec gives it
 const tag = (x) => (Number.isFinite(x) ? x : String(x));
 const out = OP.decodePayload(payload.header, payload.buffers).map((clf) => {
   const n = clf.single.fpr.length;
@@ -85,7 +88,9 @@ def run_page(classifiers, queries=()):
         capture_output=True,
         text=True,
         timeout=300,
-        input=json.dumps({"payload": payload, "queries": list(queries)}),
+        input=json.dumps(
+            {"contract": page_contract(), "payload": payload, "queries": list(queries)}
+        ),
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return header, buffers, json.loads(proc.stdout)

@@ -222,12 +222,20 @@ def _population_follows(snap) -> bool:
 
 
 def _optional_inputs(snap) -> dict:
-    """The traits of `OPTIONAL_INPUTS` from a snapshot: checked where its record is there, the
-    trait's default where the snapshot predates the record."""
+    """The traits of `OPTIONAL_INPUTS` from a snapshot, by their tag ``snapshot_optional``: a
+    record older snapshots lack leaves the trait as it is ("keep") or sets its default
+    ("default"); in a record that is there, a missing key is the default ("keep") or an error."""
     out = {}
+    traits = WidgetState.class_traits()
     for name, (path, kind) in OPTIONAL_INPUTS.items():
-        if path.split(".")[0] in snap:
-            out[name] = _get(snap, path, kind)
-        else:
-            out[name] = WidgetState.class_traits()[name].default()
+        record, _, key = path.partition(".")
+        policy = traits[name].metadata["snapshot_optional"]
+        if record not in snap:
+            if policy == "default":
+                out[name] = traits[name].default()
+            continue
+        if policy == "keep" and isinstance(snap[record], dict) and key not in snap[record]:
+            out[name] = traits[name].default()
+            continue
+        out[name] = _get(snap, path, kind)
     return out

@@ -15,7 +15,9 @@ tags (`traits_for`), so that a new state key is declared here and nowhere else:
     (`costwidget.frontend.contract.STATE_KEYS`);
 ``snapshot="a.b"``
     where `costwidget.widget.output.snapshot` records it (``snap["a"]["b"]``);
-    ``snapshot_optional=True`` when snapshots may lack its record (it then takes its default).
+    ``snapshot_optional`` when older snapshots may lack the record ``snap["a"]``: restoring one
+    then leaves the trait as it is (``"keep"``) or sets its default (``"default"``); within a
+    record that is there, a missing key is the trait's default (``"keep"``) or an error.
 """
 
 from __future__ import annotations
@@ -82,11 +84,11 @@ class WidgetState(t.HasTraits):
         False,
         help="each visible classifier's honest cost on new data beside "
         "its envelope, the gap shaded",
-    ).tag(analysis=True, snapshot="honest.show_honest", snapshot_optional=True)
+    ).tag(analysis=True, snapshot="honest.show_honest", snapshot_optional="default")
     honest_strip = t.Bool(
         False,
         help="the winner strip compares the honest curves (when shown) instead of the envelopes",
-    ).tag(analysis=True, snapshot="honest.honest_strip", snapshot_optional=True)
+    ).tag(analysis=True, snapshot="honest.honest_strip", snapshot_optional="default")
     difference = t.List(
         t.Unicode(),
         help="[a, b]: show NEC_a - NEC_b with its paired band and "
@@ -106,10 +108,14 @@ class WidgetState(t.HasTraits):
         default_value="none",
         help="draw the score-driven (and rate-driven) cost curves beside "
         "the envelopes, with the gap shaded",
-    ).tag(analysis=True, snapshot="threshold_choice.method", snapshot_optional=True)
+    ).tag(analysis=True, snapshot="threshold_choice.method", snapshot_optional="keep")
     show_decision_curve = t.Bool(
         False, help="the decision-curve pane: net benefit against threshold probability"
-    ).tag(analysis=True, snapshot="threshold_choice.show_decision_curve", snapshot_optional=True)
+    ).tag(
+        analysis=True,
+        snapshot="threshold_choice.show_decision_curve",
+        snapshot_optional="keep",
+    )
     names = t.List(t.Unicode(), read_only=True, help="all classifier names, in order")
     busy = t.Bool(
         False,
