@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 
-from ...model import honest_winners
+from ...model import honest_winners, roc_point_to_cost_line
 from ..text.caption import caption, cost_lines_shown, visible_classifiers
 
 __all__ = ["to_figure", "figure_png"]
@@ -161,9 +161,10 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     from ..panes.threshold_choice_view import draw_on_matplotlib as draw_threshold_choice
 
     draw_threshold_choice(cost_ax, w.threshold_choice_view, [c.name for c in shown])
-    if rules:  # NEC(x) = (1 - TPR - FPR)·x + FPR, the rule's cost line
+    if rules:  # each rule's cost line (eq. 8)
         mp.draw_constrained_lines(
-            cost_ax, [(1.0 - r.tpr - r.fpr, r.fpr, colors[n]) for n, r in rules.items()]
+            cost_ax,
+            [(*roc_point_to_cost_line(r.fpr, r.tpr), colors[n]) for n, r in rules.items()],
         )
     roi = s.range_of_interest
     if roi:

@@ -15,6 +15,7 @@ from ...model import (
     capacity_to_cases,
     readable,
     readable_value,
+    roc_point_to_cost_line,
     workforce_segment,
 )
 from ..controls.marks import hold
@@ -234,9 +235,8 @@ class ConstraintTool:
         for i, d in enumerate(self.ctx.drawings):
             c = parts.get(d.name)
             if c is not None:
-                # The rule's cost line, NEC = (1 - TPR)·PCF + FPR·(1 - PCF) (eq. 8).
                 fpr[i], tpr[i], opacity[i] = c.rule.fpr, c.rule.tpr, 1.0
-                slope[i], intercept[i] = 1.0 - c.rule.tpr - c.rule.fpr, c.rule.fpr
+                slope[i], intercept[i] = roc_point_to_cost_line(c.rule.fpr, c.rule.tpr)
         if s.constraint == "neyman_pearson":
             line_x, line_y = [s.max_fpr, s.max_fpr], [0.0, 1.0]
         elif s.constraint == "workforce":
