@@ -634,11 +634,6 @@ STILL_LONG = {
     "constraints.py:solve_linear_constraint",
     "decide.py:decide",
     "paired.py:difference_band",
-    "static_figure.py:_draw_figure",
-    "classifier_layers.py:__init__",
-    "thesis_view.py:_build",
-    "constraint.py:__init__",
-    "operating_point.py:__init__",
 }
 
 

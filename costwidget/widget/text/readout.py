@@ -15,6 +15,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from ...model import lowest_names, readable
+from ..state.component import Component
 
 __all__ = [
     "Readout",
@@ -194,7 +195,7 @@ def constraint_description(state) -> str:
     return ""
 
 
-class Readout:
+class Readout(Component):
     """Owns the readout's HTML widgets (the table at the operating point, and the constrained
     table under it); lays out the rows of the widget's `Decision`."""
 
@@ -247,3 +248,6 @@ class Readout:
             self.widget.value = value
         if constrained != self.constrained_widget.value:
             self.constrained_widget.value = constrained
+
+    def boxes(self) -> dict:
+        return {"readout": [self.widget], "constrained_readout": [self.constrained_widget]}
