@@ -173,7 +173,7 @@ def roc_point_to_cost_line(fpr, tpr):
     Returns
     -------
     (slope, intercept) : floats or ndarrays
-        ``(1 - TPR - FPR, FPR)``.
+        The cost line ``NEC(x) = slope·x + intercept``.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """The lower envelope of cost lines, the dual of the ROC convex hull.
 
-Hull vertex k at ROC point (f_k, t_k) is the cost line
-``NEC_k(x) = (1 - t_k - f_k) x + f_k``. Consecutive vertices' lines cross at
+Hull vertex k at ROC point (f_k, t_k) is a cost line (eq. 8; its slope and intercept from
+``costs.roc_point_to_cost_line``). Consecutive vertices' lines cross at
 ``x = Δf / (Δf + Δt)``; vertex k is optimal between the crossing with its left
 neighbour and the crossing with its right neighbour. Because the hull is
 concave, the crossings increase along the hull, so the envelope is read off
