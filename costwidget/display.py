@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .export.display_constructors import DisplayConstructors
-from .model import Classifier, check_pcf, probability_cost, roc_auc
+from .model import Classifier, check_pcf, combined_envelope, roc_auc
 
 __all__ = ["CostCurveDisplay"]
 
@@ -17,8 +17,9 @@ class CostCurveDisplay(DisplayConstructors):
     """Cost curves (Drummond & Holte): lower envelopes in cost space, optionally beside ROC space.
 
     Build one with :meth:`from_predictions`, :meth:`from_estimator` or
-    :meth:`from_cv_results`, or from :class:`~costwidget.Classifier` objects,
-    then call :meth:`plot`. The marks, colours and labels are the widget's:
+    :meth:`from_cv_results` (they compute what is shown, bands included, and
+    draw it), or from :class:`~costwidget.Classifier` objects, then call
+    :meth:`plot`, which only draws. The marks, colours and labels are the widget's:
     each classifier's envelope, the trivial classifiers ``y = x`` ("all
     negative") and ``y = 1 - x`` ("all positive") with the never-use region
     above them, the "best of all" envelope and a strip coloured by who is best
@@ -42,6 +43,15 @@ class CostCurveDisplay(DisplayConstructors):
         folds: alike, and with one legend entry for all, the mean AUC +/- its
         standard deviation, unless ``curve_kwargs`` is a list. Otherwise each
         classifier has a colour of its own and a legend entry.
+    pcf : float, optional
+        The operating point's PCF(+): the operating line, each classifier's
+        optimal NEC on it (:meth:`Classifier.best`) and, in ROC space, the
+        iso-performance lines.
+    bands : list of DataFrame, optional
+        One band per classifier (``pcf``, ``lower``, ``upper``, as
+        :meth:`Classifier.band` returns it), drawn around the envelopes.
+    band_level : float, optional
+        The bands' level, kept for the record.
 
     Attributes
     ----------
@@ -50,6 +60,15 @@ class CostCurveDisplay(DisplayConstructors):
         :meth:`from_estimator`: the estimator's class name).
     roc_auc : float or list of float
         Each classifier's area under the ROC curve (a list when there are several).
+    pcf : float or None
+        The operating point's PCF(+).
+    operating_points : list of OperatingPoint or None
+        Each classifier's optimal hull vertex at ``pcf`` (:meth:`Classifier.best`).
+    best_of_all : DataFrame
+        The lower envelope of all the classifiers (:func:`combined_envelope`).
+    bands : list of DataFrame or None
+        The bootstrap bands, one per classifier.
+    band_level : float or None
     line_ : matplotlib Line2D or list of Line2D
         The envelopes (a list when there are several classifiers).
     trivial_ : list of Line2D or None
@@ -87,7 +106,17 @@ class CostCurveDisplay(DisplayConstructors):
     >>> disp.figure_.savefig("cost_curve.svg")    # doctest: +SKIP
     """
 
-    def __init__(self, *, classifiers, name=None, pos_label=None, folds=False):
+    def __init__(
+        self,
+        *,
+        classifiers,
+        name=None,
+        pos_label=None,
+        folds=False,
+        pcf=None,
+        bands=None,
+        band_level=None,
+    ):
         clfs = [classifiers] if isinstance(classifiers, Classifier) else list(classifiers)
         if not clfs:
             raise ValueError("CostCurveDisplay needs at least one classifier.")
@@ -97,12 +126,20 @@ class CostCurveDisplay(DisplayConstructors):
                     f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
                     "Classifier; build one with Classifier.from_scores(...)."
                 )
+        if bands is not None and len(bands) != len(clfs):
+            raise ValueError(f"bands has {len(bands)} entries for {len(clfs)} classifiers.")
         self.classifiers = clfs
         self.name = name
         self.pos_label = pos_label
         self.folds = bool(folds)
         aucs = [roc_auc(clf) for clf in clfs]
         self.roc_auc = aucs[0] if len(clfs) == 1 else aucs
+        # What plot() shows, computed here once: plot() only draws it.
+        self.pcf = None if pcf is None else float(check_pcf(pcf))
+        self.operating_points = None if pcf is None else [clf.best(self.pcf) for clf in clfs]
+        self.best_of_all = combined_envelope(clfs)
+        self.bands = None if bands is None else list(bands)
+        self.band_level = band_level
 
     # ------------------------------------------------------------------ drawing
     def plot(
@@ -110,24 +147,24 @@ class CostCurveDisplay(DisplayConstructors):
         ax=None,
         *,
         name=None,
-        pcf=None,
-        p_pos=None,
-        cost_fn=1.0,
-        cost_fp=1.0,
-        show_bands=False,
-        band_level=0.9,
-        random_state=0,
+        curve_kwargs=None,
+        despine=False,
+        roc=False,
+        roc_ax=None,
         cost_lines=False,
         plot_trivial=True,
         trivial_kw=None,
         plot_best=None,
-        roc=False,
-        roc_ax=None,
         colors=None,
-        curve_kwargs=None,
-        despine=False,
+        **kwargs,
     ):
-        """Draw the cost curves.
+        """Draw the cost curves: only draw, what the constructor (or ``from_*``) computed.
+
+        The operating point and the bands are computed when the display is built
+        (``pcf=``, ``show_bands=``, ``band_level=``, ``random_state=`` of the
+        ``from_*`` constructors), as scikit-learn's ``RocCurveDisplay`` computes
+        its curve in ``from_*`` and its ``plot`` draws it; ``plot`` can be called
+        again on other axes at no cost.
 
         Parameters
         ----------
@@ -136,15 +173,19 @@ class CostCurveDisplay(DisplayConstructors):
             side, ROC space on the left, as in the widget).
         name : str or list of str, optional
             Legend names, overriding those given at construction.
-        pcf : float, optional
-            Operating point as PCF(+): draws the operating line, each classifier's NEC on
-            it and, with ``roc=True``, the iso-performance lines.
-        p_pos, cost_fn, cost_fp : float, optional
-            Operating point as prevalence and costs (PCF(+) is computed, eq. 6); give
-            either ``pcf`` or ``p_pos``.
-        show_bands : bool, default False
-            Pointwise bootstrap bands around the envelopes at ``band_level``
-            (:meth:`Classifier.band`, with ``random_state``).
+        curve_kwargs : dict or list of dict, optional
+            Keyword arguments of matplotlib's ``plot`` for the envelopes, as
+            scikit-learn's: one dict for all, or one per classifier. Aliases
+            (``c``, ``lw``, ...) replace the defaults; a ``label`` replaces the
+            legend label (``None``: no legend entry). The bands, cost lines,
+            operating points take each envelope's colour, and the ROC hulls its
+            colour, line style and alpha.
+        despine : bool, default False
+            Hide the top and right spines, as scikit-learn's ``despine``.
+        roc : bool, default False
+            Also draw ROC space (with the iso-performance lines at the operating point).
+        roc_ax : matplotlib Axes, optional
+            Where to draw ROC space when ``ax`` is given.
         cost_lines : bool, default False
             Every hull vertex's cost line (the y axis then runs to 1, else to 0.5).
         plot_trivial : bool, default True
@@ -157,22 +198,13 @@ class CostCurveDisplay(DisplayConstructors):
         plot_best : bool, optional
             The "best of all" envelope and who-wins strip; default when there are
             several classifiers that are not folds.
-        roc : bool, default False
-            Also draw ROC space.
-        roc_ax : matplotlib Axes, optional
-            Where to draw ROC space when ``ax`` is given.
         colors : list of str, optional
             One colour per classifier; default the widget's palette (folds: its
             first colour).
-        curve_kwargs : dict or list of dict, optional
-            Keyword arguments of matplotlib's ``plot`` for the envelopes, as
-            scikit-learn's: one dict for all, or one per classifier. Aliases
-            (``c``, ``lw``, ...) replace the defaults; a ``label`` replaces the
-            legend label (``None``: no legend entry). The bands, cost lines,
-            operating points take each envelope's colour, and the ROC hulls its
-            colour, line style and alpha.
-        despine : bool, default False
-            Hide the top and right spines, as scikit-learn's ``despine``.
+        **kwargs
+            None are accepted: a keyword that computes (``pcf``, ``p_pos``,
+            ``cost_fn``, ``cost_fp``, ``show_bands``, ``band_level``,
+            ``random_state``) belongs to the constructor that builds the display.
 
         Returns
         -------
@@ -197,8 +229,7 @@ class CostCurveDisplay(DisplayConstructors):
         from .export import curve_styles
         from .export import matplotlib_panes as mp
 
-        clfs = self.classifiers
-        n = len(clfs)
+        _refuse_computing_keywords(kwargs)
         # Everything is checked before a figure is made: a refusal leaves none half drawn.
         names = self._curve_names(name if name is not None else self.name, curve_kwargs)
         aucs = self.roc_auc if isinstance(self.roc_auc, list) else [self.roc_auc]
@@ -212,62 +243,65 @@ class CostCurveDisplay(DisplayConstructors):
         )
         colors = [mcolors.to_hex(s["color"]) for s in styles]  # the marks' colour, one spelling
         trivial_style = curve_styles.style_kwargs(mp.TRIVIAL_STYLE, trivial_kw)
-        pcf = _operating_pcf(pcf, p_pos, cost_fn, cost_fp)
         ax, roc_ax = _axes(ax, roc_ax, roc)
-
-        self.trivial_ = mp.setup_cost(
-            ax, ymax=1.0 if cost_lines else 0.5, trivial=plot_trivial, trivial_style=trivial_style
-        )
-        if self.pos_label is not None:
-            ax.set_xlabel(f"{mp.PCF_LABEL}  (positive label: {mp.text(self.pos_label)})")
-        self.bands_ = None
-        if show_bands:
-            # The band of the best achievable cost, as the widget draws it (Classifier.band).
-            self.bands_ = [
-                mp.draw_band(
-                    ax, clf.band(band_level, interval="basic", random_state=random_state), c
-                )
-                for clf, c in zip(clfs, colors)
-            ]
-        if cost_lines:
-            for clf, c in zip(clfs, colors):
-                mp.draw_cost_lines(ax, clf, c)
-        lines = [mp.draw_envelope(ax, clf, **style) for clf, style in zip(clfs, styles)]
-        self.line_ = lines[0] if n == 1 else lines
-        self.combined_ = None
-        if (n > 1 and not self.folds) if plot_best is None else plot_best:
-            owners = [
-                c.name if c.name is not None else f"classifier {i}" for i, c in enumerate(clfs)
-            ]
-            self.combined_, _ = mp.draw_combined(ax, clfs, dict(zip(owners, colors)))
-        self.operating_line_ = self.operating_points_ = None
-        if pcf is not None:
-            self.operating_line_, self.operating_points_ = mp.draw_operating_line(
-                ax, pcf, [(clf.nec(pcf), c) for clf, c in zip(clfs, colors)]
-            )
-        self._legend(ax, lines, styles, trivial_style)
-
+        self._draw_cost(ax, mp, styles, colors, trivial_style, cost_lines, plot_trivial, plot_best)
         self.roc_ax_ = self.roc_line_ = None
         if roc:
-            mp.setup_roc(roc_ax)
-            # Each hull looks like its envelope (the folds' dashes too), in its colour.
-            hulls = [
-                mp.draw_roc(
-                    roc_ax, clf, c, label=nm, **{k: s[k] for k in ("linestyle", "alpha") if k in s}
-                )
-                for clf, c, nm, s in zip(clfs, colors, names, styles)
-            ]
-            if pcf is not None:
-                best = [clf.best(pcf) for clf in clfs]
-                mp.draw_iso_lines(roc_ax, [(b.fpr, b.tpr, c) for b, c in zip(best, colors)], pcf)
-            self.roc_ax_ = roc_ax
-            self.roc_line_ = hulls[0] if n == 1 else hulls
+            self._draw_roc(roc_ax, mp, names, styles, colors)
         if despine:
             for axes in (ax, roc_ax) if roc else (ax,):
                 mp.despine(axes)
         self.ax_ = ax
         self.figure_ = ax.figure
         return self
+
+    def _draw_cost(self, ax, mp, styles, colors, trivial_style, cost_lines, plot_trivial, best):
+        """Cost space, bottom first: trivial lines, bands, cost lines, envelopes, the best of
+        all and its strip, the operating line, the legend."""
+        clfs = self.classifiers
+        self.trivial_ = mp.setup_cost(
+            ax, ymax=1.0 if cost_lines else 0.5, trivial=plot_trivial, trivial_style=trivial_style
+        )
+        if self.pos_label is not None:
+            ax.set_xlabel(f"{mp.PCF_LABEL}  (positive label: {mp.text(self.pos_label)})")
+        self.bands_ = None
+        if self.bands is not None:
+            self.bands_ = [mp.draw_band(ax, band, c) for band, c in zip(self.bands, colors)]
+        if cost_lines:
+            for clf, c in zip(clfs, colors):
+                mp.draw_cost_lines(ax, clf, c)
+        lines = [mp.draw_envelope(ax, clf, **style) for clf, style in zip(clfs, styles)]
+        self.line_ = lines[0] if len(clfs) == 1 else lines
+        self.combined_ = None
+        if (len(clfs) > 1 and not self.folds) if best is None else best:
+            owners = [
+                c.name if c.name is not None else f"classifier {i}" for i, c in enumerate(clfs)
+            ]
+            self.combined_, _ = mp.draw_combined(
+                ax, clfs, dict(zip(owners, colors)), best=self.best_of_all
+            )
+        self.operating_line_ = self.operating_points_ = None
+        if self.pcf is not None:
+            self.operating_line_, self.operating_points_ = mp.draw_operating_line(
+                ax, self.pcf, [(op.nec, c) for op, c in zip(self.operating_points, colors)]
+            )
+        self._legend(ax, lines, styles, trivial_style)
+
+    def _draw_roc(self, roc_ax, mp, names, styles, colors):
+        """ROC space: each hull looks like its envelope (the folds' dashes too), in its colour;
+        the iso-performance lines through the operating points."""
+        mp.setup_roc(roc_ax)
+        hulls = [
+            mp.draw_roc(
+                roc_ax, clf, c, label=nm, **{k: s[k] for k in ("linestyle", "alpha") if k in s}
+            )
+            for clf, c, nm, s in zip(self.classifiers, colors, names, styles)
+        ]
+        if self.pcf is not None:
+            points = [(op.fpr, op.tpr, c) for op, c in zip(self.operating_points, colors)]
+            mp.draw_iso_lines(roc_ax, points, self.pcf)
+        self.roc_ax_ = roc_ax
+        self.roc_line_ = hulls[0] if len(hulls) == 1 else hulls
 
     def _curve_names(self, name, curve_kwargs) -> list:
         """One legend name (or None) per curve, by scikit-learn's rules for folds."""
@@ -335,13 +369,18 @@ def _axes(ax, roc_ax, roc):
     return ax, roc_ax
 
 
-def _operating_pcf(pcf, p_pos, cost_fn, cost_fp):
-    if pcf is not None and p_pos is not None:
-        raise ValueError(
-            "give the operating point as pcf= or as p_pos= (with cost_fn=, cost_fp=), not both."
+_COMPUTING = ("pcf", "p_pos", "cost_fn", "cost_fp", "show_bands", "band_level", "random_state")
+
+
+def _refuse_computing_keywords(kwargs):
+    if not kwargs:
+        return
+    moved = [k for k in kwargs if k in _COMPUTING]
+    if moved:
+        raise TypeError(
+            f"plot() only draws; {', '.join(k + '=' for k in moved)} "
+            f"{'is' if len(moved) == 1 else 'are'} computed when the display is built: pass "
+            f"{'it' if len(moved) == 1 else 'them'} to CostCurveDisplay.from_predictions, "
+            "from_estimator or from_cv_results (or pcf= and bands= to CostCurveDisplay(...))."
         )
-    if p_pos is not None:
-        return float(probability_cost(p_pos, cost_fn, cost_fp))
-    if pcf is None:
-        return None
-    return float(check_pcf(pcf))
+    raise TypeError(f"plot() got unexpected keyword arguments: {sorted(kwargs)}.")

@@ -124,19 +124,13 @@ def test_bands_cost_lines_and_given_axes(data):
     y, scores = data
     clfs = [cw.Classifier.from_scores(y, s, name=n) for n, s in scores.items()]
     fig, (roc_ax, ax) = plt.subplots(1, 2)
-    disp = cw.CostCurveDisplay(classifiers=clfs).plot(
-        ax=ax,
-        roc=True,
-        roc_ax=roc_ax,
-        pcf=0.5,
-        show_bands=True,
-        band_level=0.8,
-        cost_lines=True,
-        colors=["red", "blue"],
+    band = clfs[0].band(0.8, interval="basic", random_state=0)
+    bands = [band, clfs[1].band(0.8, interval="basic", random_state=0)]
+    disp = cw.CostCurveDisplay(classifiers=clfs, pcf=0.5, bands=bands).plot(
+        ax=ax, roc=True, roc_ax=roc_ax, cost_lines=True, colors=["red", "blue"]
     )
     assert disp.ax_ is ax and disp.roc_ax_ is roc_ax and disp.figure_ is fig
     assert ax.get_ylim() == (0.0, 1.0)  # full cost lines reach NEC 1
-    band = clfs[0].band(0.8, interval="basic", random_state=0)
     verts = disp.bands_[0].get_paths()[0].vertices
     assert verts[:, 1].min() == pytest.approx(band["lower"].min())
     assert verts[:, 1].max() == pytest.approx(band["upper"].max())
@@ -144,7 +138,11 @@ def test_bands_cost_lines_and_given_axes(data):
     with pytest.raises(ValueError, match="roc_ax"):
         cw.CostCurveDisplay(classifiers=clfs).plot(ax=ax, roc=True)
     with pytest.raises(ValueError, match="not both"):
-        cw.CostCurveDisplay(classifiers=clfs).plot(pcf=0.5, p_pos=0.5)
+        cw.CostCurveDisplay.from_predictions(y, scores["sharp"], pcf=0.5, p_pos=0.5)
+    with pytest.raises(TypeError, match="pcf= is computed.*from_predictions"):
+        cw.CostCurveDisplay(classifiers=clfs).plot(pcf=0.5)
+    with pytest.raises(ValueError, match="bands has 1 entries for 2"):
+        cw.CostCurveDisplay(classifiers=clfs, bands=[band])
     with pytest.raises(ValueError, match="colors has 1"):
         cw.CostCurveDisplay(classifiers=clfs).plot(colors=["red"])
 
@@ -158,6 +156,32 @@ def test_user_text_is_literal(data):
     labels = [t.get_text().lstrip("\u200b") for t in disp.ax_.get_legend().get_texts()]
     auc = [f"(AUC = {roc_auc_score(y, s):.2f})" for s in names.values()]
     assert labels == [rf"\$\frac{{a\$ {auc[0]}", f"_hidden {auc[1]}", "best of all"]
+
+
+def test_plot_only_draws_what_from_predictions_computed(data, monkeypatch):
+    # scikit-learn's Display contract: from_* computes (here the bootstrap bands and the operating
+    # point), plot() only draws. With Classifier.band and Classifier.best disabled, plot() draws
+    # the bands, the operating point's NEC and its iso-performance line again, on new axes.
+    y, s = data[0], data[1]["sharp"]
+    disp = cw.CostCurveDisplay.from_predictions(y, s, show_bands=True, pcf=0.3, roc=True)
+    first = disp.bands_[0].get_paths()[0].vertices.copy()
+
+    def disabled(*args, **kwargs):
+        raise AssertionError("plot() computed instead of drawing")
+
+    monkeypatch.setattr(cw.Classifier, "band", disabled)
+    monkeypatch.setattr(cw.Classifier, "best", disabled)
+    disp.plot(roc=True)
+    assert disp.bands_ is not None and len(disp.bands_) == 1
+    np.testing.assert_array_equal(disp.bands_[0].get_paths()[0].vertices, first)
+    assert disp.band_level == 0.9
+    band = disp.bands[0]
+    assert (band["lower"] <= band["upper"]).all()
+    # The operating point's NEC is the envelope's, by brute force over every ROC point.
+    fpr, tpr, _ = roc_curve(y, s)
+    nec = disp.operating_points_.get_offsets()[0, 1]
+    assert nec == pytest.approx(_brute_envelope(fpr, tpr, np.array([0.3]))[0], abs=1e-12)
+    assert disp.roc_ax_ is not None and disp.figure_ is not None
 
 
 def test_matplotlib_is_imported_only_when_drawing():
@@ -331,9 +355,8 @@ def test_artifacts_for_a_look(widget, tmp_path_factory):
     out = Path(__file__).resolve().parent / "artifacts"
     out.mkdir(exist_ok=True)
     export.save(widget, out / "export_to_figure.png", dpi=100)
-    y_fig = cw.CostCurveDisplay(classifiers=widget.classifiers).plot(
-        pcf=0.3, roc=True, show_bands=True
-    )
+    bands = [c.band(0.9, interval="basic", random_state=0) for c in widget.classifiers]
+    y_fig = cw.CostCurveDisplay(classifiers=widget.classifiers, pcf=0.3, bands=bands).plot(roc=True)
     y_fig.figure_.savefig(out / "export_display.png", dpi=100)
     assert (out / "export_to_figure.png").stat().st_size > 10_000
 

@@ -2,13 +2,14 @@
 and from cross-validation results, as scikit-learn's ``RocCurveDisplay`` builds its displays.
 
 A base class of ``CostCurveDisplay`` (as ``ClassifierConstructors`` is of ``Classifier``): each
-classmethod checks its input, builds the classifiers and calls ``cls(...).plot(...)``. Estimators
-are scored by scikit-learn's own helper, so its errors are scikit-learn's. No matplotlib import.
+classmethod checks its input, builds the classifiers, computes what will be shown (the operating
+point, the bootstrap bands) and calls ``cls(...).plot(...)``, which only draws. Estimators are
+scored by scikit-learn's own helper, so its errors are scikit-learn's. No matplotlib import.
 """
 
 from __future__ import annotations
 
-from ..model import Classifier
+from ..model import Classifier, check_pcf, probability_cost
 
 __all__ = ["DisplayConstructors"]
 
@@ -18,7 +19,22 @@ class DisplayConstructors:
 
     @classmethod
     def from_predictions(
-        cls, y_true, y_score, *, sample_weight=None, pos_label=None, name=None, ax=None, **kwargs
+        cls,
+        y_true,
+        y_score,
+        *,
+        sample_weight=None,
+        pos_label=None,
+        name=None,
+        ax=None,
+        pcf=None,
+        p_pos=None,
+        cost_fn=1.0,
+        cost_fp=1.0,
+        show_bands=False,
+        band_level=0.9,
+        random_state=0,
+        **kwargs,
     ):
         """Plot cost curves from true labels and scores.
 
@@ -36,10 +52,20 @@ class DisplayConstructors:
             scikit-learn's. With a dict of scores the keys are the names.
         ax : matplotlib Axes, optional
             Cost-space axes to draw on; default a new figure.
+        pcf : float, optional
+            Operating point as PCF(+): the operating line, each classifier's NEC on it
+            and, with ``roc=True``, the iso-performance lines.
+        p_pos, cost_fn, cost_fp : float, optional
+            Operating point as prevalence and costs (PCF(+) is computed, eq. 6); give
+            either ``pcf`` or ``p_pos``.
+        show_bands : bool, default False
+            Pointwise bootstrap bands around the envelopes at ``band_level``
+            (:meth:`Classifier.band`, with ``random_state``), computed here.
+        band_level : float, default 0.9
+        random_state : int, RandomState instance or None, default 0
         **kwargs
-            Keyword arguments of :meth:`plot` (``pcf``, ``p_pos``, ``cost_fn``,
-            ``cost_fp``, ``curve_kwargs``, ``trivial_kw``, ``despine``,
-            ``show_bands``, ``roc``, ...).
+            Keyword arguments of :meth:`plot` (``curve_kwargs``, ``trivial_kw``,
+            ``despine``, ``roc``, ``cost_lines``, ...).
 
         Returns
         -------
@@ -81,7 +107,19 @@ class DisplayConstructors:
                 )
             ]
         shown_label = clfs[0].pos_label if pos_label is None else pos_label
-        return cls(classifiers=clfs, name=name, pos_label=shown_label).plot(ax=ax, **kwargs)
+        shown = _shown(
+            clfs,
+            pcf=pcf,
+            p_pos=p_pos,
+            cost_fn=cost_fn,
+            cost_fp=cost_fp,
+            show_bands=show_bands,
+            band_level=band_level,
+            random_state=random_state,
+        )
+        return cls(classifiers=clfs, name=name, pos_label=shown_label, **shown).plot(
+            ax=ax, **kwargs
+        )
 
     @classmethod
     def from_estimator(
@@ -95,6 +133,13 @@ class DisplayConstructors:
         pos_label=None,
         name=None,
         ax=None,
+        pcf=None,
+        p_pos=None,
+        cost_fn=1.0,
+        cost_fp=1.0,
+        show_bands=False,
+        band_level=0.9,
+        random_state=0,
         **kwargs,
     ):
         """Plot the cost curve of a fitted scikit-learn binary classifier on ``(X, y)``.
@@ -119,6 +164,17 @@ class DisplayConstructors:
         name : str, optional
             Default the estimator's class name.
         ax : matplotlib Axes, optional
+        pcf : float, optional
+            Operating point as PCF(+): the operating line, each classifier's NEC on it
+            and, with ``roc=True``, the iso-performance lines.
+        p_pos, cost_fn, cost_fp : float, optional
+            Operating point as prevalence and costs (PCF(+) is computed, eq. 6); give
+            either ``pcf`` or ``p_pos``.
+        show_bands : bool, default False
+            Pointwise bootstrap bands around the envelopes at ``band_level``
+            (:meth:`Classifier.band`, with ``random_state``), computed here.
+        band_level : float, default 0.9
+        random_state : int, RandomState instance or None, default 0
         **kwargs
             Keyword arguments of :meth:`plot`.
 
@@ -144,7 +200,17 @@ class DisplayConstructors:
         clf = Classifier.from_scores(
             y, y_score, name=name, pos_label=pos_label, sample_weight=sample_weight
         )
-        return cls(classifiers=[clf], name=name, pos_label=pos_label).plot(ax=ax, **kwargs)
+        shown = _shown(
+            [clf],
+            pcf=pcf,
+            p_pos=p_pos,
+            cost_fn=cost_fn,
+            cost_fp=cost_fp,
+            show_bands=show_bands,
+            band_level=band_level,
+            random_state=random_state,
+        )
+        return cls(classifiers=[clf], name=name, pos_label=pos_label, **shown).plot(ax=ax, **kwargs)
 
     @classmethod
     def from_cv_results(
@@ -158,6 +224,13 @@ class DisplayConstructors:
         pos_label=None,
         name=None,
         ax=None,
+        pcf=None,
+        p_pos=None,
+        cost_fn=1.0,
+        cost_fp=1.0,
+        show_bands=False,
+        band_level=0.9,
+        random_state=0,
         **kwargs,
     ):
         """Plot one cost curve per cross-validation fold, as ``RocCurveDisplay.from_cv_results``.
@@ -183,6 +256,17 @@ class DisplayConstructors:
             be a list, so that the curves told apart by name look different,
             as scikit-learn requires). Default none: the legend shows the AUC.
         ax : matplotlib Axes, optional
+        pcf : float, optional
+            Operating point as PCF(+): the operating line, each classifier's NEC on it
+            and, with ``roc=True``, the iso-performance lines.
+        p_pos, cost_fn, cost_fp : float, optional
+            Operating point as prevalence and costs (PCF(+) is computed, eq. 6); give
+            either ``pcf`` or ``p_pos``.
+        show_bands : bool, default False
+            Pointwise bootstrap bands around the envelopes at ``band_level``
+            (:meth:`Classifier.band`, with ``random_state``), computed here.
+        band_level : float, default 0.9
+        random_state : int, RandomState instance or None, default 0
         **kwargs
             Keyword arguments of :meth:`plot`. ``curve_kwargs`` as one dict
             styles every fold, with one legend entry for all (the mean AUC +/-
@@ -226,9 +310,41 @@ class DisplayConstructors:
                     _safe_indexing(y, test), y_score, pos_label=fold_pos_label, sample_weight=weight
                 )
             )
-        return cls(classifiers=clfs, name=name, pos_label=fold_pos_label, folds=True).plot(
-            ax=ax, **kwargs
+        shown = _shown(
+            clfs,
+            pcf=pcf,
+            p_pos=p_pos,
+            cost_fn=cost_fn,
+            cost_fp=cost_fp,
+            show_bands=show_bands,
+            band_level=band_level,
+            random_state=random_state,
         )
+        display = cls(classifiers=clfs, name=name, pos_label=fold_pos_label, folds=True, **shown)
+        return display.plot(ax=ax, **kwargs)
+
+
+def _shown(clfs, *, pcf, p_pos, cost_fn, cost_fp, show_bands, band_level, random_state) -> dict:
+    """What the display will show beyond the curves: the operating point and the bands (the
+    band of the best achievable cost, as the widget draws it: :meth:`Classifier.band`)."""
+    pcf = _operating_pcf(pcf, p_pos, cost_fn, cost_fp)
+    if not show_bands:
+        return {"pcf": pcf}
+    bands = [clf.band(band_level, interval="basic", random_state=random_state) for clf in clfs]
+    return {"pcf": pcf, "bands": bands, "band_level": band_level}
+
+
+def _operating_pcf(pcf, p_pos, cost_fn, cost_fp):
+    """The operating point's PCF(+), from ``pcf`` or from ``p_pos`` and the costs (eq. 6)."""
+    if pcf is not None and p_pos is not None:
+        raise ValueError(
+            "give the operating point as pcf= or as p_pos= (with cost_fn=, cost_fp=), not both."
+        )
+    if p_pos is not None:
+        return float(probability_cost(p_pos, cost_fn, cost_fp))
+    if pcf is None:
+        return None
+    return float(check_pcf(pcf))
 
 
 def _response_values(estimator, X, response_method, pos_label):

@@ -306,12 +306,12 @@ def draw_honest(ax, curve, color: str, *, alpha: float = 0.14):
     return line
 
 
-def draw_combined(ax, classifiers, colors: dict, *, winners=None):
+def draw_combined(ax, classifiers, colors: dict, *, winners=None, best=None):
     """The "best of all" envelope (dashed black) and, along y = 0, a strip coloured by the
     classifier that is best there (grey where a trivial classifier is). ``winners``
     (``pcf_lo``, ``pcf_hi``, ``classifier``) colours the strip instead, e.g. the honest
-    curves' (issue 32)."""
-    best = combined_envelope(classifiers)
+    curves'. ``best``: ``combined_envelope(classifiers)`` when the caller computed it."""
+    best = combined_envelope(classifiers) if best is None else best
     x = np.concatenate([best["pcf_lo"].to_numpy(), best["pcf_hi"].to_numpy()[-1:]])
     y = np.concatenate([best["nec_lo"].to_numpy(), best["nec_hi"].to_numpy()[-1:]])
     (line,) = ax.plot(

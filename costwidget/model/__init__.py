@@ -48,6 +48,7 @@ from .decisions.threshold_choice import (
 from .decisions.threshold_choice_table import threshold_choice_table
 from .kernels.costs import (
     cost_line_to_roc_point,
+    cost_line_value,
     cost_point_to_roc_line,
     cost_scale,
     expected_cost,
@@ -65,7 +66,6 @@ from .kernels.costs import (
 from .kernels.counts import counts_classifier
 from .kernels.estimator_scoring import EstimatorSource
 from .kernels.geometry import (
-    cost_line_value,
     iso_performance_segment,
     thin_indices,
     workforce_segment,

@@ -2,10 +2,11 @@
 
 Each component owns its controls, its marks, its observers and its ``sync()``
 (draw from the whole state; skip when nothing it depends on changed). The
-widget wires them to one `WidgetState`, one error area, one `Transaction`
-(lock, loop guard, rollback) and one `BackgroundWork` (the worker thread and
-the busy sign); `layout` decides the z-order of the marks in each pane and where
-each component's boxes go. The public methods that only read or export the state
+widget builds them from one registry (``components.COMPONENTS``) on one
+`WidgetState`, one error area, one `Transaction` (lock, loop guard, rollback)
+and one `BackgroundWork` (the worker thread and the busy sign), and iterates
+the registry to redraw, to push the controls and to close; `layout` decides
+the z-order of the marks in each pane and where each component's boxes go. The public methods that only read or export the state
 come from small mixins: `state_traits`, `constructors`, `shown_results`,
 `export_methods`.
 """
@@ -14,32 +15,20 @@ from __future__ import annotations
 
 import traitlets
 
+from .components import COMPONENTS, build_components
 from .constructors import Constructors, named_classifiers
 from .controls.layout import build_widget, compose_marks
 from .export_methods import ExportMethods
-from .panes.band_layers import bootstrap_band_layer, fold_spread_layer
-from .panes.classifier_layers import ClassifierLayers
-from .panes.difference import DifferenceView
 from .panes.drawing import PALETTE, ClassifierDrawing
 from .panes.figures import Figures
-from .panes.honest_layer import honest_layer
 from .state.background import BackgroundWork
 from .state.context import Context
-from .state.decision import DecisionSource
 from .state.errors import ErrorArea
 from .state.lifecycle import reachable_widgets, widgets_held_by
 from .state.state import WidgetState
 from .state.state_traits import STATE_TRAITS, StateTraits
 from .state.transaction import Transaction
-from .text.band_readout import BandReadout
-from .text.headline import Headline
-from .text.readout import Readout
 from .text.shown_results import ShownResults
-from .tools.constraint import ConstraintTool
-from .tools.draw_controls import DrawControls
-from .tools.hover import HoverTool
-from .tools.operating_point import OperatingPointTool
-from .tools.range_of_interest import RangeOfInterest
 
 __all__ = ["CostWidget", "STATE_TRAITS"]
 
@@ -91,8 +80,9 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         if total is not None:
             self.state.n_pos, self.state.n_neg = float(first.n_pos), float(first.n_neg)
             self.state.capacity = float(first.n_pos)
-            self.state.follow_population()  # issue 23: the population follows p(+) until set
+            self.state.follow_population()  # the population follows p(+) until it is set
         self.colors = {c.name: PALETTE[i % len(PALETTE)] for i, c in enumerate(self.classifiers)}
+        self._total = total
         self.errors = ErrorArea()
         self._tx = Transaction(self.state, self.errors, STATE_TRAITS)
         self._background = BackgroundWork(self._tx, self._set_busy)
@@ -107,57 +97,19 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         )
         self._ctx = ctx
         self.figures = ctx.figures
-        # issue 31: the one answer (a Decision), first: every component below reads it
-        self.decision_source = ctx.decisions = DecisionSource(ctx)
-        # ------------------------------------------------------------- components
-        self.hover_tool = HoverTool(ctx)
-        self.classifier_layers = ClassifierLayers(ctx, tooltip=self.hover_tool.info)
-        self.hover_tool.connect(self.classifier_layers)
-        self.operating_tool = OperatingPointTool(ctx)
-        self.constraint_tool = ConstraintTool(ctx, total_cases=total)
-        self.band_layer = bootstrap_band_layer(ctx)
-        self.fold_spread_layer = fold_spread_layer(ctx)
-        # issue 32: the cost on new data; drawn first in a redraw, since the decision reads it
-        self.honest_layer = honest_layer(ctx)
-        ctx.honest_curves = lambda: self.honest_layer.drawn
-        self.honest_layer.on_drawn.append(self._honest_drawn)
-        self.band_readout = BandReadout(ctx, self.band_layer)  # issue 23: band limits at PCF(+)
-        self.classifier_layers.follow_fill_layers(  # issue 23: legend entries while drawn
-            bands=self.band_layer, fold_spread=self.fold_spread_layer, honest=self.honest_layer
-        )
-        self.difference_view = DifferenceView(ctx)
-        self.readout_view = Readout(ctx)
-        self.headline = Headline(ctx)  # issue 23
-        self.range_tool = RangeOfInterest(ctx)
-        self._components = [
-            self.honest_layer,
-            self.decision_source,
-            self.classifier_layers,
-            self.constraint_tool,
-            self.operating_tool,
-            self.readout_view,
-            self.headline,
-            self.band_layer,
-            self.fold_spread_layer,
-            self.difference_view,
-            self.range_tool,
-            self.hover_tool,  # issue 23: a hover is cleared when the point moves
-            self.band_readout,
-        ]  # issue 23
-        # issue 21: threshold choice (cost-pane curves, tables) and the decision-curve pane
-        from .panes.decision_curve_view import DecisionCurveView
-        from .panes.threshold_choice_view import ThresholdChoiceView
-
-        self.threshold_choice_view = ThresholdChoiceView(ctx)
-        self.decision_curve_view = DecisionCurveView(ctx)
-        self._components += [self.threshold_choice_view, self.decision_curve_view]
-        # issue 32: how sure the headline is; requested last, after the bands the user asked for
-        self._components.append(self.decision_source.runner_up)
-        self._compose()
+        # The components (widget/components.py), each also an attribute: w.operating_tool, ...
+        self._components = build_components(ctx, self, self._entries)
+        for name, component in self._components.items():
+            setattr(self, name, component)
+        self.show_bands_box = self.draw_controls.show_bands_box
+        self.band_level_slider = self.draw_controls.band_level_slider
+        self.show_fold_spread_box = self.draw_controls.show_fold_spread_box
+        compose_marks(self.figures, self._components.values())
+        self.widget = build_widget(self, self._components.values())
         self._tx.redraw = self._redraw
         self._tx.push_controls = self._push_controls
         self.state.observe(self._tx.on_state_change, names=list(STATE_TRAITS))
-        # issue 19: the front end draws the operating point
+        # The page's code draws the operating point while a front end is attached.
         from .live.frontend_link import link_widget
 
         self.frontend_link = link_widget(self)
@@ -166,23 +118,14 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
             self._push_controls()
             self._tx.good = self._tx.snapshot()
 
-    # ------------------------------------------------------------------ composition
-    def _compose(self):
-        compose_marks(self)
-        self.draw_controls = DrawControls(
-            self._ctx,
-            folds=any(c.folds for c in self.classifiers),
-            fill_layers=[self.band_layer, self.fold_spread_layer, self.honest_layer],
-        )
-        self.show_bands_box = self.draw_controls.show_bands_box
-        self.band_level_slider = self.draw_controls.band_level_slider
-        self.show_fold_spread_box = self.draw_controls.show_fold_spread_box
-        self.widget = build_widget(self)
+    #: The registry the widget is built from (a subclass or a test may extend it).
+    _entries = COMPONENTS
 
+    # ------------------------------------------------------------------ composition
     def _redraw(self):
         self._redrawing = True
         try:
-            for component in self._components:
+            for component in self._components.values():
                 component.sync()
         finally:
             self._redrawing = False
@@ -191,21 +134,13 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         # Honest curves arriving from the background change the decision: every view redraws.
         if not getattr(self, "_redrawing", False):
             self._redraw()
-        if (
-            getattr(self, "frontend_link", None) is not None
-        ):  # the front end's decision reads them too
+        if getattr(self, "frontend_link", None) is not None:  # the page's decision reads them too
             self.frontend_link.resend()
 
     def _push_controls(self):
         with self._tx.pushing():
-            self.operating_tool.push_controls()
-            self.constraint_tool.push_controls()
-            self.classifier_layers.push_controls()
-            self.difference_view.push_controls()
-            self.range_tool.push_controls()
-            self.threshold_choice_view.push_controls()  # issue 21
-            self.decision_curve_view.push_controls()
-            self.draw_controls.push_controls()
+            for component in self._components.values():
+                component.push_controls()
 
     def _set_busy(self, busy: bool):
         self.state.set_trait("busy", bool(busy))
@@ -277,14 +212,11 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         ...     w.p_pos = 0.3
         """
         self._background.close()
-        roots = [self.widget, self._background.widget]
-        for component in [
-            *self._components,
-            self.hover_tool,
-            self.figures,
-            self.draw_controls,
-        ]:  # its NEC zoom holds a link no view holds
-            roots += widgets_held_by(component)
+        for component in self._components.values():
+            component.close()
+        # The figures (a figure not yet shown is in no view), the layout's own boxes, and the
+        # links no view holds.
+        roots = [self.widget, self._background.widget, *widgets_held_by(self.figures)]
         for w in reachable_widgets(roots):
             w.close()
 

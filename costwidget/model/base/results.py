@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
+from ..kernels.costs import cost_line_value, roc_point_to_cost_line
 
 __all__ = ["ConstrainedPoint", "OperatingPoint", "OperatingRange"]
 
@@ -44,8 +44,8 @@ class OperatingPoint:
 
     @property
     def slope(self) -> float:
-        """Slope of this vertex's cost line, ``1 - TPR - FPR`` (eq. 8)."""
-        return 1.0 - self.tpr - self.fpr
+        """Slope of this vertex's cost line (eq. 8)."""
+        return roc_point_to_cost_line(self.fpr, self.tpr)[0]
 
 
 class OperatingRange(tuple):
@@ -136,7 +136,7 @@ class ConstrainedPoint:
 
     @property
     def slope(self) -> float:
-        return 1.0 - self.tpr - self.fpr
+        return roc_point_to_cost_line(self.fpr, self.tpr)[0]
 
     @property
     def intercept(self) -> float:
@@ -144,4 +144,4 @@ class ConstrainedPoint:
 
     def nec(self, pcf):
         """The optimal classifier's cost line at pcf."""
-        return self.slope * np.asarray(pcf, dtype=np.float64) + self.intercept
+        return cost_line_value(self.fpr, self.tpr, pcf)

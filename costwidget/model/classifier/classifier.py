@@ -13,6 +13,7 @@ import pandas as pd
 
 from ..base.fields import ClassifierFields
 from ..base.results import OperatingPoint, OperatingRange
+from ..kernels.costs import cost_line_value
 from ..kernels.envelope import Envelope, envelope_of_counts
 from ..kernels.roc import RocCounts
 from ..kernels.roc import in_units as _in_units
@@ -307,7 +308,7 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         x = check_scalar_or_1d(check_pcf(pcf), "pcf")
         k = self._envelope.vertex_at(x)
         h = self._hull_index[k]
-        nec = self._envelope.slope[k] * x + self._envelope.intercept[k]
+        nec = cost_line_value(self._fpr[h], self._tpr[h], x)
         if np.ndim(x) == 0:
             return OperatingPoint(
                 pcf=float(x),

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..base.fields import check_classifier
+from ..kernels.costs import cost_line_value
 from ..kernels.envelope import Envelope
 from ..kernels.hull import upper_hull
 
@@ -235,7 +236,7 @@ def combined_envelope(classifiers) -> pd.DataFrame:
             "threshold": thr[v],
             "fpr": fpr[v],
             "tpr": tpr[v],
-            "nec_lo": (1 - tpr[v] - fpr[v]) * lo + fpr[v],
-            "nec_hi": (1 - tpr[v] - fpr[v]) * hi + fpr[v],
+            "nec_lo": cost_line_value(fpr[v], tpr[v], lo),
+            "nec_hi": cost_line_value(fpr[v], tpr[v], hi),
         }
     )

@@ -53,6 +53,7 @@ import pandas as pd
 
 from ..base.fields import check_classifier
 from ..kernels import threshold_choice_kernels as K
+from ..kernels.costs import cost_line_value
 from ..kernels.validation import check_number, check_pcf, check_scalar_or_1d
 
 __all__ = [
@@ -214,7 +215,7 @@ def nec_by_threshold_choice(
         if method == "fixed":
             prior_for(clf, prior, needed=False)
             j = K.score_index(th, number_or_inf(threshold, "threshold"))
-            out = K.nec_of(fpr[j], tpr[j], x)
+            out = cost_line_value(fpr[j], tpr[j], x)
         else:
             rho = prior_for(clf, prior)
             if method == "score":
@@ -222,11 +223,11 @@ def nec_by_threshold_choice(
                 # c computed exactly and rounded once: the float flip(x) can round past a score.
                 t = K.exact_score_threshold(x, rho)
                 j = K.score_index(th, t if np.ndim(x) else t[0])
-                out = K.nec_of(fpr[j], tpr[j], x)
+                out = cost_line_value(fpr[j], tpr[j], x)
             else:
                 c = K.flip(x, rho)
                 f, t, _ = K.rate_point(K.rate_cumulative(fpr, tpr, rho), fpr, tpr, 1.0 - c)
-                out = K.nec_of(f, t, x)
+                out = cost_line_value(f, t, x)
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -279,7 +280,7 @@ def score_rule_at_costs(clf, p_pos, cost_fn, cost_fp, *, prior=None) -> dict:
         "fpr": float(fpr[j]),
         "tpr": float(tpr[j]),
         "pcf": pcf,
-        "nec": float(K.nec_of(fpr[j], tpr[j], pcf)),
+        "nec": float(cost_line_value(fpr[j], tpr[j], pcf)),
     }
 
 
@@ -377,8 +378,8 @@ def _constant_pieces(lo, hi, th, f, t, rho) -> pd.DataFrame:
             "fpr": f,
             "tpr": t,
             "rate": rate,
-            "nec_lo": K.nec_of(f, t, lo),
-            "nec_hi": K.nec_of(f, t, hi),
+            "nec_lo": cost_line_value(f, t, lo),
+            "nec_hi": cost_line_value(f, t, hi),
         }
     )
 
@@ -414,8 +415,8 @@ def _rate_pieces(th, fpr, tpr, rho) -> pd.DataFrame:
             "tpr_lo": tpr[j - 1],
             "fpr_hi": fpr[j],
             "tpr_hi": tpr[j],
-            "nec_lo": K.nec_of(fpr[j - 1], tpr[j - 1], x[j - 1]),
-            "nec_hi": K.nec_of(fpr[j], tpr[j], x[j]),
+            "nec_lo": cost_line_value(fpr[j - 1], tpr[j - 1], x[j - 1]),
+            "nec_hi": cost_line_value(fpr[j], tpr[j], x[j]),
         }
     )
     return out[out["pcf_hi"] > out["pcf_lo"]].reset_index(drop=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .validation import check_costs, check_probability
+from .validation import check_costs, check_pcf, check_probability
 
 __all__ = [
     "probability_cost",
@@ -22,6 +22,7 @@ __all__ = [
     "expected_cost",
     "iso_performance_slope",
     "roc_point_to_cost_line",
+    "cost_line_value",
     "cost_line_to_roc_point",
     "roc_line_to_cost_point",
     "cost_point_to_roc_line",
@@ -172,7 +173,7 @@ def roc_point_to_cost_line(fpr, tpr):
     Returns
     -------
     (slope, intercept) : floats or ndarrays
-        ``(1 - TPR - FPR, FPR)``.
+        The cost line ``NEC(x) = slope·x + intercept``.
 
     Examples
     --------
@@ -183,6 +184,37 @@ def roc_point_to_cost_line(fpr, tpr):
     fpr = np.asarray(fpr, dtype=np.float64)
     tpr = np.asarray(tpr, dtype=np.float64)
     return _scalar_or_array(1.0 - tpr - fpr), _scalar_or_array(fpr)
+
+
+def cost_line_value(fpr, tpr, pcf):
+    """NEC at ``pcf`` of the cost line of ROC point ``(fpr, tpr)`` (eq. 8).
+
+    The one place the package evaluates a cost line from an ROC point: the
+    envelope, the optimal vertex, the comparison table, threshold choice and
+    the widget's marks all call it (or `roc_point_to_cost_line`, which it uses),
+    so that they agree to the last bit. The page mirrors it in
+    ``js/src/operating_point.mjs`` with the same operations in the same order.
+
+    Parameters
+    ----------
+    fpr, tpr : float or array-like
+        The ROC point(s).
+    pcf : float or array-like in [0, 1]
+
+    Returns
+    -------
+    float or ndarray
+        Broadcast over the inputs.
+
+    Examples
+    --------
+    >>> from costwidget.model.kernels.costs import cost_line_value
+    >>> cost_line_value(0.09, 0.36, 0.5)   # Drummond & Holte (2000), figure 8's line at 0.5
+    0.365
+    """
+    x = np.asarray(check_pcf(pcf), dtype=np.float64)
+    slope, intercept = roc_point_to_cost_line(fpr, tpr)
+    return _scalar_or_array(slope * x + intercept)
 
 
 def cost_line_to_roc_point(slope, intercept):

@@ -1,7 +1,7 @@
 """The lower envelope of cost lines, the dual of the ROC convex hull.
 
-Hull vertex k at ROC point (f_k, t_k) is the cost line
-``NEC_k(x) = (1 - t_k - f_k) x + f_k``. Consecutive vertices' lines cross at
+Hull vertex k at ROC point (f_k, t_k) is a cost line (eq. 8; its slope and intercept from
+``costs.roc_point_to_cost_line``). Consecutive vertices' lines cross at
 ``x = Δf / (Δf + Δt)``; vertex k is optimal between the crossing with its left
 neighbour and the crossing with its right neighbour. Because the hull is
 concave, the crossings increase along the hull, so the envelope is read off
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .costs import roc_point_to_cost_line
 from .hull import upper_hull
 
 __all__ = ["Envelope", "envelope_of_counts", "hull_crossings"]
@@ -42,8 +43,7 @@ class Envelope:
     def __init__(self, fpr: np.ndarray, tpr: np.ndarray, *, crossings: np.ndarray | None = None):
         self.fpr = np.asarray(fpr, dtype=np.float64)
         self.tpr = np.asarray(tpr, dtype=np.float64)
-        self.slope = 1.0 - self.tpr - self.fpr
-        self.intercept = self.fpr
+        self.slope, self.intercept = roc_point_to_cost_line(self.fpr, self.tpr)
         if crossings is None:
             dfp = np.diff(self.fpr)
             dtp = np.diff(self.tpr)

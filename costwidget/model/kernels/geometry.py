@@ -16,7 +16,6 @@ __all__ = [
     "workforce_segment",
     "cost_ratio_for_pcf",
     "thin_indices",
-    "cost_line_value",
 ]
 
 
@@ -130,30 +129,3 @@ def thin_indices(x, y, max_points: int = 2000) -> np.ndarray:
     idx = np.clip(idx, 0, n - 1)
     idx[0], idx[-1] = 0, n - 1
     return np.unique(idx)
-
-
-def cost_line_value(fpr, tpr, pcf):
-    """NEC at ``pcf`` of the cost line of ROC point ``(fpr, tpr)``: ``(1 - TPR - FPR)·pcf + FPR`` (eq. 8).
-
-    Parameters
-    ----------
-    fpr, tpr : float or array-like
-        The ROC point(s).
-    pcf : float or array-like in [0, 1]
-
-    Returns
-    -------
-    float or ndarray
-        Broadcast over the inputs.
-
-    Examples
-    --------
-    >>> from costwidget.model.kernels.geometry import cost_line_value
-    >>> round(float(cost_line_value(0.09, 0.36, 0.5)), 6)   # Drummond & Holte (2000), figure 8's line at 0.5
-    0.365
-    """
-    x = np.asarray(check_pcf(pcf), dtype=np.float64)
-    out = (
-        1.0 - np.asarray(tpr, dtype=np.float64) - np.asarray(fpr, dtype=np.float64)
-    ) * x + np.asarray(fpr, dtype=np.float64)
-    return float(out) if np.ndim(out) == 0 else out

@@ -26,7 +26,6 @@ __all__ = [
     "flip",
     "exact_score_threshold",
     "score_pcf_starts",
-    "nec_of",
     "score_index",
     "rate_cumulative",
     "rate_point",
@@ -133,11 +132,6 @@ def score_pcf_starts(scores, rho) -> np.ndarray:
             lo, hi = (lo, mid) if positive(mid) else (mid, hi)
         out[i] = _from_bits(hi)
     return out
-
-
-def nec_of(fpr, tpr, x):
-    """Normalized expected cost ``(1 - TPR)·x + FPR·(1 - x)`` of a classification at PCF(+) x."""
-    return (1.0 - tpr) * x + fpr * (1.0 - x)
 
 
 def score_index(thresholds: np.ndarray, t) -> np.ndarray:

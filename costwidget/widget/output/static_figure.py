@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 
-from ...model import honest_winners
+from ...model import honest_winners, roc_point_to_cost_line
 from ..text.caption import caption, cost_lines_shown, visible_classifiers
 
 __all__ = ["to_figure", "figure_png"]
@@ -79,9 +79,9 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     elif difference and diff_band is None:
         raise ValueError("the difference view is off: set w.difference = [a, b] first.")
     ncols = int(roc) + 1 + int(difference)
-    ncols += int(s.show_decision_curve)  # issue 21: the decision-curve pane, last
+    ncols += int(s.show_decision_curve)  # the decision-curve pane, last
     # Each name with its AUC, as the widget's legend and scikit-learn's RocCurveDisplay.
-    honest_shown = bool(w.drawn_honest)  # issue 32: its legend entry
+    honest_shown = bool(w.drawn_honest)  # the cost on new data's legend entry
     labels = (
         [w._ctx.drawing(c.name).label for c in shown]
         + ["best of all"]
@@ -120,62 +120,14 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
     cost_ax = axes.pop(0)
     pcf = s.pcf
     best = {c.name: c.best(pcf) for c in shown}
-    # Under a constraint each classifier's rule from the one decision (issue 31): the paper's
+    # Under a constraint each classifier's rule from the one decision: the paper's
     # point where the limit binds, its optimum where it does not (as the live marks draw it).
     decision = w.decision
     rules = {c.name: c.rule for c in decision.classifiers} if decision.constraint != "none" else {}
 
     if roc_ax is not None:
-        mp.setup_roc(roc_ax)
-        for c in shown:
-            mp.draw_roc(roc_ax, c, colors[c.name])
-        if s.constraint != "none":
-            mp.draw_roc_constraint(
-                roc_ax,
-                s.constraint,
-                max_fpr=s.max_fpr,
-                capacity=s.capacity,
-                n_pos=s.n_pos,
-                n_neg=s.n_neg,
-                points=[(r.fpr, r.tpr, colors[n]) for n, r in rules.items()],
-            )
-        mp.draw_iso_lines(
-            roc_ax, [(best[c.name].fpr, best[c.name].tpr, colors[c.name]) for c in shown], pcf
-        )
-
-    cost_lines = cost_lines_shown(w)
-    # As the widget: NEC up to its axis's reach (0.5, what any classifier worth using costs,
-    # unless zoomed: NecZoom), cost lines clipped.
-    mp.setup_cost(cost_ax, ymax=w.draw_controls.nec_zoom.top)
-    for name, band in w.drawn_fold_spreads.items():
-        mp.draw_band(cost_ax, band, colors[name], alpha=0.10, dotted=True)
-    for name, band in w.drawn_bands.items():
-        mp.draw_band(cost_ax, band, colors[name])
-    for name, curve in w.drawn_honest.items():  # issue 32: the cost on new data
-        mp.draw_honest(cost_ax, curve, colors[name])
-    for c in shown:
-        if cost_lines:
-            mp.draw_cost_lines(cost_ax, c, colors[c.name], alpha=0.25, linewidth=0.75)
-        mp.draw_envelope(cost_ax, c, colors[c.name])
-    # issue 21
-    from ..panes.threshold_choice_view import draw_on_matplotlib as draw_threshold_choice
-
-    draw_threshold_choice(cost_ax, w.threshold_choice_view, [c.name for c in shown])
-    if rules:  # NEC(x) = (1 - TPR - FPR)·x + FPR, the rule's cost line
-        mp.draw_constrained_lines(
-            cost_ax, [(1.0 - r.tpr - r.fpr, r.fpr, colors[n]) for n, r in rules.items()]
-        )
-    roi = s.range_of_interest
-    if roi:
-        from ..tools.range_of_interest import SHADE_COLOR, SHADE_FILL
-
-        mp.draw_range(cost_ax, roi[0], roi[1], edge=SHADE_COLOR, fill=SHADE_FILL)
-    if shown:
-        strip = w.classifier_layers.honest_for_strip()  # issue 32: the strip on new data
-        mp.draw_combined(
-            cost_ax, shown, colors, winners=None if strip is None else honest_winners(strip)
-        )
-    mp.draw_operating_line(cost_ax, pcf, [(best[c.name].nec, colors[c.name]) for c in shown])
+        _draw_roc_pane(w, roc_ax, mp, shown, colors, best, rules)
+    _draw_cost_pane(w, cost_ax, mp, shown, colors, best, rules)
 
     if difference:
         a, b = s.difference
@@ -191,33 +143,101 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
             pcf=pcf,
             strip_room=STRIP_ROOM,
         )
-    if s.show_decision_curve:  # issue 21
+    if s.show_decision_curve:
         from ..panes.decision_curve_view import draw_on_matplotlib as draw_decision_curve
 
         draw_decision_curve(axes[-1], w.decision_curve_view, colors)
     if n_entries:
-        entries = (
-            [(label, colors[c.name], "-") for label, c in zip(labels, shown)]
-            + [("best of all", "black", "--")]
-            + ([("cost on new data", "#666666", (0, (4, 2)))] if honest_shown else [])
-        )
-        handles, labels = mp.legend_handles(entries)
-        if manual:
-            fig.legend(
-                handles,
-                labels,
-                loc="lower center",
-                bbox_to_anchor=(0.5, 0.0),
-                ncols=legend_cols,
-                frameon=False,
-            )
-        else:
-            fig.legend(
-                handles, labels, loc="outside lower center", ncols=legend_cols, frameon=False
-            )
+        _draw_legend(fig, mp, labels, shown, colors, honest_shown, legend_cols, manual)
     if text_caption:
         fig.suptitle(text_caption, fontsize="medium", y=1.0 - 0.1 / fig.get_figheight(), va="top")
     return fig
+
+
+def _draw_roc_pane(w, roc_ax, mp, shown, colors, best, rules):
+    """ROC space as the widget draws it: curves and hulls, the constraint and each rule's point,
+    the iso-performance lines at the operating point."""
+    s = w.state
+    pcf = s.pcf
+    mp.setup_roc(roc_ax)
+    for c in shown:
+        mp.draw_roc(roc_ax, c, colors[c.name])
+    if s.constraint != "none":
+        mp.draw_roc_constraint(
+            roc_ax,
+            s.constraint,
+            max_fpr=s.max_fpr,
+            capacity=s.capacity,
+            n_pos=s.n_pos,
+            n_neg=s.n_neg,
+            points=[(r.fpr, r.tpr, colors[n]) for n, r in rules.items()],
+        )
+    mp.draw_iso_lines(
+        roc_ax, [(best[c.name].fpr, best[c.name].tpr, colors[c.name]) for c in shown], pcf
+    )
+
+
+def _draw_cost_pane(w, cost_ax, mp, shown, colors, best, rules):
+    """Cost space as the widget draws it, bottom first: fold spreads, bands, the cost on new
+    data, cost lines and envelopes, threshold choice, the rules' lines, the range, the best of
+    all with its strip, the operating line."""
+    s = w.state
+    pcf = s.pcf
+    cost_lines = cost_lines_shown(w)
+    # As the widget: NEC up to its axis's reach (0.5, what any classifier worth using costs,
+    # unless zoomed: NecZoom), cost lines clipped.
+    mp.setup_cost(cost_ax, ymax=w.draw_controls.nec_zoom.top)
+    for name, band in w.drawn_fold_spreads.items():
+        mp.draw_band(cost_ax, band, colors[name], alpha=0.10, dotted=True)
+    for name, band in w.drawn_bands.items():
+        mp.draw_band(cost_ax, band, colors[name])
+    for name, curve in w.drawn_honest.items():  # the cost on new data
+        mp.draw_honest(cost_ax, curve, colors[name])
+    for c in shown:
+        if cost_lines:
+            mp.draw_cost_lines(cost_ax, c, colors[c.name], alpha=0.25, linewidth=0.75)
+        mp.draw_envelope(cost_ax, c, colors[c.name])
+    from ..panes.threshold_choice_view import draw_on_matplotlib as draw_threshold_choice
+
+    draw_threshold_choice(cost_ax, w.threshold_choice_view, [c.name for c in shown])
+    if rules:  # each rule's cost line (eq. 8)
+        mp.draw_constrained_lines(
+            cost_ax,
+            [(*roc_point_to_cost_line(r.fpr, r.tpr), colors[n]) for n, r in rules.items()],
+        )
+    roi = s.range_of_interest
+    if roi:
+        from ..tools.range_of_interest import SHADE_COLOR, SHADE_FILL
+
+        mp.draw_range(cost_ax, roi[0], roi[1], edge=SHADE_COLOR, fill=SHADE_FILL)
+    if shown:
+        strip = w.classifier_layers.honest_for_strip()  # the strip on new data
+        mp.draw_combined(
+            cost_ax, shown, colors, winners=None if strip is None else honest_winners(strip)
+        )
+    mp.draw_operating_line(cost_ax, pcf, [(best[c.name].nec, colors[c.name]) for c in shown])
+
+
+def _draw_legend(fig, mp, labels, shown, colors, honest_shown, legend_cols, manual):
+    """One legend for the figure, under the panes: each classifier (its AUC), the best of all,
+    the cost on new data when drawn."""
+    entries = (
+        [(label, colors[c.name], "-") for label, c in zip(labels, shown)]
+        + [("best of all", "black", "--")]
+        + ([("cost on new data", "#666666", (0, (4, 2)))] if honest_shown else [])
+    )
+    handles, labels = mp.legend_handles(entries)
+    if manual:
+        fig.legend(
+            handles,
+            labels,
+            loc="lower center",
+            bbox_to_anchor=(0.5, 0.0),
+            ncols=legend_cols,
+            frameon=False,
+        )
+    else:
+        fig.legend(handles, labels, loc="outside lower center", ncols=legend_cols, frameon=False)
 
 
 def figure_png(w, dpi, *, wait=True) -> tuple[bytes, float]:

@@ -12,13 +12,14 @@ from ...model import combined_envelope, honest_winners
 from ..controls.marks import hold
 from ..controls.sliders import SliderBinding
 from ..controls.theme import ALWAYS, HALF_POINT_MARKER, INK, legend_html, swatch_class, swatch_css
+from ..state.component import Component
 from .figures import TRIVIAL_COLOR
 from .fill_layer import OUTLINE_ABOVE
 
 __all__ = ["ClassifierLayers", "possible_legend_kinds"]
 
 
-class ClassifierLayers:
+class ClassifierLayers(Component):
     """Marks drawn once per classifier from the model; `sync` only shows and hides them.
 
     ``tooltip`` is the HTML widget the hover targets show as their bqplot tooltip.
@@ -28,6 +29,17 @@ class ClassifierLayers:
         self.ctx = ctx
         rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
         ds = ctx.drawings
+        self._roc_marks(rs, ds, tooltip)
+        self._cost_marks(cs, ds, tooltip)
+        self._picker(ctx, ds)
+        self._legend_row(ds)
+        self._drawn = None
+        self._legend_drawn = None
+        self._fill_layers = {}  # legend kind -> FillBetweenLayer (see follow_fill_layers)
+
+    def _roc_marks(self, rs, ds, tooltip) -> None:
+        """Per classifier: its ROC curve, its hull and the hull's vertices (the hover targets);
+        and the points of threshold 0.5."""
         self.roc_curves = [
             bq.Lines(
                 x=d.roc_x, y=d.roc_y, scales=rs, colors=[d.color], opacities=[0.45], stroke_width=1
@@ -69,6 +81,10 @@ class ClassifierLayers:
             stroke_width=1.2,
             visible=False,
         )
+
+    def _cost_marks(self, cs, ds, tooltip) -> None:
+        """Per classifier: its hull points' cost lines, its envelope and the segments' hover
+        targets; the best of all and the winner strip."""
         self.cost_lines = []
         for d in ds:
             x, y = d.cost_lines()
@@ -115,7 +131,9 @@ class ClassifierLayers:
         self.winner_strip = bq.Lines(
             x=[[0.0, 1.0]], y=[[0.0, 0.0]], scales=cs, colors=[TRIVIAL_COLOR], stroke_width=10
         )
-        # ------------------------------------------------------------- controls
+
+    def _picker(self, ctx, ds) -> None:
+        """The show/hide checkboxes (one per classifier) and the cost-lines checkbox."""
         # Checkbox descriptions render as text, not HTML, so names need no escaping here. Each
         # checkbox carries its classifier's colour (a CSS line before the name): it is the legend.
         self.picker = {}
@@ -145,10 +163,13 @@ class ClassifierLayers:
             lambda v: setattr(ctx.state, "show_cost_lines", v),
             "cost lines",
         )
+
+    def _legend_row(self, ds) -> None:
+        """The legend above the panes, in one row with the picker."""
         self._swatch_css = swatch_css(d.color for d in ds)
         self.legend = widgets.HTML(value=self._swatch_css + legend_html())
         self.legend.add_class("costwidget-legend-fixed")
-        # Issue 29: an entry that comes or goes never moves the panes under the legend. A
+        # An entry that comes or goes never moves the panes under the legend. A
         # hidden copy with every entry this widget can show lies under the legend in one grid
         # cell (theme.CSS), so the legend always has the room of all of them.
         self.legend_room = widgets.HTML(
@@ -165,9 +186,6 @@ class ClassifierLayers:
             [widgets.HTML("<b>show:</b>"), *self.picker.values(), self.legend_box], layout=wrap
         )
         self.picker_row.add_class("costwidget-legend")
-        self._drawn = None
-        self._legend_drawn = None
-        self._fill_layers = {}  # legend kind -> FillBetweenLayer (see follow_fill_layers)
 
     def follow_fill_layers(self, **layers) -> None:
         """Name the bands (``bands=``, ``fold_spread=``: `FillBetweenLayer`) in the legend while
@@ -301,6 +319,26 @@ class ClassifierLayers:
         for name, box in self.picker.items():
             box.value = name in shown
         self.show_cost_lines.value = self.ctx.state.show_cost_lines
+
+    def pane_marks(self) -> dict:
+        return {
+            "roc": {
+                "roc_curves": self.roc_curves,
+                "hull_lines": self.hull_lines,
+                "hull_vertices": self.hull_vertices,
+                "half_points": [self.half_points],
+            },
+            "cost": {
+                "cost_lines": self.cost_lines,
+                "envelopes": self.envelopes,
+                "combined": [self.combined],
+                "winner_strip": [self.winner_strip],
+                "segment_hover": self.segment_hover,
+            },
+        }
+
+    def boxes(self) -> dict:
+        return {"picker": [self.picker_row], "draw": [self.show_cost_lines]}
 
 
 def possible_legend_kinds(drawings) -> list:

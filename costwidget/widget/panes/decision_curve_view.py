@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ...model import decision_curve
+from ..state.component import Component
 from .figures import FIGURE_MARGIN, TRIVIAL_COLOR, axes, pane_figure
 
 __all__ = ["DecisionCurveView", "THRESHOLDS", "threshold_probability"]
@@ -42,7 +43,7 @@ def threshold_probability(cost_fn: float, cost_fp: float) -> float:
     return float(cost_fp) / (float(cost_fp) + float(cost_fn))
 
 
-class DecisionCurveView:
+class DecisionCurveView(Component):
     """Owns the decision-curve pane, its marks and its toggle.
 
     Attributes
@@ -243,6 +244,9 @@ class DecisionCurveView:
             f"= {pt:.4g}. Net benefit = π₁ − (π₁(1−pt) + π₀·pt)/(1−pt) · NEC: the cost pane "
             f"in other units (solid: best threshold; dashed: treat iff score ≥ pt).</span>"
         )
+
+    def boxes(self) -> dict:
+        return {"draw": [self.toggle], "decision_curve": [self.widget]}
 
 
 def draw_on_matplotlib(ax, view, colors: dict) -> None:

@@ -12,6 +12,7 @@ import numpy as np
 from ...model import axis_ticks, difference_band, significant_intervals
 from ..controls.marks import hold
 from ..controls.theme import INK, INK_SOFT
+from ..state.component import Component
 from .figures import FIGURE_MARGIN, TRIVIAL_COLOR, pane_figure
 from .fill_layer import band_xy
 
@@ -47,7 +48,7 @@ def difference_caption(name_a, name_b, level, band, intervals) -> str:
     return "<br>".join(lines)
 
 
-class DifferenceView:
+class DifferenceView(Component):
     """Owns the difference figure, its marks, its caption and its controls."""
 
     def __init__(self, ctx):
@@ -303,3 +304,7 @@ class DifferenceView:
         self.show.value = bool(pair)
         if pair:
             self.name_a.value, self.name_b.value = pair
+
+    def boxes(self) -> dict:
+        controls = [] if self.controls is None else [self.controls]
+        return {"difference_controls": controls, "difference": [self.widget]}

@@ -13,6 +13,7 @@ import bqplot as bq
 import numpy as np
 
 from ..controls.marks import hold
+from ..state.component import Component
 
 __all__ = ["FillBetweenLayer", "band_xy", "OUTLINE_ABOVE"]
 
@@ -25,7 +26,7 @@ def band_xy(band):
     return band["pcf"].to_numpy(), np.vstack([band["lower"].to_numpy(), band["upper"].to_numpy()])
 
 
-class FillBetweenLayer:
+class FillBetweenLayer(Component):
     """Fill-between marks, one per classifier, drawn from bands the model computes.
 
     Parameters
@@ -182,3 +183,7 @@ class FillBetweenLayer:
         self._drawn_key = key
         for callback in self.on_drawn:
             callback()
+
+    def pane_marks(self) -> dict:
+        # Its background slot ("bands", "fold spread", "honest") names its layer in the pane too.
+        return {"cost": {self.slot: self.marks}}

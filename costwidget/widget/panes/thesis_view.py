@@ -160,7 +160,20 @@ class ThesisView:
             tick_labels=ratio_tick_labels(),
             grid_lines="dashed",
         )
-        # MTMCS chart
+        self._build_mtmcs(xs, x_axis)
+        self._build_thresholds(xs, x_axis)
+        for figure in (self.mtmcs_figure, self.threshold_figure):
+            figure.layout = widgets.Layout(**_CHART_LAYOUT)
+        charts = widgets.HBox(
+            [self.mtmcs_figure, self.threshold_figure],
+            layout=widgets.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"),
+        )
+        charts.add_class("costwidget-panes")
+        self._children = (self.legend, charts, self.caption)
+        self.built = True
+
+    def _build_mtmcs(self, xs, x_axis) -> None:
+        """The MTMCS chart: each classifier's MTMCS over the cost ratio, the range shaded."""
         my = bq.LinearScale(min=0.0, max=50.0)
         self.mtmcs_y = my
         # The range shade is on the chart's own scales (on a 0-1 y scale of its own bqplot laid
@@ -202,7 +215,9 @@ class ThesisView:
             title="MTMCS chart",
             fig_margin=_MARGIN,
         )
-        # Optimal-thresholds chart: one horizontal piece per optimal hull vertex.
+
+    def _build_thresholds(self, xs, x_axis) -> None:
+        """The optimal-thresholds chart: one horizontal piece per optimal hull vertex."""
         ty = bq.LinearScale(min=0.0, max=1.0)
         self.threshold_y = ty
         self.threshold_shade = _shade(xs, ty)
@@ -249,15 +264,6 @@ class ThesisView:
             title="Optimal classification thresholds",
             fig_margin=_MARGIN,
         )
-        for figure in (self.mtmcs_figure, self.threshold_figure):
-            figure.layout = widgets.Layout(**_CHART_LAYOUT)
-        charts = widgets.HBox(
-            [self.mtmcs_figure, self.threshold_figure],
-            layout=widgets.Layout(flex_flow="row wrap", width="100%", align_items="flex-start"),
-        )
-        charts.add_class("costwidget-panes")
-        self._children = (self.legend, charts, self.caption)
-        self.built = True
 
     @property
     def shown(self) -> bool:

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ...model import cost_curve, expected_cost, nec_by_threshold_choice, readable
+from ..state.component import Component
 
 # isort: split
 from ...model import score_rule_at_costs, threshold_choice_table
@@ -198,7 +199,7 @@ def _html_table(frame: pd.DataFrame, columns, caption: str) -> str:
     )
 
 
-class ThresholdChoiceView:
+class ThresholdChoiceView(Component):
     """The threshold-choice control, its curves and shaded gaps in the cost pane, and its tables.
 
     Parameters
@@ -408,6 +409,12 @@ class ThresholdChoiceView:
             "uniform (calibration loss = Brier − loss of the envelope); H measure "
             "(Hand 2009); empty where the scores are not probabilities",
         )
+
+    def pane_marks(self) -> dict:
+        return {"cost": {"views": self.marks}}
+
+    def boxes(self) -> dict:
+        return {"draw": [self.control], "threshold_choice": [self.widget]}
 
 
 def draw_on_matplotlib(ax, view, names) -> None:

@@ -16,6 +16,7 @@ it (``decide(..., runner_up_band=)``) once it arrives, and the headline says how
 from __future__ import annotations
 
 from ...model import decide
+from .component import Component
 from .runner_up_work import RunnerUpWork
 
 __all__ = ["DecisionSource", "DECISION_TRAITS"]
@@ -34,7 +35,7 @@ DECISION_TRAITS = (
 )
 
 
-class DecisionSource:
+class DecisionSource(Component):
     """Owns the current `Decision`; recomputes it when the state it reads changes.
 
     It draws nothing: ``sync()`` (first in the widget's components) only brings the record up

@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 
 from ...model import check_pair, lowest_names, runner_up_band
+from .component import Component
 
 __all__ = ["RunnerUpWork", "DEBOUNCE", "wanted"]
 
@@ -59,7 +60,7 @@ def _request_key(decision, level):
     return (chosen, nxt[0], decision.pcf, rules, float(level))
 
 
-class RunnerUpWork:
+class RunnerUpWork(Component):
     """Owns the last band computed and the background request for the current decision.
 
     ``on_band()`` is called (inside the transaction) when a band arrives: the decision is

@@ -16,6 +16,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from ...model import band_limits_at
+from ..state.component import Component
 
 __all__ = ["BandReadout", "BAND_COLUMNS"]
 
@@ -26,7 +27,7 @@ def _fmt(value: float) -> str:
     return "" if math.isnan(value) else f"{value:.4g}"
 
 
-class BandReadout:
+class BandReadout(Component):
     """A table of band limits at PCF(+), redrawn on every state change and whenever the band
     layer draws (a band arriving from the background)."""
 
@@ -85,3 +86,6 @@ class BandReadout:
             f"<table class='costwidget-table'><caption>{html.escape(caption)}</caption>"
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         )
+
+    def boxes(self) -> dict:
+        return {"band_readout": [self.widget]}

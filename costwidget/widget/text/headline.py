@@ -13,6 +13,8 @@ import html
 
 import ipywidgets as widgets
 
+from ..state.component import Component
+
 __all__ = ["Headline", "headline_html"]
 
 
@@ -32,7 +34,7 @@ def headline_html(text: str) -> str:
     return f"<span style='{_STYLE}'>{html.escape(text)}</span>"
 
 
-class Headline:
+class Headline(Component):
     """Owns the headline's HTML widget; draws it from the widget's `Decision`."""
 
     def __init__(self, ctx):
@@ -48,3 +50,6 @@ class Headline:
         value = headline_html(self.text)
         if value != self.widget.value:
             self.widget.value = value
+
+    def boxes(self) -> dict:
+        return {"headline": [self.widget]}

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ...frontend.contract import CONSTRAINT_COLUMNS, HONEST_COLUMNS, READOUT_COLUMNS, TEXT_COLUMNS
 from ...model import lowest_names, readable
+from ..state.component import Component
 
 __all__ = [
     "Readout",
@@ -160,7 +161,7 @@ def constraint_description(state) -> str:
     return ""
 
 
-class Readout:
+class Readout(Component):
     """Owns the readout's HTML widgets (the table at the operating point, and the constrained
     table under it); lays out the rows of the widget's `Decision`."""
 
@@ -213,3 +214,6 @@ class Readout:
             self.widget.value = value
         if constrained != self.constrained_widget.value:
             self.constrained_widget.value = constrained
+
+    def boxes(self) -> dict:
+        return {"readout": [self.widget], "constrained_readout": [self.constrained_widget]}

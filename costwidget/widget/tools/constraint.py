@@ -16,11 +16,13 @@ from ...model import (
     capacity_to_cases,
     readable,
     readable_value,
+    roc_point_to_cost_line,
     workforce_segment,
 )
 from ..controls.marks import hold
 from ..controls.sliders import SliderBinding
 from ..controls.theme import INK
+from ..state.component import Component
 from ..text.readout import population_text
 
 __all__ = ["ConstraintTool", "capacity_text"]
@@ -55,16 +57,23 @@ def _made(c) -> str:
     )
 
 
-class ConstraintTool:
+class ConstraintTool(Component):
     """Owns the constraint controls and marks; draws each visible classifier's rule under the
     active constraint from the widget's `Decision` (``constrained`` maps each to the paper's
     `ConstrainedPoint`, empty when none)."""
 
     def __init__(self, ctx, *, total_cases: float | None):
         self.ctx = ctx
-        s, tx = ctx.state, ctx.tx
-        n = len(ctx.drawings)
-        colors = [d.color for d in ctx.drawings]
+        self._controls(ctx.state, ctx.tx, total_cases)
+        self._layout()
+        self._marks(ctx)
+        self.constrained = {}
+        self.values = {}  # {mark: {trait: value}} of the drawn state (sync)
+        self._drawn = None
+
+    def _controls(self, s, tx, total_cases) -> None:
+        """The constraint's choice, its limits and the workforce's population, bound to the
+        state."""
         self.constraint = widgets.ToggleButtons(
             options=[
                 ("none", "none"),
@@ -139,6 +148,9 @@ class ConstraintTool:
         ]
         self.capacity_unit.observe(lambda _ch: self._on_unit(), names=["value"])
 
+    def _layout(self) -> None:
+        """``widget``: the choice, then only the active constraint's controls, then the message."""
+
         def row():  # one Layout per box: a shared one would hide them all at once
             return widgets.Layout(flex_flow="row wrap", align_items="center")
 
@@ -156,6 +168,11 @@ class ConstraintTool:
             [self.constraint, self.neyman_pearson_box, self.workforce_box, self.message]
         )
         self.widget.add_class("costwidget-constraint")
+
+    def _marks(self, ctx) -> None:
+        """The constraint's line and each rule's point in ROC space, each rule's cost line."""
+        n = len(ctx.drawings)
+        colors = [d.color for d in ctx.drawings]
         rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
         self.roc_line = bq.Lines(
             x=[0.0, 0.0], y=[0.0, 1.0], scales=rs, colors=[INK], line_style="dashed", visible=False
@@ -180,9 +197,6 @@ class ConstraintTool:
             stroke_width=2,
             visible=False,
         )
-        self.constrained = {}
-        self.values = {}  # {mark: {trait: value}} of the drawn state (sync)
-        self._drawn = None
 
     def _set_capacity(self, value) -> None:
         s = self.ctx.state
@@ -231,9 +245,8 @@ class ConstraintTool:
         for i, d in enumerate(self.ctx.drawings):
             c = parts.get(d.name)
             if c is not None:
-                # The rule's cost line, NEC = (1 - TPR)·PCF + FPR·(1 - PCF) (eq. 8).
                 fpr[i], tpr[i], opacity[i] = c.rule.fpr, c.rule.tpr, 1.0
-                slope[i], intercept[i] = 1.0 - c.rule.tpr - c.rule.fpr, c.rule.fpr
+                slope[i], intercept[i] = roc_point_to_cost_line(c.rule.fpr, c.rule.tpr)
         if s.constraint == "neyman_pearson":
             line_x, line_y = [s.max_fpr, s.max_fpr], [0.0, 1.0]
         elif s.constraint == "workforce":
@@ -308,3 +321,12 @@ class ConstraintTool:
         self.n_pos.value = readable_value(s.n_pos)
         self.n_neg.value = readable_value(s.n_neg)
         self.population_value.value = html.escape(population_text(s))
+
+    def pane_marks(self) -> dict:
+        return {
+            "roc": {"constraint_line": [self.roc_line], "constraint_points": [self.roc_points]},
+            "cost": {"constraint_lines": [self.cost_lines]},
+        }
+
+    def boxes(self) -> dict:
+        return {"constraint": [self.widget]}

@@ -7,12 +7,13 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ..controls.sliders import SliderBinding
+from ..state.component import Component
 from .nec_zoom import NecZoom
 
 __all__ = ["DrawControls"]
 
 
-class DrawControls:
+class DrawControls(Component):
     """``show_bands_box``, ``band_level_slider``, ``show_fold_spread_box`` (None without
     folds), ``show_honest_box`` and ``honest_strip_box`` (issue 32), bound to the state through the widget's transaction; ``nec_zoom``, the NEC axis's
     reach (its "fit" keeps the bands of ``fill_layers`` in view)."""
@@ -99,3 +100,6 @@ class DrawControls:
             self.show_fold_spread_box.value = s.show_fold_spread
         self.show_honest_box.value = s.show_honest
         self.honest_strip_box.value = s.honest_strip
+
+    def boxes(self) -> dict:
+        return {"draw": self.controls}

@@ -17,11 +17,12 @@ import ipywidgets as widgets
 from ...model import cost_line_value
 from ..controls.marks import hold
 from ..controls.theme import INK
+from ..state.component import Component
 
 __all__ = ["HoverTool"]
 
 
-class HoverTool:
+class HoverTool(Component):
     """Owns the two highlight marks and the info text (also the hover targets' tooltip)."""
 
     def __init__(self, ctx):
@@ -116,3 +117,9 @@ class HoverTool:
         if self.info.model_id in state:
             state[self.info.model_id]["state"]["value"] = ""
         return state
+
+    def pane_marks(self) -> dict:
+        return {"roc": {"hover": [self.roc_highlight]}, "cost": {"hover": [self.cost_highlight]}}
+
+    def boxes(self) -> dict:
+        return {"hover_info": [self.info]}

@@ -23,6 +23,7 @@ from ...model import (
 from ..controls.marks import hold
 from ..controls.sliders import SliderBinding
 from ..controls.theme import INK
+from ..state.component import Component
 
 __all__ = [
     "OperatingPointTool",
@@ -71,7 +72,7 @@ def pcf_label(pcf: float, cost_fn: float, cost_fp: float) -> str:
     return f"PCF(+) = <b>{readable(pcf)}</b>{note}"
 
 
-class OperatingPointTool:
+class OperatingPointTool(Component):
     """Owns the operating-point controls and marks; draws them from ``state.pcf``.
 
     ``best`` maps every classifier's name to ``clf.best(pcf)`` at the drawn
@@ -80,10 +81,18 @@ class OperatingPointTool:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        s, tx = ctx.state, ctx.tx
+        self._controls(ctx.state, ctx.tx)
         n = len(ctx.drawings)
         colors = [d.color for d in ctx.drawings]
-        # ------------------------------------------------------------- controls
+        self._roc_marks(ctx, n, colors)
+        self._cost_marks(ctx, n, colors)
+        self._dragging = False
+        self.best = {}
+        self._drawn = None
+
+    def _controls(self, s, tx) -> None:
+        """p(+) (slider and field), the two costs and their ratio, PCF(+): bound to the state,
+        in ``widget``."""
         # p(+): a long slider (0.001 per key press, ~0.002 per pixel at 600 px) and a number
         # field. The field takes the arrow keys everywhere: Notebook 7 reads ArrowLeft/Right on a
         # focused slider as its own command-mode shortcuts (it handles keys before the page does,
@@ -167,8 +176,10 @@ class OperatingPointTool:
             ]
         )
         self.widget.add_class("costwidget-operating-controls")
-        # ------------------------------------------------------------- ROC marks
-        rs, cs = ctx.figures.roc_scales, ctx.figures.cost_scales
+
+    def _roc_marks(self, ctx, n, colors) -> None:
+        """Each classifier's iso-performance line and its chosen point."""
+        rs = ctx.figures.roc_scales
         self.iso_lines = bq.Lines(
             x=np.zeros((n, 2)),
             y=np.zeros((n, 2)),
@@ -180,7 +191,11 @@ class OperatingPointTool:
         self.chosen = bq.Scatter(
             x=np.zeros(n), y=np.zeros(n), scales=rs, colors=colors, default_size=90, stroke=INK
         )
-        # ------------------------------------------------------------- cost marks
+
+    def _cost_marks(self, ctx, n, colors) -> None:
+        """The operating line, each classifier's NEC on it, the winner's dot, the click bars
+        and the drag handle."""
+        cs = ctx.figures.cost_scales
         self.operating_line = bq.Lines(
             x=[0.5, 0.5], y=[0.0, 1.0], scales=cs, colors=[INK], stroke_width=1.5
         )
@@ -225,9 +240,6 @@ class OperatingPointTool:
         self.handle.on_drag_start(self._on_drag_start)
         self.handle.on_drag(self._on_drag)
         self.handle.on_drag_end(self._on_drag_end)
-        self._dragging = False
-        self.best = {}
-        self._drawn = None
 
     # ------------------------------------------------------------------ user input
     def for_pcf(self, x, *, digits=None) -> dict:
@@ -382,3 +394,18 @@ class OperatingPointTool:
                 self.log_ratio.max, self.log_ratio.min = hi, lo
         self.ratio_text.value = f"= {format_ratio(s.cost_fn, s.cost_fp)}"
         self.pcf.value = pcf_label(s.pcf, s.cost_fn, s.cost_fp)
+
+    def pane_marks(self) -> dict:
+        return {
+            "roc": {"iso_lines": [self.iso_lines], "chosen": [self.chosen]},
+            "cost": {
+                "operating_line": [self.operating_line],
+                "click_bars": [self.click_bars],
+                "nec_points": [self.nec_points],
+                "winner_dot": [self.winner_dot],
+                "handle": [self.handle],
+            },
+        }
+
+    def boxes(self) -> dict:
+        return {"operating_point": [self.widget]}

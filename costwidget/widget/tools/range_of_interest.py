@@ -27,6 +27,7 @@ import numpy as np
 from ...model import check_range, range_summary, snap_range
 from ..controls.theme import RANGE_EDGE, RANGE_FILL
 from ..panes.thesis_view import ThesisView
+from ..state.component import Component
 
 __all__ = ["RangeOfInterest"]
 
@@ -34,7 +35,7 @@ SHADE_COLOR, SHADE_FILL = RANGE_EDGE, RANGE_FILL
 _RANGE_TEXT = re.compile(r"^\s*\[?\s*([-+0-9.eE]+)\s*(?:,|-|–|to|\s)\s*([-+0-9.eE]+)\s*\]?\s*$")
 
 
-class RangeOfInterest:
+class RangeOfInterest(Component):
     """Range-of-interest overlay for the cost pane, with its table and the thesis view.
 
     A component like the others: it owns its controls, its marks (the shading,
@@ -259,6 +260,12 @@ class RangeOfInterest:
     def _on_thesis_toggle(self, change):
         with self.ctx.tx.held():
             self.sync()
+
+    def pane_marks(self) -> dict:
+        return {"cost": {"range": self.marks}}
+
+    def boxes(self) -> dict:
+        return {"range_controls": [self.controls], "range_tables": [self.tables]}
 
 
 def _parse_range(text: str) -> list:
