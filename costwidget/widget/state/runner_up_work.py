@@ -112,7 +112,7 @@ class RunnerUpWork:
         def compute(progress):
             time.sleep(DEBOUNCE)
             progress(1, 3)  # raises Superseded when a newer request arrived meanwhile
-            return key, runner_up_band(clfs, decision, level=level)
+            return key, runner_up_band(clfs, decision, level=level, random_state=0)
 
         self.ctx.background.submit(
             _SLOT, f"how sure: {chosen} vs {runner}", compute, self._arrived, self._failed
