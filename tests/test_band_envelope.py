@@ -59,9 +59,9 @@ def test_the_issues_case():
     assert clf.nec(0.1) == pytest.approx(0.1)
     assert lo <= 0.1 <= hi
     # Where the matrix is the cheapest (PCF(+) 0.5: 0.3 < 0.5) the band is the line's as before.
-    from costwidget.model.resampling.exact_band import exact_fixed_band
+    from costwidget.model.uncertainty.score_band import mover_wilson_band
 
-    lower, upper = exact_fixed_band(10, 10, 7, 3, np.array([0.5]), 0.9)
+    lower, upper = mover_wilson_band(10, 10, 7, 3, np.array([0.5]), 0.9)
     assert band_limits_at(band, 0.5) == pytest.approx((float(lower[0]), float(upper[0])))
 
 
