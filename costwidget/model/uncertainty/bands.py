@@ -49,6 +49,7 @@ from ..resampling.replicates import (  # noqa: F401
     envelope_bins,
     replicates_from_units,
 )
+from .coverage import coverage_words
 from .score_band import mover_wilson_band
 
 __all__ = [
@@ -322,7 +323,7 @@ def classifier_band(
                 f"different threshold at each pcf: use method='bootstrap'."
             )
         out = _envelope_band(clf, level, x, n_boot, grid, random_state, which="optimal")
-        return _finish(out, level, interval, "optimal", n_boot, envelope=False)
+        return _said(_finish(out, level, interval, "optimal", n_boot, envelope=False), clf)
     if threshold is None and not fixed_matrix:
         if method in ("exact", "score"):
             raise ValueError(
@@ -330,7 +331,7 @@ def classifier_band(
                 f"band re-optimizes the threshold in every replicate and is bootstrap only."
             )
         out = _envelope_band(clf, level, x, n_boot, grid, random_state, which="envelope")
-        return _finish(out, level, interval, "envelope", n_boot, envelope=True)
+        return _said(_finish(out, level, interval, "envelope", n_boot, envelope=True), clf)
     n_pos, n_neg, tp, fp = confusion_at(clf, threshold)
     nec = resample.line_values(tp, fp, n_pos, n_neg, x)
     method = "score" if method == "auto" else method
@@ -363,6 +364,16 @@ def classifier_band(
     out.attrs["method"] = method
     if threshold is None and method != "bootstrap":  # band_limits_at computes it at any pcf
         out.attrs["exact_matrix"] = (int(n_pos), int(n_neg), int(tp), int(fp))
+    return _said(out, clf)
+
+
+def _said(out: pd.DataFrame, clf) -> pd.DataFrame:
+    """``attrs["coverage"]``: the level in words with what the band covers where measured
+    (:mod:`.coverage`); the label of a band short of its level says so, not a bare level."""
+    words = coverage_words(out.attrs, int(round(float(clf.n_pos + clf.n_neg))))
+    out.attrs["coverage"] = words
+    if words.startswith("nominal"):
+        out.attrs["label"] = f"pointwise band, {words}"
     return out
 
 
