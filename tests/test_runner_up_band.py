@@ -125,25 +125,30 @@ def test_the_band_is_of_the_runner_up_minus_the_chosen(german):
 def test_the_clause_appears_exactly_where_the_pointwise_view_finds_no_difference(german):
     """At every tenth grid point: the headline says "cannot tell apart" iff the difference
     view's pointwise band (computed here, for the pair the headline names, one seed: the same
-    resamples) includes 0 there."""
+    resamples) includes 0 there. On German credit and on a pair of which one is weaker (told
+    apart at some PCF(+) and not at others; the simultaneous band told them apart at one)."""
     x = np.linspace(0.0, 1.0, GRID)
-    for j in range(5, GRID - 1, 10):
-        d = cw.decide(german, p_pos=x[j])
-        assert abs(d.pcf - x[j]) <= 1e-15
-        band = cw.runner_up_band(german, d, n_boot=N_BOOT, random_state=0)
-        view = cw.difference_band(
-            german[band.runner_up],
-            german[band.chosen],
-            0.9,
-            n_boot=N_BOOT,
-            grid=GRID,
-            random_state=0,
-            simultaneous=False,
-        )
-        apart = not bool(view.significant[j])
-        text = cw.decide(german, p_pos=x[j], runner_up_band=band).headline
-        assert ("cannot tell apart" in text) == apart, (j, text)
-        assert ("significantly more" in text) == (not apart), (j, text)
+    seen = set()
+    for clfs in (german, _pair(weak=True, signal=0.5)):
+        for j in range(5, GRID - 1, 10):
+            d = cw.decide(clfs, p_pos=x[j])
+            assert abs(d.pcf - x[j]) <= 1e-15
+            band = cw.runner_up_band(clfs, d, n_boot=N_BOOT, random_state=0)
+            view = cw.difference_band(
+                clfs[band.runner_up],
+                clfs[band.chosen],
+                0.9,
+                n_boot=N_BOOT,
+                grid=GRID,
+                random_state=0,
+                simultaneous=False,
+            )
+            apart = not bool(view.significant[j])
+            text = cw.decide(clfs, p_pos=x[j], runner_up_band=band).headline
+            assert ("cannot tell apart" in text) == apart, (j, text)
+            assert ("significantly more" in text) == (not apart), (j, text)
+            seen.add(apart)
+    assert seen == {True, False}
 
 
 def test_random_state_none_draws_afresh_and_an_int_repeats():
