@@ -384,11 +384,13 @@ class ClassifierMeasures:
         (``interval="percentile"``) sits too low for the envelope: each
         replicate's envelope is a minimum and lies below the original one,
         which already lies below the true one. In simulations (binormal
-        scores, d' = 1.2, 160 + 240 cases, B = 1000, 2000 samples,
-        ``benchmarks/coverage_band.py``) the default 90 % band covered the
-        true best cost 75-85 % of the time from pcf 0.1 to 0.9 (83-93 % with
-        10x the cases), the percentile one 31-72 %; the basic band still
-        covers a little less than ``level`` at this size. The
+        scores, d' 0.8-1.6, 40 % positives, B = 1000, ``benchmarks/coverage_band.py``)
+        the default nominal 90 % band covered the true best cost 56-80 % of the
+        time from pcf 0.1 to 0.9 at n = 50, 66-84 % at n = 200 and 76-89 % at
+        n = 1000, the percentile one 17-81 %: it covers less than ``level``, and
+        ``attrs["coverage"]`` and ``attrs["label"]`` say what was measured (no
+        bias correction, m-out-of-n or double bootstrap tried reached the level:
+        ``benchmarks/coverage_envelope_methods.py``). The
         ``threshold="optimal"`` band covered the true cost of the threshold
         chosen on the data only 42-83 %. The band is pointwise: it is not a
         band that the whole true curve lies in with probability ``level``;
