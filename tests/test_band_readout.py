@@ -91,3 +91,19 @@ def test_names_escaped_in_band_table():
         assert not np.isnan(wid.readout.loc[name, "nec_band_lo"])
     finally:
         wid.close()
+
+
+def test_the_table_says_what_each_band_covers_not_a_bare_level(w):
+    """Issue 43 item 6: the envelope's band covers less than its nominal level (simulation,
+    benchmarks/coverage_band.py); the table says the level is nominal and what was measured
+    at the nearest size, never a bare "90 %"."""
+    from costwidget.model.uncertainty.coverage import ENVELOPE_COVERAGE
+
+    w.update(show_bands=True, band_level=0.9, p_pos=0.3)
+    w.wait(timeout=300)
+    text = w.band_readout.widget.value
+    assert "Band (nominal 90 %)" in text and "(90 %)" not in text and "(90%)" not in text
+    cases, lo, hi = min(ENVELOPE_COVERAGE[0.9], key=lambda r: abs(np.log(r[0] / 1000)))
+    said = f"nominal 90 %; covers {int(100 * lo)}–{round(100 * hi)} % at n = {cases} (simulated)"
+    assert text.count(said) == len(w.visible), text
+    assert lo < 0.9  # the figure said is below the nominal level: the band falls short

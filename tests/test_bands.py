@@ -1,5 +1,7 @@
 """Confidence bands: exact vs brute-force enumeration, engine vs brute force, coverage, errors."""
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -48,7 +50,7 @@ def test_exact_band_matches_enumeration(n_pos, n_neg, data, level):
 
 def test_exact_band_large_support_matches_monte_carlo():
     clf = cw.Classifier.from_confusion(tp=800, fn=200, fp=300, tn=700)
-    exact = clf.band(0.9, grid=33)
+    exact = clf.band(0.9, grid=33, method="exact")
     mc = clf.band(0.9, grid=33, method="bootstrap", n_boot=20000, random_state=3)
     # Monte Carlo percentiles of 20000 draws: within ~ a few thousandths of the exact ones.
     np.testing.assert_allclose(mc.lower, exact.lower, atol=0.004)
@@ -69,7 +71,7 @@ def test_paper_figure_11_example():
     np.testing.assert_allclose(upper, hi)
     # clf.band() is its cost curve's, the envelope min(line, x, 1 - x) (issue 31): the paper's
     # band capped by the trivial classifiers, which do not vary (0 at both ends here).
-    band = clf.band(0.9, grid=3, interval="percentile")
+    band = clf.band(0.9, grid=3, interval="percentile", method="exact")
     c = np.minimum(x, 1.0 - x)
     np.testing.assert_allclose(band.nec, np.minimum([0.4, 0.3, 0.2], c))
     np.testing.assert_allclose(band.lower, np.minimum(lo, c))
@@ -277,11 +279,16 @@ def _coverage_at_pcf_one(n_pos, fnr, level, **band_kw):
     "n_pos, fnr", [(20, 0.12), (50, 0.06), (100, 0.03), (30, 0.2), (40, 0.5), (60, 0.1)]
 )
 @pytest.mark.parametrize("interval", ["basic", "percentile"])
-def test_a_fixed_rule_band_covers_its_rate_whatever_the_interval(n_pos, fnr, interval):
-    # Drummond & Holte (2004), sec. 8: a fixed rule's band is the percentile band of its two
-    # binomial rows. The basic (reflected) interval, meant for the envelope, covered 0.685,
-    # 0.781 and 0.782 at the first three cases; the widget asks for "basic" for every band.
-    assert _coverage_at_pcf_one(n_pos, fnr, 0.9, interval=interval) >= 0.88
+@pytest.mark.parametrize("method, least", [("auto", 0.86), ("exact", 0.88)])
+def test_a_fixed_rule_band_covers_its_rate_whatever_the_interval(
+    n_pos, fnr, interval, method, least
+):
+    # A fixed rule's band is never the basic (reflected) interval, meant for the envelope: it
+    # covered 0.685, 0.781 and 0.782 at the first three cases; the widget asks for "basic" for
+    # every band. The default score interval (Wilson's at PCF(+) 1) covers 0.872 at worst
+    # here, the paper's percentile band (method="exact") 0.88 (but 0.64 at inner PCF(+)).
+    kw = {"interval": interval, "method": method}
+    assert _coverage_at_pcf_one(n_pos, fnr, 0.9, **kw) >= least
 
 
 def test_a_fixed_rule_band_covers_at_an_inner_pcf():
@@ -301,6 +308,7 @@ def test_a_fixed_rule_band_covers_at_an_inner_pcf():
 
 
 def test_a_fixed_rule_band_is_the_binomial_quantiles():
+    # The paper's band (method="exact").
     # At PCF(+) = 1 NEC = FN/P with FN ~ Bin(20, 1/20): the band is FN's 5 % and 95 % quantiles
     # over 20 (scipy.stats), whatever interval= says; the basic interval gave [0, 0.10].
     # The matrix (19, 1, 2, 18) as the rule "score >= 0.5" (a from_confusion classifier's band
@@ -312,7 +320,7 @@ def test_a_fixed_rule_band_is_the_binomial_quantiles():
     matrix = cw.Classifier.from_confusion(tp=19, fn=1, fp=2, tn=18).band(0.9, grid=[1.0])
     assert (matrix.nec[0], matrix.lower[0], matrix.upper[0]) == (0.0, 0.0, 0.0)
     for interval in ("basic", "percentile"):
-        band = clf.band(0.9, threshold=0.5, grid=[1.0], interval=interval)
+        band = clf.band(0.9, threshold=0.5, grid=[1.0], interval=interval, method="exact")
         np.testing.assert_allclose([band.lower[0], band.upper[0]], expected, atol=1e-15)
         assert band.attrs["interval"] == "percentile"
     # Beside the Clopper-Pearson interval (scipy.stats.binomtest), which inverts the test
@@ -323,5 +331,73 @@ def test_a_fixed_rule_band_is_the_binomial_quantiles():
     # A scored classifier held at a threshold is a fixed rule too.
     y = np.r_[np.ones(20, bool), np.zeros(20, bool)]
     s = np.r_[np.full(19, 0.9), 0.1, np.full(2, 0.9), np.full(18, 0.1)]
-    held = cw.Classifier.from_scores(y, s).band(0.9, threshold=0.5, grid=[1.0])
+    held = cw.Classifier.from_scores(y, s).band(0.9, threshold=0.5, grid=[1.0], method="exact")
     np.testing.assert_allclose([held.lower[0], held.upper[0]], expected, atol=1e-15)
+
+
+# ------------------------------------------------------------------ the fixed rule's score band
+def _scipy_limits(k, n, level):
+    """Wilson limits (scipy), with Clopper-Pearson's at k = 0 (upper) and k = n (lower)."""
+    if n == 0:
+        return 0.0, 0.0
+    w = stats.binomtest(k, n).proportion_ci(level, method="wilson")
+    cp = stats.binomtest(k, n).proportion_ci(level, method="exact")
+    return (cp.low if k == n else w.low), (cp.high if k == 0 else w.high)
+
+
+def _mover(n_pos, n_neg, tp, fp, x, level):
+    """MOVER for x·FNR + (1 − x)·FPR (Zou & Donner 2008), written out from scipy's limits."""
+    fn = n_pos - tp
+    p1, p2 = fn / n_pos, fp / n_neg
+    (l1, u1), (l2, u2) = _scipy_limits(fn, n_pos, level), _scipy_limits(fp, n_neg, level)
+    est = x * p1 + (1 - x) * p2
+    lower = est - np.sqrt((x * (p1 - l1)) ** 2 + ((1 - x) * (p2 - l2)) ** 2)
+    upper = est + np.sqrt((x * (u1 - p1)) ** 2 + ((1 - x) * (u2 - p2)) ** 2)
+    return np.clip(lower, 0, est), np.clip(upper, est, 1)
+
+
+@pytest.mark.parametrize(
+    "n_pos, n_neg, tp, fp",
+    [(20, 10, 16, 4), (10, 10, 10, 0), (10, 10, 0, 10), (25, 40, 20, 3), (7, 30, 5, 29)],
+)
+def test_a_fixed_rules_band_is_mover_with_wilson_limits(n_pos, n_neg, tp, fp):
+    """Issue 43 item 6: ``band(threshold=t)`` and a ``from_confusion`` band are the MOVER
+    interval with Wilson limits (Zou & Donner 2008), computed here from scipy's intervals;
+    the old default was the bootstrap percentile band."""
+    x = np.array([0.0, 0.2, 0.5, 0.8, 1.0])
+    expected = np.array([_mover(n_pos, n_neg, tp, fp, xx, 0.9) for xx in x])
+    y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+    s = np.r_[np.ones(tp), np.zeros(n_pos - tp), np.ones(fp), np.zeros(n_neg - fp)]
+    held = cw.Classifier.from_scores(y, s).band(0.9, threshold=0.5, grid=x)
+    np.testing.assert_allclose(held[["lower", "upper"]].to_numpy(), expected, atol=1e-12)
+    assert held.attrs["interval"] == "score" and held.attrs["method"] == "score"
+    matrix = cw.Classifier.from_confusion(tp=tp, fn=n_pos - tp, fp=fp, tn=n_neg - fp)
+    band = matrix.band(0.9, grid=x)
+    c = np.minimum(x, 1 - x)[:, None]  # its cost curve is min(line, x, 1 - x)
+    np.testing.assert_allclose(band[["lower", "upper"]].to_numpy(), np.minimum(expected, c))
+    from costwidget.model import band_limits_at
+
+    for xx in (0.13, 0.37, 0.66):  # read off the band at any PCF(+): computed there
+        lo, hi = _mover(n_pos, n_neg, tp, fp, xx, 0.9)
+        cap = min(xx, 1 - xx)
+        assert band_limits_at(band, xx) == pytest.approx((min(lo, cap), min(hi, cap)), abs=1e-12)
+
+
+def test_a_fixed_rules_band_keeps_its_level_by_exact_enumeration():
+    """Exact coverage of the true cost x·(1 − TPR) + (1 − x)·FPR, summed over every confusion
+    matrix with its binomial probability: n = 20, 50, 100 cases (P = N = n/2, and P = N = n)
+    × TPR {0.6, 0.8, 0.95} × FPR {0.1, 0.2, 0.3} × PCF(+) {0.2, 0.5, 0.8} at level 0.9: the
+    minimum at least 0.86, the mean 0.88-0.93 (the percentile band: 0.64 at worst)."""
+    from costwidget.model.uncertainty.score_band import mover_wilson_band
+
+    every = []
+    for per_class in (k for n in (20, 50, 100) for k in (n // 2, n)):
+        tp = np.arange(per_class + 1)[:, None]
+        fp = np.arange(per_class + 1)[None, :]
+        for tpr, fpr, x in itertools.product((0.6, 0.8, 0.95), (0.1, 0.2, 0.3), (0.2, 0.5, 0.8)):
+            prob = stats.binom.pmf(tp, per_class, tpr) * stats.binom.pmf(fp, per_class, fpr)
+            truth = x * (1 - tpr) + (1 - x) * fpr
+            lo, hi = mover_wilson_band(per_class, per_class, tp, fp, np.float64(x), 0.9)
+            every.append(float(np.sum(prob * ((lo <= truth) & (truth <= hi)))))
+    assert min(every) >= 0.86, min(every)
+    assert 0.88 <= np.mean(every) <= 0.93, np.mean(every)

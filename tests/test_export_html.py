@@ -399,7 +399,7 @@ def test_frozen_tables_say_they_are_as_exported(demo_pages):
     captions = _captions(interactive)
     frozen = [c for c in captions if "as exported at PCF(+) = " in c]
     # The band table and the two threshold-choice tables are frozen; the readout is the page's.
-    assert any(c.startswith("Bootstrap band (90%)") for c in frozen), captions
+    assert any(c.startswith("Band (nominal 90 %)") for c in frozen), captions
     assert sum("hreshold" in c for c in frozen) == 2, captions
     for c in frozen:
         shown = float(re.search(r"as exported at PCF\(\+\) = ([\d.]+)", c).group(1))

@@ -94,7 +94,10 @@ def test_entries_follow_the_marks_shown(demo):
     w.range_of_interest = []
     w.update(show_bands=True, band_level=0.8)
     w.wait(timeout=300)  # the entry comes with the bands, once they are drawn
-    assert "bands" in _entries(w) and "bootstrap band (80%)" in w.classifier_layers.legend.value
+    assert (
+        "bands" in _entries(w)
+        and "bootstrap band (nominal 80%)" in w.classifier_layers.legend.value
+    )
     w.update(show_bands=False, show_fold_spread=True)
     w.wait(timeout=300)
     assert "fold_spread" in _entries(w) and "bands" not in _entries(w)

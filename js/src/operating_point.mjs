@@ -1183,11 +1183,11 @@ function signedText(x) {
   return (v > 0 ? "+" : "−") + readable(Math.abs(v));
 }
 
-/** model/decisions/runner_up.py band_words: the headline's clause, in cost per case. */
+/** model/decisions/runner_up.py band_words: the headline's clause, in cost per case: the verdict,
+ * then which interval it reads (pointwise, paired, at this PCF(+)). */
 function bandWords(band, chosen, scale) {
-  const what = band.of === "envelopes" ? "the difference"
-    : "the two rules' difference, thresholds held fixed";
-  const said = `simultaneous paired ${percentText(band.level)} % band of ${what}: ` +
+  const fixed = band.of === "envelopes" ? "" : ", thresholds fixed";
+  const said = `paired ${percentText(band.level)} % interval at this PCF(+)${fixed}: ` +
     `${signedText(band.lower * scale)} to ${signedText(band.upper * scale)}`;
   if (band.lower <= 0 && 0 <= band.upper) return `, which this data cannot tell apart from ${chosen} (${said})`;
   return `, significantly more than ${chosen} (${said})`;

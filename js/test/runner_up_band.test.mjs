@@ -37,9 +37,9 @@ const STATE = { p_pos: 0.5, cost_fn: 1, cost_fp: 1, constraint: "none", max_fpr:
 // RunnerUpBand.to_dict() of the pair at PCF(+) 0.5 (NEC of b minus a's).
 const BAND = { chosen: "a", runner_up: "b", pcf: 0.5, of: "envelopes", threshold_chosen: null,
   threshold_runner_up: null, diff: 0.05, lower: -0.01, upper: 0.11, level: 0.9, n_boot: 1000,
-  grid: 512, random_state: 0 };
-const SAID = "; next best b, +0.05, which this data cannot tell apart from a (simultaneous " +
-  "paired 90 % band of the difference: −0.01 to +0.11)";
+  random_state: 0 };
+const SAID = "; next best b, +0.05, which this data cannot tell apart from a (paired 90 % " +
+  "interval at this PCF(+): −0.01 to +0.11)";
 
 function roles() {
   const models = {};
@@ -60,7 +60,7 @@ test("decide says a fitting band, and no band of another PCF(+), pair or kind", 
   assert.ok(d.headline.endsWith(SAID), d.headline);
   assert.deepEqual(d.runner_up_band, BAND);
   const apart = decide(clfs, STATE, { runnerUpBand: { ...BAND, lower: 0.02 } });
-  assert.match(apart.headline, /, significantly more than a \(simultaneous paired 90 % band of the difference: \+0\.02 to \+0\.11\)$/);
+  assert.match(apart.headline, /, significantly more than a \(paired 90 % interval at this PCF\(\+\): \+0\.02 to \+0\.11\)$/);
   for (const other of [{ pcf: 0.51 }, { chosen: "b", runner_up: "a" }, { of: "rules" }]) {
     const e = decide(clfs, STATE, { runnerUpBand: { ...BAND, ...other } });
     assert.equal(e.headline, plain.headline, JSON.stringify(other));
@@ -68,7 +68,7 @@ test("decide says a fitting band, and no band of another PCF(+), pair or kind", 
   }
   // In cost per case: costs 3 and 1 at p(+) 0.25 is PCF(+) 0.5 again, at scale 1.5.
   const scaled = decide(clfs, { ...STATE, p_pos: 0.25, cost_fn: 3 }, { runnerUpBand: BAND });
-  assert.match(scaled.headline, /band of the difference: −0\.015 to \+0\.165\)$/);
+  assert.match(scaled.headline, /interval at this PCF\(\+\): −0\.015 to \+0\.165\)$/);
 });
 
 test("an exported page says the band as exported, and only at that state", async () => {

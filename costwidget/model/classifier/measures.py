@@ -384,11 +384,13 @@ class ClassifierMeasures:
         (``interval="percentile"``) sits too low for the envelope: each
         replicate's envelope is a minimum and lies below the original one,
         which already lies below the true one. In simulations (binormal
-        scores, d' = 1.2, 160 + 240 cases, B = 1000, 2000 samples,
-        ``benchmarks/coverage_band.py``) the default 90 % band covered the
-        true best cost 75-85 % of the time from pcf 0.1 to 0.9 (83-93 % with
-        10x the cases), the percentile one 31-72 %; the basic band still
-        covers a little less than ``level`` at this size. The
+        scores, d' 0.8-1.6, 40 % positives, B = 1000, ``benchmarks/coverage_band.py``)
+        the default nominal 90 % band covered the true best cost 56-80 % of the
+        time from pcf 0.1 to 0.9 at n = 50, 66-84 % at n = 200 and 76-89 % at
+        n = 1000, the percentile one 17-81 %: it covers less than ``level``, and
+        ``attrs["coverage"]`` and ``attrs["label"]`` say what was measured (no
+        bias correction, m-out-of-n or double bootstrap tried reached the level:
+        ``benchmarks/coverage_envelope_methods.py``). The
         ``threshold="optimal"`` band covered the true cost of the threshold
         chosen on the data only 42-83 %. The band is pointwise: it is not a
         band that the whole true curve lies in with probability ``level``;
@@ -400,9 +402,13 @@ class ClassifierMeasures:
             Confidence level of the interval at each pcf.
         threshold : float, "optimal" or None
             * a number: the classifier ``score >= threshold`` held fixed (one
-              confusion matrix). Its two rows are independent binomials, so the
-              band can be computed exactly (``method="exact"``, the default
-              here) or by Monte Carlo (``"bootstrap"``).
+              confusion matrix). Its cost is a weighted sum of two independent
+              binomial rates; the default band (``method="score"``) is the MOVER
+              interval with Wilson limits (Zou & Donner (2008); Newcombe (1998)),
+              whose exact coverage at level 0.9 is at least 0.876, mean 0.91, over
+              n = 20-100 (``benchmarks/coverage_fixed_band.py``). The paper's
+              percentile band is ``method="exact"`` (its exact percentiles) or
+              ``"bootstrap"`` (Monte Carlo); it covers as little as 0.64 there.
             * None: the band around the lower envelope. The threshold is
               re-optimized in every replicate, so this is the uncertainty of
               the *best achievable* cost; bootstrap only. For a classifier from
@@ -410,8 +416,8 @@ class ClassifierMeasures:
               band of its cost curve, the envelope ``min(line, pcf, 1 - pcf)`` of
               its one confusion matrix's line and the two trivial classifiers
               (what ``nec`` and the readout read): ``(min(lower, c), min(upper,
-              c))`` of the matrix's exact band, ``c = min(pcf, 1 - pcf)``, exact
-              too, as the trivial lines do not vary (issue 31; it was the band
+              c))`` of the matrix's band (as for a number above), ``c = min(pcf,
+              1 - pcf)``, as the trivial lines do not vary (issue 31; it was the band
               of the matrix's line alone, which the readout's NEC left where
               flagging no case, or every case, is cheaper). Of width 0 where a
               trivial classifier is cheapest for sure, and when the matrix is a
@@ -420,9 +426,9 @@ class ClassifierMeasures:
               original data, held fixed in every replicate. It treats that
               threshold as given, so it misses the optimism of having chosen
               it on the same data (see above).
-        method : {"auto", "exact", "bootstrap"}
-            ``"exact"`` is only for a fixed threshold; ``"auto"`` picks it there
-            and the bootstrap otherwise.
+        method : {"auto", "score", "exact", "bootstrap"}
+            ``"score"`` and ``"exact"`` are only for a fixed threshold; ``"auto"``
+            picks ``"score"`` there and the bootstrap otherwise.
         n_boot : int
             B, the number of bootstrap replicates.
         grid : int or array-like
@@ -441,10 +447,11 @@ class ClassifierMeasures:
             ``k``-th lowest and highest replicate, ``k = ceil(B·(1-level)/2)``
             (the paper's "fifth lowest and fifth highest" of 100). For the envelope
             and ``threshold="optimal"`` only: a fixed rule's band (a number for
-            ``threshold``, or :meth:`from_confusion`) is always the percentile band
-            of Drummond & Holte (2004), sec. 8, exact by default (``attrs["interval"]``
-            says ``"percentile"``); reflected it would cover a binomial rate too
-            rarely (0.685 for a nominal 0.9 at 20 positives, FNR 0.12, PCF(+) = 1).
+            ``threshold``, or :meth:`from_confusion`) is the score interval
+            (``attrs["interval"]`` says ``"score"``) or, with ``method="exact"`` or
+            ``"bootstrap"``, the percentile band of Drummond & Holte (2004), sec. 8;
+            reflected it would cover a binomial rate too rarely (0.685 for a nominal
+            0.9 at 20 positives, FNR 0.12, PCF(+) = 1).
 
         Returns
         -------
@@ -453,12 +460,13 @@ class ClassifierMeasures:
             its envelope, as ``clf.nec``), ``lower``, ``upper``.
             ``attrs``: ``"kind"`` (``"pointwise"``), ``"label"`` (e.g.
             ``"pointwise 90 % band"``), ``"interval"``, ``"level"``,
-            ``"n_boot"`` (None when exact), ``"threshold"`` (``"envelope"``,
+            ``"n_boot"`` (None unless drawn), ``"method"`` (a fixed rule's:
+            ``"score"``, ``"exact"`` or ``"bootstrap"``), ``"threshold"`` (``"envelope"``,
             ``"optimal"``, ``"fixed"`` or the number). With many distinct
             scores the envelope bootstrap bins them;
             ``attrs["coarsening_bound"]`` is the largest NEC error this can add
             to any replicate (0 with <= 4096 distinct scores, about 0.001 at most
-            otherwise). The exact band of a :meth:`from_confusion` classifier
+            otherwise). The band of a :meth:`from_confusion` classifier
             has ``attrs["exact_matrix"]`` ``(n_pos, n_neg, tp, fp)``, so that
             :func:`band_limits_at` computes it at any pcf, not linearly between
             rows (its curve bends between them).
@@ -469,6 +477,8 @@ class ClassifierMeasures:
         >>> clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)   # the paper's fig. 11
         >>> b = clf.band(0.90, grid=5)
         >>> b.round(3).to_numpy().tolist()[2]   # pcf, nec, lower, upper
+        [0.5, 0.3, 0.184, 0.453]
+        >>> clf.band(0.90, grid=5, method="exact").round(3).to_numpy().tolist()[2]  # the paper's
         [0.5, 0.3, 0.15, 0.45]
         >>> b.attrs["label"]
         'pointwise 90 % band'

@@ -11,7 +11,7 @@ def band_limits_at(band, pcf: float) -> tuple[float, float]:
     """``(lower, upper)`` of ``band`` (a DataFrame with ``pcf``, ``lower``, ``upper``, ``pcf``
     increasing) at ``pcf``, linear between its rows: the value of the band as it is drawn (a
     fill between straight segments through those rows). The exact band of one confusion matrix
-    (``attrs["exact_matrix"]``, from :meth:`Classifier.band` of a ``from_confusion``
+    (``attrs["exact_matrix"]``, by ``attrs["method"]``, from :meth:`Classifier.band` of a ``from_confusion``
     classifier) is computed at ``pcf`` itself: its curve bends between the rows.
 
     Examples
@@ -28,10 +28,10 @@ def band_limits_at(band, pcf: float) -> tuple[float, float]:
         # computed at pcf itself, as its NEC is. Its curve min(line, x, 1 - x) bends between
         # the rows (at 0.5, where the line meets a trivial one), and a band read linearly
         # there would fall just below it (issue 31).
-        from ..resampling.exact_band import exact_fixed_band
+        from .bands import FIXED_BANDS
 
         n_pos, n_neg, tp, fp = matrix
-        lower, upper = exact_fixed_band(
+        lower, upper = FIXED_BANDS[band.attrs.get("method", "score")](
             n_pos, n_neg, tp, fp, np.array([float(pcf)]), band.attrs["level"]
         )
         c = min(float(pcf), 1.0 - float(pcf))

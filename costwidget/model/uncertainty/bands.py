@@ -3,7 +3,9 @@
 Three bands, all over a pcf grid and all from stratified resampling (class
 totals fixed, and fold totals too when the classifier carries folds):
 
-* fixed classifier (one confusion matrix): exact, or Monte Carlo;
+* fixed classifier (one confusion matrix): a score interval (MOVER with Wilson limits,
+  :mod:`costwidget.model.uncertainty.score_band`), or the paper's percentile band, exact or
+  Monte Carlo;
 * envelope: the lower envelope re-optimized in every replicate;
 * optimal threshold held fixed: at each pcf the threshold that is optimal on
   the original data, evaluated on every replicate without re-choosing it.
@@ -13,7 +15,8 @@ B replicate values, ``k = ceil(B·(1-level)/2)`` (the paper's "fifth lowest
 and fifth highest" of 100 at 90 %: ``interval="percentile"``), or those
 limits reflected about the original curve (``interval="basic"``, the
 default for the envelope and the held optimal thresholds: the one that covers the envelope;
-see :meth:`Classifier.band`). A fixed rule's band is always the percentile one. The replicates come from
+see :meth:`Classifier.band`). A fixed rule's band is the score interval by default, or the
+percentile one (``method="exact"`` or ``"bootstrap"``). The replicates come from
 :mod:`costwidget.model.resampling.bootstrap_counts` (exact stratified draws per score
 bin) and :mod:`costwidget.model.resampling.resample` (bins and envelopes).
 
@@ -46,6 +49,8 @@ from ..resampling.replicates import (  # noqa: F401
     envelope_bins,
     replicates_from_units,
 )
+from .coverage import coverage_words
+from .score_band import mover_wilson_band
 
 __all__ = [
     "classifier_band",
@@ -288,13 +293,13 @@ def classifier_band(
     >>> import costwidget as cw
     >>> clf = cw.Classifier.from_confusion(tp=16, fn=4, fp=4, tn=6)
     >>> classifier_band(clf, 0.9, grid=3, interval="basic").attrs["interval"]  # a fixed rule
-    'percentile'
+    'score'
     """
     level = check_level(level)
     n_boot = check_n_boot(n_boot)
     x = pcf_grid(grid)
-    if method not in ("auto", "exact", "bootstrap"):
-        raise ValueError(f"method must be 'auto', 'exact' or 'bootstrap', got {method!r}.")
+    if method not in METHODS:
+        raise ValueError(f"method must be 'auto', 'score', 'exact' or 'bootstrap', got {method!r}.")
     if interval not in INTERVALS:
         raise ValueError(f"interval must be 'basic' or 'percentile', got {interval!r}.")
     if clf.n_pos is None:
@@ -312,26 +317,25 @@ def classifier_band(
                 "matrix (from_confusion), with no thresholds to choose between. Call "
                 "band() without threshold= for its exact band."
             )
-        if method == "exact":
+        if method in ("exact", "score"):
             raise ValueError(
-                "method='exact' is for one fixed threshold; threshold='optimal' uses a "
-                "different threshold at each pcf: use method='bootstrap'."
+                f"method={method!r} is for one fixed threshold; threshold='optimal' uses a "
+                f"different threshold at each pcf: use method='bootstrap'."
             )
         out = _envelope_band(clf, level, x, n_boot, grid, random_state, which="optimal")
-        return _finish(out, level, interval, "optimal", n_boot, envelope=False)
+        return _said(_finish(out, level, interval, "optimal", n_boot, envelope=False), clf)
     if threshold is None and not fixed_matrix:
-        if method == "exact":
+        if method in ("exact", "score"):
             raise ValueError(
-                "method='exact' needs a fixed classifier: give threshold=... The envelope "
-                "band re-optimizes the threshold in every replicate and is bootstrap only."
+                f"method={method!r} needs a fixed classifier: give threshold=... The envelope "
+                f"band re-optimizes the threshold in every replicate and is bootstrap only."
             )
         out = _envelope_band(clf, level, x, n_boot, grid, random_state, which="envelope")
-        return _finish(out, level, interval, "envelope", n_boot, envelope=True)
+        return _said(_finish(out, level, interval, "envelope", n_boot, envelope=True), clf)
     n_pos, n_neg, tp, fp = confusion_at(clf, threshold)
     nec = resample.line_values(tp, fp, n_pos, n_neg, x)
-    if method in ("auto", "exact"):
-        lower, upper = exact_fixed_band(n_pos, n_neg, tp, fp, x, level)
-    else:
+    method = "score" if method == "auto" else method
+    if method == "bootstrap":
         rng, seed = make_rng(random_state)
         key = None if seed is False else ("fixed", threshold, n_boot, grid_key(grid), seed)
         reps = cache_of(clf).get(
@@ -339,25 +343,43 @@ def classifier_band(
             lambda: resample.sorted_columns(fixed_replicates(n_pos, n_neg, tp, fp, x, n_boot, rng)),
         )
         lower, upper = percentile_rows(reps, level)
+    else:
+        lower, upper = FIXED_BANDS[method](n_pos, n_neg, tp, fp, x, level)
     if threshold is None:  # one matrix (from_confusion): the band of its envelope
         nec, lower, upper = trivial_capped(x, nec, lower, upper)
     out = pd.DataFrame({"pcf": x, "nec": nec, "lower": lower, "upper": upper})
-    exact = method in ("auto", "exact")
-    # A fixed rule's band is the paper's percentile band (Drummond & Holte (2004), sec. 8),
-    # whatever ``interval`` says: reflecting it about the observed cost (the basic interval,
-    # made for the envelope's minimum) covers a binomial rate too rarely (n = 20, FNR 0.12,
-    # PCF(+) = 1: 0.685 at level 0.9, against 0.896 for the percentile band).
+    # A fixed rule's band is a score interval (MOVER–Wilson; the default) or the paper's
+    # percentile band (Drummond & Holte (2004), sec. 8), never the basic one: reflected about
+    # the observed cost it covers a binomial rate too rarely (n = 20, FNR 0.12, PCF(+) = 1:
+    # 0.685 at level 0.9). The percentile band has no spread at a rate of 0 or 1, and its
+    # exact coverage falls to 0.64 at small n (benchmarks/coverage_fixed_band.py).
     out = _finish(
         out,
         level,
-        "percentile",
+        "score" if method == "score" else "percentile",
         "fixed" if threshold is None else float(threshold),
-        None if exact else n_boot,
+        n_boot if method == "bootstrap" else None,
         envelope=False,
     )
-    if threshold is None and exact:  # band_limits_at computes it at any pcf (issue 31)
+    out.attrs["method"] = method
+    if threshold is None and method != "bootstrap":  # band_limits_at computes it at any pcf
         out.attrs["exact_matrix"] = (int(n_pos), int(n_neg), int(tp), int(fp))
+    return _said(out, clf)
+
+
+def _said(out: pd.DataFrame, clf) -> pd.DataFrame:
+    """``attrs["coverage"]``: the level in words with what the band covers where measured
+    (:mod:`.coverage`); the label of a band short of its level says so, not a bare level."""
+    words = coverage_words(out.attrs, int(round(float(clf.n_pos + clf.n_neg))))
+    out.attrs["coverage"] = words
+    if words.startswith("nominal"):
+        out.attrs["label"] = f"pointwise band, {words}"
     return out
+
+
+#: How a fixed rule's band is computed from its confusion matrix, by ``method``.
+FIXED_BANDS = {"score": mover_wilson_band, "exact": exact_fixed_band}
+METHODS = ("auto", "score", "exact", "bootstrap")
 
 
 def trivial_capped(x, nec, lower, upper):

@@ -370,7 +370,8 @@ def legend_html(kinds=ALWAYS, *, colors=(), band_level=None, bands_outlined=Fals
         "cost_lines": (line_swatch(first, "", 0.75), "cost line of each hull point"),
         "bands": (
             rect_swatch(first, first, opacity=0.0 if bands_outlined else 0.18),
-            "bootstrap band" + (f" ({band_level:.0%})" if band_level else ""),
+            # the nominal level: what a band covers, measured, is in the band table
+            "bootstrap band" + (f" (nominal {band_level:.0%})" if band_level else ""),
         ),
         "fold_spread": (
             rect_swatch(first, first, opacity=0.10, dash="1.5 1.5"),

@@ -1,8 +1,9 @@
-"""How sure the headline is (issue 32, item 5): the runner-up's paired band, in the background.
+"""How sure the headline is (issue 32, item 5): the runner-up's paired interval, in the background.
 
-`RunnerUpWork` computes `costwidget.model.runner_up_band` (the difference view's simultaneous
-paired band of the runner-up's NEC minus the chosen one's, at the decision's PCF(+), at the
-state's ``band_level``) off the kernel's thread, like the bands, whenever the operating point,
+`RunnerUpWork` computes `costwidget.model.runner_up_band` (the pointwise paired interval of the
+runner-up's NEC minus the chosen one's, at the decision's PCF(+), at the state's
+``band_level``, with a fixed seed so that one state always says the same) off the kernel's
+thread, like the bands, whenever the operating point,
 the chosen rule or the runner-up changes. A slider drag submits one request per move: each
 waits `DEBOUNCE` seconds and stops there if a newer one arrived (the slot's supersession), so
 only the state the user stops at is computed, and the sliders never wait for it.
@@ -113,7 +114,7 @@ class RunnerUpWork(Component):
         def compute(progress):
             time.sleep(DEBOUNCE)
             progress(1, 3)  # raises Superseded when a newer request arrived meanwhile
-            return key, runner_up_band(clfs, decision, level=level)
+            return key, runner_up_band(clfs, decision, level=level, random_state=0)
 
         self.ctx.background.submit(
             _SLOT, f"how sure: {chosen} vs {runner}", compute, self._arrived, self._failed

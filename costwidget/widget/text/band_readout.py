@@ -2,7 +2,9 @@
 
 With bands on, ``w.readout`` gains ``nec_band_lo`` and ``nec_band_hi`` (NaN while bands are off or
 still computing) and a small table under the readout gives them with their width, so the band
-has a number, not only a shade. The limits are the drawn band read at PCF(+)
+has a number, not only a shade, and what the band covers as measured (the band's
+``attrs["coverage"]``, `costwidget.model.uncertainty.coverage`): the level set is a nominal one,
+and the envelope's band covers less. The limits are the drawn band read at PCF(+)
 (`costwidget.model.band_limits_at`: linear between the band's rows, as the fill is drawn).
 The kernel is this table's one writer.
 """
@@ -64,23 +66,28 @@ class BandReadout(Component):
             lo, hi = table.loc[d.name, "nec_band_lo"], table.loc[d.name, "nec_band_hi"]
             nec = float(d.clf.nec(s.pcf))
             color = html.escape(d.color, quote=True)
+            drawn = self.band_layer.drawn.get(d.name)
+            covers = "" if drawn is None else drawn.attrs.get("coverage", "")
             cells = (
-                [_fmt(lo), _fmt(nec), _fmt(hi), _fmt(hi - lo)]
+                [_fmt(lo), _fmt(nec), _fmt(hi), _fmt(hi - lo), covers]
                 if not math.isnan(lo)
-                else ["computing…", "", "", ""]
+                else ["computing…", "", "", "", ""]
             )
             rows.append(
                 f"<tr><td><span style='color:{color}'>&#9632;</span> "
-                f"{html.escape(d.name)}</td>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+                f"{html.escape(d.name)}</td>"
+                + "".join(f"<td>{html.escape(c)}</td>" for c in cells)
+                + "</tr>"
             )
         if not rows:
             return ""
         head = "".join(
-            f"<th>{h}</th>" for h in ("classifier", "band lower", "NEC", "band upper", "width")
+            f"<th>{h}</th>"
+            for h in ("classifier", "band lower", "NEC", "band upper", "width", "level, covers")
         )
         caption = (
-            f"Bootstrap band ({s.band_level:.0%}) of the normalized expected cost at "
-            f"PCF(+) = {s.pcf:.4g}"
+            f"Band (nominal {100 * s.band_level:.4g} %) of the normalized expected cost at "
+            f"PCF(+) = {s.pcf:.4g}; what it covers, measured, in the last column"
         )
         return (
             f"<table class='costwidget-table'><caption>{html.escape(caption)}</caption>"

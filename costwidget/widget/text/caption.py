@@ -38,7 +38,7 @@ def caption(w) -> str:
     elif s.constraint == "workforce":
         parts.append(f"workforce: {s.capacity:.6g} of {s.n_pos + s.n_neg:.6g} cases flagged")
     if s.show_bands:
-        parts.append(f"{s.band_level:.0%} bootstrap bands")
+        parts.append(f"nominal {s.band_level:.0%} bootstrap bands")
     if s.show_honest:  # issue 32
         parts.append("dashed: cost on new data" + (" (strip too)" if s.honest_strip else ""))
     roi = s.range_of_interest
