@@ -24,8 +24,8 @@ _FLOAT_RTOL = 64 * np.finfo(np.float64).eps
 _SLOW_SHRINK = 0.9  # a pass that keeps more than this fraction hands over to the monotone chain
 _SEQUENTIAL_MAX = 20_000
 _INT_EXACT_MAX = 1 << 31  # int64 cross products of coordinates below this cannot overflow
-_SKELETON_MIN = 4096  # below this many candidates the pruning passes are cheap enough
-_SKELETON_STRIDE = 512
+_SKELETON_MIN = 2048  # below this many candidates the pruning passes are cheap enough
+_SKELETON_SAMPLE = 256  # points of the sample whose hull prunes the candidates
 
 
 def _turns_right(ux, uy, vx, vy) -> np.ndarray:
@@ -102,7 +102,7 @@ def _below_skeleton_dropped(x, y, idx: np.ndarray) -> np.ndarray:
     passes would halve them a pass at a time. Integer coordinates only: the test is exact
     there, so the hull found is the same whichever true chords prune it.
     """
-    sample = idx[::_SKELETON_STRIDE]
+    sample = idx[:: max(2, len(idx) // _SKELETON_SAMPLE)]
     if sample[-1] != idx[-1]:
         sample = np.append(sample, idx[-1])
     skeleton = sample[upper_hull(x[sample], y[sample])]
@@ -150,8 +150,11 @@ def upper_hull(x: np.ndarray, y: np.ndarray, candidates: np.ndarray | None = Non
         # Products of differences could overflow int64: use Python ints (exact, slower).
         x, y = x.astype(object), y.astype(object)
     idx = _first_pass(x, y) if candidates is None else candidates
-    if len(idx) > _SKELETON_MIN and x.dtype.kind in "iu":
-        idx = _below_skeleton_dropped(x, y, idx)
+    while len(idx) > _SKELETON_MIN and x.dtype.kind in "iu":
+        fewer = _below_skeleton_dropped(x, y, idx)
+        shrunk, idx = len(fewer) < len(idx) // 2, fewer
+        if not shrunk:
+            break
     while len(idx) > 2:
         px, py = x[idx], y[idx]
         keep = np.ones(len(idx), dtype=bool)

@@ -305,9 +305,10 @@ def sorted_roc_counts(
 ) -> RocCounts:
     """:func:`roc_counts` of cases already in descending score order, without sorting again.
 
-    The order within ties must be the cases' own (a stable sort of ``-scores``), as a subset
-    of a stably sorted array keeps it: weighted sums then add in the same order as
-    :func:`roc_counts` adds them, so the counts are the same to the last bit.
+    With weights the order within ties must be the cases' own (a stable sort of ``-scores``,
+    which a subset of a stably sorted array keeps): the sums then add in the order
+    :func:`roc_counts` adds them, so the counts are the same to the last bit. Whole counts do
+    not depend on the order within ties.
 
     Examples
     --------

@@ -229,9 +229,12 @@ def _repeats(clf, n_splits, n_repeats, random_state) -> list:
     if sample is not None:
         # One sorted order for every split of every repeat: a split's cases, taken in this
         # order, are already sorted.
-        order = np.argsort(-sample.scores, kind="stable")
+        # Weighted sums must add in the order roc_counts adds them (stable); whole counts
+        # do not depend on the order within ties, and the quicksort is twice as fast.
+        w = sample.weights
+        order = np.argsort(-sample.scores, kind=None if w is None else "stable")
         is_pos, scores = sample.is_pos[order], sample.scores[order]
-        w = None if sample.weights is None else sample.weights[order]
+        w = None if w is None else w[order]
         # Whole counts: a held-out fold's counts are all cases' less the training ones.
         everyone = None if w is not None else sorted_case_rows(is_pos, scores, None)
         cases = (is_pos, scores, w, everyone)
