@@ -25,7 +25,7 @@ _SLOW_SHRINK = 0.9  # a pass that keeps more than this fraction hands over to th
 _SEQUENTIAL_MAX = 20_000
 _INT_EXACT_MAX = 1 << 31  # int64 cross products of coordinates below this cannot overflow
 _SKELETON_MIN = 2048  # below this many candidates the pruning passes are cheap enough
-_SKELETON_SAMPLE = 256  # points of the sample whose hull prunes the candidates
+_SKELETON_SAMPLE = 1024  # points of the sample whose hull prunes the candidates
 
 
 def _turns_right(ux, uy, vx, vy) -> np.ndarray:

@@ -213,13 +213,22 @@ def _fold_sizes(total: int, n_splits: int) -> np.ndarray:
     return total // n_splits + (np.arange(n_splits) < total % n_splits)
 
 
-def stratified_codes(is_pos: np.ndarray, n_splits: int, rng) -> np.ndarray:
+def stratified_codes(is_pos: np.ndarray, n_splits: int, rng, *, order=None) -> np.ndarray:
     """A split code per case: each class's cases shuffled and dealt round-robin (as
     ``StratifiedKFold(shuffle=True)``), so that every split holds ``n // n_splits`` or one more
-    of each class."""
-    codes = np.empty(len(is_pos), np.int64)
+    of each class.
+
+    ``order``: the codes of the cases taken in this order (``codes[order]``), dealt straight
+    to their places there. A shuffle's swaps depend only on the length and the random
+    stream, so the splits are the same as without it.
+    """
+    codes = np.empty(len(is_pos), np.int8 if n_splits <= 127 else np.int64)  # 1 byte to compare
+    where = None if order is None else np.empty(len(order), np.intp)
+    if where is not None:
+        where[order] = np.arange(len(order))  # where[i]: case i's place in the order
     for members in (np.flatnonzero(is_pos), np.flatnonzero(~is_pos)):
-        codes[rng.permutation(members)] = np.arange(len(members)) % n_splits
+        places = members if where is None else where[members]
+        codes[rng.permutation(places)] = np.arange(len(members)) % n_splits
     return codes
 
 

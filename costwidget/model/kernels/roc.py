@@ -327,16 +327,30 @@ def sorted_roc_counts(
     k = distinct or len(ends)
     thresholds, tp, fp = np.empty(k + 1), np.empty(k + 1, np.int64), np.empty(k + 1, np.int64)
     thresholds[0], tp[0], fp[0] = np.inf, 0, 0
+    candidates = None
     if distinct:
         thresholds[1:] = sorted_scores
         np.cumsum(is_pos, out=tp[1:])
         np.subtract(np.arange(1, n + 1), tp[1:], out=fp[1:])
+        # A hull vertex between the ends is a positive case followed by a negative one (a
+        # step up, then a step right): found on the one-byte labels, not the counts.
+        corner = np.empty(n + 1, dtype=bool)
+        corner[0] = corner[n] = True
+        np.greater(is_pos[:-1], is_pos[1:], out=corner[1:n])
+        candidates = np.flatnonzero(corner)
     else:
         np.take(np.cumsum(is_pos, dtype=np.int64), ends, out=tp[1:])
         np.subtract(ends + 1, tp[1:], out=fp[1:])
         np.take(sorted_scores, ends, out=thresholds[1:])
     n_pos = int(tp[-1])
-    return RocCounts(thresholds=thresholds, tp=tp, fp=fp, n_pos=n_pos, n_neg=n - n_pos)
+    return RocCounts(
+        thresholds=thresholds,
+        tp=tp,
+        fp=fp,
+        n_pos=n_pos,
+        n_neg=n - n_pos,
+        hull_candidates=candidates,
+    )
 
 
 def _run_end_mask(sorted_values: np.ndarray) -> np.ndarray:

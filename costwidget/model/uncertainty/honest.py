@@ -247,7 +247,7 @@ def _repeats(clf, n_splits, n_repeats, random_state) -> list:
         rng, _ = check_random_state(random_state)
         labels = [f"split {k}" for k in range(n_splits)]
         return [
-            _case_rules(cases, stratified_codes(sample.is_pos, n_splits, rng)[order], labels)
+            _case_rules(cases, stratified_codes(sample.is_pos, n_splits, rng, order=order), labels)
             for _ in range(n_repeats)
         ]
     if names:
