@@ -338,7 +338,7 @@ def _fold_responses(estimator, X, y, splits, method, n_jobs, progress, label) ->
 
     y_codes = LabelEncoder().fit_transform(y)
     jobs = (
-        delayed(_fit_and_respond)(clone(estimator), X, y_codes, tr, te, method) for tr, te in splits
+        _per_fold_job(delayed, clone(estimator), X, y_codes, tr, te, method) for tr, te in splits
     )
     results = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
     out = None
@@ -352,16 +352,17 @@ def _fold_responses(estimator, X, y, splits, method, n_jobs, progress, label) ->
     return out
 
 
-def _fit_and_respond(estimator, X, y, train, test, method):
-    """scikit-learn's own per-fold fit and response of ``cross_val_predict``.
+def _per_fold_job(delayed, estimator, X, y, train, test, method):
+    """A joblib job of scikit-learn's own per-fold fit and response of ``cross_val_predict``.
 
-    A private function of scikit-learn, so its signature is read: 1.3 takes a ``verbose``
-    argument that later versions dropped.
+    The job calls scikit-learn's function itself, so worker processes import scikit-learn
+    only, not costwidget. It is private to scikit-learn, so its signature is read: 1.3 takes
+    a ``verbose`` argument that later versions dropped.
     """
     import inspect
 
     from sklearn.model_selection._validation import _fit_and_predict
 
     if "verbose" in inspect.signature(_fit_and_predict).parameters:
-        return _fit_and_predict(estimator, X, y, train, test, 0, None, method)
-    return _fit_and_predict(estimator, X, y, train, test, None, method)
+        return delayed(_fit_and_predict)(estimator, X, y, train, test, 0, None, method)
+    return delayed(_fit_and_predict)(estimator, X, y, train, test, None, method)
