@@ -241,3 +241,24 @@ def test_sorted_roc_counts_of_a_sorted_subset_equal_roc_curve_and_hull(tied, wei
     if not weighted:
         hull, _ = envelope_of_counts(c)
         assert hull.tolist() == brute.monotone_chain_hull(c.fp, c.tp)
+
+
+def test_corner_counts_have_the_hull_and_thresholds_of_all_the_points():
+    # The honest cost's refits of distinct scores keep only a positive followed by a negative
+    # (and the ends): the hull, its thresholds and its counts are those of the whole curve.
+    from costwidget.model.kernels.envelope import envelope_of_counts
+    from costwidget.model.kernels.roc import corner_counts
+
+    rng = np.random.default_rng(12)
+    for n in (2, 3, 50, 40_000):
+        y = rng.random(n) < 0.4
+        y[:2] = [True, False]  # both classes
+        s = rng.normal(size=n) + y
+        fpr, tpr, thr = roc_curve(y, s, drop_intermediate=False)
+        order = np.argsort(-s)
+        c = corner_counts(y[order], s[order])
+        hull, env = envelope_of_counts(c)
+        full = brute.monotone_chain_hull(np.rint(fpr * (n - y.sum())), np.rint(tpr * y.sum()))
+        np.testing.assert_array_equal(c.thresholds[hull][1:], thr[full][1:])
+        np.testing.assert_array_equal(c.fp[hull] / c.n_neg, fpr[full])
+        np.testing.assert_array_equal(c.tp[hull] / c.n_pos, tpr[full])

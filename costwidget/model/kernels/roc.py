@@ -28,7 +28,7 @@ import numpy as np
 
 from .hull import upper_hull
 
-__all__ = ["RocCounts", "roc_counts", "sorted_roc_counts"]
+__all__ = ["RocCounts", "corner_counts", "roc_counts", "sorted_roc_counts"]
 
 # Below this size threads cost more than they save.
 _PARALLEL_MIN = 1 << 16
@@ -351,6 +351,39 @@ def sorted_roc_counts(
         n_neg=n - n_pos,
         hull_candidates=candidates,
     )
+
+
+def corner_counts(is_pos: np.ndarray, sorted_scores: np.ndarray) -> RocCounts:
+    """The ROC points that may be hull vertices, of distinct scores in descending order.
+
+    Without ties every case is a point, and a hull vertex between the ends is a positive case
+    followed by a negative one (a step up, then a step right). Those points with the first and
+    the last have the hull, the envelope and the thresholds at its vertices of all the points,
+    for a fraction of the work: what a refit that only chooses thresholds needs (the honest
+    cost's splits). The scores must be distinct; this is not the whole ROC curve.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from costwidget.model.kernels.roc import corner_counts
+    >>> c = corner_counts(np.array([True, False, True, False]), np.array([0.9, 0.7, 0.5, 0.2]))
+    >>> c.thresholds.tolist(), c.tp.tolist(), c.fp.tolist()
+    ([inf, 0.9, 0.5, 0.2], [0, 1, 2, 2], [0, 0, 1, 2])
+    """
+    n = len(is_pos)
+    corner = np.empty(n + 1, dtype=bool)
+    corner[0] = corner[n] = True
+    np.greater(is_pos[:-1], is_pos[1:], out=corner[1:n])
+    at = np.flatnonzero(corner)  # a point's index: the number of cases above its threshold
+    upto = np.cumsum(is_pos, dtype=np.int64)
+    tp = np.empty(len(at), np.int64)
+    tp[0] = 0
+    np.take(upto, at[1:] - 1, out=tp[1:])
+    thresholds = np.empty(len(at))
+    thresholds[0] = np.inf
+    np.take(sorted_scores, at[1:] - 1, out=thresholds[1:])
+    n_pos = int(upto[-1]) if n else 0
+    return RocCounts(thresholds=thresholds, tp=tp, fp=at - tp, n_pos=n_pos, n_neg=n - n_pos)
 
 
 def _run_end_mask(sorted_values: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ from ..kernels.out_of_fold import (
     stratified_codes,
     table_training,
 )
-from ..kernels.roc import in_units, sorted_roc_counts
+from ..kernels.roc import corner_counts, in_units, sorted_roc_counts
 from ..kernels.validation import check_pcf, check_random_state
 
 __all__ = ["honest_cost", "honest_at", "honest_winners"]
@@ -237,7 +237,10 @@ def _repeats(clf, n_splits, n_repeats, random_state) -> list:
         w = None if w is None else w[order]
         # Whole counts: a held-out fold's counts are all cases' less the training ones.
         everyone = None if w is not None else sorted_case_rows(is_pos, scores, None)
-        cases = (is_pos, scores, w, everyone)
+        # Distinct scores stay distinct in every split: the refits then need only the
+        # points that may be hull vertices.
+        corners = w is None and bool(np.all(scores[1:] != scores[:-1]))
+        cases = (is_pos, scores, w, everyone, corners)
         if names:
             labels = [f"fold {n!r}" for n in names]
             return [_case_rules(cases, sample.fold_codes[order], labels)]
@@ -285,9 +288,9 @@ def _check_training(n_pos, n_neg, held_out: str) -> None:
 
 def _case_rules(cases, codes, labels) -> tuple[list, float, float]:
     """(rules, P, N) of one split of the cases in descending score order, ``codes`` saying
-    each one's split. ``cases``: is_pos, scores, weights, and without weights the rows of all
-    cases."""
-    is_pos, scores, w, everyone = cases
+    each one's split. ``cases``: is_pos, scores, weights, without weights the rows of all
+    cases, and whether the scores are distinct."""
+    is_pos, scores, w, everyone, corners = cases
     rules, n_pos, n_neg = [], 0.0, 0.0
     for k, label in enumerate(labels):
         train = codes != k
@@ -297,7 +300,10 @@ def _case_rules(cases, codes, labels) -> tuple[list, float, float]:
             _check_training(np.count_nonzero(pos_train), np.count_nonzero(~pos_train), label)
         else:
             _check_training(w_train[pos_train].sum(), w_train[~pos_train].sum(), label)
-        counts = sorted_roc_counts(pos_train, scores[train], w_train)
+        if corners:
+            counts = corner_counts(pos_train, scores[train])
+        else:
+            counts = sorted_roc_counts(pos_train, scores[train], w_train)
         if everyone is None:
             held = ~train
             rows = sorted_case_rows(is_pos[held], scores[held], w[held])
