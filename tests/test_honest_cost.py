@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 
 import costwidget as cw
+from costwidget.model.uncertainty.honest import honest_at
 
 
 def brute_force(y, s, folds, w, x):
@@ -342,3 +343,27 @@ def test_headline_names_no_cost_on_new_data_where_it_names_no_threshold():
         honest=honest,
     )
     assert d.binding and "new data" not in d.headline  # a binding limit: not the tuned rule
+
+
+@pytest.mark.parametrize("weighted, tied", [(False, True), (True, True), (False, False)])
+def test_random_split_curve_equals_the_brute_force_at_knots_and_between(weighted, tied):
+    # Repeats averaged by merging their crossings once (no repeat evaluated at another's):
+    # the value at every knot and the line between knots are the brute force's mean. Case
+    # weights make the repeats' pooled totals differ in the last bits.
+    rng = np.random.default_rng(21)
+    n = 400
+    y = rng.random(n) < 0.35
+    s = rng.normal(size=n) + 1.2 * y
+    s = np.round(s, 2) if tied else s  # distinct scores: the refits read only hull candidates
+    w = rng.choice([0.5, 1.0, 3.0, 0.1], size=n) if weighted else None
+    clf = cw.Classifier.from_scores(y, s, sample_weight=w)
+    rows = cw.honest_cost(clf, n_splits=3, n_repeats=3, random_state=4)
+    x = rows["pcf"].to_numpy()
+    draws = np.random.default_rng(4)
+    codes = [stratified_codes_by_hand(y, 3, draws) for _ in range(3)]
+    last = np.r_[x[1:] != x[:-1], True]
+    knots = x[last]
+    mids = (knots[1:] + knots[:-1]) / 2
+    want = np.mean([brute_force(y, s, c, w, np.r_[knots, mids]) for c in codes], axis=0)
+    got = np.r_[rows["nec"].to_numpy()[last], [honest_at(rows, m) for m in mids]]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)

@@ -216,3 +216,72 @@ def test_test_labels_the_estimator_was_not_fitted_on_are_refused():
         cw.Classifier.from_estimator(fitted, X, y_other, pos_label="spam")
     with pytest.raises(ValueError, match="not fitted on"):
         cw.Classifier.from_estimator(fitted, X, (y == "spam").astype(int))
+
+
+def test_n_jobs_2_gives_the_classifiers_of_n_jobs_1_and_of_cross_val_predict():
+    # Randomized estimators with a fixed seed: the folds fitted in two worker processes give
+    # the same scores as one after another, and as sklearn's cross_val_predict itself.
+    from sklearn.ensemble import RandomForestClassifier
+
+    X, y = data(240, seed=3, labels=("no", "yes"))
+    models = {
+        "forest": RandomForestClassifier(n_estimators=15, max_features=2, random_state=4),
+        "svc": LinearSVC(),
+    }
+    one = classifiers_from_estimators(models, X, y, cv=5, n_jobs=1, progress=False)
+    two = classifiers_from_estimators(models, X, y, cv=5, n_jobs=2, progress=False)
+    for name in models:
+        np.testing.assert_array_equal(one[name].sample.scores, two[name].sample.scores)
+        same_curve(one[name], two[name])
+    method = {"forest": "predict_proba", "svc": "decision_function"}
+    for name, est in models.items():
+        same_curve(one[name], expected_cv(est, X, y, "yes", method[name]))
+
+
+class _SlowFit(LogisticRegression):
+    """A logistic regression whose fit takes a little while (for the progress tests)."""
+
+    def fit(self, X, y):
+        import time
+
+        time.sleep(0.03)
+        return super().fit(X, y)
+
+
+def test_fast_fits_say_nothing_and_long_ones_count_their_fits(capsys, monkeypatch):
+    from costwidget.model.kernels import estimator_scoring
+
+    X, y = data(120, seed=5)
+    classifiers_from_estimators([LogisticRegression()], X, y, cv=3)
+    assert capsys.readouterr().err == ""  # well under 2 s: nothing shown
+    monkeypatch.setattr(estimator_scoring, "PROGRESS_AFTER_S", 0.05)
+    classifiers_from_estimators([_SlowFit(), _SlowFit(C=0.1)], X, y, cv=3)
+    lines = capsys.readouterr().err.splitlines()
+    # Counting starts once 0.05 s have passed (by the second 0.03 s fit at the latest; on a
+    # loaded machine the first may already take that long), then every fit is counted, and
+    # the last line gives the total.
+    assert lines[-1].startswith("costwidget: 6 fits done in ")
+    done = [int(line.split("fit ")[1].split("/")[0]) for line in lines[:-1]]
+    assert done == list(range(done[0], 7)) and done[0] <= 2
+    assert all(line.endswith(" s") and "/6 done (" in line for line in lines[:-1])
+    classifiers_from_estimators([_SlowFit()], X, y, cv=3, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_true_counts_from_the_first_fit_and_bad_values_are_refused(capsys):
+    X, y = data(120, seed=6)
+    clf = cw.Classifier.from_estimator(LogisticRegression(), X, y, cv=4)  # default "auto"
+    assert capsys.readouterr().err == "" and len(clf.folds) == 4
+    views = []
+    classifiers_from_estimators(
+        [LogisticRegression()],
+        X,
+        y,
+        cv=4,
+        progress=True,
+        progress_view=lambda *args: views.append(args[:3]),
+    )
+    assert [v[0] for v in views] == [1, 2, 3, 4, None]
+    assert views[0][2] == "LogisticRegression, fold 1 of 4"
+    with pytest.raises(ValueError, match='progress must be "auto", True or False'):
+        classifiers_from_estimators([LogisticRegression()], X, y, progress="yes")

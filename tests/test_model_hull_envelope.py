@@ -293,3 +293,24 @@ def test_dyadic_weight_hull_equals_exact_brute_force_hull(rows):
     np.testing.assert_allclose(
         clf.nec(x), brute.envelope_min(clf.roc.fpr, clf.roc.tpr, x), atol=1e-12
     )
+
+
+@pytest.mark.parametrize(
+    "n, shape",
+    [(60_000, "smooth"), (60_000, "steps"), (20_000, "near_diagonal"), (60_000, "tied")],
+)
+def test_long_roc_hull_equals_monotone_chain(n, shape):
+    # Long ROC curves take the pruning against the hull of a sample of the candidates;
+    # Andrew's monotone chain in Python ints is the independent answer.
+    rng = np.random.default_rng(n + len(shape))
+    y = rng.random(n) < 0.4
+    scores = {
+        "smooth": rng.normal(size=n) + 1.5 * y,
+        "steps": np.floor(8 * rng.random(n)) + rng.random(n) * 1e-3 + 0.2 * y,
+        "near_diagonal": rng.random(n) + 0.01 * y,
+        "tied": np.round(rng.normal(size=n) + y, 2),
+    }[shape]
+    clf = cw.Classifier.from_scores(y, scores)
+    counts = clf.counts
+    expected = brute.monotone_chain_hull(counts.fp, counts.tp)
+    assert clf.hull_index.tolist() == expected

@@ -212,3 +212,53 @@ def test_large_unweighted_input_matches_sklearn_and_brute_hull(kind):
     np.testing.assert_array_equal(
         clf.hull.threshold.to_numpy(), thr[brute.monotone_chain_hull(fp, tp)]
     )
+
+
+@pytest.mark.parametrize("tied", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_sorted_roc_counts_of_a_sorted_subset_equal_roc_curve_and_hull(tied, weighted):
+    # The honest cost reads each split's training cases in one sorted order of all cases:
+    # the counts of such a subset are sklearn's ROC points, and its hull is Andrew's chain.
+    from costwidget.model.kernels.envelope import envelope_of_counts
+    from costwidget.model.kernels.roc import sorted_roc_counts
+
+    rng = np.random.default_rng(8 + tied + 2 * weighted)
+    n = 30_000
+    y = rng.random(n) < 0.35
+    s = rng.normal(size=n) + y
+    s = np.round(s, 2) if tied else s
+    w = rng.choice([0.5, 1.0, 2.0], size=n) if weighted else None
+    order = np.argsort(-s, kind="stable")
+    keep = rng.random(n) < 0.8  # a training part, in the order of all cases
+    sub = order[keep[order]]
+    c = sorted_roc_counts(y[sub], s[sub], None if w is None else w[sub])
+    fpr, tpr, thr = roc_curve(
+        y[sub], s[sub], sample_weight=None if w is None else w[sub], drop_intermediate=False
+    )
+    np.testing.assert_array_equal(c.thresholds[1:], thr[1:])
+    np.testing.assert_allclose(c.fp / c.n_neg, fpr, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(c.tp / c.n_pos, tpr, rtol=0, atol=1e-12)
+    if not weighted:
+        hull, _ = envelope_of_counts(c)
+        assert hull.tolist() == brute.monotone_chain_hull(c.fp, c.tp)
+
+
+def test_corner_counts_have_the_hull_and_thresholds_of_all_the_points():
+    # The honest cost's refits of distinct scores keep only a positive followed by a negative
+    # (and the ends): the hull, its thresholds and its counts are those of the whole curve.
+    from costwidget.model.kernels.envelope import envelope_of_counts
+    from costwidget.model.kernels.roc import corner_counts
+
+    rng = np.random.default_rng(12)
+    for n in (2, 3, 50, 40_000):
+        y = rng.random(n) < 0.4
+        y[:2] = [True, False]  # both classes
+        s = rng.normal(size=n) + y
+        fpr, tpr, thr = roc_curve(y, s, drop_intermediate=False)
+        order = np.argsort(-s)
+        c = corner_counts(y[order], s[order])
+        hull, env = envelope_of_counts(c)
+        full = brute.monotone_chain_hull(np.rint(fpr * (n - y.sum())), np.rint(tpr * y.sum()))
+        np.testing.assert_array_equal(c.thresholds[hull][1:], thr[full][1:])
+        np.testing.assert_array_equal(c.fp[hull] / c.n_neg, fpr[full])
+        np.testing.assert_array_equal(c.tp[hull] / c.n_pos, tpr[full])

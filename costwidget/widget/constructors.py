@@ -119,7 +119,17 @@ class Constructors:
 
     @classmethod
     def from_estimators(
-        cls, estimators, X, y, *, cv=5, pos_label=None, response_method="auto", **kwargs
+        cls,
+        estimators,
+        X,
+        y,
+        *,
+        cv=5,
+        pos_label=None,
+        response_method="auto",
+        n_jobs=None,
+        progress="auto",
+        **kwargs,
     ):
         """Cross-validated scores of scikit-learn estimators, one classifier each (extra ``sklearn``).
 
@@ -139,6 +149,12 @@ class Constructors:
         pos_label : optional
             The positive class; default the larger label.
         response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
+        n_jobs : int, optional
+            Folds fitted at the same time, as in ``cross_val_predict`` (None: 1; -1: all
+            processors). The classifiers are the same whatever it is.
+        progress : {"auto", True, False}, default="auto"
+            Fits that take longer than about 2 s say how many are done: a progress bar in a
+            notebook, a line on stderr elsewhere. True shows it from the first fit, False never.
         **kwargs
             ``p_pos``, ``cost_fn``, ``cost_fp`` of :class:`CostWidget`.
 
@@ -160,6 +176,47 @@ class Constructors:
         from ..model import classifiers_from_estimators
 
         clfs = classifiers_from_estimators(
-            estimators, X, y, cv=cv, pos_label=pos_label, response_method=response_method
+            estimators,
+            X,
+            y,
+            cv=cv,
+            pos_label=pos_label,
+            response_method=response_method,
+            n_jobs=n_jobs,
+            progress=progress,
+            progress_view=_notebook_fit_bar(),
         )
         return cls(list(clfs.values()), **kwargs)
+
+
+def _notebook_fit_bar():
+    """A progress-bar view of the fits (``FitProgress``) in a running kernel, else None.
+
+    None leaves the model's own view, a line on stderr, for scripts and terminals. The bar is
+    displayed only when the model first calls the view, so fast fits show nothing.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return None
+    shell = get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return None
+    import ipywidgets as widgets
+    from IPython.display import display
+
+    parts = {}
+
+    def view(done, total, label, elapsed):
+        if not parts:
+            parts["bar"] = widgets.IntProgress(min=0, max=total, description="fitting")
+            parts["text"] = widgets.Label()
+            display(widgets.HBox([parts["bar"], parts["text"]]))
+        if done is None:
+            parts["bar"].value, parts["bar"].bar_style = total, "success"
+            parts["text"].value = f"{total} fits done in {elapsed:.1f} s"
+        else:
+            parts["bar"].value = done
+            parts["text"].value = f"{done}/{total} fits done ({label}), {elapsed:.1f} s"
+
+    return view

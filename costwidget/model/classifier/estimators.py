@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..kernels.estimator_scoring import (
     RESPONSE_METHODS,
+    FitProgress,
     as_labels,
     check_sklearn,
     cross_validated_scores,
@@ -51,6 +52,8 @@ def classifier_from_estimator(
     response_method="auto",
     groups=None,
     cls=None,
+    n_jobs=None,
+    progress="auto",
 ):
     """One :class:`~costwidget.Classifier` from a scikit-learn estimator.
 
@@ -77,6 +80,12 @@ def classifier_from_estimator(
         Group labels for group splitters (``cv`` only).
     cls : type, optional
         The class to build (default :class:`~costwidget.Classifier`).
+    n_jobs : int, optional
+        Folds fitted at the same time (``cv`` only), as in ``cross_val_predict``: None
+        means 1, -1 all processors (joblib). The scores are the same whatever it is.
+    progress : {"auto", True, False}, default="auto"
+        ``"auto"`` says on stderr how many fits are done once fitting has taken longer
+        than about 2 s (fast fits print nothing); True from the first fit; False never.
 
     Returns
     -------
@@ -118,13 +127,25 @@ def classifier_from_estimator(
             label=label,
             response_method=response_method,
             groups=groups,
+            n_jobs=n_jobs,
+            progress=progress,
         ),
         name=label,
     )
 
 
 def classifiers_from_estimators(
-    estimators, X, y, *, cv=5, pos_label=None, response_method="auto", groups=None
+    estimators,
+    X,
+    y,
+    *,
+    cv=5,
+    pos_label=None,
+    response_method="auto",
+    groups=None,
+    n_jobs=None,
+    progress="auto",
+    progress_view=None,
 ) -> dict:
     """Classifiers of several estimators on the same data, keyed by name (for the widget).
 
@@ -142,6 +163,16 @@ def classifiers_from_estimators(
         classifiers); None scores fitted estimators on ``(X, y)``. The splits
         are drawn once, so every estimator is scored on the same folds and the
         classifiers can be compared paired (:func:`~costwidget.difference_band`).
+    n_jobs : int, optional
+        Folds fitted at the same time, as in ``cross_val_predict`` (None: 1; -1: all
+        processors). The classifiers are the same whatever it is.
+    progress : {"auto", True, False}, default="auto"
+        Say how many of the fits are done once fitting has taken longer than about 2 s
+        (``"auto"``; fast fits show nothing), from the first fit (True), or never (False).
+    progress_view : callable, optional
+        Draws the progress: ``view(done, total, label, elapsed)``, ``done=None`` at the end.
+        Default: a line on stderr per fit. ``CostWidget.from_estimators`` gives a progress
+        bar in a notebook.
 
     Returns
     -------
@@ -173,13 +204,28 @@ def classifiers_from_estimators(
             for n, e in named
         }
     splits = cv_splits([e for _, e in named], X, y_arr, cv, groups)
-    return {
-        n: Classifier.from_scores(
-            **cross_validated_scores(e, X, y_arr, splits, pos_label, n, response_method, groups),
-            name=n,
-        )
-        for n, e in named
-    }
+    counter = FitProgress(len(splits) * len(named), show=progress, view=progress_view)
+    try:
+        return {
+            n: Classifier.from_scores(
+                **cross_validated_scores(
+                    e,
+                    X,
+                    y_arr,
+                    splits,
+                    pos_label,
+                    n,
+                    response_method,
+                    groups,
+                    n_jobs=n_jobs,
+                    progress=counter,
+                ),
+                name=n,
+            )
+            for n, e in named
+        }
+    finally:
+        counter.close()
 
 
 def estimator_names(estimators) -> list:

@@ -7,11 +7,15 @@ scikit-learn is imported only when these functions run (extra ``sklearn``).
 
 from __future__ import annotations
 
+import sys
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 RESPONSE_METHODS = ("auto", "predict_proba", "decision_function")
+# Fits that end sooner than this say nothing; longer ones show how many are done.
+PROGRESS_AFTER_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -55,10 +59,25 @@ def check_sklearn():
         ) from exc
 
 
-def estimator_scores(estimator, X, y, *, cv, pos_label, label, response_method, groups) -> dict:
+def estimator_scores(
+    estimator,
+    X,
+    y,
+    *,
+    cv,
+    pos_label,
+    label,
+    response_method,
+    groups,
+    n_jobs=None,
+    progress="auto",
+    progress_view=None,
+) -> dict:
     """``from_scores`` keywords (y_true, y_score, pos_label, folds) of one estimator.
 
-    ``cv=None`` scores the fitted estimator on ``(X, y)``; otherwise it is cross-validated.
+    ``cv=None`` scores the fitted estimator on ``(X, y)``; otherwise it is cross-validated,
+    ``n_jobs`` folds at a time, the fits counted as :class:`FitProgress` says (``progress``,
+    ``progress_view``).
     """
     check_sklearn()
     if response_method not in RESPONSE_METHODS:
@@ -79,9 +98,22 @@ def estimator_scores(estimator, X, y, *, cv, pos_label, label, response_method, 
             _estimator_source=EstimatorSource(estimator, method, pos_label, False),
         )
     splits = cv_splits([estimator], X, y_arr, cv, groups)
-    return cross_validated_scores(
-        estimator, X, y_arr, splits, pos_label, label, response_method, groups
-    )
+    counter = FitProgress(len(splits), show=progress, view=progress_view)
+    try:
+        return cross_validated_scores(
+            estimator,
+            X,
+            y_arr,
+            splits,
+            pos_label,
+            label,
+            response_method,
+            groups,
+            n_jobs=n_jobs,
+            progress=counter,
+        )
+    finally:
+        counter.close()
 
 
 def as_labels(y) -> np.ndarray:
@@ -219,16 +251,72 @@ def cv_splits(estimators, X, y, cv, groups) -> list:
     return splits
 
 
-def cross_validated_scores(estimator, X, y, splits, pos_label, label, response_method, groups):
-    """``from_scores`` keywords of the cross-validated scores: y_true, y_score, pos_label, folds."""
-    from sklearn.model_selection import cross_val_predict
+class FitProgress:
+    """Counts finished fits and, once they have taken longer than ``after`` seconds, shows it.
 
+    ``show``: ``"auto"`` (after ``after`` seconds), True (from the first fit) or False (never).
+    ``view(done, total, label, elapsed)`` draws it; ``view(None, ...)`` closes it. The default
+    view writes a line to stderr (a plain script); the widget gives a progress bar. The model
+    knows nothing of widgets: the view is all it calls.
+    """
+
+    def __init__(self, total: int, *, show="auto", view=None, after: float | None = None):
+        if show not in ("auto", True, False):
+            raise ValueError(f'progress must be "auto", True or False, got {show!r}.')
+        self.total, self.done, self.show = int(total), 0, show
+        after = PROGRESS_AFTER_S if after is None else after
+        self.after = 0.0 if show is True else after
+        self.view = text_progress if view is None else view
+        self.start = time.perf_counter()
+        self.shown = False
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        elapsed = time.perf_counter() - self.start
+        if self.show is not False and (self.shown or elapsed >= self.after):
+            self.shown = True
+            self.view(self.done, self.total, label, elapsed)
+
+    def close(self) -> None:
+        if self.shown:
+            self.view(None, self.total, "", time.perf_counter() - self.start)
+
+
+def text_progress(done, total, label, elapsed, stream=None) -> None:
+    """One line per finished fit on stderr (``done=None``: the last line, the total time)."""
+    stream = sys.stderr if stream is None else stream
+    if done is None:
+        print(f"costwidget: {total} fits done in {elapsed:.1f} s", file=stream, flush=True)
+    else:
+        print(f"costwidget: fit {done}/{total} done ({label}), {elapsed:.1f} s", file=stream)
+
+
+def cross_validated_scores(
+    estimator,
+    X,
+    y,
+    splits,
+    pos_label,
+    label,
+    response_method,
+    groups,
+    *,
+    n_jobs=None,
+    progress: FitProgress | None = None,
+):
+    """``from_scores`` keywords of the cross-validated scores: y_true, y_score, pos_label, folds.
+
+    The folds are fitted as ``cross_val_predict`` fits them (the same per-fold function, on
+    labels encoded the same way), ``n_jobs`` at a time with joblib, and each finished fit is
+    counted on ``progress``. Every fold's clone gets the same parameters whatever ``n_jobs``
+    is, so the scores do not depend on it.
+    """
     # cross_val_predict encodes the labels, so its columns (and the decision
     # function's sign) follow the sorted labels of y.
     classes = _binary(np.unique(y), f"y ({label})")
     pos_label = _resolve_pos_label(classes, pos_label, label)
     method = _method(estimator, response_method, label)
-    out = cross_val_predict(estimator, X, y, cv=splits, method=method, groups=groups)
+    out = _fold_responses(estimator, X, y, splits, method, n_jobs, progress, label)
     scores = _positive_scores(out, method, classes, pos_label)
     folds = np.empty(len(y), dtype=np.int64)
     for k, (_, test) in enumerate(splits):
@@ -240,3 +328,41 @@ def cross_validated_scores(estimator, X, y, splits, pos_label, label, response_m
         folds=folds,
         _estimator_source=EstimatorSource(estimator, method, pos_label, True, X, y),
     )
+
+
+def _fold_responses(estimator, X, y, splits, method, n_jobs, progress, label) -> np.ndarray:
+    """Each sample's response from the clone fitted without its test fold (cross_val_predict)."""
+    from joblib import Parallel, delayed
+    from sklearn.base import clone
+    from sklearn.preprocessing import LabelEncoder
+
+    y_codes = LabelEncoder().fit_transform(y)
+    jobs = (
+        _per_fold_job(delayed, clone(estimator), X, y_codes, tr, te, method) for tr, te in splits
+    )
+    results = Parallel(n_jobs=n_jobs, return_as="generator")(jobs)
+    out = None
+    for k, ((_, test), pred) in enumerate(zip(splits, results, strict=True)):
+        pred = np.asarray(pred, dtype=np.float64)
+        if out is None:
+            out = np.empty((len(y),) + pred.shape[1:])
+        out[test] = pred
+        if progress is not None:
+            progress.step(f"{label}, fold {k + 1} of {len(splits)}")
+    return out
+
+
+def _per_fold_job(delayed, estimator, X, y, train, test, method):
+    """A joblib job of scikit-learn's own per-fold fit and response of ``cross_val_predict``.
+
+    The job calls scikit-learn's function itself, so worker processes import scikit-learn
+    only, not costwidget. It is private to scikit-learn, so its signature is read: 1.3 takes
+    a ``verbose`` argument that later versions dropped.
+    """
+    import inspect
+
+    from sklearn.model_selection._validation import _fit_and_predict
+
+    if "verbose" in inspect.signature(_fit_and_predict).parameters:
+        return delayed(_fit_and_predict)(estimator, X, y, train, test, 0, None, method)
+    return delayed(_fit_and_predict)(estimator, X, y, train, test, None, method)

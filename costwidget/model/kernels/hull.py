@@ -24,6 +24,8 @@ _FLOAT_RTOL = 64 * np.finfo(np.float64).eps
 _SLOW_SHRINK = 0.9  # a pass that keeps more than this fraction hands over to the monotone chain
 _SEQUENTIAL_MAX = 20_000
 _INT_EXACT_MAX = 1 << 31  # int64 cross products of coordinates below this cannot overflow
+_SKELETON_MIN = 2048  # below this many candidates the pruning passes are cheap enough
+_SKELETON_SAMPLE = 1024  # points of the sample whose hull prunes the candidates
 
 
 def _turns_right(ux, uy, vx, vy) -> np.ndarray:
@@ -91,6 +93,30 @@ def _first_pass(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.flatnonzero(keep)
 
 
+def _below_skeleton_dropped(x, y, idx: np.ndarray) -> np.ndarray:
+    """``idx`` without the candidates on or below the hull of an evenly spaced sample of them.
+
+    Any point on or below the chord joining two points of the set is not a strict vertex
+    (the chord lies under the hull, which is concave), so one pass against the sample's
+    hull drops most candidates of a long, smooth ROC curve at once, where the pruning
+    passes would halve them a pass at a time. Integer coordinates only: the test is exact
+    there, so the hull found is the same whichever true chords prune it.
+    """
+    sample = idx[:: max(2, len(idx) // _SKELETON_SAMPLE)]
+    if sample[-1] != idx[-1]:
+        sample = np.append(sample, idx[-1])
+    skeleton = sample[upper_hull(x[sample], y[sample])]
+    # The chord of skeleton points a < i < b (as indices) that each candidate lies under.
+    right = np.searchsorted(skeleton, idx, side="left")
+    on_skeleton = skeleton[np.minimum(right, len(skeleton) - 1)] == idx
+    right = np.clip(right, 1, len(skeleton) - 1)
+    a, b = skeleton[right - 1], skeleton[right]
+    px, py = x[idx], y[idx]
+    keep = _turns_right(px - x[a], py - y[a], x[b] - px, y[b] - py)
+    keep |= on_skeleton
+    return idx[keep]
+
+
 def upper_hull(x: np.ndarray, y: np.ndarray, candidates: np.ndarray | None = None) -> np.ndarray:
     """Indices of the strict vertices of the upper convex hull of sorted points.
 
@@ -119,10 +145,16 @@ def upper_hull(x: np.ndarray, y: np.ndarray, candidates: np.ndarray | None = Non
     """
     if len(x) <= 2:
         return np.arange(len(x))
-    if x.dtype.kind in "iu" and max(np.abs(x).max(), np.abs(y).max()) >= _INT_EXACT_MAX:
+    # Extremes by min and max: no temporary array of absolute values over a long list.
+    if x.dtype.kind in "iu" and max(-x.min(), x.max(), -y.min(), y.max()) >= _INT_EXACT_MAX:
         # Products of differences could overflow int64: use Python ints (exact, slower).
         x, y = x.astype(object), y.astype(object)
     idx = _first_pass(x, y) if candidates is None else candidates
+    while len(idx) > _SKELETON_MIN and x.dtype.kind in "iu":
+        fewer = _below_skeleton_dropped(x, y, idx)
+        shrunk, idx = len(fewer) < len(idx) // 2, fewer
+        if not shrunk:
+            break
     while len(idx) > 2:
         px, py = x[idx], y[idx]
         keep = np.ones(len(idx), dtype=bool)

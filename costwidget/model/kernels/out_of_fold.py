@@ -31,10 +31,10 @@ from .roc import RocCounts
 __all__ = [
     "FoldRows",
     "FoldRule",
+    "PooledSteps",
     "case_rows",
+    "sorted_case_rows",
     "fold_rule",
-    "honest_nec",
-    "knots",
     "stratified_codes",
     "table_training",
     "split_table",
@@ -85,11 +85,23 @@ class FoldRule:
     fp: np.ndarray
 
 
-def fold_rule(train: RocCounts, test: FoldRows) -> FoldRule:
-    """The held-out fold ``test`` judged by the thresholds that the training counts choose."""
+def fold_rule(
+    train: RocCounts, test: FoldRows | None, *, everyone: FoldRows | None = None
+) -> FoldRule:
+    """The held-out fold ``test`` judged by the thresholds that the training counts choose.
+
+    ``test=None``: the held-out fold is every case (``everyone``) but the training ones, and
+    its counts at a training threshold are the counts of all cases there less the training
+    counts there (whole counts, so exact), read without building the fold's own rows.
+    """
     hull, env = envelope_of_counts(train)
     thresholds = np.asarray(train.thresholds)[hull]
-    tp, fp = test.counts_at(thresholds)
+    if test is not None:
+        tp, fp = test.counts_at(thresholds)
+    else:
+        tp, fp = everyone.counts_at(thresholds)
+        tp -= train.tp[hull]
+        fp -= train.fp[hull]
     return FoldRule(env, thresholds, tp, fp)
 
 
@@ -100,20 +112,28 @@ def case_rows(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray | None
     return FoldRows.of(scores, np.where(is_pos, w, zero), np.where(is_pos, zero, w))
 
 
-def _vertices(rule: FoldRule, x: np.ndarray, left: bool) -> np.ndarray:
-    if not left:
-        return rule.envelope.vertex_at(x)
-    # The vertex optimal just left of x (at x = 0, the one at 0).
-    k = np.searchsorted(rule.envelope.crossings, x, side="left")
-    return np.where(x > 0, k, rule.envelope.vertex_at(x))
+def sorted_case_rows(is_pos: np.ndarray, sorted_scores: np.ndarray, weights) -> FoldRows:
+    """:func:`case_rows` of cases already in descending score order (stable within ties)."""
+    w = np.ones(len(sorted_scores), np.int64) if weights is None else weights
+    zero = np.zeros((), dtype=w.dtype)
+    upto = []
+    for part in (np.where(is_pos, w, zero), np.where(is_pos, zero, w)):
+        out = np.empty(len(part) + 1, dtype=part.dtype)
+        out[0] = 0
+        np.cumsum(part, out=out[1:])
+        upto.append(out)
+    return FoldRows(np.asarray(sorted_scores, dtype=np.float64), *upto)
 
 
-def honest_nec(
-    rules, x: np.ndarray, n_pos: float, n_neg: float, *, left: bool = False
-) -> np.ndarray:
-    """The NEC at each pcf ``x`` of the pooled out-of-fold confusion matrix.
+@dataclass(frozen=True)
+class PooledSteps:
+    """The pooled out-of-fold rates, averaged over repeats, as exact step functions of pcf.
 
-    ``left=True`` gives the limit from the left (where a fold's threshold jumps).
+    Each fold's rule holds a held-out count per training hull vertex, and the vertex changes
+    only at the rule's crossings, so the sum over folds and repeats is a start value plus one
+    jump per crossing: the crossings of all rules are merged once and the jumps summed in
+    that order. Nothing is evaluated at another rule's crossings. ``at`` are the merged
+    crossings; ``tpr[i]``/``fpr[i]`` the mean rates after the first ``i`` of them.
 
     Examples
     --------
@@ -124,25 +144,59 @@ def honest_nec(
     >>> rows = lambda pos, s: case_rows(np.array(pos), np.array(s), None)
     >>> rules = [fold_rule(b, rows([True, False], [0.9, 0.2])),
     ...          fold_rule(a, rows([True, False], [0.3, 0.6]))]
-    >>> honest_nec(rules, np.array([0.5]), 2.0, 2.0).tolist()   # fold 1's positive 0.3 < 0.9
+    >>> PooledSteps.of([(rules, 2.0, 2.0)]).nec(np.array([0.5])).tolist()  # 0.3 < 0.9 missed
     [0.25]
     """
-    x = np.asarray(x, dtype=np.float64)
-    tp = np.zeros(x.shape)
-    fp = np.zeros(x.shape)
-    for rule in rules:
-        k = _vertices(rule, x, left)
-        tp += rule.tp[k]
-        fp += rule.fp[k]
-    return x * (1.0 - tp / n_pos) + (1.0 - x) * (fp / n_neg)
 
+    at: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
 
-def knots(rule_sets) -> np.ndarray:
-    """0, 1 and every fold's crossing inside (0, 1), sorted, once each."""
-    parts = [np.array([0.0, 1.0])]
-    parts += [r.envelope.crossings for rules in rule_sets for r in rules]
-    x = np.unique(np.concatenate(parts))
-    return x[(x >= 0.0) & (x <= 1.0)]
+    @classmethod
+    def of(cls, repeats) -> PooledSteps:
+        """From ``(rules, P, N)`` per repeat (P, N: the pooled held-out class totals)."""
+        at, jumps, start = [], [[], []], np.zeros(2)
+        # Whole counts stay whole until the one division, when every repeat has the
+        # same totals (always so for cases without weights): the sums are then exact.
+        same = len({(float(p), float(n)) for _, p, n in repeats}) == 1
+        for rules, n_pos, n_neg in repeats:
+            scale = (1.0, 1.0) if same else (1.0 / n_pos, 1.0 / n_neg)
+            for rule in rules:
+                at.append(rule.envelope.crossings)
+                for c, counts in enumerate((rule.tp, rule.fp)):
+                    start[c] += counts[0] * scale[c]
+                    jumps[c].append(np.diff(counts) * scale[c])
+        at = np.concatenate(at)
+        order = np.argsort(at, kind="stable")
+        _, n_pos, n_neg = repeats[0]
+        totals = (len(repeats) * n_pos, len(repeats) * n_neg) if same else (len(repeats),) * 2
+        rates = []
+        for c in range(2):
+            steps = np.empty(len(at) + 1)
+            steps[0] = start[c]
+            np.cumsum(np.concatenate(jumps[c])[order], out=steps[1:])
+            steps[1:] += start[c]
+            rates.append(steps / totals[c])
+        return cls(at[order], *rates)
+
+    def _index(self, x: np.ndarray, left: bool) -> np.ndarray:
+        # As Envelope.vertex_at: the crossings at or below x, those below 1 at pcf = 1; the
+        # limit from the left counts those below x (at x = 0, the value there).
+        k = np.searchsorted(self.at, x, side="right")
+        below = np.searchsorted(self.at, x, side="left")
+        k = np.where(x >= 1.0, below, k)
+        return np.where(left & (x > 0), below, k)
+
+    def nec(self, x: np.ndarray, *, left: bool = False) -> np.ndarray:
+        """The mean honest NEC at each pcf ``x`` (``left=True``: the limit from the left)."""
+        x = np.asarray(x, dtype=np.float64)
+        k = self._index(x, left)
+        return x * (1.0 - self.tpr[k]) + (1.0 - x) * self.fpr[k]
+
+    def knots(self) -> np.ndarray:
+        """0, 1 and every crossing inside them, sorted, once each."""
+        x = np.unique(np.concatenate(([0.0, 1.0], self.at)))
+        return x[(x >= 0.0) & (x <= 1.0)]
 
 
 def check_n_splits(n_splits) -> int:
@@ -159,13 +213,22 @@ def _fold_sizes(total: int, n_splits: int) -> np.ndarray:
     return total // n_splits + (np.arange(n_splits) < total % n_splits)
 
 
-def stratified_codes(is_pos: np.ndarray, n_splits: int, rng) -> np.ndarray:
+def stratified_codes(is_pos: np.ndarray, n_splits: int, rng, *, order=None) -> np.ndarray:
     """A split code per case: each class's cases shuffled and dealt round-robin (as
     ``StratifiedKFold(shuffle=True)``), so that every split holds ``n // n_splits`` or one more
-    of each class."""
-    codes = np.empty(len(is_pos), np.int64)
+    of each class.
+
+    ``order``: the codes of the cases taken in this order (``codes[order]``), dealt straight
+    to their places there. A shuffle's swaps depend only on the length and the random
+    stream, so the splits are the same as without it.
+    """
+    codes = np.empty(len(is_pos), np.int8 if n_splits <= 127 else np.int64)  # 1 byte to compare
+    where = None if order is None else np.empty(len(order), np.intp)
+    if where is not None:
+        where[order] = np.arange(len(order))  # where[i]: case i's place in the order
     for members in (np.flatnonzero(is_pos), np.flatnonzero(~is_pos)):
-        codes[rng.permutation(members)] = np.arange(len(members)) % n_splits
+        places = members if where is None else where[members]
+        codes[rng.permutation(places)] = np.arange(len(members)) % n_splits
     return codes
 
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from .hull import upper_hull
 
-__all__ = ["RocCounts", "roc_counts"]
+__all__ = ["RocCounts", "corner_counts", "roc_counts", "sorted_roc_counts"]
 
 # Below this size threads cost more than they save.
 _PARALLEL_MIN = 1 << 16
@@ -266,9 +266,16 @@ def roc_counts(
 
 
 def _weighted_counts(is_pos, scores, weights) -> RocCounts:
+    # Descending order; the order within ties does not matter (a tie is one point).
+    order = np.argsort(-scores, kind="stable")
+    return _weighted_sorted(is_pos[order], scores[order], weights[order])
+
+
+def _weighted_sorted(is_pos, sorted_scores, weights) -> RocCounts:
+    """Weighted counts of cases in descending score order (stable within ties)."""
     keep = weights > 0
     if not keep.all():
-        is_pos, scores, weights = is_pos[keep], scores[keep], weights[keep]
+        is_pos, sorted_scores, weights = is_pos[keep], sorted_scores[keep], weights[keep]
     if is_pos.all() or not is_pos.any():
         missing = "positive" if not is_pos.any() else "negative"
         raise ValueError(f"sample_weight gives the {missing} class a total weight of 0.")
@@ -277,13 +284,9 @@ def _weighted_counts(is_pos, scores, weights) -> RocCounts:
     # the raw weights would, without overflow at 1e306 or subnormal sums at 1e-310.
     _, exponent = np.frexp(weights.max())
     weights = np.ldexp(weights, -exponent)
-    # Descending order; the order within ties does not matter (a tie is one point).
-    order = np.argsort(-scores, kind="stable")
-    sorted_scores = scores[order]
     ends = _run_ends(sorted_scores)
-    sorted_pos, sorted_weights = is_pos[order], weights[order]
-    tp = np.cumsum(np.where(sorted_pos, sorted_weights, 0.0))[ends]
-    fp = np.cumsum(np.where(sorted_pos, 0.0, sorted_weights))[ends]
+    tp = np.cumsum(np.where(is_pos, weights, 0.0))[ends]
+    fp = np.cumsum(np.where(is_pos, 0.0, weights))[ends]
     # Totals from the same cumulative sums (not np.sum, which rounds differently), as
     # scikit-learn does, so that the last point is exactly (1, 1).
     n_pos, n_neg = float(tp[-1]), float(fp[-1])
@@ -295,6 +298,92 @@ def _weighted_counts(is_pos, scores, weights) -> RocCounts:
         n_neg=n_neg,
         exponent=int(exponent),
     )
+
+
+def sorted_roc_counts(
+    is_pos: np.ndarray, sorted_scores: np.ndarray, weights: np.ndarray | None = None
+) -> RocCounts:
+    """:func:`roc_counts` of cases already in descending score order, without sorting again.
+
+    With weights the order within ties must be the cases' own (a stable sort of ``-scores``,
+    which a subset of a stably sorted array keeps): the sums then add in the order
+    :func:`roc_counts` adds them, so the counts are the same to the last bit. Whole counts do
+    not depend on the order within ties.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from costwidget.model.kernels.roc import sorted_roc_counts
+    >>> c = sorted_roc_counts(np.array([True, True, False]), np.array([0.9, 0.5, 0.5]))
+    >>> c.thresholds.tolist(), c.tp.tolist(), c.fp.tolist()
+    ([inf, 0.9, 0.5], [0, 1, 2], [0, 0, 1])
+    """
+    if weights is not None:
+        return _weighted_sorted(is_pos, sorted_scores, weights)
+    n = len(sorted_scores)
+    is_end = _run_end_mask(sorted_scores)
+    distinct = n if is_end.all() else None  # no ties: every case is a point, nothing to gather
+    ends = None if distinct else np.flatnonzero(is_end)
+    k = distinct or len(ends)
+    thresholds, tp, fp = np.empty(k + 1), np.empty(k + 1, np.int64), np.empty(k + 1, np.int64)
+    thresholds[0], tp[0], fp[0] = np.inf, 0, 0
+    candidates = None
+    if distinct:
+        thresholds[1:] = sorted_scores
+        np.cumsum(is_pos, out=tp[1:])
+        np.subtract(np.arange(1, n + 1), tp[1:], out=fp[1:])
+        # A hull vertex between the ends is a positive case followed by a negative one (a
+        # step up, then a step right): found on the one-byte labels, not the counts.
+        corner = np.empty(n + 1, dtype=bool)
+        corner[0] = corner[n] = True
+        np.greater(is_pos[:-1], is_pos[1:], out=corner[1:n])
+        candidates = np.flatnonzero(corner)
+    else:
+        np.take(np.cumsum(is_pos, dtype=np.int64), ends, out=tp[1:])
+        np.subtract(ends + 1, tp[1:], out=fp[1:])
+        np.take(sorted_scores, ends, out=thresholds[1:])
+    n_pos = int(tp[-1])
+    return RocCounts(
+        thresholds=thresholds,
+        tp=tp,
+        fp=fp,
+        n_pos=n_pos,
+        n_neg=n - n_pos,
+        hull_candidates=candidates,
+    )
+
+
+def corner_counts(is_pos: np.ndarray, sorted_scores: np.ndarray) -> RocCounts:
+    """The ROC points that may be hull vertices, of distinct scores in descending order.
+
+    Without ties every case is a point, and a hull vertex between the ends is a positive case
+    followed by a negative one (a step up, then a step right). Those points with the first and
+    the last have the hull, the envelope and the thresholds at its vertices of all the points,
+    for a fraction of the work: what a refit that only chooses thresholds needs (the honest
+    cost's splits). The scores must be distinct; this is not the whole ROC curve.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from costwidget.model.kernels.roc import corner_counts
+    >>> c = corner_counts(np.array([True, False, True, False]), np.array([0.9, 0.7, 0.5, 0.2]))
+    >>> c.thresholds.tolist(), c.tp.tolist(), c.fp.tolist()
+    ([inf, 0.9, 0.5, 0.2], [0, 1, 2, 2], [0, 0, 1, 2])
+    """
+    n = len(is_pos)
+    corner = np.empty(n + 1, dtype=bool)
+    corner[0] = corner[n] = True
+    np.greater(is_pos[:-1], is_pos[1:], out=corner[1:n])
+    at = np.flatnonzero(corner)  # a point's index: the number of cases above its threshold
+    upto = np.cumsum(is_pos, dtype=np.int64)
+    tp = np.empty(len(at), np.int64)
+    tp[0] = 0
+    np.take(upto, at[1:] - 1, out=tp[1:])
+    thresholds = np.empty(len(at))
+    thresholds[0] = np.inf
+    np.take(sorted_scores, at[1:] - 1, out=thresholds[1:])
+    n_pos = int(upto[-1]) if n else 0
+    return RocCounts(thresholds=thresholds, tp=tp, fp=at - tp, n_pos=n_pos, n_neg=n - n_pos)
 
 
 def _run_end_mask(sorted_values: np.ndarray) -> np.ndarray:

@@ -15,16 +15,15 @@ import pandas as pd
 from ..base.fields import check_classifier
 from ..kernels.out_of_fold import (
     FoldRows,
-    case_rows,
+    PooledSteps,
     check_n_splits,
     fold_rule,
-    honest_nec,
-    knots,
+    sorted_case_rows,
     split_table,
     stratified_codes,
     table_training,
 )
-from ..kernels.roc import in_units, roc_counts
+from ..kernels.roc import corner_counts, in_units, sorted_roc_counts
 from ..kernels.validation import check_pcf, check_random_state
 
 __all__ = ["honest_cost", "honest_at", "honest_winners"]
@@ -97,11 +96,11 @@ def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -
     if isinstance(n_repeats, bool) or not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
         raise ValueError(f"n_repeats must be an int >= 1, got {n_repeats!r}.")
     x = None if pcf is None else np.atleast_1d(check_pcf(pcf)).astype(np.float64).ravel()
-    repeats = _repeats(clf, n_splits, int(n_repeats), random_state)
+    steps = PooledSteps.of(_repeats(clf, n_splits, int(n_repeats), random_state))
     if x is None:
-        x, nec = _breakpoint_rows(repeats)
+        x, nec = _breakpoint_rows(steps)
     else:
-        nec = np.mean([honest_nec(rules, x, p, n) for rules, p, n in repeats], axis=0)
+        nec = steps.nec(x)
     envelope = np.asarray(clf.nec(x), dtype=np.float64)
     out = pd.DataFrame({"pcf": x, "nec": nec, "envelope": envelope, "optimism": nec - envelope})
     out.attrs["folds"] = "given" if clf.folds else "random"
@@ -196,11 +195,11 @@ def _lowest_lines(ya: np.ndarray, yb: np.ndarray) -> list:
         t, cur = end, int(tied[np.argmin(slope[tied])])
 
 
-def _breakpoint_rows(repeats) -> tuple[np.ndarray, np.ndarray]:
+def _breakpoint_rows(steps: PooledSteps) -> tuple[np.ndarray, np.ndarray]:
     """(pcf, nec) at every knot, with the left limit first where the curve jumps."""
-    x = knots([rules for rules, _, _ in repeats])
-    value = np.mean([honest_nec(r, x, p, n) for r, p, n in repeats], axis=0)
-    left = np.mean([honest_nec(r, x, p, n, left=True) for r, p, n in repeats], axis=0)
+    x = steps.knots()
+    value = steps.nec(x)
+    left = steps.nec(x, left=True)
     jump = (x > 0) & (left != value)
     at = np.cumsum(1 + jump) - 1  # row of each knot's value; its left limit is the row before
     pcf = np.repeat(x, 1 + jump)
@@ -228,15 +227,30 @@ def _repeats(clf, n_splits, n_repeats, random_state) -> list:
             f"folds for random splits (n_splits=)."
         )
     if sample is not None:
+        # One sorted order for every split of every repeat: a split's cases, taken in this
+        # order, are already sorted.
+        # Weighted sums must add in the order roc_counts adds them (stable); whole counts
+        # do not depend on the order within ties, and the quicksort is twice as fast.
+        w = sample.weights
+        order = np.argsort(-sample.scores, kind=None if w is None else "stable")
+        is_pos, scores = sample.is_pos[order], sample.scores[order]
+        w = None if w is None else w[order]
+        # Whole counts: a held-out fold's counts are all cases' less the training ones.
+        everyone = None if w is not None else sorted_case_rows(is_pos, scores, None)
+        # Distinct scores stay distinct in every split: the refits then need only the
+        # points that may be hull vertices.
+        corners = w is None and bool(np.all(scores[1:] != scores[:-1]))
+        cases = (is_pos, scores, w, everyone, corners)
         if names:
-            return [_case_rules(sample, sample.fold_codes, [f"fold {n!r}" for n in names])]
+            labels = [f"fold {n!r}" for n in names]
+            return [_case_rules(cases, sample.fold_codes[order], labels)]
         _check_class_sizes(
             np.count_nonzero(sample.is_pos), np.count_nonzero(~sample.is_pos), n_splits
         )
         rng, _ = check_random_state(random_state)
         labels = [f"split {k}" for k in range(n_splits)]
         return [
-            _case_rules(sample, stratified_codes(sample.is_pos, n_splits, rng), labels)
+            _case_rules(cases, stratified_codes(sample.is_pos, n_splits, rng, order=order), labels)
             for _ in range(n_repeats)
         ]
     if names:
@@ -272,21 +286,32 @@ def _check_training(n_pos, n_neg, held_out: str) -> None:
     )
 
 
-def _case_rules(sample, codes, labels) -> tuple[list, float, float]:
-    is_pos, scores, w = sample.is_pos, sample.scores, sample.weights
+def _case_rules(cases, codes, labels) -> tuple[list, float, float]:
+    """(rules, P, N) of one split of the cases in descending score order, ``codes`` saying
+    each one's split. ``cases``: is_pos, scores, weights, without weights the rows of all
+    cases, and whether the scores are distinct."""
+    is_pos, scores, w, everyone, corners = cases
     rules, n_pos, n_neg = [], 0.0, 0.0
     for k, label in enumerate(labels):
-        held = codes == k
-        train = ~held
+        train = codes != k
         w_train = None if w is None else w[train]
         pos_train = is_pos[train]
         if w_train is None:
             _check_training(np.count_nonzero(pos_train), np.count_nonzero(~pos_train), label)
         else:
             _check_training(w_train[pos_train].sum(), w_train[~pos_train].sum(), label)
-        rows = case_rows(is_pos[held], scores[held], None if w is None else w[held])
-        rules.append(fold_rule(roc_counts(pos_train, scores[train], w_train), rows))
-        p, n = rows.totals
+        if corners:
+            counts = corner_counts(pos_train, scores[train])
+        else:
+            counts = sorted_roc_counts(pos_train, scores[train], w_train)
+        if everyone is None:
+            held = ~train
+            rows = sorted_case_rows(is_pos[held], scores[held], w[held])
+            rules.append(fold_rule(counts, rows))
+            p, n = rows.totals
+        else:
+            rules.append(fold_rule(counts, None, everyone=everyone))
+            p, n = (t - c for t, c in zip(everyone.totals, (counts.n_pos, counts.n_neg)))
         n_pos, n_neg = n_pos + p, n_neg + n
     return rules, n_pos, n_neg
 
