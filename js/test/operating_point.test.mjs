@@ -274,7 +274,8 @@ test("decide: a limit that allows the cheapest rule does not change the answer (
   // A binding limit inside a hull edge: a mix, both thresholds with the digits that select.
   const mix = op.decide([issue31], { ...state, cost_fn: 40, constraint: "neyman_pearson", max_fpr: 0.25 });
   assert.equal(mix.headline, "Under the constraint, deploy m at score ≥ 0.34 with probability 0.75, " +
-    "else at score ≥ 0.59: 1.6 per case (FPR 25 %, TPR 93.8 %)");
+    "else at score ≥ 0.59: 1.6 per case (FPR 25 %, TPR 93.8 %); the FPR limit 25 % moves the rule " +
+    "of m from score ≥ 0.34: +0.8 per case");
   // Two identical models: a tie, nothing chosen.
   const twin = op.makeClassifier("twin", issue31Arrays());
   const tie = op.decide([issue31, twin], state);

@@ -14,7 +14,7 @@ import math
 import ipywidgets as widgets
 import pandas as pd
 
-from ...model import lowest_names, readable
+from ...model import lowest_names, readable, threshold_text
 
 __all__ = [
     "Readout",
@@ -85,6 +85,8 @@ def _cell(row, column) -> str:
     value = row.get(column)
     if isinstance(value, str):
         return f"<td{_TEXT}>{html.escape(value)}</td>"
+    if column == "threshold":  # in full: the number shown is the number deployed
+        return f"<td>{threshold_text(value)}</td>"
     return f"<td>{_number(value)}</td>"
 
 
