@@ -633,7 +633,6 @@ def test_no_module_over_800_lines():
 STILL_LONG = {
     "display.py:plot",
     "constraints.py:solve_linear_constraint",
-    "decide.py:decide",
     "paired.py:difference_band",
     "static_figure.py:_draw_figure",
     "classifier_layers.py:__init__",

@@ -1171,7 +1171,12 @@ export function headlineText(rows, constrained = false, { pcf = null, lowerScore
 
 /** widget/text/headline.py headline_html: the text, escaped (names are user text). */
 export function headlineHtml(text) {
-  return `<span style='font-size:1.15em;font-weight:600;line-height:1.4'>${escapeHtml(text)}</span>`;
+  const at = text.indexOf("; ");
+  const main = at < 0 ? text : text.slice(0, at);
+  const notes = at < 0 ? "" : text.slice(at + 2);
+  return `<div class='costwidget-headline-main' style='font-size:1.15em;font-weight:600;line-height:1.3'>` +
+    `${escapeHtml(main)}</div><div class='costwidget-headline-notes' style='font-size:0.92em;` +
+    `line-height:1.3'>${escapeHtml(notes)}</div>`;
 }
 
 // ------------------------------------------------------------------------------------ the decision

@@ -249,8 +249,10 @@ test("the headline: the docstring examples of model/decisions/headline.py", () =
     "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)");
   assert.equal(op.headlineText(rows.map(([n, r]) => [n, { ...r, expected_cost: 0 }])),
     "Tie: 2 classifiers share the lowest cost, 0 per case; none is the best here");
-  assert.equal(op.headlineHtml("a <b>"),
-    "<span style='font-size:1.15em;font-weight:600;line-height:1.4'>a &lt;b&gt;</span>");
+  assert.equal(op.headlineHtml("a <b>; next"),
+    "<div class='costwidget-headline-main' style='font-size:1.15em;font-weight:600;line-height:1.3'>" +
+    "a &lt;b&gt;</div><div class='costwidget-headline-notes' style='font-size:0.92em;line-height:1.3'>" +
+    "next</div>");
 });
 
 // Issue 31's classifier: y = [0,0,1,1,0,1,0,0,0,1], s = [.1,.4,.35,.8,.2,.7,.55,.3,.05,.6]
