@@ -459,9 +459,10 @@ def decide(
     honest : dict {name: DataFrame}, optional
         Honest curves (:func:`costwidget.honest_cost`) of some shown classifiers. Each one's
         honest cost at the PCF(+) goes into its rule (``nec_honest``) and its readout row
-        (``nec_honest``, ``expected_cost_honest``: per case on new data), and the headline
-        gives the chosen classifier's cost on new data (unless a constraint binds: its rule is
-        then not the tuned threshold).
+        (``nec_honest``, ``expected_cost_honest``: per case on new data). With a curve for
+        every shown classifier the choice is made on it (see Notes); with some only, the
+        headline gives the chosen classifier's cost on new data (unless a constraint binds
+        its rule: it is then not the tuned threshold).
 
     Returns
     -------
@@ -479,10 +480,21 @@ def decide(
     stay the paper's criterion (the largest TPR allowed), kept in each
     ``ClassifierDecision.constrained``. The classifier chosen is the one whose rule costs
     least; several within the tie rule of `lowest_names` are a tie, and none is chosen.
+    ``binding`` is True when the limit changed the decision (no allowed rule costs what the
+    cheapest rule without it costs); the headline then says what it changed: "the FPR limit
+    20 % moves the choice from a to b: +0.0075 per case" (or "moves the rule of a from score
+    ≥ 0.35"), else that it does not bind.
 
-    The headline shows each threshold with the digits that select the same cases on the
-    classifier's own data (`selecting_threshold` with the next lower distinct score). The
-    decision-curve point is each rule's net benefit at threshold probability
+    With honest curves of every shown classifier, and no rule bound by a limit (the honest cost
+    is that of the threshold tuned at the PCF(+)), the choice is made on the cost on new data:
+    the chosen classifier, the runner-up and its gap are on that scale, and the headline says
+    "per case on new data"; the in-sample costs stay in the readout (``rows``). Otherwise the
+    choice is made on the data, as without honest curves.
+
+    Each threshold is the one deployed (`deployed_threshold`, see `decision_rule`): the
+    shortest decimal that selects the rule's cases on the classifier's own data, shown in full
+    (`threshold_text`) in the headline and the readout; ``-inf`` for a rule that flags every
+    case. The decision-curve point is each rule's net benefit at threshold probability
     ``pt = C(+|-)/(C(+|-) + C(-|+))`` and prevalence p(+): ``TPR·p - pt/(1-pt)·FPR·(1-p)``
     (Vickers & Elkin 2006).
 
@@ -506,7 +518,7 @@ def decide(
     >>> d = cw.decide([m], p_pos=0.4, cost_fn=4.0, cost_fp=1.0, constraint="workforce",
     ...               capacity=3)
     >>> d.headline
-    'Under the constraint, deploy m at score ≥ 0.59: 0.4 per case (FPR 0 %, TPR 75 %)'
+    'Under the constraint, deploy m at score ≥ 0.59: 0.4 per case (FPR 0 %, TPR 75 %); the capacity of 3 cases moves the rule of m from score ≥ 0.34: +0.2 per case'
     """
     parts_in = _shown(classifiers)
     max_fpr, capacity, n_pos, n_neg = _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg)
