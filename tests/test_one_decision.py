@@ -142,7 +142,9 @@ def page_headline(w) -> str:
     start = page.index(">", start) + 1
     state = json.loads(page[start : page.index("</script>", start)])
     value = state["state"][w.headline.widget.model_id]["state"]["value"]
-    return html.unescape(re.sub(r"<[^>]+>", "", value))
+    # Two parts: the main sentence, then the qualifiers (after the first "; ") on a second line.
+    parts = re.findall(r"<div[^>]*>(.*?)</div>", value)
+    return "; ".join(html.unescape(p) for p in parts if p)
 
 
 def _selects(scores, threshold):
