@@ -375,7 +375,7 @@ def test_issue_31_a_limit_that_allows_the_cheapest_rule_does_not_change_the_answ
     assert free.headline == "Deploy m at score ≥ 0.59: 0.1 per case (FPR 0 %, TPR 75 %)"
     d = _issue(**state)
     assert d.rule.expected_cost == pytest.approx(0.1, abs=1e-15)
-    assert (d.rule.fpr, d.rule.tpr, d.rule.threshold) == (0.0, 0.75, 0.6)
+    assert (d.rule.fpr, d.rule.tpr, d.rule.threshold) == (0.0, 0.75, 0.59)
     assert d.binding is False and d.rule.binding is False
     limit = (
         "the FPR limit 100 %"
@@ -473,9 +473,109 @@ def test_to_dict_is_json_and_repr_is_short():
     out = json.loads(json.dumps(d.to_dict(), allow_nan=False))
     assert out["headline"] == d.headline and out["chosen"] == d.chosen
     assert [c["name"] for c in out["classifiers"]] == ["m", "c"]
-    assert out["classifiers"][0]["best"]["threshold"] == 0.6
+    assert out["classifiers"][0]["best"]["threshold"] == 0.59
     assert out["classifiers"][1]["rule"]["threshold"] is None or isinstance(
         out["classifiers"][1]["rule"]["threshold"], (str, float)
     )
     assert "constrained_binding" in out["rows"][0][1]
     assert repr(d).startswith("Decision(PCF(+) = ") and len(repr(d)) < 200
+
+
+# ------------------------------------------------------------------------------ binding (issue 43)
+def _binding_state(rng):
+    """Two or three classifiers of 6-14 cases with scores 0-5 (ties), a limit drawn uniformly
+    or at a ROC point's load (a vertex), and an operating point."""
+    import brute_constraints as bc
+
+    raws = []
+    n = int(rng.integers(6, 15))
+    y = rng.random(n) < 0.5
+    y[:2] = [True, False]  # both classes present
+    for name in ("a", "b", "c")[: int(rng.integers(2, 4))]:
+        raws.append((name, y, rng.integers(0, 6, n).astype(float)))
+    points = {name: bc.roc_rates(y, s) for name, y, s in raws}
+    p = float(rng.choice([0.2, 0.31, 0.5, 0.7]))
+    c_fn, c_fp = float(rng.choice([1.0, 2.0, 4.0])), float(rng.choice([1.0, 2.0]))
+    state = {"p_pos": p, "cost_fn": c_fn, "cost_fp": c_fp}
+    if rng.random() < 0.5:
+        fprs = sorted({float(f) for pts in points.values() for _, f, _ in pts})
+        limit = float(rng.choice(fprs)) if rng.random() < 0.5 else float(rng.random())
+        state.update(constraint="neyman_pearson", max_fpr=limit)
+        load = bc.neyman_pearson_load
+    else:
+        P, N = int(y.sum()), int((~y).sum())
+        load = bc.workforce_load(P, N)
+        loads = sorted({float(load(f, t)) for pts in points.values() for _, f, t in pts})
+        limit = float(rng.choice(loads)) if rng.random() < 0.5 else float(rng.uniform(0, n))
+        state.update(constraint="workforce", capacity=limit)
+    return raws, points, state, load, limit
+
+
+def test_binding_is_the_brute_force_over_random_constrained_states():
+    """``Decision.binding`` is True exactly when the decision without the limit is not allowed:
+    the cheapest allowed rule of any classifier costs more than the cheapest rule without the
+    limit, by exact enumeration (tests/brute_constraints.py: every ROC point and every mix of two,
+    in Fractions); each classifier's own ``rule.binding`` is that of its own rules; the headline
+    says what the limit changed, or that it does not bind."""
+    import brute_constraints as bc
+
+    rng = np.random.default_rng(43)
+    seen = {"binding": 0, "not binding": 0, "moved classifier": 0, "row differs": 0}
+    for _ in range(150):
+        raws, points, state, load, limit = _binding_state(rng)
+        cost = bc.expected_cost(state["p_pos"], state["cost_fn"], state["cost_fp"])
+        free = {n: bc.cheapest(points[n], cost) for n in points}
+        held = {n: bc.cheapest_allowed(points[n], load, limit, cost) for n in points}
+        # Beyond the tie rule of `lowest_names` (a float limit is a Fraction that may pass a
+        # ROC point by 1e-17); a row's binding beyond 1e-12 in NEC.
+        low = min(free.values())
+        binds = min(held.values()) - low > 1e-12 * low
+        nec = state["p_pos"] * state["cost_fn"] + (1 - state["p_pos"]) * state["cost_fp"]
+        kw = {k: v for k, v in state.items() if k not in ("p_pos", "cost_fn", "cost_fp")}
+        clfs = [cw.Classifier.from_scores(y, s, name=n) for n, y, s in raws]
+        d = decide(
+            clfs, p_pos=state["p_pos"], cost_fn=state["cost_fn"], cost_fp=state["cost_fp"], **kw
+        )
+        assert d.binding is binds, (state, free, held, d.headline)
+        for n in points:
+            row_binds = float(held[n] - free[n]) / nec > 1e-12
+            assert d.of(n).rule.binding is row_binds, (n, state, held, free)
+            seen["row differs"] += row_binds != binds
+        seen["binding" if binds else "not binding"] += 1
+        if d.chosen is None or d.pcf in (0.0, 1.0):
+            continue
+        if not binds:
+            assert d.headline.endswith("does not bind"), d.headline
+            continue
+        winners = [n for n in free if free[n] - low <= 1e-12 * low]
+        if len(winners) == 1 and winners[0] != d.chosen:
+            seen["moved classifier"] += 1
+            assert f"moves the choice from {winners[0]} to {d.chosen}: +" in d.headline
+        elif len(winners) == 1:
+            assert f"moves the rule of {d.chosen} from " in d.headline, d.headline
+        gap = float(held[d.chosen] - min(free.values()))
+        said = re.search(r"(?:moves .*|binds): \+([^ ]+) per case$", d.headline).group(1)
+        assert float(said) == pytest.approx(gap, rel=5e-4), d.headline
+    assert min(seen.values()) >= 5, seen
+    print(seen)
+
+
+def test_the_tours_limit_moves_the_choice_and_says_so():
+    """Issue 43's tour case: German credit's demo models at p(+) 0.31, C(-|+) 2, C(+|-) 1.
+    Without a limit logistic regression costs 0.3589 per case; FPR <= 20 % does not allow its
+    rule, and gradient boosting's cheapest allowed rule costs 0.0075 more: the limit binds."""
+    clfs = cw.demo().classifiers
+    free = decide(clfs, p_pos=0.31, cost_fn=2.0, cost_fp=1.0)
+    d = decide(clfs, p_pos=0.31, cost_fn=2.0, cost_fp=1.0, constraint="neyman_pearson", max_fpr=0.2)
+    assert free.chosen == "logistic regression" and free.rule.fpr > 0.2
+    assert d.chosen == "gradient boosting" and d.binding is True
+    gap = d.rule.expected_cost - free.rule.expected_cost
+    assert 0.007 < gap < 0.008
+    assert d.headline.startswith("Under the constraint, deploy gradient boosting at score ≥ ")
+    assert (
+        "; the FPR limit 20 % moves the choice from logistic regression to gradient boosting: "
+        f"+{cw.model.readable(gap)} per case"
+    ) in d.headline
+    assert "does not bind" not in d.headline
+    # The rows keep their own: logistic regression's rule is bound by the limit.
+    assert d.of("logistic regression").rule.binding is True

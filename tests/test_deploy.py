@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 from fractions import Fraction
 
 import brute_constraints as bc
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
+from sklearn.base import clone  # noqa: E402
 
 import costwidget as cw
 from costwidget.model import decision_rule, to_estimator
@@ -249,7 +251,7 @@ def test_a_constraint_that_allows_the_cheapest_rule_does_not_change_it():
         clf.workforce(5, n_pos=4, n_neg=6),
     ):
         rule = decision_rule(clf, p_pos=0.4, cost_fn=1.0, cost_fp=4.0, constrained=cp)
-        assert (rule.threshold, rule.fpr, rule.tpr) == (0.6, 0.0, 0.75)
+        assert (rule.threshold, rule.fpr, rule.tpr) == (0.59, 0.0, 0.75)
         assert rule.expected_cost == pytest.approx(0.1, abs=1e-15)
 
 
@@ -472,7 +474,7 @@ def test_widget_rule_of_one_model_under_a_constraint_that_does_not_bind(kind, li
     try:
         _set_constraint(w, kind, limit, (4, 6))
         _check_widget_rule(w, ISSUE_31_Y, scores_of, kind, limit, (4, 6), costs=(0.4, 1.0, 4.0))
-        assert (w.decision_rule().threshold, w.decision_rule().expected_cost) == (0.6, 0.1)
+        assert (w.decision_rule().threshold, w.decision_rule().expected_cost) == (0.59, 0.1)
     finally:
         w.close()
 
@@ -551,3 +553,78 @@ def test_snapshot_and_page_carry_the_rule(tmp_path):
         w.restore(snap)  # the extra record does not break restoring
     finally:
         w.close()
+
+
+# ------------------------------------------------------------------------------ one threshold (issue 43)
+def _fitted_states():
+    """States built from fitted scikit-learn estimators: three models, three data sets, and
+    operating points from p(+) 0.1 to 0.9 with unequal costs."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    models = (
+        LogisticRegression(),
+        GaussianNB(),
+        DecisionTreeClassifier(max_depth=4, random_state=0),
+    )
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        X = rng.normal(size=(300, 3))
+        y = (X[:, 0] + 0.5 * X[:, 1] + rng.normal(size=300) > 0.3).astype(int)
+        for model in models:
+            model = clone(model).fit(X[:150], y[:150])
+            clf = cw.Classifier.from_estimator(model, X[150:], y[150:], name=type(model).__name__)
+            for p, c_fn in ((0.1, 4.0), (0.3, 2.0), (0.5, 1.0), (0.7, 1.0)):
+                yield clf, model, X[150:], y[150:], dict(p_pos=p, cost_fn=c_fn, cost_fp=1.0)
+
+
+def test_the_threshold_shown_is_the_threshold_deployed_on_fitted_estimators():
+    """Issue 43: the headline's number, read back, is the float of the rule, the readout and
+    ``to_estimator``; and ``score >= it`` flags exactly the rule's cases on the data (its TPR
+    and FPR recomputed from the labels and the estimator's own scores)."""
+    pytest.importorskip("sklearn.model_selection", minversion=None)
+    from sklearn.model_selection import FixedThresholdClassifier  # noqa: F401
+
+    states = 0
+    for clf, model, X, y, state in _fitted_states():
+        d = cw.decide([clf], **state)
+        rule = d.rule
+        if not math.isfinite(rule.threshold):
+            continue
+        states += 1
+        said = re.search(r"at score ≥ (\S+?):", d.headline).group(1)
+        assert float(said) == rule.threshold, (d.headline, rule.threshold)
+        assert d.table().loc[clf.name, "threshold"] == rule.threshold
+        deployed = to_estimator(clf, rule)
+        assert deployed.threshold == rule.threshold
+        score = model.predict_proba(X)[:, 1]
+        flagged = score >= float(said)
+        assert flagged[y == 1].mean() == rule.tpr and flagged[y == 0].mean() == rule.fpr
+        assert np.array_equal(deployed.predict(X) == 1, flagged)
+    assert states >= 30, states
+
+
+def test_flag_every_case_deploys_minus_infinity_and_flags_new_low_scores():
+    """Issue 43: where the (1, 1) corner is cheapest the rule flags every case: it deploys -inf,
+    so a new case scored below every training score is flagged too; "flag no case" stays +inf."""
+    pytest.importorskip("sklearn.model_selection", minversion=None)
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] + rng.normal(size=200) > 0).astype(int)
+    y[-1], X[-1] = 1, [-10.0, 0.0]  # a positive scored lowest: TPR 1 only at the (1, 1) corner
+    y[-2], X[-2] = 0, [10.0, 0.0]  # a negative scored highest: FPR 0 only at (0, 0)
+    model = LogisticRegression().fit(X[:100], y[:100])
+    clf = cw.Classifier.from_estimator(model, X[100:], y[100:], name="lr")
+    d = cw.decide([clf], p_pos=0.95, cost_fn=100.0, cost_fp=1.0)
+    assert (d.rule.fpr, d.rule.tpr) == (1.0, 1.0) and d.rule.threshold == -np.inf
+    assert "flagging every case" in d.headline
+    new = np.array([[-50.0, 0.0], [-80.0, 3.0]])  # scores far below the data's lowest
+    assert model.predict_proba(new)[:, 1].max() < model.predict_proba(X[100:])[:, 1].min()
+    assert (to_estimator(clf, d.rule).predict(new) == 1).all()
+    none = cw.decide([clf], p_pos=0.05, cost_fn=1.0, cost_fp=40.0)
+    assert (none.rule.fpr, none.rule.tpr) == (0.0, 0.0) and none.rule.threshold == np.inf
+    assert "flagging no case" in none.headline
+    assert (to_estimator(clf, none.rule).predict(X[100:]) == 0).all()

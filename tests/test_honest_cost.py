@@ -290,6 +290,8 @@ def test_refuses_random_splits_of_weighted_counts():
 
 # ------------------------------------------------------------------------ in the decision
 def test_decide_reads_the_honest_cost_at_the_operating_point():
+    """The honest cost at the PCF(+) is in the rules and the readout; with every shown
+    classifier's curve the choice is made on it (issue 43), else on the data as before."""
     y, s, folds, w = tied_weighted_unequal()
     a = cw.Classifier.from_scores(y, s, sample_weight=w, folds=folds, name="a")
     b = cw.Classifier.from_scores(y, np.roll(s, 3), sample_weight=w, folds=folds, name="b")
@@ -304,7 +306,8 @@ def test_decide_reads_the_honest_cost_at_the_operating_point():
     assert table.loc["a", "nec_honest"] == pytest.approx(want, abs=1e-12)
     assert table.loc["a", "expected_cost_honest"] == pytest.approx(want * scale, abs=1e-12)
     assert d.rule_for("a").to_dict()["nec_honest"] == pytest.approx(want, abs=1e-12)
-    assert d.chosen == "b" and "new data" not in d.headline  # b has no honest curve
+    # b has no honest curve: no choice on new data, the in-sample cheapest as before
+    assert d.chosen == "b" and not d.on_new_data and "new data" not in d.headline
     d = cw.decide(
         [a, b],
         p_pos=p,
@@ -313,10 +316,48 @@ def test_decide_reads_the_honest_cost_at_the_operating_point():
         honest={"a": cw.honest_cost(a), "b": cw.honest_cost(b)},
     )
     want_b = float(brute_force(y, np.roll(s, 3), folds, w, pcf)[0])
-    assert d.headline.endswith(f"; on new data {cw.model.readable(want_b * scale)} per case")
+    cheaper = "a" if want < want_b else "b"
+    assert d.on_new_data and d.chosen == cheaper and d.runner_up == ({"a", "b"} - {cheaper}).pop()
+    low = min(want, want_b) * scale
+    assert f": {cw.model.readable(low)} per case on new data" in d.headline, d.headline
+    gap = cw.model.readable(abs(want - want_b) * scale)
+    assert f"; next best {d.runner_up}, +{gap} on new data" in d.headline, d.headline
     plain = cw.decide([a, b], p_pos=p, cost_fn=c_fn, cost_fp=c_fp)
     assert "nec_honest" not in plain.rule.to_dict() and "new data" not in plain.headline
     assert "nec_honest" not in plain.table().columns
+
+
+def test_with_honest_curves_the_classifier_deployed_is_the_cheaper_on_new_data():
+    """Issue 43: 80 pairs of an overfitting continuous scorer (every score distinct, d' 0.7) and
+    a coarse one (rounded to a few levels, d' 1), n = 150, five folds. With both honest curves
+    given, the classifier deployed is the one whose threshold tuned at the PCF(+) costs less on
+    the held-out folds, by a brute force that refits per fold (`brute_force`) in every pair; the
+    in-sample cheapest is not, in some."""
+    rng = np.random.default_rng(43)
+    p, c_fn, c_fp = 0.4, 1.0, 1.0
+    pcf = p * c_fn / (p * c_fn + (1 - p) * c_fp)
+    in_sample_wrong = 0
+    for _ in range(80):
+        y = rng.random(150) < 0.4
+        folds = rng.permutation(np.arange(150) % 5)
+        scores = {
+            "continuous": 0.7 * y + rng.normal(size=150),
+            "coarse": np.round(1.0 * y + rng.normal(size=150)),
+        }
+        clfs = [cw.Classifier.from_scores(y, s, folds=folds, name=n) for n, s in scores.items()]
+        honest = {c.name: cw.honest_cost(c) for c in clfs}
+        d = cw.decide(clfs, p_pos=p, cost_fn=c_fn, cost_fp=c_fp, honest=honest)
+        truth = {n: float(brute_force(y, s, folds, None, pcf)[0]) for n, s in scores.items()}
+        if truth["continuous"] == truth["coarse"]:
+            assert d.tie
+            continue
+        cheaper = min(truth, key=truth.get)
+        assert d.chosen == cheaper, (truth, d.headline)
+        assert d.runner_up == ({"continuous", "coarse"} - {cheaper}).pop()
+        assert "per case on new data" in d.headline
+        in_sample = min(truth, key=lambda n: d.of(n).rule.expected_cost)
+        in_sample_wrong += in_sample != cheaper
+    assert in_sample_wrong >= 3, in_sample_wrong
 
 
 def test_decide_refuses_honest_curves_of_classifiers_not_shown():

@@ -42,6 +42,10 @@ def _check_answer(clf, r, load, limit, data):
     assert q * lo.fpr + (1 - q) * hi.fpr == pytest.approx(r.fpr, abs=1e-12)
     assert q * lo.tpr + (1 - q) * hi.tpr == pytest.approx(r.tpr, abs=1e-12)
     assert r.randomized == (0 < q < 1)
+    # binding: the limit does not allow the unconstrained answer, TPR 1 at the lowest load
+    # (recomputed from the ROC points; a limit equal to that load allows it)
+    top_load = min(load(f, t) for f, t in zip(clf.roc.fpr, clf.roc.tpr) if t == 1.0)
+    assert r.binding == (top_load > limit), (r.binding, top_load, limit)
     # best single threshold: brute force over ROC points, recomputed from the raw scores
     labels, scores, _ = data
     P, N = labels.sum(), (~labels).sum()

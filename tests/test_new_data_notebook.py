@@ -23,6 +23,6 @@ def test_new_data_notebook_executes_and_says_where_the_winner_changes(tmp_path):
     text = "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
     assert "the winner changes on" in text and "winner on new data" in text
     assert "all negative" in text  # low PCF(+): flagging no case beats the tuned models
-    assert "; on new data " in text  # the widget's headline
+    assert " per case on new data" in text  # the widget's headline: chosen on new data
     figures = [o for o in outputs if "image/png" in o.get("data", {})]
     assert len(figures) == 2, f"{len(figures)} figures in the outputs"

@@ -69,11 +69,12 @@ def test_readout_headline_and_rule_carry_the_cost_on_new_data(widget):
         assert table.loc[name, "nec_honest"] == pytest.approx(nec, abs=1e-12)
         assert table.loc[name, "expected_cost_honest"] == pytest.approx(nec * scale, abs=1e-12)
     chosen = w.decision.chosen
+    assert chosen == min(honest, key=honest.get)  # chosen on new data (issue 43)
     rule = w.decision_rule()
     assert rule.nec_honest == pytest.approx(honest[chosen], abs=1e-12)
     assert rule.to_dict()["nec_honest"] == pytest.approx(honest[chosen], abs=1e-12)
-    words = f"; on new data {cw.model.readable(honest[chosen] * scale)} per case"
-    assert w.headline.text.endswith(words)
+    words = f": {cw.model.readable(honest[chosen] * scale)} per case on new data"
+    assert words in w.headline.text, w.headline.text
     assert "cost per case on new data" in w.readout_view.widget.value
     # Moving the operating point keeps them in step (no new background work is needed).
     w.p_pos = 0.2

@@ -79,6 +79,7 @@ from .kernels.readable import (
     readable,
     readable_value,
     round_significant,
+    threshold_text,
 )
 from .kernels.sample import ScoredSample
 from .kernels.validation import (
@@ -109,6 +110,7 @@ FOR_CLIENTS = (
     "readable",
     "readable_value",
     "round_significant",
+    "threshold_text",
     "check_costs",
     "check_pcf",
     "check_probability",

@@ -814,10 +814,10 @@ function constraintMarks(classifiers, state, decision = null, constrained = null
 /** The rule as a user deploys it (model/decisions/decide.py _mix_rule): randomized when needed. */
 function mixRule(rule) {
   if (rule.randomized) {
-    return `threshold ${readable(rule.threshold_low)} with prob. ` +
-      `${readable(rule.prob_low)}, else ${readable(rule.threshold_high)}`;
+    return `threshold ${thresholdText(rule.threshold_low)} with prob. ` +
+      `${readable(rule.prob_low)}, else ${thresholdText(rule.threshold_high)}`;
   }
-  return `threshold ${readable(rule.threshold)}`;
+  return `threshold ${thresholdText(rule.threshold)}`;
 }
 
 // ------------------------------------------------------------------------------------ the readout's HTML
@@ -846,6 +846,7 @@ function cell(row, column) {
   if (column === "range_lo") return `<td>${rangeText(row.range_lo, row.range_hi)}</td>`;
   const value = row[column];
   if (typeof value === "string") return `<td${TEXT}>${escapeHtml(value)}</td>`;
+  if (column === "threshold") return `<td>${thresholdText(value)}</td>`; // the one deployed
   return `<td>${numberText(value)}</td>`;
 }
 
@@ -1003,9 +1004,39 @@ export function selectingThreshold(threshold, nextLower = null) {
   for (let digits = 1; digits < 18; digits++) {
     const text = formatPy(floorSignificant(t, digits), `.${digits}g`);
     const v = Number(text);
-    if (lo < v && v <= t) return v === 0 ? "0" : text;
+    if (lo < v && v <= t) return thresholdText(v);
   }
-  return formatPy(t, ".17g");
+  return thresholdText(t);
+}
+
+/**
+ * model/kernels/readable.py threshold_text: `x` in full, the shortest decimal that reads back as
+ * `x`; whole numbers without an exponent, never "-0"; "∞"/"−∞", "" for NaN.
+ * @param {number} x @returns {string}
+ */
+export function thresholdText(x) {
+  if (x == null || !Number.isFinite(x)) return readable(x);
+  if (Number.isInteger(x) && Math.abs(x) < 1e16) return formatPy(x + 0.0, ".0f");
+  for (let digits = 1; digits < 18; digits++) {
+    const text = formatPy(x, `.${digits}g`);
+    if (Number(text) === x) return text;
+  }
+  return formatPy(x, ".17g");
+}
+
+/**
+ * model/kernels/readable.py deployed_threshold: the threshold a rule deploys for its lowest
+ * flagged score `threshold`, given the next lower distinct score (-inf below the lowest: every
+ * case, new ones too, is flagged; NaN unknown: the score itself).
+ * @param {number} threshold @param {number} nextLower @returns {number}
+ */
+export function deployedThreshold(threshold, nextLower) {
+  const t = threshold;
+  const lo = nextLower == null ? NaN : nextLower;
+  if (Number.isNaN(t) || !Number.isFinite(t)) return t;
+  if (lo === -Infinity) return -Infinity;
+  if (Number.isNaN(lo)) return t;
+  return Number(selectingThreshold(t, lo));
 }
 
 /** math.nextafter(x, -inf) for finite x. */
@@ -1036,7 +1067,12 @@ function percentText(rate) {
 
 /** widget/text/headline.py headline_html: the text, escaped (names are user text). */
 export function headlineHtml(text) {
-  return `<span style='font-size:1.15em;font-weight:600;line-height:1.4'>${escapeHtml(text)}</span>`;
+  const at = text.indexOf("; ");
+  const main = at < 0 ? text : text.slice(0, at);
+  const notes = at < 0 ? "" : text.slice(at + 2);
+  return `<div class='costwidget-headline-main' style='font-size:1.15em;font-weight:600;line-height:1.3'>` +
+    `${escapeHtml(main)}</div><div class='costwidget-headline-notes' style='font-size:0.92em;` +
+    `line-height:1.3'>${escapeHtml(notes)}</div>`;
 }
 
 // ------------------------------------------------------------------------------------ the decision
@@ -1056,6 +1092,19 @@ function nextScoreOf(clf, threshold) {
  * the PCF(+) interval where it stays so and whether the limit binds.
  */
 function decisionRuleOf(clf, op, cp, pcf, costs) {
+  const rule = rawRuleOf(clf, op, cp, pcf, costs);
+  // model/decisions/deploy.py rule_and_next_scores: each threshold as deployed; a randomized
+  // rule's best single threshold is a suggestion and stays the score.
+  const lower = [nextScoreOf(clf, rule.threshold_high), nextScoreOf(clf, rule.threshold_low)];
+  const deployed = {
+    threshold_high: deployedThreshold(rule.threshold_high, lower[0]),
+    threshold_low: deployedThreshold(rule.threshold_low, lower[1]),
+  };
+  if (!rule.randomized) deployed.threshold = deployedThreshold(rule.threshold, nextScoreOf(clf, rule.threshold));
+  return { rule: { ...rule, ...deployed }, lower };
+}
+
+function rawRuleOf(clf, op, cp, pcf, costs) {
   const { p_pos, cost_fn, cost_fp } = costs;
   const base = { classifier: clf.name, pcf, p_pos, cost_fn, cost_fp };
   const free = () => {
@@ -1121,26 +1170,41 @@ function decisionRow(clf, op, rule, scale) {
   return row;
 }
 
-/** model/decisions/decide.py _at: one threshold of a rule in words, null without a threshold. */
-function atWords(threshold, shown) {
+/** model/decisions/decision_words.py _at: one threshold in words, null without a threshold. */
+function atWords(threshold) {
   if (threshold === Infinity) return "flagging no case";
   if (threshold === -Infinity) return "flagging every case";
   if (Number.isNaN(threshold)) return null;
-  return `at score ≥ ${shown}`;
+  return `at score ≥ ${thresholdText(threshold)}`;
 }
 
-/** model/decisions/decide.py _rule_words. */
-function ruleWords(c) {
-  const rule = c.rule;
+/** model/decisions/decision_words.py _point_words: a single-threshold rule in words. */
+function pointWords(threshold, fpr, tpr) {
+  if (threshold === Infinity || (fpr === 0 && tpr === 0)) return "flagging no case";
+  if (threshold === -Infinity || (fpr === 1 && tpr === 1)) return "flagging every case";
+  return atWords(threshold);
+}
+
+/** model/decisions/decision_words.py _rule_words. */
+function ruleWords(rule) {
   if (!rule.randomized) {
-    if (rule.threshold === Infinity || (rule.fpr === 0 && rule.tpr === 0)) return " flagging no case";
-    if (rule.threshold === -Infinity || (rule.fpr === 1 && rule.tpr === 1)) return " flagging every case";
-    const words = atWords(rule.threshold, c.shown_high);
+    const words = pointWords(rule.threshold, rule.fpr, rule.tpr);
     return words === null ? "" : ` ${words}`;
   }
-  const low = atWords(rule.threshold_low, c.shown_low) ?? "at one ROC point";
-  const high = atWords(rule.threshold_high, c.shown_high) ?? "at the other";
+  const low = atWords(rule.threshold_low) ?? "at one ROC point";
+  const high = atWords(rule.threshold_high) ?? "at the other";
   return ` ${low} with probability ${readable(rule.prob_low)}, else ${high}`;
+}
+
+/** model/decisions/decision_words.py _moved_words: what a binding limit changed. */
+function movedWords(limit, chosen, free, delta) {
+  const cost = `+${readable(delta)} per case`;
+  if (free === null) return `${limit} binds: ${cost}`;
+  if (free.name !== chosen.name) return `${limit} moves the choice from ${free.name} to ${chosen.name}: ${cost}`;
+  const b = free.best;
+  let was = pointWords(b.threshold, b.fpr, b.tpr) ?? "its optimum";
+  if (was.startsWith("at ")) was = was.slice(3);
+  return `${limit} moves the rule of ${chosen.name} from ${was}: ${cost}`;
 }
 
 // ------------------------------------------------------------------ how sure (issue 32, item 5)
@@ -1193,37 +1257,70 @@ function bandWords(band, chosen, scale) {
   return `, significantly more than ${chosen} (${said})`;
 }
 
-/** model/decisions/decide.py _headline: the answer in one line, from the rules. */
-function decisionHeadline(pcf, constraint, maxFpr, capacity, parts, lowest, band = null, scale = 1.0) {
+/**
+ * model/decisions/decision_words.py headline: the main sentence, then short qualifiers after the
+ * first "; ". `costs`: each name's cost per case on the decision's scale; `free`: [part or null,
+ * cost], the decision without the limit.
+ */
+function decisionHeadline(d, costs, band = null, scale = 1.0, free = null) {
+  const parts = d.classifiers;
   if (!parts.length) return "No classifier shown.";
-  if (pcf === 0) return "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)";
-  if (pcf === 1 && constraint === "none") {
+  if (d.pcf === 0) return "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)";
+  if (d.pcf === 1 && d.constraint === "none") {
     return "Flag every case: 0 per case (at PCF(+) = 1 only missed positives cost)";
   }
+  const lowest = d.lowest;
   if (!lowest.length) return "No cost to compare.";
-  const byName = new Map(parts.map((c) => [c.name, c]));
-  const cost = byName.get(lowest[0]).rule.expected_cost;
+  const cost = costs.get(lowest[0]);
   if (lowest.length > 1) {
     return `Tie: ${lowest.length} classifiers share the lowest cost, ${readable(cost)} per ` +
       "case; none is the best here";
   }
-  const c = byName.get(lowest[0]);
+  const c = parts.find((p) => p.name === lowest[0]);
   const rule = c.rule;
-  const lead = rule.binding ? "Under the constraint, deploy" : "Deploy";
-  let text = `${lead} ${c.name}${ruleWords(c)}: ${readable(cost)} per case ` +
-    `(FPR ${percentText(rule.fpr)} %, TPR ${percentText(rule.tpr)} %)`;
-  const others = parts.filter((o) => o.name !== c.name).map((o) => [o.name, { cost: o.rule.expected_cost }]);
-  const nxt = lowestNames(others, "cost");
-  if (nxt.length) {
-    text += `; next best ${nxt[0]}, +${readable(byName.get(nxt[0]).rule.expected_cost - cost)}`;
+  const fresh = d.on_new_data;
+  const lead = d.binding ? "Under the constraint, deploy" : "Deploy";
+  let text = `${lead} ${c.name}${ruleWords(rule)}: ${readable(cost)} per case` +
+    `${fresh ? " on new data" : ""} (FPR ${percentText(rule.fpr)} %, TPR ${percentText(rule.tpr)} %` +
+    `${fresh ? " on this data" : ""})`;
+  if (d.runner_up !== null) {
+    text += `; next best ${d.runner_up}, +${readable(costs.get(d.runner_up) - cost)}`;
+    if (fresh) text += " on new data";
     if (band !== null) text += bandWords(band, c.name, scale); // how sure (issue 32)
   }
-  if (constraint !== "none" && !rule.binding) {
-    const limit = constraint === "neyman_pearson" ? `the FPR limit ${percentText(maxFpr)} %`
-      : `the capacity of ${readable(capacity)} cases`;
-    text += `; ${limit} does not bind`;
+  if (d.constraint !== "none") {
+    const limit = d.constraint === "neyman_pearson" ? `the FPR limit ${percentText(d.max_fpr)} %`
+      : `the capacity of ${readable(d.capacity)} cases`;
+    text += d.binding ? `; ${movedWords(limit, c, free[0], cost - free[1])}` : `; ${limit} does not bind`;
   }
   return text;
+}
+
+/** model/decisions/decide.py _runner_up: the cheapest after `chosen` on the decision's scale. */
+function runnerUpOf(costs, chosen) {
+  if (chosen === null) return null;
+  const nxt = lowestNames([...costs].filter(([n]) => n !== chosen).map(([n, c]) => [n, { c }]), "c");
+  return nxt.length ? nxt[0] : null;
+}
+
+/** model/decisions/decide.py _binding: [binding, [free part or null, its cost]] or [null, null]. */
+function bindingOf(rows, constraint, parts) {
+  if (constraint === "none") return [null, null];
+  const free = lowestNames(rows, "expected_cost");
+  const held = lowestNames(rows, "constrained_expected_cost");
+  if (!free.length || !held.length) return [null, null];
+  const table = new Map(rows);
+  const cFree = table.get(free[0]).expected_cost;
+  const cHeld = table.get(held[0]).constrained_expected_cost;
+  const same = lowestNames([["free", { c: cFree }], ["held", { c: cHeld }]], "c");
+  const part = free.length === 1 ? parts.find((p) => p.name === free[0]) : null;
+  return [!same.includes("held"), [part, cFree]];
+}
+
+/** model/decisions/decide.py _on_new_data: choose on the cost on new data when it is known. */
+function onNewData(parts, rows) {
+  if (!parts.length || parts.some((c) => c.rule.binding)) return false;
+  return rows.every(([, row]) => row.nec_honest !== undefined && !Number.isNaN(row.nec_honest));
 }
 
 /** decision_curve.py _net_benefit at pt and prevalence p; NaN at pt = 1. */
@@ -1281,29 +1378,37 @@ export function decisionOf(classifiers, state, known = {}) {
     else if (constraint === "workforce") {
       cp = workforce(clf, limits.capacity, limits.n_pos ?? undefined, limits.n_neg ?? undefined);
     }
-    const rule = decisionRuleOf(clf, op, cp, pcf, costs);
-    const hiLower = nextScoreOf(clf, rule.threshold_high);
-    const loLower = nextScoreOf(clf, rule.threshold_low);
+    const { rule, lower } = decisionRuleOf(clf, op, cp, pcf, costs);
+    // The optimum as deployed (the readout's threshold): the rule itself without a limit.
+    const free = cp ? decisionRuleOf(clf, op, null, pcf, costs).rule : rule;
+    const deployedBest = { ...op, threshold: free.threshold };
     parts.push({
-      name: clf.name, best: { pcf: op.pcf, threshold: op.threshold, fpr: op.fpr, tpr: op.tpr, nec: op.nec },
+      name: clf.name,
+      best: { pcf: op.pcf, threshold: free.threshold, fpr: op.fpr, tpr: op.tpr, nec: op.nec },
       constrained: cp ? Object.fromEntries(CP_FIELDS.map((f) => [f, cp[f]])) : null,
-      rule, next_score_high: hiLower, next_score_low: loLower,
-      shown_high: selectingThreshold(rule.threshold_high, hiLower),
-      shown_low: selectingThreshold(rule.threshold_low, loLower),
+      rule, next_score_high: lower[0], next_score_low: lower[1],
+      shown_high: thresholdText(rule.threshold_high),
+      shown_low: thresholdText(rule.threshold_low),
     });
-    rows.push([clf.name, decisionRow(clf, op, cp ? rule : null, scale)]);
+    rows.push([clf.name, decisionRow(clf, deployedBest, cp ? rule : null, scale)]);
   });
   withHonest(parts, rows, state.honest, shown, classifiers, pcf, scale);  // issue 32
-  const column = constraint === "none" ? "expected_cost" : "constrained_expected_cost";
+  const fresh = onNewData(parts, rows);
+  const column = fresh ? "expected_cost_honest"
+    : (constraint === "none" ? "expected_cost" : "constrained_expected_cost");
   const lowest = lowestNames(rows, column);
   const chosen = lowest.length === 1 ? lowest[0] : null;
   const chosenPart = parts.find((c) => c.name === chosen);
   const rule = chosenPart ? chosenPart.rule : null;
+  const costsOf = new Map(rows.map(([n, r]) => [n, r[column]]));
+  const runner = runnerUpOf(costsOf, chosen);
+  const [binding, free] = bindingOf(rows, constraint, parts);
   const pt = state.cost_fp / (state.cost_fp + state.cost_fn);
   const nbs = parts.map((c) => [c.name, netBenefit(c.rule, pt, state.p_pos)]);
   const chosenNb = chosen === null ? NaN : nbs.find(([n]) => n === chosen)[1];
-  const band = fittingBand(known.runnerUpBand ?? null, parts, chosen, pcf, constraint);
-  return {
+  let band = fittingBand(known.runnerUpBand ?? null, parts, chosen, pcf, constraint);
+  if (band !== null && band.runner_up !== runner) band = null; // of another pair than the decision's
+  const d = {
     p_pos: state.p_pos, cost_fn: state.cost_fn, cost_fp: state.cost_fp, pcf, constraint,
     ...limits,
     classifiers: parts,
@@ -1312,12 +1417,16 @@ export function decisionOf(classifiers, state, known = {}) {
     chosen,
     tie: lowest.length > 1,
     rule,
-    binding: rule === null || constraint === "none" ? null : rule.binding,
-    headline: decisionHeadline(pcf, constraint, limits.max_fpr, limits.capacity, parts, lowest, band, scale) +
-      honestWords(rule, scale, pcf, constraint),
+    binding,
+    headline: "",
     decision_curve: { threshold_probability: pt, prevalence: state.p_pos, net_benefit: nbs, chosen: chosenNb },
     runner_up_band: band,
+    runner_up: runner,
+    on_new_data: fresh,
   };
+  d.headline = decisionHeadline(d, costsOf, band, scale, free) +
+    (fresh ? "" : honestWords(rule, scale, pcf, constraint));
+  return d;
 }
 
 /**

@@ -191,18 +191,18 @@ test("text typed into a number field that is no number is refused in the banner,
 
 test("the kernel's honest curves reach the page's decision (issue 32), and a move keeps them", async () => {
   // from_confusion(tp=7, fn=3, fp=3, tn=7): NEC 0.3 at PCF(+) 0.5 (scale 1); an honest curve
-  // 0.4 there makes the headline and the readout give the cost on new data.
+  // 0.4 there makes the headline (choosing on it) and the readout give the cost on new data.
   const { link, models, bound } = await setup();
   const honest = { a: { pcf: [0, 1], nec: [0.4, 0.4] } };
   const session = link.get("frontend_state")?.session ?? "none";
   kernelSet(link, { kernel_state: { state: { ...bound.page.state, honest }, acks: { [session]: 0 },
     attached: true } });
-  assert.match(models.headline.get("value"), /; on new data 0\.4 per case/);
+  assert.match(models.headline.get("value"), /: 0\.4 per case on new data/);
   assert.match(models.readout.get("value"), /cost per case on new data/);
   models.p_pos.set("value", 0.4); // a move: the curves stay, and are never sent as a change
   await tick();
   assert.equal(link.get("frontend_state").changes.honest, undefined);
-  assert.match(models.headline.get("value"), /; on new data 0\.4 per case/);
+  assert.match(models.headline.get("value"), /: 0\.4 per case on new data/);
   // The kernel's curves gone (the box unticked): so is the cost on new data.
   kernelSet(link, { kernel_state: { state: { ...bound.page.state, honest: {} },
     acks: { [link.get("frontend_state").session]: 1 }, attached: true } });

@@ -233,9 +233,11 @@ test("readable numbers: the docstring examples of model/kernels/readable.py", ()
   assert.equal(op.roundSignificant(57.543993733715666, 3), 57.5);
 });
 
-test("the headline's HTML: the text escaped (names are user text)", () => {
-  assert.equal(op.headlineHtml("a <b>"),
-    "<span style='font-size:1.15em;font-weight:600;line-height:1.4'>a &lt;b&gt;</span>");
+test("the headline's HTML: the text escaped (names are user text), the qualifiers on a line of their own", () => {
+  assert.equal(op.headlineHtml("a <b>; next"),
+    "<div class='costwidget-headline-main' style='font-size:1.15em;font-weight:600;line-height:1.3'>" +
+    "a &lt;b&gt;</div><div class='costwidget-headline-notes' style='font-size:0.92em;line-height:1.3'>" +
+    "next</div>");
 });
 
 // Issue 31's classifier: y = [0,0,1,1,0,1,0,0,0,1], s = [.1,.4,.35,.8,.2,.7,.55,.3,.05,.6]
@@ -259,7 +261,8 @@ test("decide: a limit that allows the cheapest rule does not change the answer (
   // A binding limit inside a hull edge: a mix, both thresholds with the digits that select.
   const mix = decide([issue31], { ...state, cost_fn: 40, constraint: "neyman_pearson", max_fpr: 0.25 });
   assert.equal(mix.headline, "Under the constraint, deploy m at score ≥ 0.34 with probability 0.75, " +
-    "else at score ≥ 0.59: 1.6 per case (FPR 25 %, TPR 93.8 %)");
+    "else at score ≥ 0.59: 1.6 per case (FPR 25 %, TPR 93.8 %); the FPR limit 25 % moves the rule " +
+    "of m from score ≥ 0.34: +0.8 per case");
   // Two identical models: a tie, nothing chosen.
   const twin = op.makeClassifier("twin", issue31Arrays());
   const tie = decide([issue31, twin], state);

@@ -9,7 +9,6 @@ band. A screenshot goes to tests/artifacts/.
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from lab_server import offline_page, wait_for_state
 
 import costwidget as cw
 from costwidget.datasets import load_demo_scores
+from costwidget.widget.text.headline import headline_html
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "tests" / "artifacts"
 
@@ -43,7 +43,7 @@ def exported(tmp_path_factory):
 
 
 def _said(clfs, band, p_pos) -> str:
-    return html.escape(cw.decide(clfs, p_pos=p_pos, runner_up_band=band).headline)
+    return headline_html(cw.decide(clfs, p_pos=p_pos, runner_up_band=band).headline)
 
 
 def test_the_page_says_the_exported_band_at_its_state_only(browser, exported):

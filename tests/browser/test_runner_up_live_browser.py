@@ -10,7 +10,6 @@ the page's headline equal to the kernel's.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from pathlib import Path
@@ -19,6 +18,8 @@ import nbformat
 import pytest
 from lab_server import console_errors, wait_for_state
 from test_live_frontend_browser import _run_python
+
+from costwidget.widget.text.headline import headline_html
 
 BUILD = """\
 import numpy as np
@@ -74,7 +75,7 @@ def test_the_live_headline_says_the_kernels_band(live_page):
     assert wait_for_state(page, said, timeout=120_000), page.evaluate(_HEADLINE)
     kernel = _kernel(page)
     assert kernel["attached"] is True
-    assert page.evaluate(_HEADLINE).endswith(html.escape(kernel["headline"]) + "</span>")
+    assert page.evaluate(_HEADLINE).endswith(headline_html(kernel["headline"]))
     handle = page.locator(".costwidget .costwidget-p-pos .noUi-handle").first
     handle.focus()
     before = page.evaluate(_P_POS)
@@ -86,7 +87,7 @@ def test_the_live_headline_says_the_kernels_band(live_page):
     assert wait_for_state(page, said, timeout=120_000), page.evaluate(_HEADLINE)
     kernel = _kernel(page)
     assert kernel["p_pos"] == page.evaluate(_P_POS)
-    assert page.evaluate(_HEADLINE).endswith(html.escape(kernel["headline"]) + "</span>")
+    assert page.evaluate(_HEADLINE).endswith(headline_html(kernel["headline"]))
     assert "tell apart" in kernel["headline"] or "significantly more" in kernel["headline"]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator(".costwidget").first.screenshot(path=str(ARTIFACTS / "runner_up_live.png"))

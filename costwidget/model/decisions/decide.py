@@ -16,23 +16,18 @@ readout's rows and the decision-curve point are made from those rules, so they c
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import pandas as pd
 
 from ..base.results import ConstrainedPoint, OperatingPoint
 from ..kernels.costs import cost_scale, probability_cost
 from ..kernels.json_values import jsonable
-from ..kernels.readable import (
-    lowest_names,
-    next_lower_scores,
-    readable,
-    round_significant,
-    selecting_threshold,
-)
-from .deploy import DecisionRule, decision_rule
+from ..kernels.readable import lowest_names, readable, threshold_text
+from .decision_words import headline, honest_words
+from .deploy import DecisionRule, rule_and_next_scores
 from .operating import readout_row
-from .runner_up import RunnerUpBand, band_words, fitting_band
+from .runner_up import RunnerUpBand, fitting_band
 
 __all__ = ["Decision", "ClassifierDecision", "DecisionCurvePoint", "decide", "CONSTRAINTS"]
 
@@ -63,19 +58,21 @@ class ClassifierDecision:
     ----------
     name : str
     best : OperatingPoint
-        The optimal hull vertex at the decision's PCF(+) (``clf.best``), unconstrained.
+        The optimal hull vertex at the decision's PCF(+) (``clf.best``), unconstrained, with
+        its threshold as deployed (`deployed_threshold`: the readout's ``threshold``).
     constrained : ConstrainedPoint or None
         The paper's constrained point (the largest TPR the limit allows); None without a
         constraint.
     rule : DecisionRule
         The cheapest rule the constraint allows (``rule.binding``: whether the limit raises
-        its cost).
+        this classifier's cost), its thresholds as deployed.
     next_score_high, next_score_low : float
-        The next lower distinct score of the classifier's data below ``rule.threshold_high``
-        and ``rule.threshold_low`` (``-inf`` below the lowest, NaN without scores): a shown
-        threshold between it and the threshold selects the same cases.
+        The next lower distinct score of the classifier's data below the lowest score that
+        ``rule.threshold_high`` and ``rule.threshold_low`` flag (``-inf`` below the lowest,
+        NaN without scores): the deployed threshold lies above it.
     shown_high, shown_low : str
-        Those thresholds as the headline shows them (`selecting_threshold`).
+        Those thresholds as the headline and the readout show them: in full
+        (`threshold_text`), so that the number shown is the number deployed.
     """
 
     name: str
@@ -159,7 +156,8 @@ class Decision:
     rows : tuple of (str, dict)
         The readout's rows (the columns of ``w.readout``; see `operating.readout_row`).
     lowest : tuple of str
-        The classifiers whose rule costs least per case (ties included, `lowest_names`).
+        The classifiers whose rule costs least per case (ties included, `lowest_names`), on
+        new data when ``on_new_data``.
     chosen : str or None
         The one classifier to deploy; None on a tie or with none shown.
     tie : bool
@@ -167,15 +165,21 @@ class Decision:
     rule : DecisionRule or None
         The chosen classifier's rule.
     binding : bool or None
-        Whether the limit raises the chosen rule's cost; None without a constraint or without
-        a chosen classifier.
+        True exactly when the decision without the limit is not allowed by it: the cheapest
+        allowed rule of any classifier costs more than the cheapest rule without the limit
+        (beyond the tie rule of `lowest_names`). None without a constraint or with no cost to
+        compare. Each classifier's own ``rule.binding`` says the same of its rule.
     headline : str
-        The answer in one line.
+        The answer: the main sentence, then short qualifiers after the first "; ".
     decision_curve : DecisionCurvePoint
         The rules' net benefit at the current p(+) and pt.
     runner_up_band : RunnerUpBand or None
         The paired band of the runner-up's cost minus the chosen one's that the headline
         states (`runner_up_band`); None when none was given or it is of another state.
+    runner_up : str or None
+        The headline's "next best": the cheapest after ``chosen`` on the decision's scale.
+    on_new_data : bool
+        True when the choice is made on the cost on new data (`decide`'s ``honest=``).
     """
 
     p_pos: float
@@ -197,6 +201,8 @@ class Decision:
     headline: str
     decision_curve: DecisionCurvePoint
     runner_up_band: RunnerUpBand | None = None
+    runner_up: str | None = None
+    on_new_data: bool = False
 
     @property
     def names(self) -> list:
@@ -306,6 +312,8 @@ class Decision:
             "runner_up_band": (
                 None if self.runner_up_band is None else self.runner_up_band.to_dict()
             ),
+            "runner_up": self.runner_up,
+            "on_new_data": self.on_new_data,
         }
 
     def __repr__(self) -> str:
@@ -313,79 +321,6 @@ class Decision:
         if self.constraint != "none":
             where += f", {self.constraint}"
         return f"Decision({where}): {self.headline}"
-
-
-# ------------------------------------------------------------------------------ the headline
-def _percent(rate) -> str:
-    return readable(round_significant(100.0 * float(rate), 3))
-
-
-def _at(threshold: float, shown: str) -> str | None:
-    """One threshold of a rule in words: "at score ≥ …", or flagging no / every case."""
-    if threshold == math.inf:
-        return "flagging no case"
-    if threshold == -math.inf:
-        return "flagging every case"
-    if math.isnan(threshold):
-        return None  # a classifier known only by its ROC points has no threshold
-    return f"at score ≥ {shown}"
-
-
-def _rule_words(c: ClassifierDecision) -> str:
-    rule = c.rule
-    if not rule.randomized:
-        if rule.threshold == math.inf or (rule.fpr == 0.0 and rule.tpr == 0.0):
-            return " flagging no case"
-        if rule.threshold == -math.inf or (rule.fpr == 1.0 and rule.tpr == 1.0):
-            return " flagging every case"
-        words = _at(rule.threshold, c.shown_high)
-        return "" if words is None else f" {words}"
-    low = _at(rule.threshold_low, c.shown_low) or "at one ROC point"
-    high = _at(rule.threshold_high, c.shown_high) or "at the other"
-    return f" {low} with probability {readable(rule.prob_low)}, else {high}"
-
-
-def _limit_words(constraint, max_fpr, capacity) -> str:
-    if constraint == "neyman_pearson":
-        return f"the FPR limit {_percent(max_fpr)} %"
-    return f"the capacity of {readable(capacity)} cases"
-
-
-def _headline(pcf, constraint, max_fpr, capacity, parts, lowest, band=None, scale=1.0) -> str:
-    if not parts:
-        return "No classifier shown."
-    # At PCF(+) = 0 flagging no case costs nothing, at 1 flagging every case (Drummond & Holte
-    # 2006, sec. 2: the trivial classifiers' lines meet the axis there): said in words. Flagging
-    # no case is always allowed; flagging every case not under a constraint.
-    if pcf == 0.0:
-        return "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)"
-    if pcf == 1.0 and constraint == "none":
-        return "Flag every case: 0 per case (at PCF(+) = 1 only missed positives cost)"
-    if not lowest:
-        return "No cost to compare."
-    by_name = {c.name: c for c in parts}
-    cost = by_name[lowest[0]].rule.expected_cost
-    if len(lowest) > 1:
-        return (
-            f"Tie: {len(lowest)} classifiers share the lowest cost, {readable(cost)} per "
-            f"case; none is the best here"
-        )
-    c = by_name[lowest[0]]
-    rule = c.rule
-    lead = "Under the constraint, deploy" if rule.binding else "Deploy"
-    text = (
-        f"{lead} {c.name}{_rule_words(c)}: {readable(cost)} per case "
-        f"(FPR {_percent(rule.fpr)} %, TPR {_percent(rule.tpr)} %)"
-    )
-    others = [(o.name, {"cost": o.rule.expected_cost}) for o in parts if o.name != c.name]
-    nxt = lowest_names(others, "cost")
-    if nxt:
-        text += f"; next best {nxt[0]}, +{readable(by_name[nxt[0]].rule.expected_cost - cost)}"
-        if band is not None:  # how sure: the paired band of the difference (runner_up.py)
-            text += band_words(band, c.name, scale)
-    if constraint != "none" and not rule.binding:
-        text += f"; {_limit_words(constraint, max_fpr, capacity)} does not bind"
-    return text
 
 
 # ------------------------------------------------------------------------------ checks
@@ -524,9 +459,10 @@ def decide(
     honest : dict {name: DataFrame}, optional
         Honest curves (:func:`costwidget.honest_cost`) of some shown classifiers. Each one's
         honest cost at the PCF(+) goes into its rule (``nec_honest``) and its readout row
-        (``nec_honest``, ``expected_cost_honest``: per case on new data), and the headline
-        gives the chosen classifier's cost on new data (unless a constraint binds: its rule is
-        then not the tuned threshold).
+        (``nec_honest``, ``expected_cost_honest``: per case on new data). With a curve for
+        every shown classifier the choice is made on it (see Notes); with some only, the
+        headline gives the chosen classifier's cost on new data (unless a constraint binds
+        its rule: it is then not the tuned threshold).
 
     Returns
     -------
@@ -544,10 +480,21 @@ def decide(
     stay the paper's criterion (the largest TPR allowed), kept in each
     ``ClassifierDecision.constrained``. The classifier chosen is the one whose rule costs
     least; several within the tie rule of `lowest_names` are a tie, and none is chosen.
+    ``binding`` is True when the limit changed the decision (no allowed rule costs what the
+    cheapest rule without it costs); the headline then says what it changed: "the FPR limit
+    20 % moves the choice from a to b: +0.0075 per case" (or "moves the rule of a from score
+    ≥ 0.35"), else that it does not bind.
 
-    The headline shows each threshold with the digits that select the same cases on the
-    classifier's own data (`selecting_threshold` with the next lower distinct score). The
-    decision-curve point is each rule's net benefit at threshold probability
+    With honest curves of every shown classifier, and no rule bound by a limit (the honest cost
+    is that of the threshold tuned at the PCF(+)), the choice is made on the cost on new data:
+    the chosen classifier, the runner-up and its gap are on that scale, and the headline says
+    "per case on new data"; the in-sample costs stay in the readout (``rows``). Otherwise the
+    choice is made on the data, as without honest curves.
+
+    Each threshold is the one deployed (`deployed_threshold`, see `decision_rule`): the
+    shortest decimal that selects the rule's cases on the classifier's own data, shown in full
+    (`threshold_text`) in the headline and the readout; ``-inf`` for a rule that flags every
+    case. The decision-curve point is each rule's net benefit at threshold probability
     ``pt = C(+|-)/(C(+|-) + C(-|+))`` and prevalence p(+): ``TPR·p - pt/(1-pt)·FPR·(1-p)``
     (Vickers & Elkin 2006).
 
@@ -571,49 +518,35 @@ def decide(
     >>> d = cw.decide([m], p_pos=0.4, cost_fn=4.0, cost_fp=1.0, constraint="workforce",
     ...               capacity=3)
     >>> d.headline
-    'Under the constraint, deploy m at score ≥ 0.59: 0.4 per case (FPR 0 %, TPR 75 %)'
+    'Under the constraint, deploy m at score ≥ 0.59: 0.4 per case (FPR 0 %, TPR 75 %); the capacity of 3 cases moves the rule of m from score ≥ 0.34: +0.2 per case'
     """
     parts_in = _shown(classifiers)
     max_fpr, capacity, n_pos, n_neg = _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg)
     pcf = float(probability_cost(p_pos, cost_fn, cost_fp))  # validates p(+) and the costs
     p_pos, cost_fn, cost_fp = float(p_pos), float(cost_fn), float(cost_fp)
     scale = float(cost_scale(p_pos, cost_fn, cost_fp))
+    limits = {"max_fpr": max_fpr, "capacity": capacity, "n_pos": n_pos, "n_neg": n_neg}
+    costs = (p_pos, cost_fn, cost_fp)
     parts, rows = [], []
     for clf in parts_in:
-        op = clf.best(pcf)
-        if constraint == "neyman_pearson":
-            cp = clf.neyman_pearson(max_fpr)
-        elif constraint == "workforce":
-            cp = clf.workforce(capacity, n_pos=n_pos, n_neg=n_neg)
-        else:
-            cp = None
-        rule = decision_rule(clf, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, constrained=cp)
-        # From the classifier's own scores (its ROC thresholds, as the page's hull.nextScore).
-        lower = next_lower_scores(clf.counts.thresholds, [rule.threshold_high, rule.threshold_low])
-        hi_lo, lo_lo = float(lower[0]), float(lower[1])
-        parts.append(
-            ClassifierDecision(
-                name=clf.name,
-                best=op,
-                constrained=cp,
-                rule=rule,
-                next_score_high=hi_lo,
-                next_score_low=lo_lo,
-                shown_high=selecting_threshold(rule.threshold_high, hi_lo),
-                shown_low=selecting_threshold(rule.threshold_low, lo_lo),
-            )
-        )
-        rows.append(
-            (clf.name, readout_row(clf, op, asdict(rule) if cp is not None else None, scale=scale))
-        )
+        part, row = _part(clf, pcf, costs, scale, constraint, limits)
+        parts.append(part)
+        rows.append((clf.name, row))
     if honest:
         parts, rows = _with_honest(parts, rows, honest, pcf, scale)
-    column = "expected_cost" if constraint == "none" else "constrained_expected_cost"
+    on_new_data = _on_new_data(parts, rows)
+    column = (
+        "expected_cost_honest"
+        if on_new_data
+        else ("expected_cost" if constraint == "none" else "constrained_expected_cost")
+    )
     lowest = tuple(lowest_names(rows, column))
     chosen = lowest[0] if len(lowest) == 1 else None
     by_name = {c.name: c for c in parts}
     rule = by_name[chosen].rule if chosen is not None else None
-    binding = None if rule is None or constraint == "none" else rule.binding
+    cost_of = {name: row[column] for name, row in rows}
+    runner = _runner_up(cost_of, chosen)
+    binding, free = _binding(rows, constraint, by_name)
     pt = cost_fp / (cost_fp + cost_fn)
     nbs = tuple((c.name, _net_benefit(c.rule, pt, p_pos)) for c in parts)
     curve = DecisionCurvePoint(
@@ -623,16 +556,15 @@ def decide(
         chosen=dict(nbs)[chosen] if chosen is not None else math.nan,
     )
     band = fitting_band(runner_up_band, parts, chosen, pcf, constraint)
-    return Decision(
+    if band is not None and band.runner_up != runner:
+        band = None  # of another pair than the decision's (chosen on another scale)
+    fields = dict(
         p_pos=p_pos,
         cost_fn=cost_fn,
         cost_fp=cost_fp,
         pcf=pcf,
         constraint=constraint,
-        max_fpr=max_fpr,
-        capacity=capacity,
-        n_pos=n_pos,
-        n_neg=n_neg,
+        **limits,
         classifiers=tuple(parts),
         rows=tuple(rows),
         lowest=lowest,
@@ -640,11 +572,76 @@ def decide(
         tie=len(lowest) > 1,
         rule=rule,
         binding=binding,
-        headline=_headline(pcf, constraint, max_fpr, capacity, parts, lowest, band, scale)
-        + _honest_words(rule, scale, pcf, constraint),
         decision_curve=curve,
         runner_up_band=band,
+        runner_up=runner,
+        on_new_data=on_new_data,
     )
+    words = headline(fields, cost_of, band=band, scale=scale, free=free)
+    if not on_new_data:
+        words += honest_words(rule, scale, pcf, constraint)
+    return Decision(headline=words, **fields)
+
+
+def _part(clf, pcf, costs, scale, constraint, limits):
+    """One classifier's `ClassifierDecision` and readout row: its optimum, the paper's
+    constrained point, and its cheapest allowed rule, each threshold as deployed."""
+    op = clf.best(pcf)
+    if constraint == "neyman_pearson":
+        cp = clf.neyman_pearson(limits["max_fpr"])
+    elif constraint == "workforce":
+        cp = clf.workforce(limits["capacity"], n_pos=limits["n_pos"], n_neg=limits["n_neg"])
+    else:
+        cp = None
+    rule, (hi_lo, lo_lo) = rule_and_next_scores(clf, *costs, cp, op=op)
+    # The optimum as deployed (the readout's threshold): the rule itself without a limit.
+    free = rule if cp is None else rule_and_next_scores(clf, *costs, None, op=op)[0]
+    best = replace(op, threshold=free.threshold)
+    part = ClassifierDecision(
+        name=clf.name,
+        best=best,
+        constrained=cp,
+        rule=rule,
+        next_score_high=hi_lo,
+        next_score_low=lo_lo,
+        shown_high=threshold_text(rule.threshold_high),
+        shown_low=threshold_text(rule.threshold_low),
+    )
+    return part, readout_row(clf, best, asdict(rule) if cp is not None else None, scale=scale)
+
+
+def _runner_up(cost_of, chosen):
+    """The cheapest after ``chosen`` on the decision's scale (the tie rule of `lowest_names`)."""
+    if chosen is None:
+        return None
+    nxt = lowest_names([(n, {"c": c}) for n, c in cost_of.items() if n != chosen], "c")
+    return nxt[0] if nxt else None
+
+
+def _binding(rows, constraint, by_name):
+    """Whether the decision without the limit is not allowed by it, and that decision: ``(part
+    or None on a tie, its cost per case)``. (None, None) without a constraint or a cost."""
+    if constraint == "none":
+        return None, None
+    free = lowest_names(rows, "expected_cost")
+    held = lowest_names(rows, "constrained_expected_cost")
+    if not free or not held:
+        return None, None
+    table = dict(rows)
+    c_free = table[free[0]]["expected_cost"]
+    c_held = table[held[0]]["constrained_expected_cost"]
+    # Not allowed: every allowed rule costs more than the cheapest rule without the limit.
+    same = lowest_names([("free", {"c": c_free}), ("held", {"c": c_held})], "c")
+    binding = "held" not in same
+    return binding, (by_name[free[0]] if len(free) == 1 else None, c_free)
+
+
+def _on_new_data(parts, rows) -> bool:
+    """Choose on the cost on new data: when every shown classifier's is known, and every rule is
+    the threshold tuned at the PCF(+) (no limit binds one), which is what the honest cost is of."""
+    if not parts or any(c.rule.binding for c in parts):
+        return False
+    return all(not math.isnan(row.get("nec_honest", math.nan)) for _, row in rows)
 
 
 def _net_benefit(rule: DecisionRule, pt: float, p: float) -> float:
@@ -659,8 +656,6 @@ def _net_benefit(rule: DecisionRule, pt: float, p: float) -> float:
 # ------------------------------------------------------------------------------ cost on new data
 def _with_honest(parts, rows, honest, pcf, scale):
     """The rules and readout rows with each given honest curve's cost at ``pcf``."""
-    from dataclasses import replace
-
     from ..uncertainty.honest import honest_at
 
     shown = {c.name for c in parts}
@@ -687,14 +682,3 @@ def _with_honest(parts, rows, honest, pcf, scale):
         for name, row in rows
     ]
     return parts, rows
-
-
-def _honest_words(rule, scale, pcf, constraint) -> str:
-    """The chosen rule's cost on new data, for the headline: when known, when the rule is the
-    threshold tuned at the PCF(+) (no constraint binds), and when the headline names it (not
-    at PCF(+) 0, nor at 1 without a constraint, where it says to flag no or every case)."""
-    if rule is None or math.isnan(rule.nec_honest) or rule.binding:
-        return ""
-    if pcf == 0.0 or (pcf == 1.0 and constraint == "none"):
-        return ""
-    return f"; on new data {readable(rule.nec_honest * scale)} per case"

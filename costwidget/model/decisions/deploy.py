@@ -8,6 +8,12 @@ A rule is "predict positive iff score >= threshold" (the ROC convention of
 this package and of scikit-learn), or, under a binding Neyman-Pearson or
 workforce constraint that falls inside a hull edge, a randomized mix of two
 such thresholds (Drummond & Holte (2000), sec. 2.2.2, fig. 10).
+
+Each threshold a rule deploys is one number, shown as it is everywhere
+(`deployed_threshold`): the shortest decimal above the next lower distinct
+score and at most the lowest score the rule flags. It flags exactly the
+rule's cases on the data, and a reader can type it; a rule that flags every
+case deploys ``-inf`` so that new cases below the data are flagged too.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from dataclasses import asdict, dataclass
 from ..kernels.costs import expected_cost, probability_cost
 from ..kernels.estimator_scoring import EstimatorSource
 from ..kernels.json_values import jsonable
-from .operating import cheapest_allowed
+from .operating import cheapest_allowed, deploy_thresholds
 
 __all__ = ["DecisionRule", "EstimatorSource", "decision_rule", "to_estimator"]
 
@@ -32,14 +38,17 @@ class DecisionRule:
     classifier : str
         The classifier's name.
     threshold : float
-        Predict positive iff ``score >= threshold``. For a randomized rule,
-        the best single threshold under the constraint (``single_threshold``).
+        Predict positive iff ``score >= threshold``: the number deployed, shown and
+        passed to ``to_estimator`` (`deployed_threshold`: the shortest decimal
+        that flags exactly the rule's cases on the data; ``-inf`` when it flags
+        every case, ``+inf`` when none). For a randomized rule, the best single
+        threshold under the constraint (``single_threshold``, a score of the data).
     randomized : bool
         True for a constrained rule that mixes two thresholds.
     threshold_low, threshold_high, prob_low : float
         The mix: use ``threshold_low`` with probability ``prob_low``, else
-        ``threshold_high``. Equal thresholds and ``prob_low = 0`` when not
-        randomized.
+        ``threshold_high`` (each deployed as ``threshold`` is). Equal thresholds
+        and ``prob_low = 0`` when not randomized.
     constraint : str or None
         ``"neyman_pearson"``, ``"workforce"`` or None.
     pcf, p_pos, cost_fn, cost_fp : float
@@ -156,10 +165,17 @@ def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None
         if clf.prevalence is None:
             raise ValueError("p_pos is required: this classifier was built from rates only.")
         p_pos = clf.prevalence
+    return rule_and_next_scores(clf, p_pos, cost_fn, cost_fp, constrained)[0]
+
+
+def rule_and_next_scores(clf, p_pos, cost_fn, cost_fp, constrained=None, op=None):
+    """`decision_rule`'s rule, and the next lower distinct scores below the lowest scores its
+    ``threshold_high`` and ``threshold_low`` flag (``-inf`` below the lowest, NaN unknown)."""
     pcf = float(probability_cost(p_pos, cost_fn, cost_fp))
-    fields = cheapest_allowed(clf, pcf, constrained)
+    fields = cheapest_allowed(clf, pcf, constrained, op=op)
     cost = float(expected_cost(fields["nec"], p_pos, cost_fn, cost_fp))
-    return DecisionRule(
+    fields, lower = deploy_thresholds(clf, fields)
+    rule = DecisionRule(
         classifier=clf.name,
         pcf=pcf,
         p_pos=float(p_pos),
@@ -168,6 +184,7 @@ def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None
         expected_cost=cost,
         **fields,
     )
+    return rule, lower
 
 
 def to_estimator(clf, rule: DecisionRule):
@@ -186,7 +203,9 @@ def to_estimator(clf, rule: DecisionRule):
     sklearn.model_selection.FixedThresholdClassifier
         Wrapping the estimator with the response method and ``pos_label`` that
         produced the scores, at ``rule.threshold``: ``predict(X)`` is
-        ``pos_label`` where the score is ``>= threshold``.
+        ``pos_label`` where the score is ``>= threshold``: the threshold the
+        headline shows, ``-inf`` for a rule that flags every case (every new
+        case is flagged, whatever its score).
 
     Raises
     ------

@@ -12,7 +12,13 @@ from __future__ import annotations
 import math
 
 from ..kernels.costs import probability_cost
-from ..kernels.readable import readable, round_significant
+from ..kernels.readable import (
+    deployed_threshold,
+    next_lower_scores,
+    readable,
+    round_significant,
+    threshold_text,
+)
 from ..kernels.validation import check_costs, check_probability
 
 __all__ = [
@@ -310,14 +316,28 @@ def capacity_from_cases(cases, unit: str, *, n_pos: float, n_neg: float) -> floa
     return 100.0 * float(cases) / total if total > 0 else 0.0
 
 
+def deploy_thresholds(clf, fields: dict) -> tuple[dict, tuple[float, float]]:
+    """`cheapest_allowed`'s rule with each threshold as deployed (`deployed_threshold`: the
+    shortest decimal that flags exactly its cases, ``-inf`` when it flags every case), and the
+    next lower distinct scores below ``threshold_high`` and ``threshold_low`` as found."""
+    fields = dict(fields)
+    # A randomized rule's ``threshold`` is its best single threshold, a suggestion the rule
+    # does not deploy: it stays the score (the page knows it to 6 digits only).
+    keys = ("threshold_high", "threshold_low") + (() if fields["randomized"] else ("threshold",))
+    lower = next_lower_scores(clf.counts.thresholds, [fields[k] for k in keys])
+    for key, below in zip(keys, lower):
+        fields[key] = deployed_threshold(fields[key], below)
+    return fields, (float(lower[0]), float(lower[1]))
+
+
 def _mix_rule(rule) -> str:
     """The rule as a user deploys it (randomized when needed), for the readout's column."""
     if rule["randomized"]:
         return (
-            f"threshold {readable(rule['threshold_low'])} with prob. "
-            f"{readable(rule['prob_low'])}, else {readable(rule['threshold_high'])}"
+            f"threshold {threshold_text(rule['threshold_low'])} with prob. "
+            f"{readable(rule['prob_low'])}, else {threshold_text(rule['threshold_high'])}"
         )
-    return f"threshold {readable(rule['threshold'])}"
+    return f"threshold {threshold_text(rule['threshold'])}"
 
 
 def readout_row(clf, op, rule=None, *, scale: float) -> dict:

@@ -22,6 +22,8 @@ __all__ = [
     "round_significant",
     "lowest_names",
     "selecting_threshold",
+    "threshold_text",
+    "deployed_threshold",
     "next_lower_scores",
     "axis_ticks",
 ]
@@ -118,8 +120,9 @@ def selecting_threshold(threshold: float, next_lower: float | None = None) -> st
     when ``next_lower`` is the next lower distinct score (a rounded threshold such as 0.3003
     for 0.30027084 would name another rule when a score lies between them). For each number
     of significant digits from 1 up, the threshold rounded down to that many digits is tried;
-    the first that still lies above ``next_lower`` is shown. Without ``next_lower`` (None or
-    NaN) the text is the shortest that reads back as ``threshold`` itself. Never "-0".
+    the first that still lies above ``next_lower`` is shown, written as `threshold_text` writes
+    it. Without ``next_lower`` (None or NaN) the text is the shortest that reads back as
+    ``threshold`` itself. Never "-0".
 
     ``js/src/operating_point.mjs`` ``selectingThreshold`` does the same.
 
@@ -128,8 +131,8 @@ def selecting_threshold(threshold: float, next_lower: float | None = None) -> st
     >>> from costwidget.model.kernels.readable import selecting_threshold
     >>> selecting_threshold(0.30027084, 0.3001), selecting_threshold(0.30027084, 0.1)
     ('0.3002', '0.3')
-    >>> selecting_threshold(2.5, -1.0), selecting_threshold(-0.0, -1.0)
-    ('0', '0')
+    >>> selecting_threshold(2.5, -1.0), selecting_threshold(-0.0, -1.0), selecting_threshold(150, 50)
+    ('0', '0', '100')
     >>> selecting_threshold(0.1 + 0.2)   # no lower score known: the threshold itself
     '0.30000000000000004'
     """
@@ -146,8 +149,64 @@ def selecting_threshold(threshold: float, next_lower: float | None = None) -> st
         quantum = Decimal(1).scaleb(exact.adjusted() - digits + 1)
         text = format(float(exact.quantize(quantum, rounding=ROUND_FLOOR)), f".{digits}g")
         if lo < float(text) <= t:
-            return "0" if float(text) == 0.0 else text
-    return format(t, ".17g")  # reads back as t exactly
+            return threshold_text(float(text))
+    return threshold_text(t)
+
+
+def threshold_text(x: float) -> str:
+    """``x`` in full: the shortest decimal that reads back as ``x`` exactly (a threshold shown is
+    the one deployed, so it is never rounded); whole numbers without an exponent, never "-0";
+    "∞"/"−∞" for infinities, "" for NaN.
+
+    ``js/src/operating_point.mjs`` ``thresholdText`` does the same.
+
+    Examples
+    --------
+    >>> from costwidget.model.kernels.readable import threshold_text
+    >>> [threshold_text(v) for v in (0.387, 0.38708929607674936, 100.0, 1e-7, -0.0)]
+    ['0.387', '0.38708929607674936', '100', '1e-07', '0']
+    """
+    x = float(x)
+    if not math.isfinite(x):
+        return readable(x)
+    if x.is_integer() and abs(x) < 1e16:
+        return f"{x + 0.0:.0f}"  # + 0.0: no "-0"
+    for digits in range(1, 18):
+        text = format(x, f".{digits}g")
+        if float(text) == x:
+            return text
+    return format(x, ".17g")
+
+
+def deployed_threshold(threshold: float, next_lower: float | None = None) -> float:
+    """The threshold a rule deploys for the lowest flagged score ``threshold``: the one number the
+    headline, the readout, `DecisionRule` and ``to_estimator`` share.
+
+    ``next_lower`` is the next lower distinct score (``-inf`` below the lowest; None or NaN when
+    unknown). The answer is the shortest decimal in ``(next_lower, threshold]``
+    (`selecting_threshold`): ``score >= answer`` flags exactly the cases ``score >= threshold``
+    flags on the data, and it is the number a reader can type. A rule that flags every case
+    (``threshold`` the lowest score) deploys ``-inf``, so that it flags every new case too,
+    whatever its score; ``+inf`` (flag no case) and NaN (no threshold known) stay; a threshold
+    whose next lower score is unknown is deployed as it is.
+
+    Examples
+    --------
+    >>> from costwidget.model.kernels.readable import deployed_threshold
+    >>> deployed_threshold(0.38708929607674936, 0.3012), deployed_threshold(0.05, -math.inf)
+    (0.38, -inf)
+    >>> deployed_threshold(math.inf, 0.9), deployed_threshold(0.3871, None)
+    (inf, 0.3871)
+    """
+    t = float(threshold)
+    lo = math.nan if next_lower is None else float(next_lower)
+    if math.isnan(t) or t == math.inf or t == -math.inf:
+        return t
+    if lo == -math.inf:
+        return -math.inf
+    if math.isnan(lo):
+        return t
+    return float(selecting_threshold(t, lo))
 
 
 def next_lower_scores(scores_descending, thresholds) -> np.ndarray:

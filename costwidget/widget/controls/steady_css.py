@@ -16,10 +16,12 @@ STEADY_CSS = """
    can show (a hidden copy of all of them in the same grid cell). */
 .costwidget .costwidget-top {
   position: relative;
-  /* Two of the headline's lines (an HTML widget's line is --jp-widgets-inline-height), always:
-     the clauses that come and go (the runner-up's band when it arrives, the cost on new data)
-     wrap it to a second line without moving the controls; a longer one scrolls inside. */
-  height: calc(2 * var(--jp-widgets-inline-height, 28px) + 2px);
+  /* The headline's room, always: two lines of its main sentence (1.15em, line-height 1.3) and
+     two of its qualifiers (0.92em), so that the clauses that come and go (the runner-up's
+     interval when it arrives, a limit's words, the cost on new data) move no control; a text
+     longer still scrolls inside, never cut without a sign. */
+  height: calc(2 * 1.15 * 1.3 * var(--jp-widgets-font-size, 13px)
+               + 2 * 0.92 * 1.3 * var(--jp-widgets-font-size, 13px) + 6px);
   min-height: 28px;
   overflow: visible;
 }

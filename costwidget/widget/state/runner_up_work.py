@@ -52,7 +52,9 @@ def _request_key(decision, level):
     if not others:
         return None
     nxt = lowest_names([(c.name, {"cost": c.rule.expected_cost}) for c in others], "cost")
-    if not nxt:
+    if not nxt or nxt[0] != decision.runner_up:
+        # Chosen on new data, the headline's runner-up may not be the in-sample one that
+        # `runner_up_band` pairs with the chosen: no band is asked for then (it would not fit).
         return None
     rules = tuple(
         (r.threshold, r.binding, r.randomized)

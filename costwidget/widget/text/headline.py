@@ -1,10 +1,13 @@
-"""The headline: one line at the top of the widget that answers the question.
+"""The headline: the answer at the top of the widget.
 
-"Deploy gradient boosting at score ≥ 0.488: 0.229 per case (FPR 11 %, TPR 50 %); next best
-random forest, +0.004". The words are the widget's one `Decision`'s (``ctx.decision.headline``,
+"Deploy gradient boosting at score ≥ 0.488: 0.229 per case (FPR 11 %, TPR 50 %)", then on a
+second line the qualifiers: "next best random forest, +0.004; the FPR limit 20 % does not bind".
+The words are the widget's one `Decision`'s (``ctx.decision.headline``,
 `costwidget.model.decide`), as are the readout's rows and ``w.decision_rule()``, so they always
 agree; with an active constraint it names the cheapest rule the constraint allows, and says
-when the limit does not bind. Escaped: classifier names are user text.
+what the limit changed or that it does not bind. Escaped: classifier names are user text. The
+box keeps the room of two lines of each (theme's ``costwidget-top``), so that nothing moves
+when the words change.
 """
 
 from __future__ import annotations
@@ -18,20 +21,28 @@ from ..state.component import Component
 __all__ = ["Headline", "headline_html"]
 
 
-#: The headline reads first: a little larger than the controls' labels, semi-bold.
-_STYLE = "font-size:1.15em;font-weight:600;line-height:1.4"
+#: The main sentence reads first: a little larger than the controls' labels, semi-bold.
+_MAIN = "font-size:1.15em;font-weight:600;line-height:1.3"
+#: The qualifiers (runner-up, limit, new data): a second line of their own, in plain weight.
+_NOTES = "font-size:0.92em;line-height:1.3"
 
 
 def headline_html(text: str) -> str:
-    """The headline's HTML: the text, escaped (js/src/operating_point.mjs headlineHtml).
+    """The headline's HTML: the main sentence, then the qualifiers after its first "; " on a
+    second line of their own (always there, so that the box keeps its room), escaped
+    (js/src/operating_point.mjs headlineHtml).
 
     Examples
     --------
     >>> from costwidget.widget.text.headline import headline_html
-    >>> headline_html("Deploy <b>")
-    "<span style='font-size:1.15em;font-weight:600;line-height:1.4'>Deploy &lt;b&gt;</span>"
+    >>> print(headline_html("Deploy <b>: 0.1 per case; next best c, +0.01"))
+    <div class='costwidget-headline-main' style='font-size:1.15em;font-weight:600;line-height:1.3'>Deploy &lt;b&gt;: 0.1 per case</div><div class='costwidget-headline-notes' style='font-size:0.92em;line-height:1.3'>next best c, +0.01</div>
     """
-    return f"<span style='{_STYLE}'>{html.escape(text)}</span>"
+    main, _, notes = text.partition("; ")
+    return (
+        f"<div class='costwidget-headline-main' style='{_MAIN}'>{html.escape(main)}</div>"
+        f"<div class='costwidget-headline-notes' style='{_NOTES}'>{html.escape(notes)}</div>"
+    )
 
 
 class Headline(Component):

@@ -15,7 +15,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from ...frontend.contract import CONSTRAINT_COLUMNS, HONEST_COLUMNS, READOUT_COLUMNS, TEXT_COLUMNS
-from ...model import lowest_names, readable
+from ...model import lowest_names, readable, threshold_text
 from ..state.component import Component
 
 __all__ = [
@@ -52,6 +52,8 @@ def _cell(row, column) -> str:
     value = row.get(column)
     if isinstance(value, str):
         return f"<td{_TEXT}>{html.escape(value)}</td>"
+    if column == "threshold":  # in full: the number shown is the number deployed
+        return f"<td>{threshold_text(value)}</td>"
     return f"<td>{_number(value)}</td>"
 
 

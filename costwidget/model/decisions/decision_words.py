@@ -1,0 +1,138 @@
+"""The decision's headline: what `decide` says, from the rules it made.
+
+One main sentence, then short qualifiers after the first "; " (the widget draws them on a fixed
+second line): the runner-up and its gap, what a limit did, the cost on new data. Details (rates
+in sample when the choice is made on new data, both costs of each classifier) are the readout's.
+
+``js/src/operating_point.mjs`` ``decisionHeadline`` says the same, word for word
+(``tests/test_frontend_parity.py``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..kernels.readable import readable, round_significant, threshold_text
+from .runner_up import band_words
+
+__all__ = ["headline", "honest_words"]
+
+
+def _percent(rate) -> str:
+    return readable(round_significant(100.0 * float(rate), 3))
+
+
+def _at(threshold: float) -> str | None:
+    """One threshold of a rule in words: "at score ≥ …", or flagging no / every case."""
+    if threshold == math.inf:
+        return "flagging no case"
+    if threshold == -math.inf:
+        return "flagging every case"
+    if math.isnan(threshold):
+        return None  # a classifier known only by its ROC points has no threshold
+    return f"at score ≥ {threshold_text(threshold)}"
+
+
+def _point_words(threshold, fpr, tpr) -> str | None:
+    """A single-threshold rule in words (None: no threshold known)."""
+    if threshold == math.inf or (fpr == 0.0 and tpr == 0.0):
+        return "flagging no case"
+    if threshold == -math.inf or (fpr == 1.0 and tpr == 1.0):
+        return "flagging every case"
+    return _at(threshold)
+
+
+def _rule_words(rule) -> str:
+    if not rule.randomized:
+        words = _point_words(rule.threshold, rule.fpr, rule.tpr)
+        return "" if words is None else f" {words}"
+    low = _at(rule.threshold_low) or "at one ROC point"
+    high = _at(rule.threshold_high) or "at the other"
+    return f" {low} with probability {readable(rule.prob_low)}, else {high}"
+
+
+def _limit_words(constraint, max_fpr, capacity) -> str:
+    if constraint == "neyman_pearson":
+        return f"the FPR limit {_percent(max_fpr)} %"
+    return f"the capacity of {readable(capacity)} cases"
+
+
+def _moved_words(limit, chosen, free, delta) -> str:
+    """What a binding limit changed: the classifier, or its rule, and what that costs."""
+    cost = f"+{readable(delta)} per case"
+    if free is None:  # several classifiers tie without the limit
+        return f"{limit} binds: {cost}"
+    if free.name != chosen.name:
+        return f"{limit} moves the choice from {free.name} to {chosen.name}: {cost}"
+    b = free.best
+    was = _point_words(b.threshold, b.fpr, b.tpr) or "its optimum"
+    return f"{limit} moves the rule of {chosen.name} from {was.removeprefix('at ')}: {cost}"
+
+
+def _trivial(pcf, constraint) -> str | None:
+    # At PCF(+) = 0 flagging no case costs nothing, at 1 flagging every case (Drummond & Holte
+    # 2006, sec. 2: the trivial classifiers' lines meet the axis there): said in words. Flagging
+    # no case is always allowed; flagging every case not under a constraint.
+    if pcf == 0.0:
+        return "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)"
+    if pcf == 1.0 and constraint == "none":
+        return "Flag every case: 0 per case (at PCF(+) = 1 only missed positives cost)"
+    return None
+
+
+def headline(d, costs, *, band=None, scale=1.0, free=None) -> str:
+    """The answer in words, for the decision fields ``d`` (a mapping with ``pcf, constraint,
+    max_fpr, capacity, lowest, runner_up, binding, on_new_data`` and ``classifiers``).
+
+    ``costs`` maps each name to its cost per case on the decision's scale (on new data when
+    ``on_new_data``); ``free`` is ``(part or None, cost)``, the decision without the limit
+    (part None on a tie there), used when the limit binds.
+    """
+    parts = d["classifiers"]
+    if not parts:
+        return "No classifier shown."
+    trivial = _trivial(d["pcf"], d["constraint"])
+    if trivial is not None:
+        return trivial
+    lowest = d["lowest"]
+    if not lowest:
+        return "No cost to compare."
+    cost = costs[lowest[0]]
+    if len(lowest) > 1:
+        return (
+            f"Tie: {len(lowest)} classifiers share the lowest cost, {readable(cost)} per "
+            f"case; none is the best here"
+        )
+    c = next(p for p in parts if p.name == lowest[0])
+    rule = c.rule
+    new = d["on_new_data"]
+    lead = "Under the constraint, deploy" if d["binding"] else "Deploy"
+    text = (
+        f"{lead} {c.name}{_rule_words(rule)}: {readable(cost)} per case"
+        f"{' on new data' if new else ''} (FPR {_percent(rule.fpr)} %, TPR {_percent(rule.tpr)} %"
+        f"{' on this data' if new else ''})"
+    )
+    runner = d["runner_up"]
+    if runner is not None:
+        text += f"; next best {runner}, +{readable(costs[runner] - cost)}"
+        text += " on new data" if new else ""
+        if band is not None:  # how sure: the paired interval of the difference (runner_up.py)
+            text += band_words(band, c.name, scale)
+    if d["constraint"] != "none":
+        limit = _limit_words(d["constraint"], d["max_fpr"], d["capacity"])
+        if d["binding"]:
+            text += "; " + _moved_words(limit, c, free[0], cost - free[1])
+        else:
+            text += f"; {limit} does not bind"
+    return text
+
+
+def honest_words(rule, scale, pcf, constraint) -> str:
+    """The chosen rule's cost on new data when known but not the decision's scale: when the rule
+    is the threshold tuned at the PCF(+) (no limit binds it), and when the headline names it
+    (not at PCF(+) 0, nor at 1 without a constraint, where it says to flag no or every case)."""
+    if rule is None or math.isnan(rule.nec_honest) or rule.binding:
+        return ""
+    if pcf == 0.0 or (pcf == 1.0 and constraint == "none"):
+        return ""
+    return f"; on new data {readable(rule.nec_honest * scale)} per case"
