@@ -834,6 +834,22 @@ def test_selecting_thresholds_agree(parity):
 
 
 @needs_node
+def test_deployed_thresholds_agree(parity):
+    """model/kernels/readable.py deployed_threshold and threshold_text, and their twins
+    deployedThreshold and thresholdText: the same float deployed, the same text shown, for every
+    hull vertex with its next lower score and for awkward doubles."""
+    from costwidget.model.kernels.readable import deployed_threshold, threshold_text
+
+    queries, answers = parity["selecting_queries"], parity["out"]["deployed_queries"]
+    assert len(queries) == len(answers) > 500
+    as_float = {"Infinity": math.inf, "-Infinity": -math.inf, "NaN": math.nan}
+    for (t, lo), (value, text) in zip(queries, answers):
+        want = deployed_threshold(t, None if math.isnan(lo) else lo)
+        assert same(as_float.get(value, value), want), (t, lo)
+        assert text == threshold_text(want), (t, lo)
+
+
+@needs_node
 def test_python_format_agrees(parity):
     for (x, spec), got in zip(parity["format_queries"], parity["out"]["format_queries"]):
         assert got == format(x, spec), (x, spec)

@@ -211,6 +211,8 @@ MIRROR = {
     "readableValue": "costwidget.model.kernels.readable:readable_value",
     "roundSignificant": "costwidget.model.kernels.readable:round_significant",
     "selectingThreshold": "costwidget.model.kernels.readable:selecting_threshold",
+    "deployedThreshold": "costwidget.model.kernels.readable:deployed_threshold",
+    "thresholdText": "costwidget.model.kernels.readable:threshold_text",
     # page_bind.mjs
     "costsForRatio": "costwidget.model.decisions.operating:costs_for_ratio",
     "costsForPcf": "costwidget.model.decisions.operating:costs_for_pcf",

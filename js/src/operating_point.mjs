@@ -1216,22 +1216,14 @@ function numberOf(v) {
   return v == null ? NaN : v;
 }
 
-/** model/decisions/runner_up.py runner_up_name: the headline's "next best", or null. */
-function runnerUpName(parts, chosen) {
-  if (chosen === null) return null;
-  const others = parts.filter((c) => c.name !== chosen).map((c) => [c.name, { cost: c.rule.expected_cost }]);
-  const nxt = lowestNames(others, "cost");
-  return nxt.length ? nxt[0] : null;
-}
-
 /**
  * model/decisions/runner_up.py fitting_band: the kernel's band (RunnerUpBand.to_dict()) if it is
- * of this decision (its pair, its PCF(+), its rules), else null: a band of another state is not said.
+ * of this decision (its pair chosen, runner, its PCF(+), its rules), else null: a band of another
+ * state or pair is not said.
  */
-function fittingBand(band, parts, chosen, pcf, constraint) {
+function fittingBand(band, parts, chosen, runner, pcf, constraint) {
   if (!band) return null;
   if (pcf === 0 || (pcf === 1 && constraint === "none")) return null;
-  const runner = runnerUpName(parts, chosen);
   if (chosen === null || band.chosen !== chosen || band.runner_up !== runner || band.pcf !== pcf) return null;
   const rules = [chosen, runner].map((n) => parts.find((c) => c.name === n).rule);
   if (band.of === "envelopes") return rules.some((r) => r.binding) ? null : band;
@@ -1406,8 +1398,8 @@ export function decisionOf(classifiers, state, known = {}) {
   const pt = state.cost_fp / (state.cost_fp + state.cost_fn);
   const nbs = parts.map((c) => [c.name, netBenefit(c.rule, pt, state.p_pos)]);
   const chosenNb = chosen === null ? NaN : nbs.find(([n]) => n === chosen)[1];
-  let band = fittingBand(known.runnerUpBand ?? null, parts, chosen, pcf, constraint);
-  if (band !== null && band.runner_up !== runner) band = null; // of another pair than the decision's
+  // The paired interval is of in-sample costs: it says nothing of a choice made on new data.
+  const band = fresh ? null : fittingBand(known.runnerUpBand ?? null, parts, chosen, runner, pcf, constraint);
   const d = {
     p_pos: state.p_pos, cost_fn: state.cost_fn, cost_fp: state.cost_fp, pcf, constraint,
     ...limits,

@@ -140,10 +140,16 @@ const formatQueries = input.format_queries.map(([x, spec]) => op.formatPy(x, spe
 const readableQueries = (input.readable_queries || []).map((x) =>
   [op.readable(x), op.readableValue(x), op.roundSignificant(x, 3)]);
 const selectingQueries = (input.selecting_queries || []).map(([t, lo]) => op.selectingThreshold(t, lo));
+// The threshold deployed for each query, as a string where JSON has no number (±inf, NaN), and
+// its text as the headline prints it.
+const deployedQueries = (input.selecting_queries || []).map(([t, lo]) => {
+  const v = op.deployedThreshold(t, lo);
+  return [Number.isFinite(v) ? v : String(v), op.thresholdText(v)];
+});
 return {
   states, pcf_queries: pcfQueries, constraint_queries: constraintQueries,
   format_queries: formatQueries, readable_queries: readableQueries,
-  selecting_queries: selectingQueries, elapsed_ms: elapsedMs,
+  selecting_queries: selectingQueries, deployed_queries: deployedQueries, elapsed_ms: elapsedMs,
 };
 }
 

@@ -555,9 +555,12 @@ def decide(
         net_benefit=nbs,
         chosen=dict(nbs)[chosen] if chosen is not None else math.nan,
     )
-    band = fitting_band(runner_up_band, parts, chosen, pcf, constraint)
-    if band is not None and band.runner_up != runner:
-        band = None  # of another pair than the decision's (chosen on another scale)
+    # The paired interval is of in-sample costs: it says nothing of a choice made on new data.
+    band = (
+        None
+        if on_new_data
+        else fitting_band(runner_up_band, parts, chosen, runner, pcf, constraint)
+    )
     fields = dict(
         p_pos=p_pos,
         cost_fn=cost_fn,

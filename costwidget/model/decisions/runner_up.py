@@ -27,11 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels.json_values import jsonable
-from ..kernels.readable import lowest_names, readable, round_significant
+from ..kernels.readable import readable, round_significant
 from ..uncertainty.bands import scored_arrays
 from ..uncertainty.paired import check_interval_args, paired_interval_at
 
-__all__ = ["RunnerUpBand", "runner_up_band", "fitting_band", "fits", "band_words", "runner_up_name"]
+__all__ = ["RunnerUpBand", "runner_up_band", "fitting_band", "fits", "band_words"]
 
 
 @dataclass(frozen=True)
@@ -81,15 +81,6 @@ class RunnerUpBand:
     def to_dict(self) -> dict:
         """JSON-ready plain values (the page's ``decide`` takes and returns the same)."""
         return jsonable({f: getattr(self, f) for f in self.__dataclass_fields__})
-
-
-def runner_up_name(parts, chosen):
-    """The next best classifier after ``chosen`` (the headline's "next best"), or None."""
-    if chosen is None:
-        return None
-    others = [(c.name, {"cost": c.rule.expected_cost}) for c in parts if c.name != chosen]
-    nxt = lowest_names(others, "cost")
-    return nxt[0] if nxt else None
 
 
 def _fixed(clf, threshold: float) -> float:
@@ -166,7 +157,7 @@ def runner_up_band(
     pcf, chosen = decision.pcf, decision.chosen
     if chosen is None or pcf == 0.0 or (pcf == 1.0 and decision.constraint == "none"):
         return None
-    runner = runner_up_name(decision.classifiers, chosen)
+    runner = decision.runner_up  # on the decision's scale: in-sample, or on new data
     if runner is None:
         return None
     by_name = (
@@ -221,9 +212,10 @@ def runner_up_band(
     )
 
 
-def fitting_band(band, parts, chosen, pcf, constraint):
-    """``band`` if it is of this decision (its pair, its PCF(+), its rules), else None: a band
-    of an older state, or of another pair, is not said. Checks that it is a `RunnerUpBand`."""
+def fitting_band(band, parts, chosen, runner_up, pcf, constraint):
+    """``band`` if it is of this decision (its pair ``chosen``, ``runner_up``, its PCF(+), its
+    rules), else None: a band of an older state, or of another pair, is not said. Checks that it
+    is a `RunnerUpBand`."""
     if band is None:
         return None
     if not isinstance(band, RunnerUpBand):
@@ -233,7 +225,7 @@ def fitting_band(band, parts, chosen, pcf, constraint):
         )
     if pcf == 0.0 or (pcf == 1.0 and constraint == "none"):
         return None  # the headline names no runner-up there
-    return band if fits(band, parts, chosen, runner_up_name(parts, chosen), pcf) else None
+    return band if fits(band, parts, chosen, runner_up, pcf) else None
 
 
 def fits(band, parts, chosen, runner_up, pcf) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 
-from ...model import check_pair, lowest_names, runner_up_band
+from ...model import check_pair, runner_up_band
 from .component import Component
 
 __all__ = ["RunnerUpWork", "DEBOUNCE", "wanted"]
@@ -48,19 +48,14 @@ def _request_key(decision, level):
         or (decision.pcf == 1.0 and decision.constraint == "none")
     ):
         return None
-    others = [c for c in decision.classifiers if c.name != chosen]
-    if not others:
-        return None
-    nxt = lowest_names([(c.name, {"cost": c.rule.expected_cost}) for c in others], "cost")
-    if not nxt or nxt[0] != decision.runner_up:
-        # Chosen on new data, the headline's runner-up may not be the in-sample one that
-        # `runner_up_band` pairs with the chosen: no band is asked for then (it would not fit).
-        return None
+    runner = decision.runner_up
+    if runner is None or decision.on_new_data:
+        return None  # the paired interval is of in-sample costs: not said of a new-data choice
     rules = tuple(
         (r.threshold, r.binding, r.randomized)
-        for r in (decision.of(chosen).rule, decision.of(nxt[0]).rule)
+        for r in (decision.of(chosen).rule, decision.of(runner).rule)
     )
-    return (chosen, nxt[0], decision.pcf, rules, float(level))
+    return (chosen, runner, decision.pcf, rules, float(level))
 
 
 class RunnerUpWork(Component):
