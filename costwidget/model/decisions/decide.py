@@ -32,6 +32,7 @@ from ..kernels.readable import (
 )
 from .deploy import DecisionRule, decision_rule
 from .operating import readout_row
+from .per_case import per_case_setting
 from .runner_up import RunnerUpBand, band_words, fitting_band
 
 __all__ = ["Decision", "ClassifierDecision", "DecisionCurvePoint", "decide", "CONSTRAINTS"]
@@ -483,7 +484,7 @@ def _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg):
 def decide(
     classifiers,
     *,
-    p_pos,
+    p_pos=None,
     cost_fn=1.0,
     cost_fp=1.0,
     constraint="none",
@@ -500,10 +501,13 @@ def decide(
     ----------
     classifiers : sequence of Classifier, or dict {name: Classifier}
         The shown classifiers, named, with distinct names (may be empty: nothing is chosen).
-    p_pos : float
-        Deployment prevalence p(+), in [0, 1].
+    p_pos : float, optional
+        Deployment prevalence p(+), in [0, 1]; default the data's (the classifiers' shared
+        prevalence).
     cost_fn, cost_fp : float, default=1.0
-        C(-|+) and C(+|-), >= 0, not both 0.
+        C(-|+) and C(+|-), >= 0, not both 0. For classifiers with per-case costs they multiply
+        each case's ``cost_fn`` and ``cost_fp`` (1: as given), and costs are money per case,
+        all four outcomes counted (:mod:`costwidget.model.decisions.per_case`).
     constraint : {"none", "neyman_pearson", "workforce"}
     max_fpr : float, optional
         Neyman-Pearson: the largest FPR allowed, in [0, 1] (required then).
@@ -573,7 +577,10 @@ def decide(
     >>> d.headline
     'Under the constraint, deploy m at score ≥ 0.59: 0.4 per case (FPR 0 %, TPR 75 %)'
     """
-    parts_in = _shown(classifiers)
+    setting = per_case_setting(
+        _shown(classifiers), p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, constraint=constraint
+    )
+    parts_in, p_pos, cost_fn, cost_fp = setting.arguments
     max_fpr, capacity, n_pos, n_neg = _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg)
     pcf = float(probability_cost(p_pos, cost_fn, cost_fp))  # validates p(+) and the costs
     p_pos, cost_fn, cost_fp = float(p_pos), float(cost_fn), float(cost_fp)
@@ -587,7 +594,9 @@ def decide(
             cp = clf.workforce(capacity, n_pos=n_pos, n_neg=n_neg)
         else:
             cp = None
-        rule = decision_rule(clf, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, constrained=cp)
+        rule = setting.money(
+            decision_rule(clf, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, constrained=cp)
+        )
         # From the classifier's own scores (its ROC thresholds, as the page's hull.nextScore).
         lower = next_lower_scores(clf.counts.thresholds, [rule.threshold_high, rule.threshold_low])
         hi_lo, lo_lo = float(lower[0]), float(lower[1])
@@ -603,9 +612,8 @@ def decide(
                 shown_low=selecting_threshold(rule.threshold_low, lo_lo),
             )
         )
-        rows.append(
-            (clf.name, readout_row(clf, op, asdict(rule) if cp is not None else None, scale=scale))
-        )
+        row = readout_row(clf, op, asdict(rule) if cp is not None else None, scale=scale)
+        rows.append((clf.name, setting.money_row(row)))
     if honest:
         parts, rows = _with_honest(parts, rows, honest, pcf, scale)
     column = "expected_cost" if constraint == "none" else "constrained_expected_cost"
@@ -623,7 +631,7 @@ def decide(
         chosen=dict(nbs)[chosen] if chosen is not None else math.nan,
     )
     band = fitting_band(runner_up_band, parts, chosen, pcf, constraint)
-    return Decision(
+    decision = Decision(
         p_pos=p_pos,
         cost_fn=cost_fn,
         cost_fp=cost_fp,
@@ -645,6 +653,7 @@ def decide(
         decision_curve=curve,
         runner_up_band=band,
     )
+    return setting.decision(decision)
 
 
 def _net_benefit(rule: DecisionRule, pt: float, p: float) -> float:
