@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CaseCosts", "COST_ARGUMENTS", "check_case_costs"]
+__all__ = ["CaseCosts", "COST_ARGUMENTS", "check_case_costs", "frame_cost_columns", "frame_costs"]
 
 #: The four per-case cost arguments, in the order of the confusion matrix's cells.
 COST_ARGUMENTS = ("cost_fn", "cost_fp", "cost_tp", "cost_tn")
@@ -242,3 +242,30 @@ def check_both_sides(costs: CaseCosts, m_fn: float = 1.0, m_fp: float = 1.0, p_p
         "and there is no cost curve: check the signs and columns of cost_fn, cost_fp, cost_tp "
         "and cost_tn."
     )
+
+
+def frame_cost_columns(**costs) -> list:
+    """``(argument, column)`` of the cost arguments given as column names; a number is no
+    column, anything else is refused (a frame's costs are its columns)."""
+    out = []
+    for arg, value in costs.items():
+        if value is None or isinstance(value, str):
+            out.append((arg, value))
+        elif not (isinstance(value, numbers.Real) and not isinstance(value, bool)):
+            raise TypeError(
+                f"{arg} must be the name of a column of the frame (money per case) or one "
+                f"number, got {type(value).__name__}: add the costs to the frame as a column "
+                f"and pass its name, e.g. {arg}='amount'."
+            )
+    return out
+
+
+def frame_costs(part, **costs) -> dict:
+    """The cost arguments of :meth:`Classifier.from_scores` for one model's rows of a frame:
+    a column's values, a number as it is, and ``_cost_names`` (the columns, for labels)."""
+    out = {
+        arg: part[value].to_numpy() if isinstance(value, str) else value
+        for arg, value in costs.items()
+    }
+    out["_cost_names"] = tuple(v if isinstance(v, str) else None for v in costs.values())
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..base.case_costs import check_case_costs
+from ..base.case_costs import check_case_costs, frame_cost_columns, frame_costs
 from ..kernels.roc import RocCounts, roc_counts
 from ..kernels.sample import (
     ScoredSample,
@@ -186,6 +186,10 @@ class ClassifierConstructors:
         pos_label=None,
         label=None,
         score=None,
+        cost_fn=None,
+        cost_fp=None,
+        cost_tp=None,
+        cost_tn=None,
     ):
         """Classifiers from a long DataFrame: one row per (model, instance), one Classifier per model.
 
@@ -214,6 +218,9 @@ class ClassifierConstructors:
             order, and the classifiers cannot be paired: nothing says which
             row of one model is which row of another.
         pos_label : label, optional
+        cost_fn, cost_fp, cost_tp, cost_tn : str or float, optional
+            Per-case costs (see :meth:`from_scores`): the name of a column of money per case,
+            or one number for every case.
         label, score : str, optional
             Deprecated spellings of ``y_true`` and ``y_score`` (they warn, and
             will be removed in the next release).
@@ -248,6 +255,9 @@ class ClassifierConstructors:
                 ("model", model),
                 ("fold", fold),
                 ("instance", instance),
+                *frame_cost_columns(
+                    cost_fn=cost_fn, cost_fp=cost_fp, cost_tp=cost_tp, cost_tn=cost_tn
+                ),
             )
             if c is not None
         ]
@@ -285,6 +295,9 @@ class ClassifierConstructors:
                 pos_label=pos_label,
                 folds=None if fold is None else part[fold].to_numpy(),
                 instance=None if instance is None else part[instance].to_numpy(),
+                **frame_costs(
+                    part, cost_fn=cost_fn, cost_fp=cost_fp, cost_tp=cost_tp, cost_tn=cost_tn
+                ),
             )
         return out
 
