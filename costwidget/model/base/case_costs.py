@@ -66,8 +66,8 @@ class CaseCosts:
     >>> c = check_case_costs([True, False, True], None, cost_fn=[10.0, 0, 2.0], cost_fp=1.0,
     ...                      cost_tp=1.0)
     >>> pos, w, floor = c.roc_weights()
-    >>> pos.tolist(), w.tolist(), floor   # the first positive saves 9 when flagged
-    ([True, False, True], [9.0, 1.0, 1.0], 3.0)
+    >>> pos.tolist(), w.tolist(), floor   # flagging the first positive saves 9; a perfect ranking costs 1 + 0 + 1
+    ([True, False, True], [9.0, 1.0, 1.0], 2.0)
     """
 
     is_pos: np.ndarray
