@@ -202,3 +202,86 @@ def test_decide_refuses_mixed_costs_and_constraints():
     c = cw.Classifier.from_scores(Y, S, name="c", cost_fn=[5.0, 9, 2, 3, 4], cost_fp=1.0)
     with pytest.raises(ValueError, match="different per-case costs"):
         cw.decide([a, c])
+
+
+# ------------------------------------------------------------------------------ per-case Bayes rule
+def _calibrated(seed):
+    """Probabilities that are calibrated by construction: labels drawn from them."""
+    rng = np.random.default_rng(100 + seed)
+    n = 400
+    p = rng.beta(0.6, 2.5, n)
+    y = (rng.random(n) < p).astype(int)
+    amount = rng.pareto(1.3, n) * 30.0
+    return y, p, amount, float(rng.choice([1.0, 4.0]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_case_bayes_rule_is_empulse_cost_loss_on_the_probabilities(seed):
+    empulse_metrics = pytest.importorskip("empulse.metrics")
+    y, p, amount, fee = _calibrated(seed)
+    clf = cw.Classifier.from_scores(y, p, name="m", cost_fn=amount, cost_fp=fee, cost_tp=fee)
+    rule = cw.case_bayes_rule(clf)
+    want = empulse_metrics.cost_loss(y, p, fn_cost=amount, fp_cost=fee, tp_cost=fee, normalize=True)
+    assert abs(rule.expected_cost - want) <= 1e-9 * abs(want)
+    # The rule's cost from its own flags, written out cell by cell.
+    n = len(y)
+    assert rule.expected_cost == pytest.approx(
+        _money(y, rule.flagged, np.ones(n), amount, np.full(n, fee), np.full(n, fee), np.zeros(n)),
+        rel=1e-12,
+    )
+
+
+def test_per_case_rule_table_sets_both_rules_side_by_side():
+    empulse_metrics = pytest.importorskip("empulse.metrics")
+    y, p, amount, fee = _calibrated(1)
+    clf = cw.Classifier.from_scores(y, p, name="m", cost_fn=amount, cost_fp=fee, cost_tp=fee)
+    n = len(y)
+    table = cw.per_case_rule_table(clf)
+    cells = (amount, np.full(n, fee), np.full(n, fee), np.zeros(n))
+    assert table.loc["m", "cost_single_threshold"] == pytest.approx(
+        _brute(y, p, np.ones(n), *cells), rel=1e-9
+    )
+
+    # Under the probabilities themselves the per-case rule is the cheapest of all rules (on a
+    # finite sample a tuned threshold may still cost less: the table shows both).
+    def expected(flags):
+        return np.mean(p * np.where(flags, fee, amount) + (1 - p) * np.where(flags, fee, 0.0))
+
+    bayes = expected(cw.case_bayes_rule(clf).flagged)
+    assert all(bayes <= expected(p >= t) + 1e-12 for t in np.unique(p))
+    flagged = (p >= table.loc["m", "threshold"]).astype(int)
+    savings = empulse_metrics.savings_score(y, flagged, fn_cost=amount, fp_cost=fee, tp_cost=fee)
+    assert table.loc["m", "savings_single_threshold"] == pytest.approx(savings, rel=1e-9)
+    full = cw.threshold_choice_table(clf)
+    assert full.loc["m", "cost_case_bayes"] == table.loc["m", "cost_case_bayes"]
+
+
+def test_case_bayes_classifier_predicts_from_each_cases_costs():
+    empulse_metrics = pytest.importorskip("empulse.metrics")
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(300, 2))
+    y = (X[:, 0] + rng.normal(size=300) > 1).astype(int)
+    amount = rng.pareto(1.3, 300) * 30.0
+    model = LogisticRegression().fit(X, y)
+    deployed = cw.CaseBayesClassifier(model, pos_label=1)
+    flags = deployed.predict(X, cost_fn=amount, cost_fp=5.0, cost_tp=5.0)
+    p = model.predict_proba(X)[:, 1]
+    assert set(np.unique(flags)) <= {0, 1}
+    assert empulse_metrics.cost_loss(
+        y, flags, fn_cost=amount, fp_cost=5.0, tp_cost=5.0
+    ) == pytest.approx(
+        empulse_metrics.cost_loss(y, p, fn_cost=amount, fp_cost=5.0, tp_cost=5.0), rel=1e-12
+    )
+    with pytest.raises(ValueError, match="cost_fn has 3 values but X has 300 rows"):
+        deployed.predict(X, cost_fn=[1.0, 2.0, 3.0], cost_fp=5.0)
+    from sklearn.base import clone
+
+    assert clone(deployed).get_params()["pos_label"] == 1
+
+
+def test_case_bayes_rule_refuses_scores_that_are_not_probabilities():
+    clf = cw.Classifier.from_scores(Y, S * 3, name="m", cost_fn=10.0, cost_fp=1.0)
+    with pytest.raises(ValueError, match="not probabilities"):
+        cw.case_bayes_rule(clf)

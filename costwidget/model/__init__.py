@@ -18,6 +18,12 @@ from .comparison.ranges import (
 from .comparison.roc_summary import roc_auc, roc_point_at_threshold, scores_are_probabilities
 from .comparison.selection import SelectionComparison, parameter_selection, ratio_to_pcf
 from .comparison.thesis_search import thesis_optimized_search
+from .decisions.case_bayes import (
+    CaseBayesClassifier,
+    CaseBayesRule,
+    case_bayes_rule,
+    per_case_rule_table,
+)
 from .decisions.constraints import ConstrainedPoint
 from .decisions.decide import Decision, decide
 from .decisions.decision_curve import (
@@ -183,4 +189,8 @@ __all__ = [
     "roc_auc",
     "roc_point_at_threshold",
     "scores_are_probabilities",
+    "CaseBayesClassifier",
+    "CaseBayesRule",
+    "case_bayes_rule",
+    "per_case_rule_table",
 ]

@@ -190,11 +190,21 @@ def _one_cost(value, arg: str, n: int) -> np.ndarray:
 
 
 def check_case_costs(
-    is_pos, weights, *, cost_fn=None, cost_fp=None, cost_tp=None, cost_tn=None, names=None
+    is_pos,
+    weights,
+    *,
+    cost_fn=None,
+    cost_fp=None,
+    cost_tp=None,
+    cost_tn=None,
+    names=None,
+    both_sides=True,
 ) -> CaseCosts | None:
     """The per-case costs, checked; None when none of the four is given.
 
     A cost not given is 0 (as in empulse). Each is a number or one number per case.
+    ``both_sides=False`` skips the check that some case is worth flagging and some passing
+    (new cases to decide need no cost curve).
 
     Raises
     ------
@@ -225,7 +235,8 @@ def check_case_costs(
         arrays["cost_tn"],
         tuple(names) if names is not None else (None,) * 4,
     )
-    check_both_sides(out)
+    if both_sides:
+        check_both_sides(out)
     return out
 
 
