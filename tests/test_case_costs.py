@@ -285,3 +285,24 @@ def test_case_bayes_rule_refuses_scores_that_are_not_probabilities():
     clf = cw.Classifier.from_scores(Y, S * 3, name="m", cost_fn=10.0, cost_fp=1.0)
     with pytest.raises(ValueError, match="not probabilities"):
         cw.case_bayes_rule(clf)
+
+
+def test_to_estimator_deploys_the_per_case_rule_with_each_cases_costs():
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(400, 2))
+    y = (X[:, 0] + rng.normal(size=400) > 0.8).astype(int)
+    amount = rng.lognormal(3.0, 1.2, 400)
+    model = LogisticRegression().fit(X[:200], y[:200])
+    test = slice(200, None)
+    clf = cw.Classifier.from_estimator(
+        model, X[test], y[test], name="lr", cost_fn=amount[test], cost_fp=8.0, cost_tp=8.0
+    )
+    rule = cw.case_bayes_rule(clf, cost_fn=2.0)
+    deployed = cw.to_estimator(clf, rule)
+    flags = deployed.predict(X[test], cost_fn=amount[test], cost_fp=8.0, cost_tp=8.0)
+    assert np.array_equal(flags == 1, rule.flagged)
+    p = model.predict_proba(X[test])[:, 1]
+    by_hand = p * (2.0 * amount[test] - 8.0) > (1 - p) * 8.0
+    assert np.array_equal(rule.flagged, by_hand)

@@ -313,6 +313,10 @@ class ClassifierConstructors:
         name=None,
         response_method="auto",
         groups=None,
+        cost_fn=None,
+        cost_fp=None,
+        cost_tp=None,
+        cost_tn=None,
     ):
         """Evaluate a scikit-learn estimator: fitted and scored on test data, or cross-validated.
 
@@ -340,6 +344,8 @@ class ClassifierConstructors:
         response_method : {"auto", "predict_proba", "decision_function"}
         groups : array-like, optional
             Group labels for group splitters.
+        cost_fn, cost_fp, cost_tp, cost_tn : float or array-like of shape (n_samples,), optional
+            Per-case costs, as in :meth:`from_scores`.
 
         Returns
         -------
@@ -376,6 +382,10 @@ class ClassifierConstructors:
                 groups=groups,
             ),
             name=label,
+            cost_fn=cost_fn,
+            cost_fp=cost_fp,
+            cost_tp=cost_tp,
+            cost_tn=cost_tn,
         )
 
     @classmethod

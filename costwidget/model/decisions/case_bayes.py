@@ -29,6 +29,7 @@ __all__ = [
     "CaseBayesClassifier",
     "case_bayes_flags",
     "case_bayes_rule",
+    "case_bayes_estimator",
     "per_case_rule_table",
 ]
 
@@ -284,3 +285,31 @@ class CaseBayesClassifier:
         )
         other = [c for c in classes if c != self.pos_label][0]
         return np.where(flags, self.pos_label, other)
+
+
+def case_bayes_estimator(clf, rule: CaseBayesRule) -> CaseBayesClassifier:
+    """The per-case rule deployed: a :class:`CaseBayesClassifier` around the classifier's
+    estimator (``to_estimator(clf, case_bayes_rule(clf))``), with the rule's multipliers.
+
+    Raises
+    ------
+    ValueError
+        For a classifier not made from an estimator, or scored by ``decision_function`` (the
+        per-case rule needs probabilities).
+    """
+    source = getattr(clf, "estimator_source", None)
+    if source is None or source.response_method != "predict_proba":
+        raise ValueError(
+            f"{clf.name!r} was not scored by a scikit-learn estimator's predict_proba; build it "
+            "with Classifier.from_estimator(..., response_method='predict_proba', cost_fn=...) "
+            "to deploy the per-case rule as an estimator."
+        )
+    out = CaseBayesClassifier(
+        source.estimator,
+        pos_label=source.pos_label,
+        cost_fn_multiplier=rule.cost_fn,
+        cost_fp_multiplier=rule.cost_fp,
+    )
+    if source.cross_validated:
+        out.fit(source.X, source.y)
+    return out
