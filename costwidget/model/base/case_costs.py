@@ -38,7 +38,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["CaseCosts", "COST_ARGUMENTS", "check_case_costs", "frame_cost_columns", "frame_costs"]
+__all__ = [
+    "CaseCosts",
+    "SummedCosts",
+    "COST_ARGUMENTS",
+    "check_case_costs",
+    "frame_cost_columns",
+    "frame_costs",
+]
 
 #: The four per-case cost arguments, in the order of the confusion matrix's cells.
 COST_ARGUMENTS = ("cost_fn", "cost_fp", "cost_tp", "cost_tn")
@@ -141,6 +148,22 @@ class CaseCosts:
         w = self.case_weights(p_pos)
         gain = keep - flag
         return gain > 0, w * np.abs(gain), float(np.sum(w * np.minimum(flag, keep)))
+
+    def twin(self, clf, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
+        """``(twin, (P, N, F, W))``: the classifier of the cost-weighted cases at these
+        multipliers and p(+) (without ``case_costs``), and its cost totals, floor and weight."""
+        check_both_sides(self, m_fn, m_fp, p_pos)
+        pos, w, floor = self.roc_weights(m_fn, m_fp, p_pos)
+        twin = type(clf).from_scores(
+            pos,
+            clf.sample.scores,
+            name=clf.name,
+            pos_label=True,
+            sample_weight=w,
+            instance=clf.sample.instance,
+        )
+        total = float(np.sum(self.case_weights(p_pos)))
+        return twin, (float(w[pos].sum()), float(w[~pos].sum()), floor, total)
 
     def cost_per_case(self, flagged, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None) -> float:
         """Money per case of deciding the cases as ``flagged`` (bool, or a probability of
@@ -280,3 +303,78 @@ def frame_costs(part, **costs) -> dict:
     }
     out["_cost_names"] = tuple(v if isinstance(v, str) else None for v in costs.values())
     return out
+
+
+@dataclass(frozen=True, eq=False)
+class SummedCosts:
+    """Per-case costs summed by an engine (``from_duckdb``): per row of (score, label) group,
+    the cost-weighted class totals and the floor (see the module), not each case's costs.
+
+    The cost-weighted ROC is exact, and so is the money per case at the costs as given, for
+    any ``p_pos`` (a class's factor scales its rows, so no case changes sides). Multipliers
+    other than 1 move cases across sides one by one: they need the cases (``from_frame``).
+
+    Parameters
+    ----------
+    key, low, high : ndarray
+        The rows' score keys and, when rounded, their lowest and highest raw scores (else None).
+    is_pos : ndarray of bool
+        Whether the row's label is the positive class.
+    gain, loss, floor, weight : ndarray of float64
+        Per row: the weight counting as positive, as negative, ``Σ w·min(f, q)``, and ``Σ w``.
+    names : tuple of (str or None)
+        The cost columns (as :class:`CaseCosts`).
+    """
+
+    key: np.ndarray
+    low: np.ndarray | None
+    high: np.ndarray | None
+    is_pos: np.ndarray
+    gain: np.ndarray
+    loss: np.ndarray
+    floor: np.ndarray
+    weight: np.ndarray
+    names: tuple = (None, None, None, None)
+
+    @property
+    def prior(self) -> float:
+        return float(self.weight[self.is_pos].sum() / self.weight.sum())
+
+    def _factors(self, p_pos):
+        if p_pos is None:
+            return np.ones(len(self.key))
+        prior, p = self.prior, float(p_pos)
+        up = p / prior if prior > 0 else 0.0
+        down = (1.0 - p) / (1.0 - prior) if prior < 1 else 0.0
+        return np.where(self.is_pos, up, down)
+
+    def twin(self, clf, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
+        """As :meth:`CaseCosts.twin`; multipliers other than 1 are refused (see above)."""
+        if m_fn != 1.0 or m_fp != 1.0:
+            raise ValueError(
+                f"{clf.name!r} has per-case costs summed in the database, which give the exact "
+                "curve at the costs as given (cost_fn=1, cost_fp=1) only: a multiplier moves "
+                "cases from one side to the other one by one. Decide at cost_fn=1.0, "
+                "cost_fp=1.0, or load the rows with Classifier.from_frame(..., cost_fn='col')."
+            )
+        from ..kernels.counts import counts_classifier
+
+        r = self._factors(p_pos)
+        gain, loss = self.gain * r, self.loss * r
+        if not (gain.sum() > 0 and loss.sum() > 0):
+            raise ValueError(
+                "With these costs no case is cheaper flagged than passed, or none cheaper "
+                "passed: there is no cost curve; check the cost columns."
+            )
+        twin = counts_classifier(
+            type(clf),
+            self.key,
+            gain,
+            loss,
+            name=clf.name,
+            low=self.low,
+            high=self.high,
+            weights=True,
+        )
+        totals = (float(gain.sum()), float(loss.sum()), float(np.sum(self.floor * r)))
+        return twin, (*totals, float(np.sum(self.weight * r)))

@@ -25,7 +25,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..base.case_costs import check_both_sides
 from ..kernels.costs import cost_scale
 from ..kernels.validation import check_probability
 
@@ -112,20 +111,7 @@ def data_prior(classifiers) -> float:
 
 @lru_cache(maxsize=64)
 def _weighted(clf, m_fn: float, m_fp: float, p_pos):
-    cc = clf.case_costs
-    check_both_sides(cc, m_fn, m_fp, p_pos)
-    pos, w, floor = cc.roc_weights(m_fn, m_fp, p_pos)
-    twin = type(clf).from_scores(
-        pos,
-        clf.sample.scores,
-        name=clf.name,
-        pos_label=True,
-        sample_weight=w,
-        instance=clf.sample.instance,
-    )
-    p, n = float(w[pos].sum()), float(w[~pos].sum())
-    total = float(np.sum(cc.case_weights(p_pos)))
-    return twin, (p, n, floor, total)
+    return clf.case_costs.twin(clf, m_fn, m_fp, p_pos)
 
 
 def cost_weighted(clf, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
