@@ -135,3 +135,25 @@ def test_the_old_keywords_still_work_with_a_deprecation_warning(spark, frame):
         got = cw.from_spark(df, score="p", model="model", pos_label="fraud")
     ref = cw.Classifier.from_frame(frame, pos_label="fraud")
     _assert_same(got["logit"], ref["logit"])
+
+
+def test_per_case_costs_are_summed_as_duckdb_sums_them(spark, frame):
+    pytest.importorskip("duckdb")
+    import duckdb
+
+    rng = np.random.default_rng(5)
+    costly = frame.assign(amount=rng.lognormal(3.0, 1.5, len(frame)), fee=2.0)
+    costly.loc[7, "amount"] = 0.5  # a fraud cheaper missed than caught counts on the other side
+    kwargs = dict(pos_label="fraud", fold=None, cost_fn="amount", cost_fp="fee", cost_tp=2.0)
+    got = cw.from_spark(spark.createDataFrame(costly), **kwargs)
+    con = duckdb.connect()
+    con.register("t", costly)
+    want = cw.from_duckdb("t", connection=con, **kwargs)
+    for name in want:  # each model scored other cases here: decided one by one
+        _assert_same(got[name], want[name])
+        assert cw.decide([got[name]]).rule.expected_cost == pytest.approx(
+            cw.decide([want[name]]).rule.expected_cost, rel=1e-12
+        )
+    bad = costly.assign(amount=costly["amount"].where(costly.index != 3, np.nan))
+    with pytest.raises(ValueError, match=r"Column 'amount' \(cost_fn=\) has 1 missing"):
+        cw.from_spark(spark.createDataFrame(bad), **kwargs)

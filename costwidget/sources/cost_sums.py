@@ -24,7 +24,14 @@ import numpy as np
 
 from ..model import COST_ARGUMENTS, SummedCosts, with_case_costs
 
-__all__ = ["cost_items", "cost_select", "cost_sums", "summed_costs", "attach_costs"]
+__all__ = [
+    "cost_items",
+    "cost_select",
+    "cost_sums",
+    "spark_cost_columns",
+    "summed_costs",
+    "attach_costs",
+]
 
 _ALIAS = {"cost_fn": "c_fn", "cost_fp": "c_fp", "cost_tp": "c_tp", "cost_tn": "c_tn"}
 
@@ -76,6 +83,36 @@ def cost_sums(weighted: bool) -> str:
         for arg in COST_ARGUMENTS
     ]
     return ", ".join(sums + bad)
+
+
+def spark_cost_columns(F, costs: tuple, col, weighted: bool):
+    """The same as :func:`cost_select` and :func:`cost_sums` for Spark: ``(select items,
+    aggregates)``; ``col`` makes a column of a name, ``F`` is ``pyspark.sql.functions``."""
+    given = dict(costs)
+    items = []
+    for arg in COST_ARGUMENTS:
+        value = given.get(arg, 0.0)
+        c = col(F, value) if isinstance(value, str) else F.lit(value)
+        items.append(c.cast("double").alias(_ALIAS[arg]))
+    w = F.col("w") if weighted else F.lit(1.0)
+    zero = F.lit(0.0)
+
+    def pair(a, b):
+        return F.col(_ALIAS[a]) - F.col(_ALIAS[b])
+
+    aggs = [
+        F.sum(F.greatest(pair("cost_fn", "cost_tp"), zero) * w).alias("g_pos"),
+        F.sum(F.greatest(pair("cost_tp", "cost_fn"), zero) * w).alias("l_pos"),
+        F.sum(F.least(F.col("c_fn"), F.col("c_tp")) * w).alias("f_pos"),
+        F.sum(F.greatest(pair("cost_tn", "cost_fp"), zero) * w).alias("g_neg"),
+        F.sum(F.greatest(pair("cost_fp", "cost_tn"), zero) * w).alias("l_neg"),
+        F.sum(F.least(F.col("c_fp"), F.col("c_tn")) * w).alias("f_neg"),
+    ]
+    for arg in COST_ARGUMENTS:
+        c = F.col(_ALIAS[arg])
+        bad = c.isNull() | F.isnan(c) | (F.abs(c) == F.lit(float("inf")))
+        aggs.append(F.sum(F.when(bad, 1).otherwise(0)).alias(f"bad_{_ALIAS[arg]}"))
+    return items, aggs
 
 
 def summed_costs(table, costs: tuple, is_pos: np.ndarray):
