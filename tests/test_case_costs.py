@@ -377,3 +377,21 @@ def test_from_duckdb_refuses_bad_cost_columns_by_name():
         cw.from_duckdb("text", connection=con, cost_fn="Amount", cost_fp=1.0)
     with pytest.raises(TypeError, match="cost_fp must be the name of a column"):
         cw.from_duckdb("scored", connection=con, cost_fn="Amount", cost_fp=[1.0, 2.0])
+
+
+@pytest.mark.parametrize("n", [7, 5000, 150_000])  # the last one in two threads
+def test_cost_weighted_counts_equal_the_weighted_roc_counts(n):
+    from costwidget.model.base.case_weighted_roc import cost_weighted_counts
+    from costwidget.model.kernels.roc import roc_counts
+
+    rng = np.random.default_rng(n)
+    side = rng.random(n) < 0.3
+    side[:2] = [True, False]
+    scores = np.round(rng.normal(size=n), 2)  # ties across the median cut
+    weights = rng.pareto(1.2, n) * (rng.random(n) < 0.9)
+    weights[:2] = 1.0
+    got, want = cost_weighted_counts(side, scores, weights), roc_counts(side, scores, weights)
+    assert np.array_equal(got.thresholds, want.thresholds)
+    assert got.exponent == want.exponent
+    np.testing.assert_allclose(got.tp, want.tp, rtol=1e-12)
+    np.testing.assert_allclose(got.fp, want.fp, rtol=1e-12)

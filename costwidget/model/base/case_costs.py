@@ -149,11 +149,16 @@ class CaseCosts:
         gain = keep - flag
         return gain > 0, w * np.abs(gain), float(np.sum(w * np.minimum(flag, keep)))
 
+    def checked_roc_weights(self, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
+        """:meth:`roc_weights`, refusing costs that leave a side without weight."""
+        pos, w, floor = self.roc_weights(m_fn, m_fp, p_pos)
+        _refuse_one_side(float(w[pos].sum()), float(w[~pos].sum()))
+        return pos, w, floor
+
     def twin(self, clf, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
         """``(twin, (P, N, F, W))``: the classifier of the cost-weighted cases at these
         multipliers and p(+) (without ``case_costs``), and its cost totals, floor and weight."""
-        check_both_sides(self, m_fn, m_fp, p_pos)
-        pos, w, floor = self.roc_weights(m_fn, m_fp, p_pos)
+        pos, w, floor = self.checked_roc_weights(m_fn, m_fp, p_pos)
         twin = type(clf).from_scores(
             pos,
             clf.sample.scores,
@@ -265,8 +270,10 @@ def check_case_costs(
 
 def check_both_sides(costs: CaseCosts, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
     """Refuse costs under which no case is worth flagging, or none worth passing."""
-    pos, w, _ = costs.roc_weights(m_fn, m_fp, p_pos)
-    gain, loss = float(w[pos].sum()), float(w[~pos].sum())
+    costs.checked_roc_weights(m_fn, m_fp, p_pos)
+
+
+def _refuse_one_side(gain: float, loss: float) -> None:
     if gain > 0 and loss > 0:
         return
     what = "no case is cheaper flagged than passed" if gain == 0 else "no case is cheaper passed"

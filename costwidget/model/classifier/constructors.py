@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..base.case_costs import check_case_costs, frame_cost_columns, frame_costs
+from ..base.case_weighted_roc import cost_weighted_counts
 from ..kernels.roc import RocCounts, roc_counts
 from ..kernels.sample import (
     ScoredSample,
@@ -137,10 +138,13 @@ class ClassifierConstructors:
             cost_tp=cost_tp,
             cost_tn=cost_tn,
             names=_cost_names,
+            both_sides=False,
         )
-        if costs is not None:  # the cost-weighted cases stand for the cases from here on
-            is_pos, weights, _ = costs.roc_weights()
-        counts = roc_counts(is_pos, y_score, weights)
+        if costs is None:
+            counts = roc_counts(is_pos, y_score, weights)
+        else:  # the cost-weighted cases stand for the cases from here on
+            is_pos, weights, _ = costs.checked_roc_weights()
+            counts = cost_weighted_counts(is_pos, y_score, weights)
         # The same label memory means the same cases in the same order (known, not guessed).
         token = case_token_of(y_arr)
         if folds is None:
