@@ -9,8 +9,8 @@ sums, with the case's weight ``w`` (1 without ``sample_weight``):
 * for the negative label: ``greatest(tn − fp, 0)·w``, ``greatest(fp − tn, 0)·w`` and
   ``least(fp, tn)·w``,
 
-which are the cost-weighted cases of :mod:`costwidget.model.base.case_costs` (Fawcett 2006,
-sec. 3-4). The label of a group is known only after the query (``pos_label`` is resolved on
+which are the cost-weighted cases of :mod:`costwidget.model.base.case_costs` (after Fawcett 2006,
+"ROC graphs with instance-varying costs"). The label of a group is known only after the query (``pos_label`` is resolved on
 the labels found), so the group returns both pairs and the label picks one here. A NULL, NaN
 or infinite cost is counted per group and refused by name, so that it cannot hide in a sum.
 """

