@@ -395,3 +395,9 @@ def test_cost_weighted_counts_equal_the_weighted_roc_counts(n):
     assert got.exponent == want.exponent
     np.testing.assert_allclose(got.tp, want.tp, rtol=1e-12)
     np.testing.assert_allclose(got.fp, want.fp, rtol=1e-12)
+
+
+def test_the_widget_refuses_per_case_costs_it_cannot_show_yet():
+    clf = cw.Classifier.from_scores(Y, S, name="m", cost_fn=[5.0, 1, 2, 3, 4], cost_fp=1.0)
+    with pytest.raises(ValueError, match="per-case costs, which the widget does not show yet"):
+        cw.CostWidget([clf])
