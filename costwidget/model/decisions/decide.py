@@ -578,7 +578,12 @@ def decide(
     'Under the constraint, deploy m at score ≥ 0.59: 0.4 per case (FPR 0 %, TPR 75 %)'
     """
     setting = per_case_setting(
-        _shown(classifiers), p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, constraint=constraint
+        _shown(classifiers),
+        p_pos=p_pos,
+        cost_fn=cost_fn,
+        cost_fp=cost_fp,
+        constraint=constraint,
+        honest=honest,
     )
     parts_in, p_pos, cost_fn, cost_fp = setting.arguments
     max_fpr, capacity, n_pos, n_neg = _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg)

@@ -129,7 +129,7 @@ def cost_weighted(clf, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
 
 
 def per_case_setting(
-    classifiers, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constraint="none"
+    classifiers, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constraint="none", honest=None
 ) -> CostSetting:
     """The per-class arguments that decide among ``classifiers`` exactly (see the module).
 
@@ -141,7 +141,8 @@ def per_case_setting(
     ------
     ValueError
         When per-case and per-class classifiers are mixed, when classifiers have different
-        cases or costs, and for a constraint (the limits count cases, the twins weigh money).
+        cases or costs, for a constraint (the limits count cases, the twins weigh money), and
+        for honest curves (in NEC, not money).
     """
     per_case = [c for c in classifiers if getattr(c, "case_costs", None) is not None]
     if not per_case:
@@ -151,6 +152,12 @@ def per_case_setting(
         raise ValueError(
             "Some classifiers have per-case costs and some do not: their costs are not in the "
             "same units. Build all of them with the same cost_fn=/cost_fp=/cost_tp=/cost_tn=."
+        )
+    if honest:
+        raise ValueError(
+            "honest= with per-case costs is not supported yet: the honest curves are in NEC of "
+            "the cost-weighted cases, not money per case. Decide without honest=, and read "
+            "clf.honest_cost() as NEC."
         )
     if constraint != "none":
         raise ValueError(
