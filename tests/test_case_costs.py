@@ -403,3 +403,15 @@ def test_the_widget_refuses_per_case_costs_it_cannot_show_yet():
     clf = cw.Classifier.from_scores(Y, S, name="m", cost_fn=[5.0, 1, 2, 3, 4], cost_fp=1.0)
     with pytest.raises(ValueError, match="per-case costs, which the widget does not show yet"):
         cw.CostWidget([clf])
+
+
+def test_the_case_cost_benchmark_runs():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_case_costs.py"
+    spec = importlib.util.spec_from_file_location("bench_case_costs", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    r = bench.bench(5000, repeats=1)
+    assert r["ratio_per_case_to_per_class"] > 0 and r["decide_per_case_new_multipliers_s"] > 0
