@@ -109,7 +109,7 @@ def data_prior(classifiers) -> float:
     return float(priors[0])
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)  # a twin of 10^6 cases holds tens of MB: keep few
 def _weighted(clf, m_fn: float, m_fp: float, p_pos):
     return clf.case_costs.twin(clf, m_fn, m_fp, p_pos)
 
