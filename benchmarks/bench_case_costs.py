@@ -1,6 +1,7 @@
 """Per-case costs against per-class costs: the cost-weighted curve as a ratio to the plain one.
 
-Run ``python benchmarks/bench_case_costs.py`` (10^6 cases; about a minute). Both sides are timed
+Run ``python benchmarks/bench_case_costs.py`` (10^6 cases; about a minute; ``--duckdb 10000000``
+adds ``from_duckdb`` over a Parquet file with and without the cost columns). Both sides are timed
 in the same run, on the same labels and scores:
 
 * ``per_class``: ``Classifier.from_scores(y, s).envelope`` (the curve of per-class costs);
@@ -73,10 +74,36 @@ def bench(n: int = 10**6, repeats: int = 5) -> dict:
     }
 
 
+def bench_duckdb(n: int, repeats: int = 3) -> dict:
+    """``from_duckdb`` over a Parquet file of ``n`` rows, with and without the cost columns
+    (summed in DuckDB), in the same run."""
+    import os
+    import tempfile
+
+    import pandas as pd
+
+    y, s, amount, fee = data(n)
+    frame = pd.DataFrame({"label": y.astype(int), "score": np.round(s, 4), "amount": amount})
+    with tempfile.TemporaryDirectory(prefix="costwidget-bench-") as tmp:
+        path = os.path.join(tmp, "scores.parquet")
+        frame.to_parquet(path)
+        del frame
+
+        def plain():
+            return cw.from_duckdb(path, model=None)
+
+        def costly():
+            return cw.from_duckdb(path, model=None, cost_fn="amount", cost_fp=fee, cost_tp=fee)
+
+        t_plain, t_cost = min_time(plain, repeats), min_time(costly, repeats)
+    return {"n": n, "duckdb_s": t_plain, "duckdb_costs_s": t_cost, "ratio": t_cost / t_plain}
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10**6)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--duckdb", type=int, default=0, help="rows for from_duckdb (0: skip)")
     args = parser.parse_args(argv)
     r = bench(args.n, args.repeats)
     print(
@@ -90,6 +117,12 @@ def main(argv=None) -> dict:
         f"({r['ratio_decide_per_case_to_curve_per_class']:.2f}x the per-class curve); "
         f"decide per class {r['decide_per_class_s'] * 1e3:.1f} ms"
     )
+    if args.duckdb:
+        r["duckdb"] = db = bench_duckdb(args.duckdb)
+        print(
+            f"from_duckdb, {db['n']:.0e} rows (scores to 4 decimals): {db['duckdb_s']:.2f} s, "
+            f"with the costs summed {db['duckdb_costs_s']:.2f} s -> {db['ratio']:.2f}x"
+        )
     print(json.dumps(r))
     return r
 
