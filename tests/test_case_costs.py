@@ -415,3 +415,16 @@ def test_the_case_cost_benchmark_runs():
     spec.loader.exec_module(bench)
     r = bench.bench(5000, repeats=1)
     assert r["ratio_per_case_to_per_class"] > 0 and r["decide_per_case_new_multipliers_s"] > 0
+
+
+def test_operating_point_of_a_per_case_classifier_is_money_per_case():
+    y, scores, w, amount, fee, tn = _data_set(3)
+    clf = cw.Classifier.from_scores(
+        y, scores["b"], name="b", sample_weight=w, cost_fn=amount, cost_fp=fee, cost_tp=fee
+    )
+    n = len(y)
+    for m in (1.0, 3.0):
+        cells = (m * amount, np.full(n, fee), np.full(n, fee), np.zeros(n))
+        op = clf.operating_point(cost_fn=m)
+        assert op.expected_cost == pytest.approx(_brute(y, scores["b"], w, *cells), rel=1e-9)
+        assert op.expected_cost == pytest.approx(_money(y, scores["b"] >= op.threshold, w, *cells))

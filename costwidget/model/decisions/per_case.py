@@ -28,7 +28,13 @@ import numpy as np
 from ..kernels.costs import cost_scale
 from ..kernels.validation import check_probability
 
-__all__ = ["CostSetting", "per_case_setting", "cost_weighted", "data_prior"]
+__all__ = [
+    "CostSetting",
+    "per_case_setting",
+    "per_case_operating_point",
+    "cost_weighted",
+    "data_prior",
+]
 
 
 @dataclass(frozen=True)
@@ -186,3 +192,15 @@ def per_case_setting(
     return CostSetting(
         list(twins), p / (p + n), per_case_scale, per_case_scale, given, floor / total
     )
+
+
+def per_case_operating_point(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0):
+    """``clf.operating_point`` of a classifier with per-case costs: the optimal vertex of its
+    cost-weighted twin at the multipliers, with the money per case (see the module)."""
+    from ..base.results import OperatingPoint
+
+    setting = per_case_setting([clf], p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp)
+    twin = setting.classifiers[0]
+    op = twin.best(setting.p_pos)  # the twin's PCF(+) is P / (P + N)
+    money = setting.offset + op.nec * setting.cost_fn
+    return OperatingPoint(op.pcf, op.threshold, op.fpr, op.tpr, op.nec, float(money))
