@@ -150,8 +150,13 @@ def test_from_frame_cost_columns_equal_the_arrays():
     d = cw.decide(models)
     n = len(y)
     cells = (amount, np.full(n, fee), np.full(n, fee), np.zeros(n))
-    want = min(_brute(y, s, np.ones(n), *cells) for s in scores.values())
-    assert d.rule.expected_cost == pytest.approx(want, rel=1e-9)
+    brute = {k: _brute(y, s, np.ones(n), *cells) for k, s in scores.items()}
+    best = min(brute, key=brute.get)
+    assert brute[best] < max(brute.values())  # one is cheaper: the choice is tested
+    assert d.chosen == best
+    assert d.rule.expected_cost == pytest.approx(brute[best], rel=1e-9)
+    deployed = scores[best] >= d.rule.threshold
+    assert _money(y, deployed, np.ones(n), *cells) == pytest.approx(brute[best], rel=1e-9)
 
 
 # ------------------------------------------------------------------------------ bad input
