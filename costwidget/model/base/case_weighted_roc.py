@@ -86,7 +86,9 @@ def cost_weighted_counts(positive, scores, weights) -> RocCounts:
     if len(scores) < _PARALLEL_MIN:
         th, tp, fp = _points(*_sorted_range(scores, signed))
     else:
-        cut = np.partition(scores, len(scores) // 2)[len(scores) // 2]
+        # The median of every 64th score: a cut near the middle is enough (any cut is exact).
+        every = scores[::64]
+        cut = np.partition(every, len(every) // 2)[len(every) // 2]
         high = scores >= cut
         low_job = _executor().submit(_sorted_range, scores[~high], signed[~high])
         th_h, tp_h, fp_h = _points(*_sorted_range(scores[high], signed[high]))
