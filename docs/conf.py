@@ -39,7 +39,15 @@ extensions = [
 # each. The widget's output is its interactive page (no kernel, no network), and the scale
 # notebook runs at a size that builds in seconds (its 10^8-row figures are quoted on the page).
 EXAMPLES = HERE / "examples"
-NOTEBOOKS = ["tour", "threshold_choice", "new_data", "uncertainty", "thesis", "scale"]
+NOTEBOOKS = [
+    "tour",
+    "threshold_choice",
+    "new_data",
+    "uncertainty",
+    "thesis",
+    "scale",
+    "case_costs",
+]
 EXAMPLES.mkdir(exist_ok=True)
 for name in NOTEBOOKS:
     shutil.copyfile(ROOT / "notebooks" / f"{name}.ipynb", EXAMPLES / f"{name}.ipynb")

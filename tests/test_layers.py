@@ -423,6 +423,10 @@ def test_client_name_check_catches_planted_names(tmp_path):
 
 # Public names, pinned: moving modules must not change what users import (issue 31).
 MODEL_PUBLIC = [
+    "CaseBayesClassifier",
+    "CaseBayesRule",
+    "case_bayes_rule",
+    "per_case_rule_table",
     "Classifier",
     "Comparison",
     "ConstrainedPoint",

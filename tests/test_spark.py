@@ -127,3 +127,25 @@ def test_weights_equal_duckdb_and_from_scores(spark, frame):
     bad = spark.createDataFrame(weighted.assign(w=np.where(weighted.index == 5, -2.0, 1.0)))
     with pytest.raises(ValueError, match=r"Column 'w' \(sample_weight=\) has negative weights"):
         cw.from_spark(bad, model="model", pos_label="fraud", sample_weight="w")
+
+
+def test_per_case_costs_are_summed_as_duckdb_sums_them(spark, frame):
+    pytest.importorskip("duckdb")
+    import duckdb
+
+    rng = np.random.default_rng(5)
+    costly = frame.assign(amount=rng.lognormal(3.0, 1.5, len(frame)), fee=2.0)
+    costly.loc[7, "amount"] = 0.5  # a fraud cheaper missed than caught counts on the other side
+    kwargs = dict(pos_label="fraud", fold=None, cost_fn="amount", cost_fp="fee", cost_tp=2.0)
+    got = cw.from_spark(spark.createDataFrame(costly), **kwargs)
+    con = duckdb.connect()
+    con.register("t", costly)
+    want = cw.from_duckdb("t", connection=con, **kwargs)
+    for name in want:  # each model scored other cases here: decided one by one
+        _assert_same(got[name], want[name])
+        assert cw.decide([got[name]]).rule.expected_cost == pytest.approx(
+            cw.decide([want[name]]).rule.expected_cost, rel=1e-12
+        )
+    bad = costly.assign(amount=costly["amount"].where(costly.index != 3, np.nan))
+    with pytest.raises(ValueError, match=r"Column 'amount' \(cost_fn=\) has 1 missing"):
+        cw.from_spark(spark.createDataFrame(bad), **kwargs)

@@ -18,6 +18,7 @@ from .comparison.ranges import (
 from .comparison.roc_summary import roc_auc, roc_point_at_threshold, scores_are_probabilities
 from .comparison.selection import SelectionComparison, parameter_selection, ratio_to_pcf
 from .comparison.thesis_search import thesis_optimized_search
+from .decisions.case_bayes import CaseBayesClassifier, CaseBayesRule, case_bayes_rule
 from .decisions.constraints import ConstrainedPoint
 from .decisions.decide import CONSTRAINTS, Decision, decide
 from .decisions.decision_curve import (
@@ -35,6 +36,7 @@ from .decisions.operating import (
     snap_pcf,
     zero_cost_note,
 )
+from .decisions.per_case_table import per_case_rule_table
 from .decisions.runner_up import RunnerUpBand, runner_up_band
 from .decisions.threshold_choice import (
     THRESHOLD_CHOICES,
@@ -58,11 +60,13 @@ from .kernels.costs import (
     roc_point_to_cost_line,
 )
 
+# isort: split
 # ----------------------------------------------------------------------------- FOR_CLIENTS
 # What the package's other layers (widget, export, sources, display) need beyond the public API.
 # They use the model only through this namespace; these names are not documented API (not in
 # __all__). tests/test_layers.py checks that clients take nothing else from the model and that
 # every name here is taken by some client. Grouped by the layer folder that defines it.
+from .base.case_costs import COST_ARGUMENTS, SummedCosts, with_case_costs
 from .kernels.counts import counts_classifier
 from .kernels.estimator_scoring import EstimatorSource
 from .kernels.geometry import (
@@ -94,6 +98,10 @@ from .uncertainty.honest import honest_cost, honest_winners
 from .uncertainty.paired import check_pair, difference_band, significant_intervals
 
 FOR_CLIENTS = (
+    # base
+    "COST_ARGUMENTS",
+    "SummedCosts",
+    "with_case_costs",
     # kernels
     "counts_classifier",
     "cost_line_value",
@@ -184,4 +192,8 @@ __all__ = [
     "roc_auc",
     "roc_point_at_threshold",
     "scores_are_probabilities",
+    "CaseBayesClassifier",
+    "CaseBayesRule",
+    "case_bayes_rule",
+    "per_case_rule_table",
 ]

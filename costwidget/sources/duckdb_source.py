@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from .cost_sums import cost_items, cost_select, cost_sums
 from .grouped import (
     Columns,
     check_columns,
@@ -45,6 +46,8 @@ def _inner_select(cols: Columns) -> tuple[list, list]:
         parts.append("f")
     if cols.weight is not None:
         inner.append(f"CAST({_quote(cols.weight)} AS DOUBLE) AS w")
+    if cols.costs:
+        inner += cost_select(cols.costs, _quote)
     return inner, parts
 
 
@@ -70,6 +73,8 @@ def aggregate_sql(cols: Columns, decimals: int | None, view: str = _VIEW) -> str
         count = "count(*) AS n"
     else:
         count = "sum(w) AS n, min(w) AS w_min, count(*) - count(w) AS w_null"
+    if cols.costs:
+        count += ", " + cost_sums(cols.weight is not None)
     groups += ["k", "y"]
     order = ", ".join((["m"] if cols.model is not None else []) + ["k DESC"])
     return (
@@ -198,6 +203,10 @@ def from_duckdb(
     pos_label=None,
     decimals=None,
     connection=None,
+    cost_fn=None,
+    cost_fp=None,
+    cost_tp=None,
+    cost_tn=None,
 ) -> dict:
     """Classifiers counted by DuckDB over Parquet/CSV files, relations or tables.
 
@@ -270,6 +279,12 @@ def from_duckdb(
     connection : duckdb.DuckDBPyConnection, optional
         The connection to read tables from (and files with; default: a cursor
         on one in-memory database per process).
+    cost_fn, cost_fp, cost_tp, cost_tn : str or float, optional
+        Per-case costs (:meth:`Classifier.from_scores`): a column of money per case, or one
+        number. DuckDB sums the cost-weighted counts of each group
+        (:mod:`costwidget.sources.cost_sums`; always grouped, never sorted), so the curves are
+        exact; the classifiers carry the sums (``clf.case_costs``), which :func:`decide`
+        turns into money per case at the costs as given (multipliers 1).
 
     Returns
     -------
@@ -296,11 +311,12 @@ def from_duckdb(
     """
     duckdb = require("duckdb", "duckdb")
     require("pyarrow", "duckdb")
-    cols = columns_from_keywords(y_true, y_score, model, fold, sample_weight)
+    costs = cost_items(cost_fn, cost_fp, cost_tp, cost_tn)
+    cols = columns_from_keywords(y_true, y_score, model, fold, sample_weight, costs)
     decimals = check_decimals(decimals)
     rel, what, kind = _relation(duckdb, source, connection)
     check_columns(cols, rel.columns, rel.types, what)
-    how = "group" if kind == "csv" else plan(rel, cols, decimals)
+    how = "group" if kind == "csv" or costs else plan(rel, cols, decimals)
     sql = aggregate_sql(cols, decimals) if how == "group" else sorted_sql(cols)
     table = _arrow(rel.query(_VIEW, sql))
     return classifiers_from_groups(

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model import Classifier, counts_classifier, missing_columns
+from .cost_sums import attach_costs, summed_costs
 
 __all__ = [
     "Columns",
@@ -83,6 +84,8 @@ class Columns:
     model: str | None = None
     fold: str | None = None
     weight: str | None = None
+    #: ``((argument, column or number), ...)`` of the per-case costs given (cost_sums.py).
+    costs: tuple = ()
 
     def roles(self):
         """(keyword, column name) of each named role: the keyword is what messages quote."""
@@ -94,12 +97,13 @@ class Columns:
                 ("model", self.model),
                 ("fold", self.fold),
                 ("sample_weight", self.weight),
+                *((arg, v) for arg, v in self.costs if isinstance(v, str)),
             )
             if name is not None
         ]
 
 
-def columns_from_keywords(y_true, y_score, model, fold, sample_weight):
+def columns_from_keywords(y_true, y_score, model, fold, sample_weight, costs=()):
     """The :class:`Columns` of an engine's keywords."""
     return Columns(
         score=y_score,
@@ -107,6 +111,7 @@ def columns_from_keywords(y_true, y_score, model, fold, sample_weight):
         model=model,
         fold=fold,
         weight=sample_weight,
+        costs=costs,
     )
 
 
@@ -120,13 +125,15 @@ def check_columns(cols: Columns, available, types, source: str) -> None:
     names = [name for _, name in cols.roles()]
     if len(set(names)) != len(names):
         raise ValueError(
-            f"y_true=, y_score=, model=, fold= and sample_weight= must name "
-            f"different columns, got {dict(cols.roles())!r}."
+            f"y_true=, y_score=, model=, fold=, sample_weight= and the costs must name "
+            f"different columns (one cost column may serve one cost only), got "
+            f"{dict(cols.roles())!r}."
         )
     typed = dict(zip(available, types))
     for role, name, what in (
         ("y_score", cols.score, "scores"),
         ("sample_weight", cols.weight, "weights"),
+        *((arg, v, "costs") for arg, v in cols.costs if isinstance(v, str)),
     ):
         if name is None:
             continue
@@ -365,7 +372,9 @@ def classifiers_from_groups(
     low = high = None
     if rounded:
         low, high = _numpy(table.column("lo"), np.float64), _numpy(table.column("hi"), np.float64)
-    if n is None:  # booleans, summed in int64 by from_counts: no n-row integer temporaries
+    if cols.costs:  # the cost-weighted counts the engine summed (cost_sums.py)
+        pos, neg, floor = summed_costs(table, cols.costs, is_pos)
+    elif n is None:  # booleans, summed in int64 by from_counts: no n-row integer temporaries
         pos, neg = is_pos, ~is_pos
     else:
         pos = np.where(is_pos, n, 0)
@@ -387,9 +396,11 @@ def classifiers_from_groups(
             low=take(low),
             high=take(high),
             score_name=cols.score,
-            weights=cols.weight is not None,
+            weights=cols.weight is not None or bool(cols.costs),
             fold_labels=folds,
         )
+        if cols.costs:
+            clf = attach_costs(clf, rows, key, low, high, is_pos, pos, neg, floor, n, cols.costs)
         out[models[m]] = clf
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .cost_sums import cost_items, spark_cost_columns
 from .grouped import (
     Columns,
     check_columns,
@@ -53,6 +54,9 @@ def aggregate_frame(df, cols: Columns, decimals: int | None):
         # a double and casting back (exact for |k| < 2**53, i.e. any real score).
         items.append(F.floor(s * F.lit(10.0**decimals) + F.lit(0.5)).cast("double").alias("k"))
         aggs = counts + [F.min("s").alias("lo"), F.max("s").alias("hi")]
+    if cols.costs:
+        more, sums = spark_cost_columns(F, cols.costs, _col, cols.weight is not None)
+        items, aggs = items + more, aggs + sums
     groups.insert(len(groups) - 1, "k")
     return df.select(*items).groupBy(*groups).agg(*aggs)
 
@@ -76,6 +80,10 @@ def from_spark(
     sample_weight=None,
     pos_label=None,
     decimals=None,
+    cost_fn=None,
+    cost_fp=None,
+    cost_tp=None,
+    cost_tn=None,
 ) -> dict:
     """Classifiers counted by Spark: ``groupBy`` + ``agg`` on the cluster, only the counts collected.
 
@@ -85,7 +93,8 @@ def from_spark(
     groups: the sorted-rows plan that DuckDB picks for continuous scores
     would collect every row to the driver. Unlike Spark's own
     ``BinaryClassificationMetrics`` (which bins thresholds, ``numBins``), the
-    curve is exact without ``decimals``, and bounded with it.
+    curve is exact without ``decimals``, and bounded with it. Per-case costs
+    (``cost_fn=`` ...) are summed on the cluster as DuckDB sums them.
 
     Examples
     --------
@@ -103,7 +112,8 @@ def from_spark(
 
     if not isinstance(df, DataFrame):
         raise TypeError(f"df must be a pyspark.sql.DataFrame, got {type(df).__name__}.")
-    cols = columns_from_keywords(y_true, y_score, model, fold, sample_weight)
+    costs = cost_items(cost_fn, cost_fp, cost_tp, cost_tn)
+    cols = columns_from_keywords(y_true, y_score, model, fold, sample_weight, costs)
     decimals = check_decimals(decimals)
     types = dict(df.dtypes)
     check_columns(cols, df.columns, [types[c] for c in df.columns], "The DataFrame")

@@ -21,6 +21,13 @@ def named_classifiers(classifiers):
                 f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
                 "Classifier; build one with Classifier.from_scores(...)."
             )
+        if getattr(clf, "case_costs", None) is not None:
+            raise ValueError(
+                f"classifiers[{i}] ({clf.name!r}) has per-case costs, which the widget does not "
+                "show yet (its sliders, headline and page price each class); decide with "
+                "cw.decide(...) and cw.per_case_rule_table(...), or show it built without "
+                "cost_fn=/cost_fp=/cost_tp=/cost_tn=."
+            )
         if clf.name is None:
             clf = clf.renamed(f"classifier {i}")
         out.append(clf)

@@ -86,6 +86,7 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         score_counts=None,
         envelope_error_bound: float = 0.0,
         estimator_source=None,
+        case_costs=None,
     ):
         # Every field is set here, once; free functions read them and never set any.
         self._name = check_name(name)
@@ -111,6 +112,9 @@ class Classifier(ClassifierConstructors, ClassifierTables, ClassifierMeasures, C
         #: How the scores were made from a scikit-learn estimator (``from_estimator``), else None:
         #: what ``to_estimator`` deploys.
         self.estimator_source = estimator_source
+        #: The per-case costs (:class:`~costwidget.model.base.case_costs.CaseCosts`) of a
+        #: classifier built with ``cost_fn=``/``cost_fp=``/``cost_tp=``/``cost_tn=``, else None.
+        self.case_costs = case_costs
 
     @property
     def score_counts(self):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..base.case_costs import check_case_costs, frame_cost_columns, frame_costs
+from ..base.case_weighted_roc import cost_weighted_counts
 from ..kernels.roc import RocCounts, roc_counts
 from ..kernels.sample import (
     ScoredSample,
@@ -48,7 +50,12 @@ class ClassifierConstructors:
         sample_weight=None,
         folds=None,
         instance=None,
+        cost_fn=None,
+        cost_fp=None,
+        cost_tp=None,
+        cost_tn=None,
         _estimator_source=None,
+        _cost_names=None,
     ):
         """Evaluate a scoring classifier: one ROC point per distinct score threshold.
 
@@ -77,6 +84,17 @@ class ClassifierConstructors:
             built over the same ``y_true`` array (the same numpy array or
             pandas column, not equal copies): case ``i`` is then the same
             case in both.
+        cost_fn, cost_fp, cost_tp, cost_tn : float or array-like of shape (n_samples,), optional
+            Costs that differ from case to case (money, as empulse's ``cost_loss``): what a
+            miss, a false alarm, a catch and a correct pass cost for each case; a number is the
+            same for every case, a cost not given is 0. With any of them the classifier is the
+            cost-weighted one (Fawcett 2006): each case weighs what deciding it wrongly costs
+            beyond deciding it rightly, ``cost_fn - cost_tp`` for a positive and ``cost_fp -
+            cost_tn`` for a negative (times ``sample_weight``); a case whose error is the
+            cheaper decision counts on the other side. Its ROC, hull, envelope and operating
+            range are those of the cost-weighted cases, :attr:`n_pos` and :attr:`n_neg` are
+            the cost totals, and :attr:`case_costs` keeps the costs (see the user guide's
+            "Costs per case" page and :mod:`costwidget.model.base.case_costs`).
 
         Returns
         -------
@@ -111,7 +129,21 @@ class ClassifierConstructors:
         weights = check_sample_weight(sample_weight, n)
         ids = None if instance is None else check_instance_ids(instance, n)
         is_pos, pos_label, _ = check_binary_labels(y_arr, pos_label)
-        counts = roc_counts(is_pos, y_score, weights)
+        costs = check_case_costs(
+            is_pos,
+            weights,
+            cost_fn=cost_fn,
+            cost_fp=cost_fp,
+            cost_tp=cost_tp,
+            cost_tn=cost_tn,
+            names=_cost_names,
+            both_sides=False,
+        )
+        if costs is None:
+            counts = roc_counts(is_pos, y_score, weights)
+        else:  # the cost-weighted cases stand for the cases from here on
+            is_pos, weights, _ = costs.checked_roc_weights()
+            counts = cost_weighted_counts(is_pos, y_score, weights)
         # The same label memory means the same cases in the same order (known, not guessed).
         token = case_token_of(y_arr)
         if folds is None:
@@ -121,6 +153,7 @@ class ClassifierConstructors:
                 pos_label=pos_label,
                 sample=ScoredSample(is_pos, y_score, weights, instance=ids, case_token=token),
                 estimator_source=_estimator_source,
+                case_costs=costs,
             )
         labels, codes = split_folds(folds, n, is_pos, weights)
         sample = ScoredSample(is_pos, y_score, weights, codes, instance=ids, case_token=token)
@@ -140,6 +173,7 @@ class ClassifierConstructors:
             sample=sample,
             folds=parts,
             estimator_source=_estimator_source,
+            case_costs=costs,
         )
 
     @classmethod
@@ -153,6 +187,10 @@ class ClassifierConstructors:
         fold=None,
         instance=None,
         pos_label=None,
+        cost_fn=None,
+        cost_fp=None,
+        cost_tp=None,
+        cost_tn=None,
     ):
         """Classifiers from a long DataFrame: one row per (model, instance), one Classifier per model.
 
@@ -181,6 +219,9 @@ class ClassifierConstructors:
             order, and the classifiers cannot be paired: nothing says which
             row of one model is which row of another.
         pos_label : label, optional
+        cost_fn, cost_fp, cost_tp, cost_tn : str or float, optional
+            Per-case costs (see :meth:`from_scores`): the name of a column of money per case,
+            or one number for every case.
 
         Returns
         -------
@@ -211,6 +252,9 @@ class ClassifierConstructors:
                 ("model", model),
                 ("fold", fold),
                 ("instance", instance),
+                *frame_cost_columns(
+                    cost_fn=cost_fn, cost_fp=cost_fp, cost_tp=cost_tp, cost_tn=cost_tn
+                ),
             )
             if c is not None
         ]
@@ -248,6 +292,9 @@ class ClassifierConstructors:
                 pos_label=pos_label,
                 folds=None if fold is None else part[fold].to_numpy(),
                 instance=None if instance is None else part[instance].to_numpy(),
+                **frame_costs(
+                    part, cost_fn=cost_fn, cost_fp=cost_fp, cost_tp=cost_tp, cost_tn=cost_tn
+                ),
             )
         return out
 
@@ -263,6 +310,10 @@ class ClassifierConstructors:
         name=None,
         response_method="auto",
         groups=None,
+        cost_fn=None,
+        cost_fp=None,
+        cost_tp=None,
+        cost_tn=None,
     ):
         """Evaluate a scikit-learn estimator: fitted and scored on test data, or cross-validated.
 
@@ -290,6 +341,8 @@ class ClassifierConstructors:
         response_method : {"auto", "predict_proba", "decision_function"}
         groups : array-like, optional
             Group labels for group splitters.
+        cost_fn, cost_fp, cost_tp, cost_tn : float or array-like of shape (n_samples,), optional
+            Per-case costs, as in :meth:`from_scores`.
 
         Returns
         -------
@@ -326,6 +379,10 @@ class ClassifierConstructors:
                 groups=groups,
             ),
             name=label,
+            cost_fn=cost_fn,
+            cost_fp=cost_fp,
+            cost_tp=cost_tp,
+            cost_tn=cost_tn,
         )
 
     @classmethod

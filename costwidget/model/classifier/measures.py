@@ -75,7 +75,9 @@ class ClassifierMeasures:
         Returns
         -------
         OperatingPoint
-            With ``expected_cost`` per case in the units of the costs.
+            With ``expected_cost`` per case in the units of the costs. With per-case costs
+            (``clf.case_costs``) ``cost_fn``/``cost_fp`` multiply each case's costs, and the
+            point is the cost-weighted one with its money per case, as :func:`decide` gives.
 
         Examples
         --------
@@ -85,6 +87,10 @@ class ClassifierMeasures:
         >>> round(op.nec, 6), round(op.expected_cost, 6)
         (0.3, 3.0)
         """
+        if getattr(self, "case_costs", None) is not None:
+            from ..decisions.per_case import per_case_operating_point
+
+            return per_case_operating_point(self, p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp)
         if p_pos is None:
             if self.prevalence is None:
                 raise ValueError("p_pos is required: this classifier was built from rates only.")

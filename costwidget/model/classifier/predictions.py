@@ -8,7 +8,17 @@ __all__ = ["classifiers_from_predictions"]
 
 
 def classifiers_from_predictions(
-    y_true, scores, *, pos_label=None, sample_weight=None, folds=None, instance=None
+    y_true,
+    scores,
+    *,
+    pos_label=None,
+    sample_weight=None,
+    folds=None,
+    instance=None,
+    cost_fn=None,
+    cost_fp=None,
+    cost_tp=None,
+    cost_tn=None,
 ) -> dict:
     """One :class:`Classifier` per entry of ``scores`` (``{name: y_score}``), all on ``y_true``.
 
@@ -28,6 +38,8 @@ def classifiers_from_predictions(
         The positive class, as in :meth:`Classifier.from_scores`.
     sample_weight, folds, instance : array-like of shape (n_samples,), optional
         As in :meth:`Classifier.from_scores`, the same for every model.
+    cost_fn, cost_fp, cost_tp, cost_tn : float or array-like of shape (n_samples,), optional
+        Per-case costs, as in :meth:`Classifier.from_scores`, the same for every model.
 
     Returns
     -------
@@ -63,6 +75,10 @@ def classifiers_from_predictions(
             sample_weight=sample_weight,
             folds=folds,
             instance=instance,
+            cost_fn=cost_fn,
+            cost_fp=cost_fp,
+            cost_tp=cost_tp,
+            cost_tn=cost_tn,
         )
         for name, s in scores.items()
     }

@@ -27,6 +27,7 @@ from ..kernels.readable import lowest_names, readable, threshold_text
 from .decision_words import headline, honest_words
 from .deploy import DecisionRule, rule_and_next_scores
 from .operating import readout_row
+from .per_case import per_case_setting
 from .runner_up import RunnerUpBand, fitting_band
 
 __all__ = ["Decision", "ClassifierDecision", "DecisionCurvePoint", "decide", "CONSTRAINTS"]
@@ -418,7 +419,7 @@ def _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg):
 def decide(
     classifiers,
     *,
-    p_pos,
+    p_pos=None,
     cost_fn=1.0,
     cost_fp=1.0,
     constraint="none",
@@ -435,10 +436,13 @@ def decide(
     ----------
     classifiers : sequence of Classifier, or dict {name: Classifier}
         The shown classifiers, named, with distinct names (may be empty: nothing is chosen).
-    p_pos : float
-        Deployment prevalence p(+), in [0, 1].
+    p_pos : float, optional
+        Deployment prevalence p(+), in [0, 1]; default the data's (the classifiers' shared
+        prevalence).
     cost_fn, cost_fp : float, default=1.0
-        C(-|+) and C(+|-), >= 0, not both 0.
+        C(-|+) and C(+|-), >= 0, not both 0. For classifiers with per-case costs they multiply
+        each case's ``cost_fn`` and ``cost_fp`` (1: as given), and costs are money per case,
+        all four outcomes counted (:mod:`costwidget.model.decisions.per_case`).
     constraint : {"none", "neyman_pearson", "workforce"}
     max_fpr : float, optional
         Neyman-Pearson: the largest FPR allowed, in [0, 1] (required then).
@@ -520,7 +524,15 @@ def decide(
     >>> d.headline
     'Under the constraint, deploy m at score ≥ 0.59: 0.4 per case (FPR 0 %, TPR 75 %); the capacity of 3 cases moves the rule of m from score ≥ 0.34: +0.2 per case'
     """
-    parts_in = _shown(classifiers)
+    setting = per_case_setting(
+        _shown(classifiers),
+        p_pos=p_pos,
+        cost_fn=cost_fn,
+        cost_fp=cost_fp,
+        constraint=constraint,
+        honest=honest,
+    )
+    parts_in, p_pos, cost_fn, cost_fp = setting.arguments
     max_fpr, capacity, n_pos, n_neg = _check_constraint(constraint, max_fpr, capacity, n_pos, n_neg)
     pcf = float(probability_cost(p_pos, cost_fn, cost_fp))  # validates p(+) and the costs
     p_pos, cost_fn, cost_fp = float(p_pos), float(cost_fn), float(cost_fp)
@@ -529,7 +541,7 @@ def decide(
     costs = (p_pos, cost_fn, cost_fp)
     parts, rows = [], []
     for clf in parts_in:
-        part, row = _part(clf, pcf, costs, scale, constraint, limits)
+        part, row = _part(clf, pcf, costs, scale, constraint, limits, setting)
         parts.append(part)
         rows.append((clf.name, row))
     if honest:
@@ -583,12 +595,13 @@ def decide(
     words = headline(fields, cost_of, band=band, scale=scale, free=free)
     if not on_new_data:
         words += honest_words(rule, scale, pcf, constraint)
-    return Decision(headline=words, **fields)
+    return setting.decision(Decision(headline=words, **fields))
 
 
-def _part(clf, pcf, costs, scale, constraint, limits):
+def _part(clf, pcf, costs, scale, constraint, limits, setting):
     """One classifier's `ClassifierDecision` and readout row: its optimum, the paper's
-    constrained point, and its cheapest allowed rule, each threshold as deployed."""
+    constrained point, and its cheapest allowed rule, each threshold as deployed; costs in
+    money per case where the cases carry their own costs (``setting``, `per_case_setting`)."""
     op = clf.best(pcf)
     if constraint == "neyman_pearson":
         cp = clf.neyman_pearson(limits["max_fpr"])
@@ -597,6 +610,7 @@ def _part(clf, pcf, costs, scale, constraint, limits):
     else:
         cp = None
     rule, (hi_lo, lo_lo) = rule_and_next_scores(clf, *costs, cp, op=op)
+    rule = setting.money(rule)
     # The optimum as deployed (the readout's threshold): the rule itself without a limit.
     free = rule if cp is None else rule_and_next_scores(clf, *costs, None, op=op)[0]
     best = replace(op, threshold=free.threshold)
@@ -610,7 +624,8 @@ def _part(clf, pcf, costs, scale, constraint, limits):
         shown_high=threshold_text(rule.threshold_high),
         shown_low=threshold_text(rule.threshold_low),
     )
-    return part, readout_row(clf, best, asdict(rule) if cp is not None else None, scale=scale)
+    row = readout_row(clf, best, asdict(rule) if cp is not None else None, scale=scale)
+    return part, setting.money_row(row)
 
 
 def _runner_up(cost_of, chosen):

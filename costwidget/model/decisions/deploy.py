@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from ..kernels.costs import expected_cost, probability_cost
 from ..kernels.estimator_scoring import EstimatorSource
 from ..kernels.json_values import jsonable
+from .case_bayes import case_bayes_estimator
 from .operating import cheapest_allowed, deploy_thresholds
 
 __all__ = ["DecisionRule", "EstimatorSource", "decision_rule", "to_estimator"]
@@ -195,8 +196,10 @@ def to_estimator(clf, rule: DecisionRule):
     clf : Classifier
         Made by ``Classifier.from_estimator`` or ``classifiers_from_estimators``
         (it carries ``estimator_source``).
-    rule : DecisionRule
-        From :func:`decision_rule` for this classifier.
+    rule : DecisionRule or CaseBayesRule
+        From :func:`decision_rule` for this classifier, or the per-case Bayes rule
+        (:func:`~costwidget.case_bayes_rule`): then a :class:`~costwidget.CaseBayesClassifier`,
+        whose ``predict(X, cost_fn=..., cost_fp=...)`` takes each new case's costs.
 
     Returns
     -------
@@ -246,6 +249,8 @@ def to_estimator(clf, rule: DecisionRule):
     >>> deployed is None or bool((deployed.predict(X[100:]) == (score >= rule.threshold)).all())
     True
     """
+    if not isinstance(rule, DecisionRule):  # the per-case Bayes rule (case_bayes.py)
+        return case_bayes_estimator(clf, rule)
     source = getattr(clf, "estimator_source", None)
     if source is None:
         raise ValueError(

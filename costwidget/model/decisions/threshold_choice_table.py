@@ -39,6 +39,8 @@ _PRIOR_COLUMNS = (
     "area_score",
     "area_rate",
 )
+#: With per-case costs, the table's last columns (:func:`per_case_rule_table`): money per case.
+PER_CASE_COLUMNS = ("cost_single_threshold", "cost_case_bayes", "cost_trivial")
 COLUMNS = (
     "prior",
     "brier",
@@ -141,7 +143,12 @@ def threshold_choice_table(
         * ``auc``; ``h_measure`` (:func:`h_measure`);
         * ``area_fixed``, ``area_score``, ``area_rate``, ``area_optimal``: the
           area under each method's cost curve over PCF(+) in [0, 1]
-          (Drummond & Holte (2000), eq. 11 with a uniform density).
+          (Drummond & Holte (2000), eq. 11 with a uniform density);
+        * with per-case costs (every classifier built with ``cost_fn=`` ...), the measures
+          above are of the cost-weighted classifiers, and ``cost_single_threshold``,
+          ``cost_case_bayes`` and ``cost_trivial`` follow: the money per case of the
+          cheapest single threshold, of the per-case Bayes rule and of the cheaper trivial
+          rule (:func:`~costwidget.per_case_rule_table`).
 
         Scores outside [0, 1] are not probabilities: ``brier``, ``loss_score``,
         ``calibration_loss`` and ``area_score`` are then NaN, with a warning
@@ -169,4 +176,8 @@ def threshold_choice_table(
     rows = [_row(clf, name, prior, threshold, severity_ratio) for name, clf in named.items()]
     out = pd.DataFrame(rows, index=pd.Index(list(named), name="classifier"), columns=list(COLUMNS))
     out.attrs.update(prior=prior, threshold=threshold, severity_ratio=severity_ratio)
+    if all(getattr(c, "case_costs", None) is not None for c in named.values()) and named:
+        from .per_case_table import per_case_rule_table  # money per case beside the measures above
+
+        out = out.join(per_case_rule_table(named)[list(PER_CASE_COLUMNS)])
     return out

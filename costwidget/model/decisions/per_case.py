@@ -1,0 +1,206 @@
+"""Decisions with costs that differ from case to case, on the per-class machinery, exactly.
+
+A classifier built with per-case costs (``cost_fn=`` ... of ``Classifier.from_scores``) keeps
+them in ``clf.case_costs``. At the multipliers ``m_fn``, ``m_fp`` of :func:`decide` (they
+multiply each case's ``cost_fn`` and ``cost_fp``; 1 = as given) and a prevalence ``p_pos``, its
+cases are weighted again (:meth:`CaseCosts.roc_weights`) into a cost-weighted classifier with
+class totals ``P``, ``N`` over ``W`` cases and the floor cost ``F`` (see
+:mod:`costwidget.model.base.case_costs` for the algebra, after Fawcett (2006), "ROC graphs with instance-varying costs"). That
+classifier, at the per-class operating point
+
+    p' = P / (P + N),  C(-|+) = C(+|-) = (P + N) / W,
+
+has PCF(+) ``p'`` and turns NEC into ``NEC·(P + N) / W``: add ``F / W`` and it is the money
+per case, all four outcomes counted. ``P``, ``N``, ``F`` and ``W`` depend on the labels and
+costs only, not on the scores, so every classifier of the same cases and costs shares them and
+the per-class rule picks the cheapest classifier and threshold, exactly; :func:`decide` asks
+:func:`per_case_setting` for those arguments and :meth:`CostSetting.money` for the money.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+
+from ..kernels.costs import cost_scale
+from ..kernels.validation import check_probability
+
+__all__ = [
+    "CostSetting",
+    "per_case_setting",
+    "per_case_operating_point",
+    "cost_weighted",
+    "data_prior",
+]
+
+
+@dataclass(frozen=True)
+class CostSetting:
+    """What :func:`decide` runs the per-class rule with, and how its costs become money.
+
+    Attributes
+    ----------
+    classifiers : list
+        The classifiers to decide among: the shown ones, or their cost-weighted twins.
+    p_pos, cost_fn, cost_fp : float
+        The per-class operating point to decide at.
+    given : tuple or None
+        ``(p_pos, cost_fn, cost_fp)`` as the user gave them (``p_pos`` filled in), for per-case
+        costs; None for per-class costs (nothing to translate).
+    offset : float
+        ``F / W``: what every rule costs per case beyond ``NEC·(P + N) / W``.
+    """
+
+    classifiers: list
+    p_pos: float
+    cost_fn: float
+    cost_fp: float
+    given: tuple | None = None
+    offset: float = 0.0
+
+    @property
+    def arguments(self) -> tuple:
+        return self.classifiers, self.p_pos, self.cost_fn, self.cost_fp
+
+    def money(self, rule):
+        """The rule with its money per case and the operating point as given."""
+        if self.given is None:
+            return rule
+        p, fn, fp = self.given
+        return replace(
+            rule, expected_cost=rule.expected_cost + self.offset, p_pos=p, cost_fn=fn, cost_fp=fp
+        )
+
+    def money_row(self, row: dict) -> dict:
+        """A readout row with its expected costs in money per case."""
+        if self.given is None:
+            return row
+        out = dict(row)
+        for key in ("expected_cost", "constrained_expected_cost", "expected_cost_honest"):
+            if key in out:
+                out[key] = out[key] + self.offset
+        return out
+
+    def decision(self, d):
+        """The decision with the operating point as the user gave it."""
+        if self.given is None:
+            return d
+        p, fn, fp = self.given
+        return replace(d, p_pos=p, cost_fn=fn, cost_fp=fp)
+
+
+def data_prior(classifiers) -> float:
+    """The shown classifiers' shared prevalence, for ``p_pos=None``; an error when they differ."""
+    priors = []
+    for clf in classifiers:
+        cc = getattr(clf, "case_costs", None)
+        prior = cc.prior if cc is not None else clf.prevalence
+        if prior is None:
+            raise ValueError(
+                f"{clf.name!r} knows only its ROC points (from_roc), not its data's "
+                "prevalence: pass p_pos=."
+            )
+        priors.append(prior)
+    if not priors:
+        return 0.5
+    if max(priors) - min(priors) > 1e-12:
+        raise ValueError(
+            f"p_pos=None takes the data's prevalence, but the classifiers' data differ "
+            f"({', '.join(f'{c.name}: {p:.6g}' for c, p in zip(classifiers, priors))}): "
+            "pass p_pos=."
+        )
+    return float(priors[0])
+
+
+@lru_cache(maxsize=8)  # a twin of 10^6 cases holds tens of MB: keep few
+def _weighted(clf, m_fn: float, m_fp: float, p_pos):
+    return clf.case_costs.twin(clf, m_fn, m_fp, p_pos)
+
+
+def cost_weighted(clf, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
+    """The cost-weighted twin of a classifier with per-case costs, at multipliers and p(+).
+
+    Returns
+    -------
+    twin : Classifier
+        Without ``case_costs``: its cases are the cost-weighted ones.
+    totals : tuple of float
+        ``(P, N, F, W)``: the cost-weighted class totals, the floor cost and the weight of the
+        cases.
+    """
+    return _weighted(clf, float(m_fn), float(m_fp), None if p_pos is None else float(p_pos))
+
+
+def per_case_setting(
+    classifiers, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constraint="none", honest=None
+) -> CostSetting:
+    """The per-class arguments that decide among ``classifiers`` exactly (see the module).
+
+    Per-class classifiers: the arguments as given, ``p_pos`` None filled with the data's
+    prevalence. Per-case classifiers: their cost-weighted twins at the operating point of the
+    module's formula, ``cost_fn``/``cost_fp`` multiplying each case's costs.
+
+    Raises
+    ------
+    ValueError
+        When per-case and per-class classifiers are mixed, when classifiers have different
+        cases or costs, for a constraint (the limits count cases, the twins weigh money), and
+        for honest curves (in NEC, not money).
+    """
+    per_case = [c for c in classifiers if getattr(c, "case_costs", None) is not None]
+    if not per_case:
+        p = data_prior(classifiers) if p_pos is None else p_pos
+        return CostSetting(list(classifiers), p, cost_fn, cost_fp)
+    if len(per_case) != len(classifiers):
+        raise ValueError(
+            "Some classifiers have per-case costs and some do not: their costs are not in the "
+            "same units. Build all of them with the same cost_fn=/cost_fp=/cost_tp=/cost_tn=."
+        )
+    if honest:
+        raise ValueError(
+            "honest= with per-case costs is not supported yet: the honest curves are in NEC of "
+            "the cost-weighted cases, not money per case. Decide without honest=, and read "
+            "clf.honest_cost() as NEC."
+        )
+    if constraint != "none":
+        raise ValueError(
+            f"constraint={constraint!r} with per-case costs is not supported: the limits count "
+            "cases, and the cost-weighted classifiers weigh money. Decide without a constraint, "
+            "or build the classifiers without per-case costs."
+        )
+    cost_scale(0.5, cost_fn, cost_fp)  # validates the multipliers: numbers >= 0, not both 0
+    m_fn, m_fp = float(cost_fn), float(cost_fp)
+    if p_pos is not None:
+        check_probability(p_pos, "p_pos")
+    twins, totals = zip(*(cost_weighted(c, m_fn, m_fp, p_pos) for c in classifiers))
+    ref = np.array(totals[0])
+    for clf, t in zip(classifiers, totals):
+        if not np.allclose(t, ref, rtol=1e-12, atol=0.0):
+            raise ValueError(
+                f"{classifiers[0].name!r} and {clf.name!r} have different per-case costs or "
+                "cases (their cost totals differ): a decision compares classifiers of the "
+                "same cases with the same costs."
+            )
+    p, n, floor, total = (float(v) for v in ref)
+    per_case_scale = (p + n) / total
+    given = (data_prior(classifiers) if p_pos is None else float(p_pos), m_fn, m_fp)
+    if not math.isfinite(per_case_scale):
+        raise ValueError("The cases have no weight: give cases of positive sample_weight.")
+    return CostSetting(
+        list(twins), p / (p + n), per_case_scale, per_case_scale, given, floor / total
+    )
+
+
+def per_case_operating_point(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0):
+    """``clf.operating_point`` of a classifier with per-case costs: the optimal vertex of its
+    cost-weighted twin at the multipliers, with the money per case (see the module)."""
+    from ..base.results import OperatingPoint
+
+    setting = per_case_setting([clf], p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp)
+    twin = setting.classifiers[0]
+    op = twin.best(setting.p_pos)  # the twin's PCF(+) is P / (P + N)
+    money = setting.offset + op.nec * setting.cost_fn
+    return OperatingPoint(op.pcf, op.threshold, op.fpr, op.tpr, op.nec, float(money))

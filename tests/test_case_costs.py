@@ -1,0 +1,435 @@
+"""Costs that differ from case to case: exact against brute force over every threshold and
+against empulse's ``cost_loss``; clear errors for bad costs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import costwidget as cw
+
+
+def _money(y, flagged, w, fn, fp, tp, tn):
+    """Money per case of a decision, every case counted: written out, cell by cell."""
+    total = 0.0
+    for i in range(len(y)):
+        if y[i] == 1:
+            c = tp[i] if flagged[i] else fn[i]
+        else:
+            c = fp[i] if flagged[i] else tn[i]
+        total += w[i] * c
+    return total / np.sum(w)
+
+
+def _brute(y, s, w, fn, fp, tp, tn):
+    """The cheapest single threshold (flag score >= t), over every threshold."""
+    best = np.inf
+    for t in np.concatenate(([np.inf], np.unique(s))):
+        best = min(best, _money(y, s >= t, w, fn, fp, tp, tn))
+    return best
+
+
+def _data_set(seed):
+    """Heavy-tailed amounts, a fixed fee on both flagged outcomes; weights on odd seeds."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(40, 160))
+    y = (rng.random(n) < rng.uniform(0.1, 0.5)).astype(int)
+    if seed % 3 == 0:
+        amount = rng.pareto(1.1, n) * 40.0  # infinite variance
+    else:
+        amount = rng.lognormal(3.0, 1.5, n)
+    fee = float(rng.choice([2.0, 5.0, 15.0]))
+    scores = {
+        "a": np.round(rng.normal(size=n) + 1.2 * y, 1),  # many ties
+        "b": rng.normal(size=n) + 0.6 * y + 0.01 * np.log1p(amount),
+    }
+    w = rng.integers(0, 4, n).astype(float) if seed % 2 else np.ones(n)
+    w[np.flatnonzero(y)[0]] = 1.0  # both classes keep weight
+    w[np.flatnonzero(1 - y)[0]] = 1.0
+    tn = np.zeros(n) if seed % 4 else rng.uniform(0, 3, n)  # some with a cost of passing too
+    return y, scores, w, amount, fee, tn
+
+
+SEEDS = range(14)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("mult", [(1.0, 1.0), (2.0, 1.0), (0.25, 3.0)])
+def test_decide_is_the_cheapest_threshold_by_brute_force(seed, mult):
+    y, scores, w, amount, fee, tn = _data_set(seed)
+    costs = {"cost_fn": amount, "cost_fp": fee, "cost_tp": fee, "cost_tn": tn}
+    models = cw.classifiers_from_predictions(y, scores, sample_weight=w, **costs)
+    m_fn, m_fp = mult
+    d = cw.decide(models, cost_fn=m_fn, cost_fp=m_fp)
+    n = len(y)
+    cells = (m_fn * amount, m_fp * np.full(n, fee), np.full(n, fee), tn)
+    brute = {k: _brute(y, s, w, *cells) for k, s in scores.items()}
+    want = min(brute.values())
+    first = d.of(d.lowest[0])  # the chosen one, or the first of a tie
+    got = first.rule.expected_cost
+    assert abs(got - want) <= 1e-9 * abs(want)
+    # The rule deployed costs what it says, on the data: predictions s >= threshold.
+    deployed = scores[first.name] >= first.rule.threshold
+    assert abs(_money(y, deployed, w, *cells) - got) <= 1e-9 * abs(want)
+    for name, rule_cost in ((c.name, c.rule.expected_cost) for c in d.classifiers):
+        assert abs(rule_cost - brute[name]) <= 1e-9 * abs(brute[name])
+    assert d.cost_fn == m_fn and d.cost_fp == m_fp
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_expected_cost_is_empulse_cost_loss_of_the_deployed_predictions(seed):
+    empulse_metrics = pytest.importorskip("empulse.metrics")
+    y, scores, w, amount, fee, tn = _data_set(seed)
+    models = cw.classifiers_from_predictions(
+        y, scores, sample_weight=w, cost_fn=amount, cost_fp=fee, cost_tp=fee, cost_tn=tn
+    )
+    d = cw.decide(models)
+    rule = d.of(d.lowest[0]).rule
+    flagged = (scores[rule.classifier] >= rule.threshold).astype(int)
+    k = w.astype(int)  # whole weights: a case of weight k is k cases for empulse
+    got = empulse_metrics.cost_loss(
+        np.repeat(y, k),
+        np.repeat(flagged, k),
+        fn_cost=np.repeat(amount, k),
+        fp_cost=fee,
+        tp_cost=fee,
+        tn_cost=np.repeat(tn, k),
+        normalize=True,
+    )
+    assert abs(got - rule.expected_cost) <= 1e-9 * abs(got)
+
+
+def test_a_positive_cheaper_missed_counts_as_a_negative_exactly():
+    # Positives 0 and 1 cost less missed (1) than caught (the fee 10): flagging them is a loss.
+    y = np.array([1, 1, 1, 0, 0, 1, 0])
+    s = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.1])
+    fn = np.array([1.0, 1.0, 100.0, 0, 0, 50.0, 0])
+    clf = cw.Classifier.from_scores(y, s, name="m", cost_fn=fn, cost_fp=10.0, cost_tp=10.0)
+    assert clf.n_pos == pytest.approx(90.0 + 40.0)  # the positives worth catching
+    assert clf.n_neg == pytest.approx(9.0 + 9.0 + 30.0)  # 2 positives, 3 negatives
+    d = cw.decide([clf])
+    want = _brute(y, s, np.ones(7), fn, np.full(7, 10.0), np.full(7, 10.0), np.zeros(7))
+    assert d.rule.expected_cost == pytest.approx(want, rel=1e-12)
+    assert d.rule.threshold == 0.4  # passing the two cheap positives is not possible here
+
+
+def test_p_pos_reweights_the_classes():
+    y, scores, w, amount, fee, tn = _data_set(5)
+    clf = cw.Classifier.from_scores(
+        y, scores["b"], name="b", sample_weight=w, cost_fn=amount, cost_fp=fee, cost_tp=fee
+    )
+    prior = np.sum(w * y) / np.sum(w)
+    p = 0.5
+    ww = w * np.where(y == 1, p / prior, (1 - p) / (1 - prior))
+    n = len(y)
+    want = _brute(y, scores["b"], ww, amount, np.full(n, fee), np.full(n, fee), np.zeros(n))
+    assert cw.decide([clf], p_pos=p).rule.expected_cost == pytest.approx(want, rel=1e-9)
+    assert cw.decide([clf]).p_pos == pytest.approx(prior)
+
+
+def test_p_pos_defaults_to_the_data_prevalence_per_class():
+    y = [0, 0, 1, 1, 0, 1, 0, 0, 0, 1]
+    s = [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.55, 0.3, 0.05, 0.6]
+    m = cw.Classifier.from_scores(y, s, name="m")
+    assert cw.decide([m], cost_fp=4.0).to_dict() == cw.decide([m], p_pos=0.4, cost_fp=4.0).to_dict()
+
+
+def test_from_frame_cost_columns_equal_the_arrays():
+    y, scores, w, amount, fee, tn = _data_set(2)
+    frame = pd.DataFrame(
+        {
+            "label": np.tile(y, 2),
+            "score": np.concatenate([scores["a"], scores["b"]]),
+            "model": ["a"] * len(y) + ["b"] * len(y),
+            "Amount": np.tile(amount, 2),
+        }
+    )
+    models = cw.Classifier.from_frame(frame, cost_fn="Amount", cost_fp=fee, cost_tp=fee)
+    assert models["a"].case_costs.names == ("Amount", None, None, None)
+    d = cw.decide(models)
+    n = len(y)
+    cells = (amount, np.full(n, fee), np.full(n, fee), np.zeros(n))
+    brute = {k: _brute(y, s, np.ones(n), *cells) for k, s in scores.items()}
+    best = min(brute, key=brute.get)
+    assert brute[best] < max(brute.values())  # one is cheaper: the choice is tested
+    assert d.chosen == best
+    assert d.rule.expected_cost == pytest.approx(brute[best], rel=1e-9)
+    deployed = scores[best] >= d.rule.threshold
+    assert _money(y, deployed, np.ones(n), *cells) == pytest.approx(brute[best], rel=1e-9)
+
+
+# ------------------------------------------------------------------------------ bad input
+Y = np.array([0, 1, 1, 0, 1])
+S = np.array([0.1, 0.9, 0.4, 0.3, 0.8])
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"cost_fn": [1.0, np.nan, 2.0, 1.0, 1.0]}, ValueError, "cost_fn has 1 missing"),
+        ({"cost_fp": [1.0, 1.0, 2.0, np.inf, 1.0]}, ValueError, "cost_fp has 1 missing"),
+        ({"cost_fn": [1.0, 2.0]}, ValueError, "cost_fn has 2 values but there are 5 cases"),
+        ({"cost_tp": "Amount"}, TypeError, "cost_tp='Amount' is text"),
+        ({"cost_tn": np.array(["1", "2", "3", "4", "5"])}, TypeError, "cost_tn must be a number"),
+        ({"cost_fn": np.ones((5, 2))}, TypeError, "cost_fn must be a number"),
+        ({"cost_fn": 0.0, "cost_fp": 0.0}, ValueError, "no case is cheaper"),
+    ],
+)
+def test_bad_costs_name_the_argument_and_the_fix(kwargs, error, words):
+    with pytest.raises(error, match=words) as info:
+        cw.Classifier.from_scores(Y, S, **kwargs)
+    text = str(info.value)
+    assert any(fix in text for fix in ("give", "fill", "convert", "check"))
+
+
+def test_from_frame_refuses_a_missing_cost_column_and_arrays():
+    frame = pd.DataFrame({"label": Y, "score": S, "model": "m", "Amount": [1.0, 2, 3, 4, 5]})
+    before = frame.copy()
+    with pytest.raises(ValueError, match="cost_fn") as info:
+        cw.Classifier.from_frame(frame, cost_fn="amount")
+    assert "'amount'" in str(info.value)
+    with pytest.raises(TypeError, match="cost_fp must be the name of a column"):
+        cw.Classifier.from_frame(frame, cost_fn="Amount", cost_fp=np.ones(5))
+    bad = frame.assign(Amount=["1", "2", "x", "4", "5"])
+    with pytest.raises(TypeError, match="cost_fn must be a number"):
+        cw.Classifier.from_frame(bad, cost_fn="Amount")
+    pd.testing.assert_frame_equal(frame, before)
+
+
+def test_decide_refuses_mixed_costs_and_constraints():
+    a = cw.Classifier.from_scores(Y, S, name="a", cost_fn=[5.0, 1, 2, 3, 4], cost_fp=1.0)
+    b = cw.Classifier.from_scores(Y, S, name="b")
+    with pytest.raises(ValueError, match="Some classifiers have per-case costs"):
+        cw.decide([a, b])
+    with pytest.raises(ValueError, match="not supported"):
+        cw.decide([a], constraint="neyman_pearson", max_fpr=0.1)
+    with pytest.raises(ValueError, match="honest= with per-case costs is not supported"):
+        cw.decide([a], honest={"a": None})
+    c = cw.Classifier.from_scores(Y, S, name="c", cost_fn=[5.0, 9, 2, 3, 4], cost_fp=1.0)
+    with pytest.raises(ValueError, match="different per-case costs"):
+        cw.decide([a, c])
+
+
+# ------------------------------------------------------------------------------ per-case Bayes rule
+def _calibrated(seed):
+    """Probabilities that are calibrated by construction: labels drawn from them."""
+    rng = np.random.default_rng(100 + seed)
+    n = 400
+    p = rng.beta(0.6, 2.5, n)
+    y = (rng.random(n) < p).astype(int)
+    amount = rng.pareto(1.3, n) * 30.0
+    return y, p, amount, float(rng.choice([1.0, 4.0]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_case_bayes_rule_is_empulse_cost_loss_on_the_probabilities(seed):
+    empulse_metrics = pytest.importorskip("empulse.metrics")
+    y, p, amount, fee = _calibrated(seed)
+    clf = cw.Classifier.from_scores(y, p, name="m", cost_fn=amount, cost_fp=fee, cost_tp=fee)
+    rule = cw.case_bayes_rule(clf)
+    want = empulse_metrics.cost_loss(y, p, fn_cost=amount, fp_cost=fee, tp_cost=fee, normalize=True)
+    assert abs(rule.expected_cost - want) <= 1e-9 * abs(want)
+    # The rule's cost from its own flags, written out cell by cell.
+    n = len(y)
+    assert rule.expected_cost == pytest.approx(
+        _money(y, rule.flagged, np.ones(n), amount, np.full(n, fee), np.full(n, fee), np.zeros(n)),
+        rel=1e-12,
+    )
+
+
+def test_per_case_rule_table_sets_both_rules_side_by_side():
+    empulse_metrics = pytest.importorskip("empulse.metrics")
+    y, p, amount, fee = _calibrated(1)
+    clf = cw.Classifier.from_scores(y, p, name="m", cost_fn=amount, cost_fp=fee, cost_tp=fee)
+    n = len(y)
+    table = cw.per_case_rule_table(clf)
+    cells = (amount, np.full(n, fee), np.full(n, fee), np.zeros(n))
+    assert table.loc["m", "cost_single_threshold"] == pytest.approx(
+        _brute(y, p, np.ones(n), *cells), rel=1e-9
+    )
+
+    # Under the probabilities themselves the per-case rule is the cheapest of all rules (on a
+    # finite sample a tuned threshold may still cost less: the table shows both).
+    def expected(flags):
+        return np.mean(p * np.where(flags, fee, amount) + (1 - p) * np.where(flags, fee, 0.0))
+
+    bayes = expected(cw.case_bayes_rule(clf).flagged)
+    assert all(bayes <= expected(p >= t) + 1e-12 for t in np.unique(p))
+    flagged = (p >= table.loc["m", "threshold"]).astype(int)
+    savings = empulse_metrics.savings_score(y, flagged, fn_cost=amount, fp_cost=fee, tp_cost=fee)
+    assert table.loc["m", "savings_single_threshold"] == pytest.approx(savings, rel=1e-9)
+    full = cw.threshold_choice_table(clf)
+    assert full.loc["m", "cost_case_bayes"] == table.loc["m", "cost_case_bayes"]
+
+
+def test_case_bayes_classifier_predicts_from_each_cases_costs():
+    empulse_metrics = pytest.importorskip("empulse.metrics")
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(300, 2))
+    y = (X[:, 0] + rng.normal(size=300) > 1).astype(int)
+    amount = rng.pareto(1.3, 300) * 30.0
+    model = LogisticRegression().fit(X, y)
+    deployed = cw.CaseBayesClassifier(model, pos_label=1)
+    flags = deployed.predict(X, cost_fn=amount, cost_fp=5.0, cost_tp=5.0)
+    p = model.predict_proba(X)[:, 1]
+    assert set(np.unique(flags)) <= {0, 1}
+    assert empulse_metrics.cost_loss(
+        y, flags, fn_cost=amount, fp_cost=5.0, tp_cost=5.0
+    ) == pytest.approx(
+        empulse_metrics.cost_loss(y, p, fn_cost=amount, fp_cost=5.0, tp_cost=5.0), rel=1e-12
+    )
+    with pytest.raises(ValueError, match="cost_fn has 3 values but X has 300 rows"):
+        deployed.predict(X, cost_fn=[1.0, 2.0, 3.0], cost_fp=5.0)
+    from sklearn.base import clone
+
+    assert clone(deployed).get_params()["pos_label"] == 1
+
+
+def test_case_bayes_rule_refuses_scores_that_are_not_probabilities():
+    clf = cw.Classifier.from_scores(Y, S * 3, name="m", cost_fn=10.0, cost_fp=1.0)
+    with pytest.raises(ValueError, match="not probabilities"):
+        cw.case_bayes_rule(clf)
+
+
+def test_to_estimator_deploys_the_per_case_rule_with_each_cases_costs():
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(400, 2))
+    y = (X[:, 0] + rng.normal(size=400) > 0.8).astype(int)
+    amount = rng.lognormal(3.0, 1.2, 400)
+    model = LogisticRegression().fit(X[:200], y[:200])
+    test = slice(200, None)
+    clf = cw.Classifier.from_estimator(
+        model, X[test], y[test], name="lr", cost_fn=amount[test], cost_fp=8.0, cost_tp=8.0
+    )
+    rule = cw.case_bayes_rule(clf, cost_fn=2.0)
+    deployed = cw.to_estimator(clf, rule)
+    flags = deployed.predict(X[test], cost_fn=amount[test], cost_fp=8.0, cost_tp=8.0)
+    assert np.array_equal(flags == 1, rule.flagged)
+    p = model.predict_proba(X[test])[:, 1]
+    by_hand = p * (2.0 * amount[test] - 8.0) > (1 - p) * 8.0
+    assert np.array_equal(rule.flagged, by_hand)
+
+
+# ------------------------------------------------------------------------------ DuckDB
+def _long_frame(seed):
+    y, scores, w, amount, fee, tn = _data_set(seed)
+    n = len(y)
+    frame = pd.DataFrame(
+        {
+            "label": np.tile(y, 2),
+            "score": np.concatenate([scores["a"], scores["b"]]),
+            "model": ["a"] * n + ["b"] * n,
+            "Amount": np.tile(amount, 2),
+            "pass_cost": np.tile(tn, 2),
+            "wt": np.tile(w, 2),
+        }
+    )
+    return frame, (y, scores, w, amount, fee, tn)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 4, 7])
+def test_from_duckdb_sums_the_costs_and_deploys_the_brute_force_cheapest(seed):
+    duckdb = pytest.importorskip("duckdb")
+    frame, (y, scores, w, amount, fee, tn) = _long_frame(seed)
+    con = duckdb.connect()
+    con.register("scored", frame)
+    models = cw.from_duckdb(
+        "scored",
+        connection=con,
+        sample_weight="wt",
+        cost_fn="Amount",
+        cost_fp=fee,
+        cost_tp=fee,
+        cost_tn="pass_cost",
+    )
+    assert models["a"].case_costs.names == ("Amount", None, None, "pass_cost")
+    d = cw.decide(models)
+    n = len(y)
+    cells = (amount, np.full(n, fee), np.full(n, fee), tn)
+    brute = {k: _brute(y, s, w, *cells) for k, s in scores.items()}
+    best = min(brute, key=brute.get)
+    assert brute[best] < max(brute.values())  # one is cheaper: the choice is tested
+    assert d.chosen == best
+    assert abs(d.rule.expected_cost - brute[best]) <= 1e-9 * brute[best]
+    deployed = scores[best] >= d.rule.threshold
+    assert abs(_money(y, deployed, w, *cells) - brute[best]) <= 1e-9 * brute[best]
+    # p(+) reweights the classes' rows exactly as it does the cases.
+    prior = np.sum(w * y) / np.sum(w)
+    ww = w * np.where(y == 1, 0.5 / prior, 0.5 / (1 - prior))
+    want = min(_brute(y, s, ww, *cells) for s in scores.values())
+    assert cw.decide(models, p_pos=0.5).rule.expected_cost == pytest.approx(want, rel=1e-9)
+    with pytest.raises(ValueError, match="summed in the database"):
+        cw.decide(models, cost_fn=2.0)
+
+
+def test_from_duckdb_refuses_bad_cost_columns_by_name():
+    duckdb = pytest.importorskip("duckdb")
+    frame, _ = _long_frame(2)
+    con = duckdb.connect()
+    bad = frame.assign(Amount=frame["Amount"].where(frame.index != 3, np.nan))
+    con.register("bad", bad)
+    with pytest.raises(ValueError, match=r"Column 'Amount' \(cost_fn=\) has 1 missing"):
+        cw.from_duckdb("bad", connection=con, cost_fn="Amount", cost_fp=1.0)
+    con.register("scored", frame)
+    with pytest.raises(ValueError, match="cost_fn") as info:
+        cw.from_duckdb("scored", connection=con, cost_fn="amount", cost_fp=1.0)
+    assert "'amount'" in str(info.value)
+    con.register("text", frame.assign(Amount=frame["Amount"].astype(str)))
+    with pytest.raises(TypeError, match=r"Column 'Amount' \(cost_fn=\) has type VARCHAR"):
+        cw.from_duckdb("text", connection=con, cost_fn="Amount", cost_fp=1.0)
+    with pytest.raises(TypeError, match="cost_fp must be the name of a column"):
+        cw.from_duckdb("scored", connection=con, cost_fn="Amount", cost_fp=[1.0, 2.0])
+
+
+@pytest.mark.parametrize("n", [7, 5000, 150_000])  # the last one in two threads
+def test_cost_weighted_counts_equal_the_weighted_roc_counts(n):
+    from costwidget.model.base.case_weighted_roc import cost_weighted_counts
+    from costwidget.model.kernels.roc import roc_counts
+
+    rng = np.random.default_rng(n)
+    side = rng.random(n) < 0.3
+    side[:2] = [True, False]
+    scores = np.round(rng.normal(size=n), 2)  # ties across the median cut
+    weights = rng.pareto(1.2, n) * (rng.random(n) < 0.9)
+    weights[:2] = 1.0
+    got, want = cost_weighted_counts(side, scores, weights), roc_counts(side, scores, weights)
+    assert np.array_equal(got.thresholds, want.thresholds)
+    assert got.exponent == want.exponent
+    np.testing.assert_allclose(got.tp, want.tp, rtol=1e-12)
+    np.testing.assert_allclose(got.fp, want.fp, rtol=1e-12)
+
+
+def test_the_widget_refuses_per_case_costs_it_cannot_show_yet():
+    clf = cw.Classifier.from_scores(Y, S, name="m", cost_fn=[5.0, 1, 2, 3, 4], cost_fp=1.0)
+    with pytest.raises(ValueError, match="per-case costs, which the widget does not show yet"):
+        cw.CostWidget([clf])
+
+
+def test_the_case_cost_benchmark_runs():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_case_costs.py"
+    spec = importlib.util.spec_from_file_location("bench_case_costs", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    r = bench.bench(5000, repeats=1)
+    assert r["ratio_per_case_to_per_class"] > 0 and r["decide_per_case_new_multipliers_s"] > 0
+
+
+def test_operating_point_of_a_per_case_classifier_is_money_per_case():
+    y, scores, w, amount, fee, tn = _data_set(3)
+    clf = cw.Classifier.from_scores(
+        y, scores["b"], name="b", sample_weight=w, cost_fn=amount, cost_fp=fee, cost_tp=fee
+    )
+    n = len(y)
+    for m in (1.0, 3.0):
+        cells = (m * amount, np.full(n, fee), np.full(n, fee), np.zeros(n))
+        op = clf.operating_point(cost_fn=m)
+        assert op.expected_cost == pytest.approx(_brute(y, scores["b"], w, *cells), rel=1e-9)
+        assert op.expected_cost == pytest.approx(_money(y, scores["b"] >= op.threshold, w, *cells))
