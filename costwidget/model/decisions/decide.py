@@ -559,14 +559,7 @@ def decide(
     cost_of = {name: row[column] for name, row in rows}
     runner = _runner_up(cost_of, chosen)
     binding, free = _binding(rows, constraint, by_name)
-    pt = cost_fp / (cost_fp + cost_fn)
-    nbs = tuple((c.name, _net_benefit(c.rule, pt, p_pos)) for c in parts)
-    curve = DecisionCurvePoint(
-        threshold_probability=pt,
-        prevalence=p_pos,
-        net_benefit=nbs,
-        chosen=dict(nbs)[chosen] if chosen is not None else math.nan,
-    )
+    curve = _curve_point(parts, chosen, p_pos, cost_fn, cost_fp)
     # The paired interval is of in-sample costs: it says nothing of a choice made on new data.
     band = (
         None
@@ -596,6 +589,19 @@ def decide(
     if not on_new_data:
         words += honest_words(rule, scale, pcf, constraint)
     return setting.decision(Decision(headline=words, **fields))
+
+
+def _curve_point(parts, chosen, p_pos, cost_fn, cost_fp) -> DecisionCurvePoint:
+    """The decision's point on each classifier's decision curve: the threshold probability of
+    these costs and each rule's net benefit there."""
+    pt = cost_fp / (cost_fp + cost_fn)
+    nbs = tuple((c.name, _net_benefit(c.rule, pt, p_pos)) for c in parts)
+    return DecisionCurvePoint(
+        threshold_probability=pt,
+        prevalence=p_pos,
+        net_benefit=nbs,
+        chosen=dict(nbs)[chosen] if chosen is not None else math.nan,
+    )
 
 
 def _part(clf, pcf, costs, scale, constraint, limits, setting):
