@@ -289,7 +289,7 @@ def draw_cost_lines(ax, clf, color: str, *, alpha: float = 0.3, linewidth: float
 
 
 def draw_honest(ax, curve, color: str, *, alpha: float = 0.14):
-    """An honest curve (``cw.honest_cost`` at its breakpoints; issue 32): the cost on new data
+    """An honest curve (``cw.honest_cost`` at its breakpoints): the cost on new data
     dashed, its gap to the envelope (``envelope``) shaded."""
     ax.fill_between(
         curve["pcf"],

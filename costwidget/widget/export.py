@@ -130,7 +130,7 @@ def _state_key(w):
         w.difference_view.shown is not None,
         tuple(w.honest_layer.drawn),
         s.honest_strip,
-    )  # issue 32
+    )
     return (
         tuple(repr(getattr(s, t)) for t in INPUTS),
         cost_lines_shown(w),

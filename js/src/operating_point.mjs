@@ -1207,7 +1207,7 @@ function movedWords(limit, chosen, free, delta) {
   return `${limit} moves the rule of ${chosen.name} from ${was}: ${cost}`;
 }
 
-// ------------------------------------------------------------------ how sure (issue 32, item 5)
+// ------------------------------------------------------------------ how sure
 
 /** model/kernels/json_values.py's "inf"/"-inf"/null, back to numbers. */
 function numberOf(v) {
@@ -1278,7 +1278,7 @@ function decisionHeadline(d, costs, band = null, scale = 1.0, free = null) {
   if (d.runner_up !== null) {
     text += `; next best ${d.runner_up}, +${readable(costs.get(d.runner_up) - cost)}`;
     if (fresh) text += " on new data";
-    if (band !== null) text += bandWords(band, c.name, scale); // how sure (issue 32)
+    if (band !== null) text += bandWords(band, c.name, scale); // how sure
   }
   if (d.constraint !== "none") {
     const limit = d.constraint === "neyman_pearson" ? `the FPR limit ${percentText(d.max_fpr)} %`
@@ -1384,7 +1384,7 @@ export function decisionOf(classifiers, state, known = {}) {
     });
     rows.push([clf.name, decisionRow(clf, deployedBest, cp ? rule : null, scale)]);
   });
-  withHonest(parts, rows, state.honest, shown, classifiers, pcf, scale);  // issue 32
+  withHonest(parts, rows, state.honest, shown, classifiers, pcf, scale);
   const fresh = onNewData(parts, rows);
   const column = fresh ? "expected_cost_honest"
     : (constraint === "none" ? "expected_cost" : "constrained_expected_cost");

@@ -217,7 +217,7 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
   const m = {};
   for (const [role, id] of Object.entries(spec.roles)) m[role] = modelOf(id);
   const state = { ...spec.state };
-  // How sure the headline is (issue 32): the kernel's band of the runner-up, said while it is of
+  // How sure the headline is: the kernel's band of the runner-up, said while it is of
   // the page's state (an exported page: the band as exported; live: the kernel's latest).
   let runnerUpBand = spec.runner_up_band ?? null;
   let good = { ...state };
@@ -388,7 +388,7 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
   const setP = (s, p) => {
     OP.probabilityCost(p, s.cost_fn, s.cost_fp); // refuses p outside [0, 1] before anything moves
     s.p_pos = p;
-    // (A page without the key, written before issue 23, keeps its population: as set.)
+    // (A page written without the key keeps its population: as set.)
     if (s.population_set === false && p > 0 && p < 1) {
       [s.n_pos, s.n_neg] = populationFor(p, s.n_pos + s.n_neg);
     }

@@ -423,9 +423,9 @@ class ClassifierMeasures:
               its one confusion matrix's line and the two trivial classifiers
               (what ``nec`` and the readout read): ``(min(lower, c), min(upper,
               c))`` of the matrix's band (as for a number above), ``c = min(pcf,
-              1 - pcf)``, as the trivial lines do not vary (issue 31; it was the band
-              of the matrix's line alone, which the readout's NEC left where
-              flagging no case, or every case, is cheaper). Of width 0 where a
+              1 - pcf)``, as the trivial lines do not vary: the band of the
+              matrix's line alone would leave the readout's NEC where flagging
+              no case, or every case, is cheaper. Of width 0 where a
               trivial classifier is cheapest for sure, and when the matrix is a
               trivial classifier's (nothing varies).
             * ``"optimal"``: at each pcf the threshold that is optimal on the

@@ -1,4 +1,4 @@
-"""One decision: which classifier to deploy, with which rule, at what cost (issue 31).
+"""One decision: which classifier to deploy, with which rule, at what cost.
 
 :func:`decide` answers the question every view of the widget shows a part of (the headline,
 the readout, ``w.decision_rule()``, the constraint's marks, the decision-curve pane), once, in

@@ -448,7 +448,7 @@ def cheapest_allowed(clf, pcf: float, cp=None, *, op=None) -> dict:
         return _optimum(clf, pcf, op)
     if _before(op, cp) or _same_point(op, cp):
         # The cheapest rule is allowed: the limit does not bind at this PCF(+), and the paper's
-        # point (the largest TPR allowed) would cost more (issue 31). Where the optimum is the
+        # point (the largest TPR allowed) would cost more. Where the optimum is the
         # paper's point itself, it stays the cheapest allowed up to PCF(+) = 1.
         rule = _optimum(clf, pcf, op)
         rule.update(constraint=cp.kind)

@@ -27,7 +27,7 @@ def band_limits_at(band, pcf: float) -> tuple[float, float]:
         # One confusion matrix's exact band (`Classifier.band` of a from_confusion classifier):
         # computed at pcf itself, as its NEC is. Its curve min(line, x, 1 - x) bends between
         # the rows (at 0.5, where the line meets a trivial one), and a band read linearly
-        # there would fall just below it (issue 31).
+        # there would fall just below it.
         from .bands import FIXED_BANDS
 
         n_pos, n_neg, tp, fp = matrix

@@ -1,4 +1,4 @@
-"""The widget's rules that keep every control and pane where it is (issue 29: nothing moves
+"""The widget's rules that keep every control and pane where it is (nothing moves
 under the pointer), part of `theme.CSS`.
 
 The error banner and the busy sign lie over the headline (`layout.status_layer`), out of the
@@ -11,7 +11,7 @@ from __future__ import annotations
 __all__ = ["STEADY_CSS"]
 
 STEADY_CSS = """
-/* Issue 29: nothing moves under the pointer. The error banner and the busy sign lie over the
+/* Nothing moves under the pointer. The error banner and the busy sign lie over the
    headline (layout.status_layer), out of the flow; the legend keeps the room of every entry it
    can show (a hidden copy of all of them in the same grid cell). */
 .costwidget .costwidget-top {

@@ -119,10 +119,10 @@ class FrontendLink:
             return  # taken already (an echo of an old message)
         refused = False
         # A state must never acknowledge a move it does not hold yet: the page drops the moves
-        # acknowledged and draws the state, so it would draw an older one (a loaded browser run
-        # saw a band drawn from the background mid-batch send acks 149 with the p(+) of ack 136:
-        # the line drawn back). So each move is acknowledged once applied, and no state is sent
-        # while the batch applies (its own reply, below, carries the band).
+        # acknowledged and draws the state, so it would draw an older one (a state sent from the
+        # background mid-batch would draw the line back). So each move is acknowledged once
+        # applied, and no state is sent while the batch applies (its own reply, below, carries
+        # the band).
         self._applying = True
         try:
             for seq, changes in moves:  # in the order the user made them
@@ -184,7 +184,7 @@ class FrontendLink:
 
     def resend(self) -> None:
         """Send the state again if what the front end draws from changed outside the traits
-        (honest curves arriving from the background, issue 32)."""
+        (honest curves arriving from the background)."""
         if not self._applying:
             self._send()
 
@@ -205,7 +205,7 @@ class FrontendLink:
             self.model.kernel_state = message
 
     def send_state(self) -> None:
-        """Send the kernel's state again (a band arrived for it: issue 32). Not while a batch of
+        """Send the kernel's state again (a band arrived for it). Not while a batch of
         moves applies: its own reply carries the band."""
         if not self._applying:
             self._send()

@@ -42,7 +42,7 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
     # drop_defaults=False: with defaults dropped, a slider shows the wrong value (ipywidgets#2440).
     # (dependency_state also takes the links between its widgets: the NEC axis's zoom.)
     state = w.hover_tool.drop_from_state(dependency_state(w.widget, drop_defaults=False))
-    if w.frontend_link is not None:  # issue 19: the marks as Python computes them; no link model
+    if w.frontend_link is not None:  # the marks as Python computes them; no link model
         w.frontend_link.patch_export_state(state)
     # Python fills the marks' tooltips on hover; with no Python behind the page they would pop
     # up empty, so the page has none.
@@ -50,7 +50,7 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
         if model.get("model_module") == "bqplot" and model["state"].get("tooltip"):
             model["state"]["tooltip"] = None
     frontend = page_spec(w) if interactive and not cdn else None
-    # Issue 29: the page says what is live. Controls it cannot act on are disabled, with a
+    # The page says what is live. Controls it cannot act on are disabled, with a
     # tooltip saying why; tables it does not recompute say they show the exported state.
     mark_page_limits(w, state, live_roles=None if frontend is None else frontend["roles"])
     w.draw_controls.nec_zoom.patch_export_state(state)  # "fit" needs a kernel: says its own why

@@ -1,4 +1,4 @@
-"""What an exported page can and cannot do, said on the page itself (issue 29).
+"""What an exported page can and cannot do, said on the page itself.
 
 `to_html` embeds the widget's state. With no kernel behind the page, only the controls that
 ``js/src/page_bind.mjs`` binds (`costwidget.frontend.contract.CONTROL_ROLES`) act; every other control (bands,

@@ -67,10 +67,10 @@ def to_frame(w) -> dict:
             if range_table(w) is None
             else range_table(w).reset_index()
         ),
-        # issue 21: the decision curve drawn, and each threshold choice at the operating point
+        # the decision curve drawn, and each threshold choice at the operating point
         "decision_curve": w.decision_curve_view.frame.reset_index(drop=True),
         "threshold_choice": w.threshold_choice_view.choices.reset_index(drop=True),
-        # issue 32: the cost on new data, as drawn
+        # the cost on new data, as drawn
         "honest": stack(
             [(n, c) for n, c in w.drawn_honest.items()], ["pcf", "nec", "envelope", "optimism"]
         ),

@@ -264,7 +264,7 @@ class ClassifierLayers(Component):
             comb_x = np.concatenate([best["pcf_lo"].to_numpy(), best["pcf_hi"].to_numpy()[-1:]])
             comb_y = np.concatenate([best["nec_lo"].to_numpy(), best["nec_hi"].to_numpy()[-1:]])
             colors = {d.name: d.color for d in visible}
-            # issue 32: the strip compares the honest curves when asked and all are drawn
+            # the strip compares the honest curves when asked and all are drawn
             wins = best if honest is None else honest_winners(honest)
             strip_x = np.column_stack([wins["pcf_lo"], wins["pcf_hi"]])
             strip_colors = [colors.get(n, TRIVIAL_COLOR) for n in wins["classifier"]]
@@ -303,7 +303,7 @@ class ClassifierLayers(Component):
         self._drawn = key
 
     def honest_for_strip(self):
-        """``{name: honest curve}`` the winner strip compares (issue 32): with ``honest_strip``
+        """``{name: honest curve}`` the winner strip compares: with ``honest_strip``
         on and every visible classifier's honest curve on screen; else None (the envelopes)."""
         s, ctx = self.ctx.state, self.ctx
         if not (s.honest_strip and s.show_honest) or ctx.honest_curves is None:
@@ -363,5 +363,5 @@ def possible_legend_kinds(drawings) -> list:
     if any(d.clf.folds for d in drawings):
         kinds.append("fold_spread")
     if any(d.clf.sample is not None or d.clf.score_counts is not None for d in drawings):
-        kinds.append("honest")  # issue 32
+        kinds.append("honest")
     return kinds + ["threshold_choice", "workforce", "range"]

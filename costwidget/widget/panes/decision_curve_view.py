@@ -9,7 +9,7 @@ the threshold choice is on, with "treat all" and "treat none". Net benefit is th
 the population the operating point describes: prevalence π₁ = p(+) (the data's when p(+) is
 0 or 1, where net benefit is not defined). The operating point is drawn at the threshold
 probability its costs imply, pt = C(+|−) / (C(+|−) + C(−|+)), and moves with the sliders: each
-classifier's dot is the net benefit of its rule in the widget's `Decision` (issue 31) at the
+classifier's dot is the net benefit of its rule in the widget's `Decision` at the
 current p(+), NB = TPR·p − FPR·(1 − p)·pt/(1 − pt) (under a constraint, of the cheapest rule
 it allows), so it names the same rule as the headline.
 """
@@ -227,7 +227,7 @@ class DecisionCurveView(Component):
                 self.reference.y = np.array([all_y, np.zeros(len(all_y))])
 
     def _draw_point(self, shown) -> None:
-        # The Decision's point (issue 31): each shown classifier's rule, its net benefit at
+        # The Decision's point: each shown classifier's rule, its net benefit at
         # the current p(+) (the population the cost pane describes) and pt; NaN at pt = 1.
         point = self.ctx.decision.decision_curve
         pt = point.threshold_probability

@@ -1,4 +1,4 @@
-"""The cost on new data (issue 32): each visible classifier's honest curve beside its envelope.
+"""The cost on new data: each visible classifier's honest curve beside its envelope.
 
 One `FillBetweenLayer` owns the marks: per classifier, the region between its envelope and its
 honest curve (``cw.honest_cost``: every case judged by a threshold tuned without it), dashed

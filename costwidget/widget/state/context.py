@@ -21,11 +21,11 @@ class Context:
     figures: object
     drawings: list
     background: object
-    #: The `FrontendLink` (issue 19), set once the widget is composed; None without the front end.
+    #: The `FrontendLink`, set once the widget is composed; None without the front end.
     frontend_link: object = None
-    #: The `DecisionSource` (issue 31): the one answer every component reads (``decision``).
+    #: The `DecisionSource`: the one answer every component reads (``decision``).
     decisions: object = None
-    #: ``() -> {name: honest curve}`` of the honest curves on screen (issue 32; the decision
+    #: ``() -> {name: honest curve}`` of the honest curves on screen (the decision
     #: reads them); None in a widget without them.
     honest_curves: object = None
 

@@ -1,4 +1,4 @@
-"""The widget's one answer (issue 31): the `Decision` for the current state, computed once.
+"""The widget's one answer: the `Decision` for the current state, computed once.
 
 `DecisionSource` is the first of a `CostWidget`'s components: at each state change it asks the
 model (:func:`costwidget.model.decide`) which classifier to deploy, with which rule, at what
@@ -8,7 +8,7 @@ their highlighted row, ``w.decision_rule()``/``w.to_estimator()``, the constrain
 winner's dot, the decision-curve pane's point, ``w.snapshot()`` and the export. None of them
 assembles an answer of its own, so they cannot disagree.
 
-Issue 32: while the bands or the difference view are shown, `RunnerUpWork` (the last
+While the bands or the difference view are shown, `RunnerUpWork` (the last
 component) computes the runner-up's paired band in the background; the decision is made with
 it (``decide(..., runner_up_band=)``) once it arrives, and the headline says how sure it is.
 """
@@ -49,7 +49,7 @@ class DecisionSource(Component):
         self._key = None
         self._decision = None
         self._band = None
-        # issue 32: how sure the headline is (the runner-up's paired band, in the background)
+        # how sure the headline is (the runner-up's paired band, in the background)
         self.runner_up = RunnerUpWork(ctx, self._band_arrived)
 
     def _state_key(self) -> tuple:
@@ -60,7 +60,7 @@ class DecisionSource(Component):
         ) + (tuple((n, id(c)) for n, c in self._honest().items()),)
 
     def _honest(self) -> dict:
-        """The honest curves on screen of the visible classifiers (issue 32), by name."""
+        """The honest curves on screen of the visible classifiers, by name."""
         curves = self.ctx.honest_curves() if self.ctx.honest_curves is not None else {}
         shown = set(self.ctx.state.visible)
         return {n: c for n, c in curves.items() if n in shown}

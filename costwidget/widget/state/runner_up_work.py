@@ -1,4 +1,4 @@
-"""How sure the headline is (issue 32, item 5): the runner-up's paired interval, in the background.
+"""How sure the headline is: the runner-up's paired interval, in the background.
 
 `RunnerUpWork` computes `costwidget.model.runner_up_band` (the pointwise paired interval of the
 runner-up's NEC minus the chosen one's, at the decision's PCF(+), at the state's

@@ -39,10 +39,10 @@ def caption(w) -> str:
         parts.append(f"workforce: {s.capacity:.6g} of {s.n_pos + s.n_neg:.6g} cases flagged")
     if s.show_bands:
         parts.append(f"nominal {s.band_level:.0%} bootstrap bands")
-    if s.show_honest:  # issue 32
+    if s.show_honest:
         parts.append("dashed: cost on new data" + (" (strip too)" if s.honest_strip else ""))
     roi = s.range_of_interest
     if roi:
         parts.append(f"range of interest PCF(+) {roi[0]:.2f}–{roi[1]:.2f}")
-    parts.append(w.headline.text)  # issue 23: the widget's headline, ties and constraint included
+    parts.append(w.headline.text)  # the widget's headline, ties and constraint included
     return " · ".join(parts)

@@ -1,7 +1,7 @@
 """The readout: one row per visible classifier at the current operating point, as HTML tables.
 
 The rows and the highlighted row come from the widget's one `Decision` (``ctx.decision``,
-`costwidget.model.decide`, issue 31); this module only lays them out, with column names in words, escaping every
+`costwidget.model.decide`); this module only lays them out, with column names in words, escaping every
 name. An active constraint gets a compact table of its own, under the first,
 so neither is wider than the widget.
 """

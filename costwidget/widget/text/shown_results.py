@@ -50,7 +50,7 @@ class ShownResults:
         no range is set (see :func:`costwidget.range_summary`)."""
         return self.range_tool.table
 
-    # --- decision rule to deploy (issue 21; see decision_rule.py) ---
+    # --- decision rule to deploy (see decision_rule.py) ---
     def decision_rule(self, name=None):
         """The rule to deploy for classifier ``name`` (default: the one ``w.decision`` chose, the
         lowest expected cost shown under the active constraint): a frozen
@@ -87,7 +87,7 @@ class ShownResults:
     @property
     def drawn_honest(self):
         """``{name: honest curve}`` on screen (``cw.honest_cost`` at its breakpoints, with the
-        gap's edges ``lower``/``upper``; issue 32), in the widget's order; empty when off."""
+        gap's edges ``lower``/``upper``), in the widget's order; empty when off."""
         drawn = self.honest_layer.drawn
         return {c.name: drawn[c.name].copy() for c in self.classifiers if c.name in drawn}
 

@@ -235,7 +235,7 @@ class ConstraintTool(Component):
         )
         if key == self._drawn:
             return
-        # Each classifier's rule under the constraint is the Decision's (issue 31): the
+        # Each classifier's rule under the constraint is the Decision's: the
         # cheapest rule the limit allows, its optimum where the limit does not bind.
         parts = {c.name: c for c in decision.classifiers} if s.constraint != "none" else {}
         constrained = {name: c.constrained for name, c in parts.items()}

@@ -15,7 +15,7 @@ __all__ = ["DrawControls"]
 
 class DrawControls(Component):
     """``show_bands_box``, ``band_level_slider``, ``show_fold_spread_box`` (None without
-    folds), ``show_honest_box`` and ``honest_strip_box`` (issue 32), bound to the state through the widget's transaction; ``nec_zoom``, the NEC axis's
+    folds), ``show_honest_box`` and ``honest_strip_box``, bound to the state through the widget's transaction; ``nec_zoom``, the NEC axis's
     reach (its "fit" keeps the bands of ``fill_layers`` in view)."""
 
     def __init__(self, ctx, *, folds: bool, fill_layers=()):
@@ -41,7 +41,7 @@ class DrawControls(Component):
             if folds
             else None
         )
-        # issue 32: the cost on new data, and whether the winner strip compares it
+        # the cost on new data, and whether the winner strip compares it
         self.show_honest_box = widgets.Checkbox(
             description="new data",
             style={"description_width": "initial"},

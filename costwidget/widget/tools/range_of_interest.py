@@ -148,7 +148,7 @@ class RangeOfInterest(Component):
             layout=widgets.Layout(flex_flow="row wrap", align_items="center"),
         )
         # What appears with a range (its tables, the thesis view): `layout` puts it under every
-        # control, so that it never moves one (issue 29).
+        # control, so that it never moves one.
         self.tables = widgets.VBox([self.table_html, self.thesis.widget])
         self.widget = widgets.VBox([self.controls, self.tables])
         for box in (self.widget, self.controls, self.tables):  # placed apart in a CostWidget
