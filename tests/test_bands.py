@@ -178,6 +178,7 @@ def test_same_seed_same_band_and_level_reuses_replicates():
     assert len(a._band_cache._store) == 1  # the level change reused the replicates
 
 
+@pytest.mark.slow  # a coverage simulation
 def test_fixed_band_coverage_binormal():
     """400 samples from a binormal population: the 90 % band covers the true NEC 85-95 %."""
     rng = np.random.default_rng(2024)
