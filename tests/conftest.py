@@ -22,10 +22,9 @@ from hypothesis import HealthCheck, settings
 sys.path.insert(0, os.path.dirname(__file__))  # so tests can `import brute`
 
 # Modest example counts: the whole model suite should run in well under a minute.
-QUICK_EXAMPLES = 60
 settings.register_profile(
     "costwidget",
-    max_examples=QUICK_EXAMPLES,
+    max_examples=60,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -38,6 +37,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "costwidget"))
 collect_ignore = ["conftest.py", "browser/conftest.py"]
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+# The most examples a hypothesis test runs in the fast loop (its own count in the full run).
+QUICK_EXAMPLES = 20
 
 
 # ------------------------------------------------------------------ the fast loop's budgets
