@@ -138,6 +138,7 @@ def naive_envelope_band(y, s, x, level, n_boot, seed):
     return out[k - 1], out[n_boot - k]
 
 
+@pytest.mark.slow  # 3,000 replicates resampled naively
 def test_envelope_band_agrees_with_naive_resampling():
     y, s = _random_scores(7, n=300)
     clf = cw.Classifier.from_scores(y, s)
@@ -278,6 +279,7 @@ def _coverage_at_pcf_one(n_pos, fnr, level, **band_kw):
     "n_pos, fnr", [(20, 0.12), (50, 0.06), (100, 0.03), (30, 0.2), (40, 0.5), (60, 0.1)]
 )
 @pytest.mark.parametrize("interval", ["basic", "percentile"])
+@pytest.mark.slow  # coverage by exact enumeration of every outcome
 def test_a_fixed_rule_band_covers_its_rate_whatever_the_interval(n_pos, fnr, interval):
     # Drummond & Holte (2004), sec. 8: a fixed rule's band is the percentile band of its two
     # binomial rows. The basic (reflected) interval, meant for the envelope, covered 0.685,
@@ -285,6 +287,7 @@ def test_a_fixed_rule_band_covers_its_rate_whatever_the_interval(n_pos, fnr, int
     assert _coverage_at_pcf_one(n_pos, fnr, 0.9, interval=interval) >= 0.88
 
 
+@pytest.mark.slow  # coverage by exact enumeration of every outcome
 def test_a_fixed_rule_band_covers_at_an_inner_pcf():
     # Both rows vary at PCF(+) = 0.5: every (FN, FP) outcome of 20 + 20 cases, enumerated.
     n_pos = n_neg = 20
