@@ -140,6 +140,7 @@ def naive_envelope_band(y, s, x, level, n_boot, seed):
     return out[k - 1], out[n_boot - k]
 
 
+@pytest.mark.slow  # 3,000 replicates resampled naively
 def test_envelope_band_agrees_with_naive_resampling():
     y, s = _random_scores(7, n=300)
     clf = cw.Classifier.from_scores(y, s)
@@ -180,6 +181,7 @@ def test_same_seed_same_band_and_level_reuses_replicates():
     assert len(a._band_cache._store) == 1  # the level change reused the replicates
 
 
+@pytest.mark.slow  # a coverage simulation
 def test_fixed_band_coverage_binormal():
     """400 samples from a binormal population: the 90 % band covers the true NEC 85-95 %."""
     rng = np.random.default_rng(2024)
@@ -279,6 +281,7 @@ def _coverage_at_pcf_one(n_pos, fnr, level, **band_kw):
     "n_pos, fnr", [(20, 0.12), (50, 0.06), (100, 0.03), (30, 0.2), (40, 0.5), (60, 0.1)]
 )
 @pytest.mark.parametrize("interval", ["basic", "percentile"])
+@pytest.mark.slow  # coverage by exact enumeration of every outcome
 @pytest.mark.parametrize("method, least", [("auto", 0.86), ("exact", 0.88)])
 def test_a_fixed_rule_band_covers_its_rate_whatever_the_interval(
     n_pos, fnr, interval, method, least
@@ -291,6 +294,7 @@ def test_a_fixed_rule_band_covers_its_rate_whatever_the_interval(
     assert _coverage_at_pcf_one(n_pos, fnr, 0.9, **kw) >= least
 
 
+@pytest.mark.slow  # coverage by exact enumeration of every outcome
 def test_a_fixed_rule_band_covers_at_an_inner_pcf():
     # Both rows vary at PCF(+) = 0.5: every (FN, FP) outcome of 20 + 20 cases, enumerated.
     n_pos = n_neg = 20

@@ -1,27 +1,16 @@
 """notebooks/uncertainty.ipynb runs top to bottom (ROCAI figures 12-15 with real models), and its
 figures are in the outputs (matplotlib is in the test extra)."""
 
-from pathlib import Path
-
 import pytest
 
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
-
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "uncertainty.ipynb"
+pytestmark = pytest.mark.slow  # a notebook executed (once per run: tests/conftest.py)
 
 
-def test_uncertainty_notebook_executes():
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(
-        nb,
-        timeout=120,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(NOTEBOOK.parent)}},
-    ).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    assert not [o for o in outputs if o.get("output_type") == "error"]
+def test_uncertainty_notebook_executes(executed_notebook):
+    run = executed_notebook("uncertainty.ipynb")
+    outputs = run.outputs(run.nb.cells)
+    errors = run.errors(run.nb.cells)
+    assert not errors, errors[0]
     text = "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "") for o in outputs)
     assert "high correlation (fig. 13)" in text and "significant for PCF(+) in" in text
     # One figure per section: averaging, the bands, the three difference bands.

@@ -34,6 +34,7 @@ def rate_at_least(hits, n, p):
     return stats.binom.cdf(hits, n, p) >= ALPHA
 
 
+@pytest.mark.slow  # a coverage simulation
 def test_no_true_difference_flags_some_pcf_at_most_ten_percent_of_the_time():
     """Same true costs, correlated scores: the 90 % simultaneous band excludes 0 somewhere in
     at most 10 % of samples (seeded: 28/300); the pointwise band, read the same way, does not
@@ -51,6 +52,7 @@ def test_no_true_difference_flags_some_pcf_at_most_ten_percent_of_the_time():
     assert not rate_at_most(pointwise, n_sim, 0.10), pointwise
 
 
+@pytest.mark.slow  # a coverage simulation
 def test_true_difference_is_found():
     """B's scores separate the classes better: flagged somewhere in most samples, and only
     where B costs less (seeded: 60/60, none of the wrong sign)."""
@@ -147,6 +149,7 @@ def _true_best_cost(x, d):
     return min(best, x, 1 - x)
 
 
+@pytest.mark.slow  # a coverage simulation
 def test_basic_envelope_band_covers_the_true_best_cost():
     """90 % bands at pcf 0.5 (seeded, 250 samples of 160 + 240 cases): the basic envelope
     band covers the true best cost 214 times, the percentile one 183 times."""

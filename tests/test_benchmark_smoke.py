@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow  # the benchmark scripts run, at tiny sizes
+
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_model.py"
 BENCH_BANDS = BENCH.with_name("bench_bands.py")
 

@@ -27,6 +27,9 @@ CELLS = [
 ]
 
 
+pytestmark = pytest.mark.slow  # a notebook executed by jupyter nbconvert
+
+
 def _run(*args, cwd):
     return subprocess.run(
         [sys.executable, "-m", "jupyter", "nbconvert", *args],

@@ -1051,6 +1051,7 @@ def test_built_module_answers_the_same(parity, node):
         assert json.dumps(out[key]) == json.dumps(parity["out"][key]), key
 
 
+@pytest.mark.slow  # the whole `node --test` suite (`npm test` runs it too)
 @needs_node
 def test_node_unit_tests_pass():
     """`npm test` in js/ (node --test): the closed forms, run here too so pytest alone catches them."""

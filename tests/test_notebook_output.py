@@ -90,6 +90,7 @@ def test_an_unknown_mode_says_what_to_set(w, monkeypatch):
         export.output_mode()
 
 
+@pytest.mark.slow  # a notebook executed by jupyter nbconvert
 def test_nbconvert_html_execute_carries_the_page(tmp_path):
     nb = nbformat.v4.new_notebook()
     nb.cells = [

@@ -59,6 +59,7 @@ def test_fixed_threshold_joint_table_matches_direct_resampling():
     np.testing.assert_allclose(band["diff"], x * (fn_a - fn_b) + (1 - x) * (fp_a - fp_b))
 
 
+@pytest.mark.slow  # a coverage simulation
 def test_null_difference_rarely_significant():
     """Identical true performance, correlated noise: significant at pcf 0.5 in <= 15 % of 400."""
     rng = np.random.default_rng(7)
@@ -70,6 +71,7 @@ def test_null_difference_rarely_significant():
     assert hits / 400 <= 0.15, hits
 
 
+@pytest.mark.slow  # a coverage simulation
 def test_alternative_detected_and_pairing_narrower():
     """B better (seeded: paired detects 87/100, unpaired 42/100); paired band narrower."""
     rng = np.random.default_rng(8)

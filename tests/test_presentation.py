@@ -404,24 +404,20 @@ def test_full_cost_lines_keep_the_axis_and_are_faint(w):
 
 
 # ---------------------------------------------------------------------------- notebooks
-def test_tour_leaves_the_widget_as_it_started():
-    nb = json.loads((ROOT / "notebooks" / "tour.ipynb").read_text())
-    namespace = {"display": lambda *a, **k: None}
-    for cell in nb["cells"]:
-        if cell["cell_type"] == "code":
-            exec(compile("".join(cell["source"]), "tour.ipynb", "exec"), namespace)
-    w = namespace["w"]
-    try:
-        w.wait(timeout=300)
-        assert (w.constraint, w.cost_fn, w.show_bands, w.show_fold_spread, w.difference) == (
-            "none",
-            1.0,
-            False,
-            False,
-            [],
-        )
-    finally:
-        w.close()
+# Run after the tour's last cell, in its kernel (tests/conftest.py, ``executed_notebook``).
+NOTEBOOK_PROBES = {
+    "tour.ipynb": "w.wait(timeout=300)\n"
+    "state = (w.constraint, w.cost_fn, w.show_bands, w.show_fold_spread, w.difference)\n"
+    "assert state == ('none', 1.0, False, False, []), state"
+}
+
+
+@pytest.mark.slow  # a notebook executed (once per run: tests/conftest.py)
+def test_tour_leaves_the_widget_as_it_started(executed_notebook):
+    run = executed_notebook("tour.ipynb")
+    errors = run.errors(run.nb.cells + run.probe)
+    assert not errors, errors[0]
+    assert run.probe  # the check ran
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,10 @@ import costwidget as cw
 pyspark = pytest.importorskip("pyspark", reason="the spark extra (pyspark) is not installed")
 duckdb = pytest.importorskip("duckdb", reason="the duckdb extra is not installed")
 
-pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
+pytestmark = [
+    pytest.mark.slow,  # a Spark session (a JVM) started
+    pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning"),
+]
 
 
 def _java_missing() -> bool:

@@ -1,17 +1,12 @@
 """notebooks/thesis.ipynb runs top to bottom (a real kernel) and shows what it says it shows.
 
-A check cell is appended to the in-memory copy: it runs in the notebook's own
-kernel, on the notebook's own variables, after every cell of it.
+A check cell (``NOTEBOOK_PROBES``) runs in the notebook's own kernel, on the notebook's own
+variables, after every cell of it.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
-from nbclient import NotebookClient
-
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "thesis.ipynb"
+import pytest
 
 CHECKS = r"""
 import numpy as np
@@ -32,25 +27,16 @@ assert found.tmc > best.mtmcs + 1
 """
 
 
-def test_thesis_notebook_runs_and_shows_the_heuristic_miss(tmp_path):
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    nb.cells.append(nbformat.v4.new_code_cell(CHECKS))
-    NotebookClient(
-        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
-    ).execute()
-    errors = [
-        o
-        for c in nb.cells
-        if c.cell_type == "code"
-        for o in c.get("outputs", [])
-        if o.get("output_type") == "error"
-    ]
-    assert not errors, errors[0]["evalue"] if errors else ""
+# Run after the notebook's last cell, in its kernel (tests/conftest.py, ``executed_notebook``).
+NOTEBOOK_PROBES = {"thesis.ipynb": CHECKS}
+
+
+@pytest.mark.slow  # a notebook executed (once per run: tests/conftest.py)
+def test_thesis_notebook_runs_and_shows_the_heuristic_miss(executed_notebook):
+    run = executed_notebook("thesis.ipynb")
+    errors = run.errors(run.nb.cells + run.probe)
+    assert not errors, errors[0]
     text = "\n".join(
-        o.get("text", "")
-        for c in nb.cells
-        if c.cell_type == "code"
-        for o in c.get("outputs", [])
-        if o.get("output_type") == "stream"
+        o.get("text", "") for o in run.outputs(run.nb.cells) if o.get("output_type") == "stream"
     )
     assert "the thesis picks" in text and "on the side never searched" in text

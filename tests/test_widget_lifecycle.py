@@ -143,6 +143,7 @@ def _models():
     return len(getattr(widget, "_instances", None) or widget.Widget.widgets)
 
 
+@pytest.mark.slow  # 30 widgets built, each drawing its bands
 @pytest.mark.timeout(300)
 def test_threads_stay_bounded_however_many_widgets_are_built_and_dropped():
     clfs = _classifiers(200)
@@ -427,6 +428,7 @@ w
 ]
 
 
+@pytest.mark.slow  # a notebook executed by a real kernel
 @pytest.mark.timeout(300)
 def test_under_a_real_ipykernel_every_write_is_on_the_kernel_thread(tmp_path):
     """ipykernel 7 sends messages from other threads differently (ipywidgets#4001, #4020):

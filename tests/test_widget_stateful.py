@@ -361,4 +361,5 @@ WidgetMachine.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-test_widget_state_machine = WidgetMachine.TestCase
+# The fast loop runs 2 of the 12 examples (tests/conftest.py); the whole run all 12.
+test_widget_state_machine = pytest.mark.quick_budget(max_examples=2)(WidgetMachine.TestCase)
