@@ -45,6 +45,8 @@ __all__ = [
     "RATIO_STEP",
     "GESTURE_DIGITS",
     "CAPACITY_LABEL",
+    "UNKNOWN_COLOR",
+    "BEST_ROW_STYLE",
     "MIRROR",
     "GLUE",
     "page_contract",
@@ -183,6 +185,13 @@ CAPACITY_LABEL = {
     "cases": "capacity (cases flagged)",
     "% flagged": "capacity (% of cases flagged)",
 }
+
+# ------------------------------------------------------------------------------- the tables' look
+#: The swatch of a classifier the widget gave no colour.
+UNKNOWN_COLOR = "#999999"
+#: The style of the readout's highlighted row (the cheapest classifier); the CSS variables let a
+#: dark theme recolour it.
+BEST_ROW_STYLE = "background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);font-weight:bold"
 
 # ------------------------------------------------------------------------------------ the mirror
 #: Every function the front end computes again: JS export -> the Python function it mirrors

@@ -28,7 +28,8 @@ const CONTRACT_KEYS = ["PAYLOAD_FORMAT", "PAYLOAD_VERSION", "PAYLOAD_ARRAYS", "P
   "SINGLE_ARRAYS", "THRESHOLD_DIGITS", "THRESHOLD_KEYS", "CONSTRAINTS", "STATE_KEYS",
   "READOUT_COLUMNS", "HONEST_COLUMNS", "CONSTRAINT_COLUMNS", "TEXT_COLUMNS",
   // read by page_bind.mjs
-  "CONTROL_ROLES", "OWNED_ROLES", "RATIO_DECADES", "RATIO_STEP", "GESTURE_DIGITS", "CAPACITY_LABEL"];
+  "CONTROL_ROLES", "OWNED_ROLES", "RATIO_DECADES", "RATIO_STEP", "GESTURE_DIGITS", "CAPACITY_LABEL",
+  "UNKNOWN_COLOR", "BEST_ROW_STYLE"];
 
 /**
  * Take the contract Python sent (costwidget.frontend.contract.page_contract). A spec without
@@ -680,7 +681,7 @@ function winnerDot(classifiers, decision, colors) {
     return { x: Float64Array.of(pcf), y: Float64Array.of(0), colors: [INK], visible: false };
   }
   const name = decision.chosen;
-  const color = Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : "#999999";
+  const color = Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : contract().UNKNOWN_COLOR;
   return { x: Float64Array.of(pcf), y: Float64Array.of(decision.rule.nec), colors: [color], visible: true };
 }
 
@@ -823,7 +824,6 @@ function mixRule(rule) {
 // ------------------------------------------------------------------------------------ the readout's HTML
 
 const TEXT = " class='costwidget-text'";
-const BEST_STYLE = "background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);font-weight:bold";
 
 /** Python's html.escape(s, quote=True). */
 export function escapeHtml(s) {
@@ -861,8 +861,8 @@ function table(rows, colors, columns, bestBy, caption, note, cssClass, highlight
     bestName = low.length === 1 ? low[0] : null;
   }
   const body = rows.map(([name, row]) => {
-    const attrs = name === bestName ? ` class='costwidget-best' style='${BEST_STYLE}'` : "";
-    const color = colors && Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : "#999999";
+    const attrs = name === bestName ? ` class='costwidget-best' style='${contract().BEST_ROW_STYLE}'` : "";
+    const color = colors && Object.prototype.hasOwnProperty.call(colors, name) ? colors[name] : contract().UNKNOWN_COLOR;
     const swatch = `<span style='color:${escapeHtml(color)}'>&#9632;</span> `;
     const cells = columns.map(([, , column]) => cell(row, column)).join("");
     return `<tr${attrs}><td>${swatch}${escapeHtml(String(name))}</td>${cells}</tr>`;

@@ -14,7 +14,14 @@ import math
 import ipywidgets as widgets
 import pandas as pd
 
-from ...frontend.contract import CONSTRAINT_COLUMNS, HONEST_COLUMNS, READOUT_COLUMNS, TEXT_COLUMNS
+from ...frontend.contract import (
+    BEST_ROW_STYLE,
+    CONSTRAINT_COLUMNS,
+    HONEST_COLUMNS,
+    READOUT_COLUMNS,
+    TEXT_COLUMNS,
+    UNKNOWN_COLOR,
+)
 from ...model import lowest_names, readable, threshold_text
 from ..state.component import Component
 
@@ -33,7 +40,6 @@ __all__ = [
 _TEXT_COLUMNS = set(TEXT_COLUMNS)
 _TEXT = " class='costwidget-text'"
 # The highlighted row: theme colours, with light-theme fallbacks for pages without the CSS.
-_BEST_STYLE = "background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);font-weight:bold"
 
 
 def _number(value) -> str:
@@ -72,8 +78,10 @@ def _table(rows, colors, columns, best, caption, note, css_class) -> str:
     # ``best`` is highlighted: the one lowest; a tie highlights none (the headline's rule).
     body = []
     for name, row in rows:
-        attrs = f" class='costwidget-best' style='{_BEST_STYLE}'" if name == best else ""
-        swatch = f"<span style='color:{html.escape(colors.get(name, '#999999'))}'>&#9632;</span> "
+        attrs = f" class='costwidget-best' style='{BEST_ROW_STYLE}'" if name == best else ""
+        swatch = (
+            f"<span style='color:{html.escape(colors.get(name, UNKNOWN_COLOR))}'>&#9632;</span> "
+        )
         cells = "".join(_cell(row, column) for _, _, column in columns)
         body.append(f"<tr{attrs}><td>{swatch}{html.escape(str(name))}</td>{cells}</tr>")
     return (
