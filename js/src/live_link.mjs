@@ -39,8 +39,8 @@ function sameState(a, b) {
     : Object.is(a[k], b[k]))) && sameHonest(a.honest, b.honest);
 }
 
-/** Issue 32: the honest curves on screen come from the kernel only (never a move): equal when
- * they are the same curves (each message decodes them afresh). */
+/** The honest curves on screen come from the kernel only (never a move): equal when they are
+ * the same curves (each message decodes them afresh). */
 function sameHonest(a, b) {
   return a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
@@ -50,7 +50,7 @@ function sameHonest(a, b) {
  * @param {object} model  the link's model (get, set, on, save_changes)
  * @param {function(string): Promise<object>} getModel  model id -> widget model
  * @returns {Promise<{page: object, models: Map, roles: object, sent: function(): number,
- *   acked: function(): number, session: string}>}
+ *   acked: function(): number, session: string, stop: function}>}
  */
 export async function bindLive(model, getModel) {
   const roles = model.get("roles");
@@ -80,8 +80,7 @@ export async function bindLive(model, getModel) {
       pending.push({ seq, changes: sent });
       // ipywidgets keeps one message in flight per model and merges what is saved meanwhile
       // (its msg_throttle): of several quick moves only the newest frontend_state may reach
-      // the kernel (the 3rd of 4 arrow presses never did, seen in the browser tests). So each
-      // message carries every move the kernel has not acknowledged yet, oldest first, and the
+      // the kernel. So each message carries every move the kernel has not acknowledged yet, oldest first, and the
       // kernel applies those it has not taken: no move is lost, none is applied twice.
       const moves = pending.map((move) => ({ seq: move.seq, changes: move.changes }));
       model.set("frontend_state", { changes: sent, seq, session, moves });
@@ -109,13 +108,13 @@ export async function bindLive(model, getModel) {
     const acked = (reply.acks || {})[session] || 0;
     while (pending.length && pending[0].seq <= acked) pending.shift();
     const target = pick(reply.state);
-    // The honest curves on screen (issue 32): the page's decide reads them; the kernel draws them.
+    // The honest curves on screen: the page's decide reads them; the kernel draws them.
     if (reply.state.honest !== undefined) target.honest = reply.state.honest;
     for (const move of pending) Object.assign(target, move.changes);
     // Once attached the kernel writes no mark: redraw whatever it wrote before it knew.
     const first = Boolean(reply.attached) && !synced;
     synced ||= Boolean(reply.attached);
-    // The band the kernel's headline says (issue 32): the page says it too while it fits.
+    // The band the kernel's headline says: the page says it too while it fits.
     const band = page.setRunnerUpBand(reply.runner_up_band ?? null, false);
     if (first || band || !sameState(target, page.state)) page.fromKernel(target);
   };
@@ -123,7 +122,9 @@ export async function bindLive(model, getModel) {
   onKernel(); // a state set from Python before this front end was bound
   // sent: the last seq sent; acked: the last the kernel took (tests wait on acked() === sent()).
   const acked = () => ((model.get("kernel_state") || {}).acks || {})[session] || 0;
-  return { page, models: byId, roles, sent: () => seq, acked, session };
+  // stop: the link model no longer calls into this page (its model closed).
+  const stop = () => { if (model.off) model.off("change:kernel_state", onKernel); };
+  return { page, models: byId, roles, sent: () => seq, acked, session, stop };
 }
 
 // ------------------------------------------------------------------------------ arrow keys
@@ -182,25 +183,59 @@ function roleOf(box) {
   return label && label.textContent.trim().startsWith("max false-positive rate") ? "max_fpr" : null;
 }
 
-/** Bind the link in this front end; resolves to a function that removes its listeners. */
-async function bindFrontEnd(model) {
-  const manager = model.widget_manager;
-  let bound; // {page, models, roles, sent, acked, session}
+/**
+ * Put a bound link in the window's registry, `win.costwidgetLive`: one entry per widget bound in
+ * this window and not closed, found by its `rootClass` (the class on the widget's root,
+ * `costwidget-link-<the root's model id>`). Read only, for tests and benchmarks (as the exported
+ * page's window.costwidgetPage). Entries are found by the widget's class, never by position:
+ * the links bind in whatever order their models resolve.
+ * @param {object} win  the window
+ * @param {object} entry  {rootClass, page, models, roles, sent, acked, session}
+ * @returns {function} removes this entry (and only it: the same widget may be bound again)
+ */
+export function register(win, entry) {
+  const links = (win.costwidgetLive ||= []);
+  links.push(entry);
+  return () => {
+    const at = links.indexOf(entry);
+    if (at >= 0) links.splice(at, 1);
+  };
+}
+
+/**
+ * Bind the link in a front end (`win`, or none outside a browser); resolves to a function that
+ * undoes all it installed. Once the link's model closes, nothing of the window refers to the
+ * widget any more: its registry entry, its window listeners and its handler on the link model
+ * go, so a closed widget neither stays in the registry nor keeps its models and page state alive
+ * for as long as the page lives.
+ * @param {object} model  the link's model
+ * @param {function(string): Promise<object>} getModel  model id -> widget model
+ * @param {object|undefined} win  the window
+ * @param {{closed: boolean}} link  `closed` is set once the model closed: a link that finishes
+ *   binding after that installs nothing
+ */
+export async function bindFrontEnd(model, getModel, win, link = { closed: false }) {
+  let bound; // {page, models, roles, sent, acked, session, stop}
   try {
-    bound = await bindLive(model, (id) => manager.get_model(id));
+    bound = await bindLive(model, getModel);
   } catch (err) {
     console.error("costwidget: the live link could not bind; the kernel keeps drawing", err);
     return () => {};
   }
-  if (typeof window === "undefined") return () => {};
+  const { stop, ...entry } = bound;
+  if (!win || link.closed) return stop;
   const roles = model.get("roles");
   const sliders = {};
-  for (const [role] of SLIDERS) sliders[role] = await manager.get_model(roles[role]);
-  const remove = installArrowKeys(window, model.get("root_class"), sliders);
-  const removeTyped = installTypedRefusals(window, model.get("root_class"), bound.page.refuse);
-  // For tests and benchmarks (as the exported page's window.costwidgetPage): read only.
-  (window.costwidgetLive ||= []).push({ rootClass: model.get("root_class"), ...bound });
-  return () => { remove(); removeTyped(); };
+  for (const [role] of SLIDERS) sliders[role] = await getModel(roles[role]);
+  if (link.closed) return stop;
+  const rootClass = model.get("root_class");
+  const undo = [
+    stop,
+    installArrowKeys(win, rootClass, sliders),
+    installTypedRefusals(win, rootClass, entry.page.refuse),
+    register(win, { rootClass, ...entry }),
+  ];
+  return () => { for (const step of undo.splice(0)) step(); };
 }
 
 /** anywidget's entry points. */
@@ -208,9 +243,16 @@ export default {
   // Not awaited: anywidget fails a model whose initialize takes over 2 s ("[anywidget] Failed
   // to initialize model.", seen on a loaded machine), while binding waits for every widget
   // model the page owns. The binding goes on; the kernel draws until it is done.
+  // anywidget calls the function returned when the model is destroyed (the widget closed).
   initialize({ model }) {
-    const removing = bindFrontEnd(model);
-    return () => { removing.then((remove) => remove()); };
+    const link = { closed: false };
+    const manager = model.widget_manager;
+    const win = typeof window === "undefined" ? undefined : window;
+    const removing = bindFrontEnd(model, (id) => manager.get_model(id), win, link);
+    return () => {
+      link.closed = true;
+      removing.then((remove) => remove());
+    };
   },
   render() {},
 };

@@ -6,7 +6,8 @@ import { CONTRACT, REQUIRED_ARRAYS } from "./contract.mjs";
 import * as OP from "../src/operating_point.mjs";
 import { bindLive } from "../src/live_link.mjs";
 
-/** A Backbone-like model: get, set ("change:key" and "change" events), on, save_changes, send. */
+/** A Backbone-like model: get, set ("change:key" and "change" events), on, off, save_changes,
+ * send. */
 export function model(attrs = {}) {
   const handlers = {};
   const fire = (event, ...args) => { for (const h of handlers[event] || []) h(...args); };
@@ -27,6 +28,7 @@ export function model(attrs = {}) {
       if (any) fire("change", this);
     },
     on(event, h) { (handlers[event] ||= []).push(h); },
+    off(event, h) { handlers[event] = (handlers[event] || []).filter((x) => x !== h); },
     save_changes() { this.saved.push(JSON.stringify(attrs.value ?? attrs.frontend_state ?? attrs.attached)); },
     send(content) { this.sentMessages.push(content); },
   };
@@ -45,6 +47,14 @@ export function kernelSet(target, attrs) {
 }
 
 export async function setup(kernelState = {}) {
+  const { link, models } = standIns(kernelState);
+  const bound = await bindLive(link, async (id) => models[id.slice(3)]);
+  return { bound, models, link };
+}
+
+/** A link model over from_confusion(tp=7, fn=3, fp=3, tn=7) and its role models (id "id-<role>"),
+ * not bound yet. */
+export function standIns(kernelState = {}) {
   const arrays = {
     hull_threshold: [Infinity, NaN, -Infinity], hull_fpr: [0, 0.3, 1], hull_tpr: [0, 0.7, 1],
     segment_lo: [0, 0.3, 0.7], segment_hi: [0.3, 0.7, 1], segment_vertex: [0, 1, 2],
@@ -79,7 +89,6 @@ export async function setup(kernelState = {}) {
     options: { constraint: CONTRACT.CONSTRAINTS, capacity_unit: ["cases", "% flagged"] },
     payload_header: header, payload_buffers: buffers, kernel_state: kernelState,
   });
-  const bound = await bindLive(link, async (id) => models[id.slice(3)]);
-  return { bound, models, link };
+  return { link, models };
 }
 

@@ -29,6 +29,7 @@ from test_live_frontend_browser import (  # noqa: F401 - live_page, a fixture: i
     _what_happened,
     live_page,
 )
+from widget_dom import live, with_live
 
 START = {"p_pos": 0.3, "cost_fn": 1.0, "cost_fp": 1.0, "constraint": "none", "max_fpr": 0.1}
 STEP = 0.001  # the p(+) slider's step
@@ -100,22 +101,23 @@ def _kernel_state(page) -> dict:
     return json.loads(re.search(r"\{.*\}", text).group(0))
 
 
-def _settled(page) -> dict:
+def _settled(page, rc: str) -> dict:
     """The state once every move was taken and every cell ran; the page holds it."""
-    assert wait_for_state(page, _TAKEN, timeout=60_000), "the kernel did not take every move"
-    sent = page.evaluate("() => window.costwidgetLive[0].sent()")
+    taken = wait_for_state(page, with_live(_TAKEN, rc), timeout=60_000)
+    assert taken, "the kernel did not take every move"
+    sent = page.evaluate(f"() => {live(rc)}.sent()")
     kernel = _kernel_state(page)
     held = wait_for_state(
         page,
-        "([s]) => { const l = window.costwidgetLive[0]; return l.acked() === l.sent() && "
+        f"([s]) => {{ const l = {live(rc)}; return l.acked() === l.sent() && "
         "Object.keys(s).every((k) => JSON.stringify(l.page.state[k]) === "
         "JSON.stringify(s[k])); }",
         [kernel],
         timeout=60_000,
     )
-    page_state = page.evaluate("() => window.costwidgetLive[0].page.state")
+    page_state = page.evaluate(f"() => {live(rc)}.page.state")
     assert held, f"the page holds {page_state}, the kernel {kernel}\n{_what_happened(page)}"
-    assert page.evaluate("() => window.costwidgetLive[0].sent()") == sent, (
+    assert page.evaluate(f"() => {live(rc)}.sent()") == sent, (
         "the page sent a move though nobody touched it"
     )
     return kernel
@@ -147,12 +149,12 @@ def _expected(steps) -> tuple[dict, dict]:
 )
 @given(steps=st.lists(_step, min_size=3, max_size=6))
 def test_python_sets_interleaved_with_page_moves(live_page, steps):  # noqa: F811 - the fixture
-    page, clfs, colors, errors = live_page
+    page, clfs, colors, errors, rc = live_page
     note(f"steps: {steps}")
     _run_cell(
         page, "w.update(" + ", ".join(f"{k}={v!r}" for k, v in START.items()) + ")", wait=True
     )
-    base = _settled(page)
+    base = _settled(page, rc)
     assert {k: base[k] for k in START} == START
     for step in steps:
         if step[0] == "cell":  # several sets in one cell, no wait between them
@@ -161,8 +163,8 @@ def test_python_sets_interleaved_with_page_moves(live_page, steps):  # noqa: F81
             _press(page, step[1])
         else:
             _type(page, step[1], step[2])
-    final = _settled(page)
-    _check(page, clfs, colors)
+    final = _settled(page, rc)
+    _check(page, clfs, colors, rc)
     python, moved = _expected(steps)
     for key in KEYS:
         if key in python and key not in moved:

@@ -22,6 +22,7 @@ import nbformat
 import numpy as np
 import pytest
 from lab_server import console_errors, wait_for_state
+from widget_dom import bound, live, print_root_class, root_class_shown, with_live
 
 from costwidget.model import decide, probability_cost, readable_value
 from costwidget.widget.text.readout import constraint_description, constraint_html, readout_html
@@ -69,10 +70,10 @@ def _classifiers():
     return out
 
 
-# The live binding (window.costwidgetLive, set by live-link.js) and what it drew, read through
-# the widget models it bound.
+# The live binding (the widget's entry in window.costwidgetLive, set by live-link.js; `$LIVE`
+# stands for it, widget_dom.with_live) and what it drew, read through the widget models it bound.
 _READ = r"""() => {
-  const live = (window.costwidgetLive || [])[0];
+  const live = $LIVE;
   if (!live) return null;
   const m = (role) => live.models.get(live.roles[role]);
   const arr = (v) => Array.isArray(v) ? v.map((r) => Array.from(r)) : Array.from(v);
@@ -90,7 +91,7 @@ _READ = r"""() => {
 # makes to the page's marks is recorded too (window.__kernelWrites: there must be none, one
 # writer per mark). window.__lineView maps a PCF(+) to the pixel the line is drawn at.
 _WATCH_LINE = r"""async () => {
-  const live = window.costwidgetLive[0];
+  const live = $LIVE;
   const m = (role) => live.models.get(live.roles[role]);
   const views = await Promise.all(Object.values(m('operating_line').views));
   const view = views.find((v) => v.el.isConnected) || views[0];
@@ -126,18 +127,25 @@ _WATCH_LINE = r"""async () => {
 # True once the line is drawn where the page's state puts it (the newest state's drawing has
 # landed: bqplot draws through a zero-length d3 transition, on a later tick).
 _DRAWN = r"""() => {
-  const live = window.costwidgetLive[0];
+  const live = $LIVE;
   const view = window.__lineView;
   const pcf = live.models.get(live.roles.operating_line).get('x')[0];
   return Math.abs(window.__drawnX() - (view.scales.x.scale(pcf) + view.scales.x.offset)) < 1e-6;
 }"""
 
 # True once the kernel has taken every move the page sent.
-_TAKEN = "() => { const l = window.costwidgetLive[0]; return l.acked() === l.sent(); }"
+_TAKEN = "() => { const l = $LIVE; return l.acked() === l.sent(); }"
 
 
-def _wait_drawn(page, what: str) -> None:
-    assert wait_for_state(page, _DRAWN), f"{what}: the line is not drawn at the page's state"
+def _state_is(root_class: str, condition: str) -> str:
+    """A predicate: ``condition`` holds of ``s``, the state the widget's page shows."""
+    return f"() => {{ const s = {live(root_class)}.page.state; return {condition}; }}"
+
+
+def _wait_drawn(page, rc: str, what: str) -> None:
+    assert wait_for_state(page, with_live(_DRAWN, rc)), (
+        f"{what}: the line is not drawn at the page's state"
+    )
 
 
 def _what_happened(page) -> str:
@@ -167,6 +175,7 @@ def live_page(lab, browser):
     nb = nbformat.v4.new_notebook()
     nb.cells = [
         nbformat.v4.new_code_cell(BUILD),
+        nbformat.v4.new_code_cell(print_root_class("w")),
         nbformat.v4.new_code_cell(RECORD_CAPACITY),
         nbformat.v4.new_code_cell(RECORD_SENDS),
     ]
@@ -180,17 +189,17 @@ def live_page(lab, browser):
     errors = console_errors(page)
     lab.run_notebook(page, "live.ipynb")
     page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
-    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=60_000), (
-        "the live link never bound"
-    )
+    rc = root_class_shown(page)
+    assert wait_for_state(page, bound(rc), timeout=60_000), "the live link never bound"
     clfs, colors = _classifiers()
-    yield page, clfs, colors, errors
+    yield page, clfs, colors, errors, rc
     page.close()
 
 
-def _check(page, clfs, colors) -> dict:
-    """The page's marks and readout equal the Python model at the state the page shows."""
-    got = page.evaluate(_READ)
+def _check(page, clfs, colors, rc: str) -> dict:
+    """The page's marks and readout equal the Python model at the state the page shows (the
+    page of the widget whose root class is ``rc``)."""
+    got = page.evaluate(with_live(_READ, rc))
     s = got["state"]
     assert got["p_pos_value"] == readable_value(s["p_pos"])  # the field shows it readable
     pcf = probability_cost(s["p_pos"], s["cost_fn"], s["cost_fp"])
@@ -298,15 +307,15 @@ def _kernel_state(page) -> dict:
 
 
 def test_attached_and_keys_drawn_by_the_front_end(live_page):
-    page, clfs, colors, errors = live_page
+    page, clfs, colors, errors, rc = live_page
     assert _kernel_state(page)["attached"] is True
-    _check(page, clfs, colors)
+    _check(page, clfs, colors, rc)
     handle = page.locator(".costwidget .costwidget-p-pos .noUi-handle").first
     handle.focus()
-    start = page.evaluate(_READ)["state"]["p_pos"]
+    start = page.evaluate(with_live(_READ, rc))["state"]["p_pos"]
     for i in range(8):
         page.keyboard.press("ArrowRight" if i < 5 else "ArrowLeft")
-        got = _check(page, clfs, colors)  # drawn in the same frame: no wait
+        got = _check(page, clfs, colors, rc)  # drawn in the same frame: no wait
     assert got["state"]["p_pos"] == pytest.approx(start + 0.002, abs=1e-12)
     # The kernel takes the state too.
     assert wait_for_state(page, "() => true")
@@ -315,8 +324,8 @@ def test_attached_and_keys_drawn_by_the_front_end(live_page):
     field = page.locator(".costwidget .costwidget-cost-fn input").first
     field.fill("3")
     field.press("Enter")
-    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.cost_fn === 3")
-    _check(page, clfs, colors)
+    assert wait_for_state(page, _state_is(rc, "s.cost_fn === 3"))
+    _check(page, clfs, colors, rc)
     assert not errors, errors
 
 
@@ -347,8 +356,8 @@ def test_a_refused_typed_value_shows_in_the_banner(live_page, field_class, typed
     banner shows the refusal with its reason (not only the console); the next good move clears
     it. "abc" cannot enter a number input in Chrome: the field is left empty, and Enter
     commits that."""
-    page, clfs, colors, _errors = live_page
-    before = page.evaluate("() => ({...window.costwidgetLive[0].page.state})")
+    page, clfs, colors, _errors, rc = live_page
+    before = page.evaluate(f"() => ({{...{live(rc)}.page.state}})")
     field = page.locator(f".costwidget {field_class} input").first
     if typed == "abc":
         field.fill("")
@@ -362,51 +371,49 @@ def test_a_refused_typed_value_shows_in_the_banner(live_page, field_class, typed
         f"([r]) => ((document.querySelector('{banner}') || {{}}).innerText || '').includes(r)",
         [reason],
     ), page.evaluate(f"() => (document.querySelector('{banner}') || {{}}).innerText")
-    after = page.evaluate("() => window.costwidgetLive[0].page.state")
+    after = page.evaluate(f"() => {live(rc)}.page.state")
     assert after == before
-    _check(page, clfs, colors)
+    _check(page, clfs, colors, rc)
     good = ".costwidget .costwidget-p-pos-value input"
     p = 0.26 if before["p_pos"] == 0.25 else 0.25  # a move: the banner clears on the next move
     page.locator(good).first.fill(str(p))
     page.locator(good).first.press("Enter")
     assert wait_for_state(
         page,
-        f"() => window.costwidgetLive[0].page.state.p_pos === {p} && "
-        f"!(document.querySelector('{banner}') || {{}}).innerText",
+        _state_is(
+            rc, f"s.p_pos === {p} && !(document.querySelector('{banner}') || {{}}).innerText"
+        ),
     )
-    _check(page, clfs, colors)
+    _check(page, clfs, colors, rc)
 
 
 def test_neyman_pearson_by_button_and_keys(live_page):
-    page, clfs, colors, _errors = live_page
+    page, clfs, colors, _errors, rc = live_page
     page.locator(
         ".costwidget-constraint .widget-toggle-button", has_text="Neyman-Pearson"
     ).first.click()
-    assert wait_for_state(
-        page, "() => window.costwidgetLive[0].page.state.constraint === 'neyman_pearson'"
-    )
-    _check(page, clfs, colors)
+    assert wait_for_state(page, _state_is(rc, "s.constraint === 'neyman_pearson'"))
+    _check(page, clfs, colors, rc)
     slider = page.locator(".costwidget-constraint .widget-slider .noUi-handle").first
     slider.focus()
     for _ in range(6):
         page.keyboard.press("ArrowRight")
-        _check(page, clfs, colors)
-    assert page.evaluate(_READ)["state"]["max_fpr"] == pytest.approx(0.13, abs=1e-12)
+        _check(page, clfs, colors, rc)
+    assert page.evaluate(with_live(_READ, rc))["state"]["max_fpr"] == pytest.approx(0.13, abs=1e-12)
     page.locator(".costwidget-constraint .widget-toggle-button", has_text="none").first.click()
-    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.constraint === 'none'")
-    _check(page, clfs, colors)
+    assert wait_for_state(page, _state_is(rc, "s.constraint === 'none'"))
+    _check(page, clfs, colors, rc)
 
 
 def test_drag_of_the_handle_moves_the_line_with_it(live_page):
-    page, clfs, colors, _errors = live_page
+    page, clfs, colors, _errors, rc = live_page
     _run_python(page, "w.update(p_pos=0.3, cost_fn=1.0, cost_fp=1.0, constraint='none')")
     assert wait_for_state(
         page,
-        "() => window.costwidgetLive[0].page.state.p_pos === 0.3 && "
-        "window.costwidgetLive[0].page.state.cost_fn === 1",
+        _state_is(rc, "s.p_pos === 0.3 && s.cost_fn === 1"),
     )
-    page.evaluate(_WATCH_LINE)
-    _wait_drawn(page, "the state set before the drag")
+    page.evaluate(with_live(_WATCH_LINE, rc))
+    _wait_drawn(page, rc, "the state set before the drag")
     page.evaluate("() => { window.__lineXs = []; }")
     # The handle: the cost pane's last mark (a triangle at the operating line's foot).
     dot = page.evaluate("""() => {
@@ -422,16 +429,16 @@ def test_drag_of_the_handle_moves_the_line_with_it(live_page):
         page.mouse.move(dot["x"] + 5 * i, dot["y"])
         page.wait_for_timeout(16)
         if i == 10:  # mid-drag: the line already follows the pointer
-            mid = page.evaluate(_READ)
+            mid = page.evaluate(with_live(_READ, rc))
             # issue 23: a drag moves p(+) and keeps the costs as typed
             assert mid["state"]["p_pos"] > 0.3 and mid["state"]["cost_fn"] == 1.0, mid["state"]
     page.mouse.up()
-    got = _check(page, clfs, colors)
+    got = _check(page, clfs, colors, rc)
     assert got["state"]["p_pos"] > 0.3 and got["state"]["cost_fn"] == got["state"]["cost_fp"] == 1.0
-    _wait_drawn(page, "the drag's last move")
+    _wait_drawn(page, rc, "the drag's last move")
     xs = _assert_never_back(page)
     assert len(set(xs)) >= 5, xs
-    assert wait_for_state(page, _TAKEN), "the kernel did not take every move"
+    assert wait_for_state(page, with_live(_TAKEN, rc)), "the kernel did not take every move"
     kernel = _kernel_state(page)
     assert (kernel["p_pos"], kernel["cost_fn"], kernel["cost_fp"]) == (
         got["state"]["p_pos"],
@@ -441,25 +448,27 @@ def test_drag_of_the_handle_moves_the_line_with_it(live_page):
 
 
 def test_workforce_capacity_by_keys_and_the_ratio_slider(live_page):
-    page, clfs, colors, _errors = live_page
+    page, clfs, colors, _errors, rc = live_page
     _run_python(page, "w.update(cost_fn=1.0, cost_fp=1.0)")  # ratio 1: the slider at 10^0
-    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.cost_fn === 1")
+    assert wait_for_state(page, _state_is(rc, "s.cost_fn === 1"))
     page.locator(".costwidget-constraint .widget-toggle-button", has_text="workforce").first.click()
-    assert wait_for_state(
-        page, "() => window.costwidgetLive[0].page.state.constraint === 'workforce'"
-    )
+    assert wait_for_state(page, _state_is(rc, "s.constraint === 'workforce'"))
     # The kernel answers the switch with the capacity it sets for workforce (seen in CI: read
     # before that answer, the start was 218 and the page then showed the kernel's 215.83): count
     # the presses from the state the kernel took, not from the page's first guess.
-    assert wait_for_state(page, _TAKEN), "the kernel did not take the switch to workforce"
-    _check(page, clfs, colors)
-    start = page.evaluate(_READ)["state"]["capacity"]
+    assert wait_for_state(page, with_live(_TAKEN, rc)), (
+        "the kernel did not take the switch to workforce"
+    )
+    _check(page, clfs, colors, rc)
+    start = page.evaluate(with_live(_READ, rc))["state"]["capacity"]
     page.locator(".costwidget .costwidget-capacity .noUi-handle").first.focus()
     for _ in range(4):
         page.keyboard.press("ArrowLeft")
-        _check(page, clfs, colors)
-    assert wait_for_state(page, _TAKEN), "the kernel did not take the capacity's moves"
-    got = page.evaluate(_READ)["state"]["capacity"]
+        _check(page, clfs, colors, rc)
+    assert wait_for_state(page, with_live(_TAKEN, rc)), (
+        "the kernel did not take the capacity's moves"
+    )
+    got = page.evaluate(with_live(_READ, rc))["state"]["capacity"]
     assert got == start - 4, (
         got,
         start,
@@ -470,39 +479,39 @@ def test_workforce_capacity_by_keys_and_the_ratio_slider(live_page):
     page.locator(".costwidget .costwidget-ratio .noUi-handle").first.focus()
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-        _check(page, clfs, colors)
-    s = page.evaluate(_READ)["state"]
+        _check(page, clfs, colors, rc)
+    s = page.evaluate(with_live(_READ, rc))["state"]
     # three steps of 0.01 decade: 10^0.03 = 1.0715..., snapped to 3 significant digits (issue 23)
     assert s["cost_fn"] / s["cost_fp"] == pytest.approx(1.07, rel=1e-9)
     _run_python(page, "w.update(cost_fn=1.0, cost_fp=1.0, constraint='none')")
-    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.constraint === 'none'")
-    _check(page, clfs, colors)
+    assert wait_for_state(page, _state_is(rc, "s.constraint === 'none'"))
+    _check(page, clfs, colors, rc)
 
 
 def test_python_set_trait_is_drawn(live_page):
-    page, clfs, colors, _errors = live_page
+    page, clfs, colors, _errors, rc = live_page
     _run_python(page, "w.p_pos = 0.4321")
-    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.p_pos === 0.4321")
-    got = _check(page, clfs, colors)
+    assert wait_for_state(page, _state_is(rc, "s.p_pos === 0.4321"))
+    got = _check(page, clfs, colors, rc)
     assert got["p_pos_value"] == 0.4321
 
 
 def test_drag_is_monotone_and_ends_equal_in_kernel(live_page):
-    page, clfs, colors, _errors = live_page
+    page, clfs, colors, _errors, rc = live_page
     _run_python(page, "w.update(p_pos=0.3, cost_fn=1.0, cost_fp=1.0)")
-    assert wait_for_state(page, "() => window.costwidgetLive[0].page.state.p_pos === 0.3")
-    page.evaluate(_WATCH_LINE)
-    _wait_drawn(page, "the state set before the drag")
+    assert wait_for_state(page, _state_is(rc, "s.p_pos === 0.3"))
+    page.evaluate(with_live(_WATCH_LINE, rc))
+    _wait_drawn(page, rc, "the state set before the drag")
     page.evaluate("() => { window.__lineXs = []; }")
     _drag_right(page, page.locator(".costwidget .costwidget-p-pos .noUi-handle").first)
-    got = _check(page, clfs, colors)
-    _wait_drawn(page, "the drag's last move")
+    got = _check(page, clfs, colors, rc)
+    _wait_drawn(page, rc, "the drag's last move")
     xs = _assert_never_back(page)
     assert len(xs) >= 20, xs
     # Once the kernel has taken every move, it holds the page's p(+).
-    assert wait_for_state(page, _TAKEN), "the kernel did not take every move"
+    assert wait_for_state(page, with_live(_TAKEN, rc)), "the kernel did not take every move"
     assert _kernel_state(page)["p_pos"] == got["state"]["p_pos"]
-    _check(page, clfs, colors)
+    _check(page, clfs, colors, rc)
 
 
 def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
@@ -511,17 +520,16 @@ def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
     which the kernel holds too."""
     import subprocess
 
-    page, clfs, colors, _errors = live_page
+    page, clfs, colors, _errors, rc = live_page
     busy = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(2)]
     try:
         _run_python(page, "w.update(p_pos=0.3, cost_fn=1.0, cost_fp=1.0, constraint='none')")
         assert wait_for_state(
             page,
-            "() => window.costwidgetLive[0].page.state.p_pos === 0.3 && "
-            "window.costwidgetLive[0].page.state.cost_fn === 1",
+            _state_is(rc, "s.p_pos === 0.3 && s.cost_fn === 1"),
         )
-        page.evaluate(_WATCH_LINE)
-        _wait_drawn(page, "the state before the keys")
+        page.evaluate(with_live(_WATCH_LINE, rc))
+        _wait_drawn(page, rc, "the state before the keys")
         page.evaluate("() => { window.__lineXs = []; }")
         _run_python(page, "w.show_bands = True")  # returns at once: they compute meanwhile
         handle = page.locator(".costwidget .costwidget-p-pos .noUi-handle").first
@@ -529,24 +537,22 @@ def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
         for _ in range(30):
             page.keyboard.press("ArrowRight")
             page.wait_for_timeout(20)  # the pace of the keys (what is pressed, not a wait)
-        assert wait_for_state(
-            page, "() => Math.abs(window.costwidgetLive[0].page.state.p_pos - 0.33) < 1e-9"
-        ), "30 presses"
-        _wait_drawn(page, "the 30th press")
+        assert wait_for_state(page, _state_is(rc, "Math.abs(s.p_pos - 0.33) < 1e-9")), "30 presses"
+        _wait_drawn(page, rc, "the 30th press")
         xs = _assert_never_back(page)
         assert len(set(xs)) >= 2, xs
-        assert wait_for_state(page, _TAKEN), "the kernel did not take every key"
-        got = _check(page, clfs, colors)
+        assert wait_for_state(page, with_live(_TAKEN, rc)), "the kernel did not take every key"
+        got = _check(page, clfs, colors, rc)
         kernel_p = _kernel_state(page)["p_pos"]
         assert kernel_p == got["state"]["p_pos"] == pytest.approx(0.33), _what_happened(page)
 
         page.evaluate("() => { window.__lineXs = []; }")
         _drag_right(page, handle)
-        _wait_drawn(page, "the drag's last move")
+        _wait_drawn(page, rc, "the drag's last move")
         xs = _assert_never_back(page)
         assert len(set(xs)) >= 5, xs
-        assert wait_for_state(page, _TAKEN), "the kernel did not take every move"
-        got = _check(page, clfs, colors)
+        assert wait_for_state(page, with_live(_TAKEN, rc)), "the kernel did not take every move"
+        got = _check(page, clfs, colors, rc)
         assert got["state"]["p_pos"] > 0.33
         kernel = _kernel_state(page)
         assert (kernel["p_pos"], kernel["cost_fn"], kernel["cost_fp"]) == (
@@ -566,22 +572,21 @@ def test_keys_and_a_drag_under_load_never_draw_the_line_back(live_page):
 
 def _arrow_keys_move_the_line(page):
     """Focus the p(+) slider's handle; each ArrowRight moves p(+) one step and the line with it."""
-    assert wait_for_state(
-        page, "() => (window.costwidgetLive || []).length > 0", timeout=120_000
-    ), "the live link never bound"
-    page.evaluate(_WATCH_LINE)
-    _wait_drawn(page, "the state before the keys")
-    start = page.evaluate("() => window.costwidgetLive[0].page.state.p_pos")
+    rc = root_class_shown(page, timeout=300_000)
+    assert wait_for_state(page, bound(rc), timeout=120_000), "the live link never bound"
+    page.evaluate(with_live(_WATCH_LINE, rc))
+    _wait_drawn(page, rc, "the state before the keys")
+    start = page.evaluate(f"() => {live(rc)}.page.state.p_pos")
     page.locator(".costwidget .costwidget-p-pos .noUi-handle").first.focus()
     for i in range(1, 4):
         page.keyboard.press("ArrowRight")
         assert wait_for_state(
             page,
-            "([p]) => Math.abs(window.costwidgetLive[0].page.state.p_pos - p) < 1e-9",
+            f"([p]) => Math.abs({live(rc)}.page.state.p_pos - p) < 1e-9",
             [start + 0.001 * i],
         ), f"press {i}"
         # ... and the line is drawn there (the newest drawing landed) before the next press.
-        _wait_drawn(page, f"press {i}")
+        _wait_drawn(page, rc, f"press {i}")
     xs = _assert_never_back(page)
     assert len(set(xs)) >= 3, xs
     # The slider shows it too (aria-valuetext: aria-valuenow is rounded to one decimal).
@@ -589,12 +594,12 @@ def _arrow_keys_move_the_line(page):
         "aria-valuetext"
     )
     assert float(shown) == pytest.approx(start + 0.003, abs=1e-9)
-    assert wait_for_state(page, _TAKEN), "the kernel did not take every move"
+    assert wait_for_state(page, with_live(_TAKEN, rc)), "the kernel did not take every move"
 
 
 def _write_notebook(folder):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(BUILD)]
+    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell(print_root_class("w"))]
     nb.metadata["kernelspec"] = {
         "name": "python3",
         "display_name": "Python 3",

@@ -31,6 +31,7 @@ from lab_server import (
     wait_for_state,
 )
 from test_live_frontend_browser import _check
+from widget_dom import bound, live, print_root_class, root_class_shown
 
 from costwidget.model import readable_value
 
@@ -63,10 +64,13 @@ class Notebook:
         return [c.source for c in self.copy().cells if c.cell_type == "code"]
 
     def print_state(self) -> str:
+        """The kernel's state of the widget compared, and its root class (a notebook may show
+        more than one widget: the page's registry holds their links in no fixed order)."""
         # (The mark is split in the cell's source: the source is on the page too.)
         return (
             "import json\nfrom costwidget.widget.output.page_spec import state_values\n"
-            f"print({MARK[:6]!r} + {MARK[6:]!r} + json.dumps(state_values({self.widget}.state)))"
+            f"print({MARK[:6]!r} + {MARK[6:]!r} + json.dumps(state_values({self.widget}.state)))\n"
+            + print_root_class(self.widget)
         )
 
 
@@ -132,7 +136,7 @@ def _write_copy(notebook: Notebook, folder: Path) -> str:
     return name
 
 
-def _page_equals_kernel_equals_cells(page, reference) -> None:
+def _page_equals_kernel_equals_cells(page, reference, notebook: Notebook) -> None:
     expected, clfs, colors = reference
     assert wait_for_state(
         page, f"() => document.body.innerText.includes({MARK!r})", timeout=300_000
@@ -140,28 +144,28 @@ def _page_equals_kernel_equals_cells(page, reference) -> None:
     text = page.evaluate("() => document.body.innerText")
     kernel = json.loads(text.split(MARK, 1)[1].splitlines()[0])
     assert kernel == expected, "the kernel's state is not what the cells set"
-    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=120_000)
+    rc = root_class_shown(page, notebook.widget)
+    assert wait_for_state(page, bound(rc), timeout=120_000), "the widget's live link never bound"
     # The page has drawn the kernel's last state once it holds it and every move it sent (none
     # is expected) was taken.
     held = wait_for_state(
         page,
-        "([s]) => { const l = window.costwidgetLive[0]; return "
+        f"([s]) => {{ const l = {live(rc)}; return "
         "l.acked && l.acked() === l.sent() && Object.keys(s).every((k) => "
         "JSON.stringify(l.page.state[k]) === JSON.stringify(s[k])); }",
         [expected],
         timeout=60_000,
     )
-    live = page.evaluate(
-        "() => ({state: window.costwidgetLive[0].page.state, "
-        "sent: window.costwidgetLive[0].sent()})"
+    shown = page.evaluate(
+        f"() => {{ const l = {live(rc)}; return {{state: l.page.state, sent: l.sent()}}; }}"
     )
-    assert held, f"the page ended at {live['state']}, the cells set {expected}"
-    assert live["sent"] == 0, "the page sent a move though nobody touched it"
-    got = _check(page, clfs, colors)
-    controls = page.evaluate("""() => { const l = window.costwidgetLive[0];
+    assert held, f"the page ended at {shown['state']}, the cells set {expected}"
+    assert shown["sent"] == 0, "the page sent a move though nobody touched it"
+    got = _check(page, clfs, colors, rc)
+    controls = page.evaluate(f"""() => {{ const l = {live(rc)};
       const m = (r) => l.models.get(l.roles[r]);
-      return {fn: m('cost_fn').get('value'), fp: m('cost_fp').get('value'),
-              p: m('p_pos').get('value'), constraint: m('constraint').get('index')}; }""")
+      return {{fn: m('cost_fn').get('value'), fp: m('cost_fp').get('value'),
+              p: m('p_pos').get('value'), constraint: m('constraint').get('index')}}; }}""")
     assert (controls["fn"], controls["fp"]) == (
         readable_value(expected["cost_fn"]),
         readable_value(expected["cost_fp"]),
@@ -178,7 +182,7 @@ def test_run_all_in_jupyterlab(lab, browser, notebook, reference):
     page = browser.new_page(viewport={"width": 1400, "height": 1600})
     try:
         lab.run_notebook(page, name)
-        _page_equals_kernel_equals_cells(page, reference)
+        _page_equals_kernel_equals_cells(page, reference, notebook)
     finally:
         page.close()
 
@@ -200,7 +204,7 @@ def test_run_all_in_notebook7(browser, sync_api, tmp_path, notebook, reference):
         try:
             open_in_notebook7(page, url, token, name)
             run_all_open_cells(page, sync_api)
-            _page_equals_kernel_equals_cells(page, reference)
+            _page_equals_kernel_equals_cells(page, reference, notebook)
         finally:
             page.close()
 
@@ -213,6 +217,6 @@ def test_run_all_in_voila(browser, tmp_path, notebook, reference):
         page = browser.new_page(viewport={"width": 1400, "height": 1600})
         try:
             page.goto(f"{url}/?token={token}", timeout=300_000)
-            _page_equals_kernel_equals_cells(page, reference)
+            _page_equals_kernel_equals_cells(page, reference, notebook)
         finally:
             page.close()

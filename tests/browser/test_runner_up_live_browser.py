@@ -1,4 +1,4 @@
-"""Real-browser test (issue 32, item 5): the live widget's headline says how sure it is.
+"""Real-browser test: the live widget's headline says how sure it is.
 
 In JupyterLab a widget over two models scored on the same cases shows its difference view, so
 the kernel computes the runner-up's paired band in the background. While the live link is
@@ -18,6 +18,7 @@ import nbformat
 import pytest
 from lab_server import console_errors, wait_for_state
 from test_live_frontend_browser import _run_python
+from widget_dom import bound, print_root_class, root_class_shown, with_live
 
 from costwidget.widget.text.headline import headline_html
 
@@ -34,17 +35,22 @@ w.widget
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "tests" / "artifacts"
 
+# `$LIVE`: the widget's live link in the page (widget_dom.with_live).
 _HEADLINE = r"""() => {
-  const live = (window.costwidgetLive || [])[0];
+  const live = $LIVE;
   return live ? live.models.get(live.roles.headline).get('value') : '';
 }"""
-_P_POS = "() => window.costwidgetLive[0].page.state.p_pos"
+_P_POS = "() => $LIVE.page.state.p_pos"
 
 
 @pytest.fixture(scope="module")
 def live_page(lab, browser):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell("1")]
+    nb.cells = [
+        nbformat.v4.new_code_cell(BUILD),
+        nbformat.v4.new_code_cell(print_root_class("w")),
+        nbformat.v4.new_code_cell("1"),
+    ]
     nb.metadata["kernelspec"] = {
         "name": "python3",
         "display_name": "Python 3",
@@ -55,8 +61,9 @@ def live_page(lab, browser):
     errors = console_errors(page)
     lab.run_notebook(page, "sure.ipynb")
     page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
-    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=60_000)
-    yield page, errors
+    rc = root_class_shown(page)
+    assert wait_for_state(page, bound(rc), timeout=60_000)
+    yield page, errors, rc
     page.close()
 
 
@@ -70,24 +77,25 @@ def _kernel(page) -> dict:
 
 
 def test_the_live_headline_says_the_kernels_band(live_page):
-    page, errors = live_page
-    said = "() => /tell apart|significantly more/.test((" + _HEADLINE + ")())"
-    assert wait_for_state(page, said, timeout=120_000), page.evaluate(_HEADLINE)
+    page, errors, rc = live_page
+    headline, p_pos = with_live(_HEADLINE, rc), with_live(_P_POS, rc)
+    said = "() => /tell apart|significantly more/.test((" + headline + ")())"
+    assert wait_for_state(page, said, timeout=120_000), page.evaluate(headline)
     kernel = _kernel(page)
     assert kernel["attached"] is True
-    assert page.evaluate(_HEADLINE).endswith(headline_html(kernel["headline"]))
+    assert page.evaluate(headline).endswith(headline_html(kernel["headline"]))
     handle = page.locator(".costwidget .costwidget-p-pos .noUi-handle").first
     handle.focus()
-    before = page.evaluate(_P_POS)
+    before = page.evaluate(p_pos)
     page.keyboard.press("ArrowRight")
     # Drawn in the same frame: the page moved, and the old PCF(+)'s band is not said.
-    assert page.evaluate(_P_POS) != before
+    assert page.evaluate(p_pos) != before
     assert not page.evaluate(said)
     # The kernel computes the new state's band; the page says it, as the kernel does.
-    assert wait_for_state(page, said, timeout=120_000), page.evaluate(_HEADLINE)
+    assert wait_for_state(page, said, timeout=120_000), page.evaluate(headline)
     kernel = _kernel(page)
-    assert kernel["p_pos"] == page.evaluate(_P_POS)
-    assert page.evaluate(_HEADLINE).endswith(headline_html(kernel["headline"]))
+    assert kernel["p_pos"] == page.evaluate(p_pos)
+    assert page.evaluate(headline).endswith(headline_html(kernel["headline"]))
     assert "tell apart" in kernel["headline"] or "significantly more" in kernel["headline"]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.locator(".costwidget").first.screenshot(path=str(ARTIFACTS / "runner_up_live.png"))

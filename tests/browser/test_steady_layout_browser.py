@@ -22,6 +22,7 @@ from __future__ import annotations
 import nbformat
 import pytest
 from lab_server import console_errors, wait_for_state
+from widget_dom import bound, print_root_class, root_class_shown
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -194,7 +195,11 @@ def _shot(page, artifacts, name):
 @pytest.fixture(scope="module")
 def steady_page(lab, browser):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(BUILD), nbformat.v4.new_code_cell("1")]
+    nb.cells = [
+        nbformat.v4.new_code_cell(BUILD),
+        nbformat.v4.new_code_cell(print_root_class("w")),
+        nbformat.v4.new_code_cell("1"),
+    ]
     nb.metadata["kernelspec"] = {
         "name": "python3",
         "display_name": "Python 3",
@@ -205,9 +210,8 @@ def steady_page(lab, browser):
     errors = console_errors(page)
     lab.run_notebook(page, "steady.ipynb")
     page.wait_for_selector(".costwidget-cost svg.svg-figure", timeout=120_000)
-    assert wait_for_state(page, "() => (window.costwidgetLive || []).length > 0", timeout=60_000), (
-        "the live link never bound"
-    )
+    rc = root_class_shown(page)
+    assert wait_for_state(page, bound(rc), timeout=60_000), "the live link never bound"
     yield page, errors
     page.close()
 
