@@ -80,8 +80,9 @@ export async function bindLive(model, getModel) {
       pending.push({ seq, changes: sent });
       // ipywidgets keeps one message in flight per model and merges what is saved meanwhile
       // (its msg_throttle): of several quick moves only the newest frontend_state may reach
-      // the kernel. So each message carries every move the kernel has not acknowledged yet, oldest first, and the
-      // kernel applies those it has not taken: no move is lost, none is applied twice.
+      // the kernel. So each message carries every move the kernel has not acknowledged yet,
+      // oldest first, and the kernel applies those it has not taken: no move is lost, none is
+      // applied twice.
       const moves = pending.map((move) => ({ seq: move.seq, changes: move.changes }));
       model.set("frontend_state", { changes: sent, seq, session, moves });
       model.save_changes();
