@@ -254,6 +254,8 @@ GLUE = (
     "bindLive",
     "steppedValue",
     "installArrowKeys",
+    "register",
+    "bindFrontEnd",
     "default",
 )
 
