@@ -579,6 +579,7 @@ def _fitted_states():
                 yield clf, model, X[150:], y[150:], dict(p_pos=p, cost_fn=c_fn, cost_fp=1.0)
 
 
+@needs_fixed
 def test_the_threshold_shown_is_the_threshold_deployed_on_fitted_estimators():
     """Issue 43: the headline's number, read back, is the float of the rule, the readout and
     ``to_estimator``; and ``score >= it`` flags exactly the rule's cases on the data (its TPR
@@ -605,6 +606,7 @@ def test_the_threshold_shown_is_the_threshold_deployed_on_fitted_estimators():
     assert states >= 30, states
 
 
+@needs_fixed
 def test_flag_every_case_deploys_minus_infinity_and_flags_new_low_scores():
     """Issue 43: where the (1, 1) corner is cheapest the rule flags every case: it deploys -inf,
     so a new case scored below every training score is flagged too; "flag no case" stays +inf."""

@@ -226,7 +226,8 @@ def test_n_jobs_2_gives_the_classifiers_of_n_jobs_1_and_of_cross_val_predict():
     X, y = data(240, seed=3, labels=("no", "yes"))
     models = {
         "forest": RandomForestClassifier(n_estimators=15, max_features=2, random_state=4),
-        "svc": LinearSVC(),
+        # Seeded: liblinear's dual solver (the default of older scikit-learn) shuffles at random.
+        "svc": LinearSVC(random_state=0),
     }
     one = classifiers_from_estimators(models, X, y, cv=5, n_jobs=1, progress=False)
     two = classifiers_from_estimators(models, X, y, cv=5, n_jobs=2, progress=False)
