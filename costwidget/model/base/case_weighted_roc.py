@@ -13,35 +13,11 @@ added (the same sums, rounded in another order).
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
-from ..kernels.roc import RocCounts
+from ..kernels.roc import PARALLEL_MIN, RocCounts, sort_pool
 
 __all__ = ["cost_weighted_counts"]
-
-# Below this size a second thread costs more than it saves.
-_PARALLEL_MIN = 1 << 16
-_pool: ThreadPoolExecutor | None = None
-
-
-def _executor() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="costwidget-cases")
-    return _pool
-
-
-def _forget_pool() -> None:
-    # A forked child has none of the parent's threads: it makes its own pool.
-    global _pool
-    _pool = None
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool)
 
 
 def _sorted_range(scores, signed):
@@ -83,14 +59,14 @@ def cost_weighted_counts(positive, scores, weights) -> RocCounts:
     # Only ratios matter; a power-of-two scale is exact and keeps sums from overflowing.
     _, exponent = np.frexp(weights.max())
     signed = np.ldexp(np.where(positive, weights, -weights), -exponent)
-    if len(scores) < _PARALLEL_MIN:
+    if len(scores) < PARALLEL_MIN:
         th, tp, fp = _points(*_sorted_range(scores, signed))
     else:
         # The median of every 64th score: a cut near the middle is enough (any cut is exact).
         every = scores[::64]
         cut = np.partition(every, len(every) // 2)[len(every) // 2]
         high = scores >= cut
-        low_job = _executor().submit(_sorted_range, scores[~high], signed[~high])
+        low_job = sort_pool().submit(_sorted_range, scores[~high], signed[~high])
         th_h, tp_h, fp_h = _points(*_sorted_range(scores[high], signed[high]))
         low = low_job.result()
         if len(low[0]):

@@ -28,14 +28,23 @@ import numpy as np
 
 from .hull import upper_hull
 
-__all__ = ["RocCounts", "corner_counts", "roc_counts", "sorted_roc_counts"]
+__all__ = [
+    "RocCounts",
+    "PARALLEL_MIN",
+    "corner_counts",
+    "roc_counts",
+    "sort_pool",
+    "sorted_roc_counts",
+]
 
-# Below this size threads cost more than they save.
-_PARALLEL_MIN = 1 << 16
+#: Below this many cases threads cost more than they save.
+PARALLEL_MIN = 1 << 16
 _pool: ThreadPoolExecutor | None = None
 
 
-def _executor() -> ThreadPoolExecutor:
+def sort_pool() -> ThreadPoolExecutor:
+    """The two threads that sort and count score ranges side by side (this module and the
+    cost-weighted counts of `costwidget.model.base.case_weighted_roc`)."""
     global _pool
     if _pool is None:
         _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="costwidget-sort")
@@ -232,14 +241,14 @@ def roc_counts(
     )
     out.thresholds[0], out.tp[0], out.fp[0] = np.inf, 0, 0
     is_neg = ~is_pos
-    if n < _PARALLEL_MIN or (os.cpu_count() or 1) < 2:
+    if n < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
         ranges = [_count_range(is_pos, is_neg, scores, out)]
     else:
         # Two score ranges, one per thread, cut near the median of an evenly spaced
         # sample; every tie falls in one range.
         cut = float(np.median(scores[:: max(1, n // 4096)]))
         ranges = list(
-            _executor().map(
+            sort_pool().map(
                 lambda cuts: _count_range(is_pos, is_neg, scores, out, *cuts),
                 ((cut, None), (None, cut)),
             )
