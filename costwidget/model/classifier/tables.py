@@ -80,6 +80,21 @@ class ClassifierTables:
         x, y = self._envelope.breakpoints()
         return pd.DataFrame({"pcf": x, "nec": y})
 
+    def segment_rates(self):
+        """`segments` as arrays, without a DataFrame: ``(pcf_lo, pcf_hi, fpr, tpr)``, one entry
+        per piece of the envelope (a decision reads them at every move of the operating point).
+
+        Examples
+        --------
+        >>> import costwidget as cw
+        >>> lo, hi, fpr, tpr = cw.Classifier.from_confusion(tp=7, fn=3, fp=3, tn=7).segment_rates()
+        >>> lo.round(6).tolist(), fpr.round(6).tolist()
+        ([0.0, 0.3, 0.7], [0.0, 0.3, 1.0])
+        """
+        lo, hi, k = self._envelope.segments()
+        h = self._hull_index[k]
+        return lo, hi, self._fpr[h], self._tpr[h]
+
     @property
     def segments(self) -> pd.DataFrame:
         """Which hull vertex is optimal where: ``pcf_lo``, ``pcf_hi``, ``threshold``, ``fpr``, ``tpr``.

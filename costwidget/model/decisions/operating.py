@@ -391,11 +391,14 @@ _NEC_SLACK = 1e-12
 
 
 def _optimum(clf, pcf, op) -> dict:
-    seg = clf.segments
+    # Arrays, not `clf.segments`: this runs at every move of the operating point.
+    pcf_lo, pcf_hi, fpr, tpr = clf.segment_rates()
     # The vertex's own piece of the envelope: the segment with its rates containing pcf.
-    same = seg[(seg.fpr == op.fpr) & (seg.tpr == op.tpr)]
+    same = (fpr == op.fpr) & (tpr == op.tpr)
     # A vertex optimal at one PCF(+) only (a tie) has no piece: its interval is that point.
-    lo, hi = (pcf, pcf) if same.empty else (float(same.pcf_lo.min()), float(same.pcf_hi.max()))
+    lo, hi = (
+        (pcf, pcf) if not same.any() else (float(pcf_lo[same].min()), float(pcf_hi[same].max()))
+    )
     t = float(op.threshold)
     return {
         "threshold": t,
