@@ -191,3 +191,49 @@ def test_numbers_alone_keep_their_per_class_meaning():
     w = cw.CostWidget.from_predictions(y, scores, cost_fn=5.0, cost_fp=1.0)
     assert w.per_case is None and w.cost_fn == 5.0
     assert w.operating_tool.cost_fn.description == "C(-|+) false negative"
+
+
+def test_from_duckdb_with_cost_columns_deploys_the_brute_force_rule_and_keeps_multipliers_1():
+    duckdb = pytest.importorskip("duckdb")
+    empulse = pytest.importorskip("empulse.metrics")
+    y, amount, scores = _data(10)
+    df = pd.concat(
+        [
+            pd.DataFrame({"model": m, "label": y, "score": s, "Amount": amount, "fee": 2.5})
+            for m, s in scores.items()
+        ]
+    )
+    con = duckdb.connect()
+    w = cw.CostWidget.from_duckdb(con.from_df(df), cost_fn="Amount", cost_fp="fee")
+    zeros = np.zeros(len(y))
+    for p_pos in (None, 0.6):
+        if p_pos is not None:
+            w.p_pos = p_pos  # p(+) moves: a class's factor scales its rows
+        want, name, _ = _brute(y, scores, amount, zeros + 2.5, zeros, zeros, p_pos)
+        assert w.decision.chosen == name
+        assert w.decision.rule.expected_cost == pytest.approx(want, rel=1e-9)
+    w.p_pos = float(np.mean(y))
+    flags = _deployed_flags(w, scores).astype(int)
+    want = empulse.savings_score(y, flags, fn_cost=amount, fp_cost=2.5)
+    assert w.per_case.savings(w.decision).savings == pytest.approx(want, rel=1e-9)
+    with pytest.raises(ValueError, match="multipliers stay at 1"):
+        w.cost_fn = 2.0
+    assert w.cost_fn == 1.0
+
+
+def test_from_estimators_passes_per_case_costs_to_every_classifier():
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(150, 2))
+    y = (X[:, 0] + rng.normal(size=150) > 0.5).astype(int)
+    amount = np.round(rng.pareto(1.5, 150) * 20 + 1, 2)
+    w = cw.CostWidget.from_estimators(
+        [LogisticRegression(), LogisticRegression(C=0.01)], X, y, cv=3, cost_fn=amount, cost_fp=3.0
+    )
+    scores = {c.name: np.asarray(c.sample.scores) for c in w.classifiers}
+    zeros = np.zeros(len(y))
+    want, name, _ = _brute(y, scores, amount, zeros + 3.0, zeros, zeros)
+    assert w.decision.chosen == name
+    assert w.decision.rule.expected_cost == pytest.approx(want, rel=1e-9)

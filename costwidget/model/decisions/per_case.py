@@ -234,6 +234,8 @@ def multiplier_units(clf):
     """
     cc = clf.case_costs
     pos = cc.is_pos
+    if not hasattr(cc, "tp"):  # summed by an engine: per (score, label) row
+        return _summed_units(cc)
     if np.any(cc.tp[pos] != 0) or np.any(cc.tn[~pos] != 0):
         return None
     if np.any(cc.fn[pos] < 0) or np.any(cc.fp[~pos] < 0):
@@ -243,6 +245,18 @@ def multiplier_units(clf):
     if w_pos <= 0 or w_neg <= 0:
         return None
     return float(np.sum(w[pos] * cc.fn[pos]) / w_pos), float(np.sum(w[~pos] * cc.fp[~pos]) / w_neg)
+
+
+def _summed_units(cc):
+    """`multiplier_units` of costs summed by an engine: rows of one label, none of whose cases
+    counts on the other side or costs anything when decided rightly."""
+    pos = cc.is_pos
+    if np.any(cc.floor != 0) or np.any(cc.loss[pos] != 0) or np.any(cc.gain[~pos] != 0):
+        return None
+    w_pos, w_neg = float(cc.weight[pos].sum()), float(cc.weight[~pos].sum())
+    if w_pos <= 0 or w_neg <= 0:
+        return None
+    return float(cc.gain[pos].sum() / w_pos), float(cc.loss[~pos].sum() / w_neg)
 
 
 @dataclass(frozen=True)
@@ -282,8 +296,15 @@ def per_case_savings(clf, cost: float, *, p_pos=None, cost_fn=1.0, cost_fp=1.0) 
     Savings(cost=1.25, trivial='flagging every case', trivial_cost=2.5, savings=0.5)
     """
     cc = clf.case_costs
-    every = cc.cost_per_case(True, cost_fn, cost_fp, p_pos)
-    none = cc.cost_per_case(False, cost_fn, cost_fp, p_pos)
+    if hasattr(cc, "cost_per_case"):
+        every = cc.cost_per_case(True, cost_fn, cost_fp, p_pos)
+        none = cc.cost_per_case(False, cost_fn, cost_fp, p_pos)
+    else:  # summed by an engine (multipliers 1): flagging costs floor + loss, passing + gain
+        cost_weighted(clf, cost_fn, cost_fp, p_pos)  # the model's check of the multipliers
+        r = cc._factors(p_pos)
+        total = float(np.sum(cc.weight * r))
+        every = float(np.sum((cc.floor + cc.loss) * r)) / total
+        none = float(np.sum((cc.floor + cc.gain) * r)) / total
     name, trivial = ("flagging every case", every) if every <= none else ("flagging no case", none)
     saved = 1.0 - cost / trivial if trivial != 0 else math.nan
     return Savings(float(cost), name, float(trivial), float(saved))

@@ -53,8 +53,9 @@ class PerCaseCosts(Component):
     units : tuple of float
         ``(u_fn, u_fp)``: the per-class costs of multiplier 1 (`multiplier_units`).
     pinned : tuple or None
-        ``(p_pos, m_fn, m_fp)`` the twins are drawn at, when moving them moves the twins' ROC;
-        None when the twins hold at every multiplier and p(+).
+        ``(p_pos, m_fn, m_fp)`` the twins are drawn at, when moving them moves the twins' ROC
+        (``p_pos`` None: p(+) may move; costs summed by an engine keep multipliers 1); None
+        when the twins hold at every multiplier and p(+).
     labels : tuple of str
         The multipliers' labels: what each multiplies (the column's name, or "cost_fn per case").
     twins : list
@@ -112,14 +113,26 @@ class PerCaseCosts(Component):
                 )
         if self.pinned is not None:
             now = (s.p_pos, s.cost_fn, s.cost_fp)
-            if any(abs(a - b) > 1e-12 * max(1.0, abs(b)) for a, b in zip(now, self.pinned)):
-                p, fn, fp = self.pinned
-                raise ValueError(
-                    "With a cost_tp or cost_tn (or a negative cost) the cost-weighted ROC changes "
-                    "with the multipliers and p(+), so this widget is drawn at p(+) = "
-                    f"{p:.6g}, × {fn:.6g}, × {fp:.6g} only: build another with "
-                    "CostWidget(classifiers, p_pos=..., cost_fn=..., cost_fp=...)."
-                )
+            if any(
+                b is not None and abs(a - b) > 1e-12 * max(1.0, abs(b))
+                for a, b in zip(now, self.pinned)
+            ):
+                raise ValueError(self._pinned_words())
+
+    def _pinned_words(self) -> str:
+        p, fn, fp = self.pinned
+        if p is None:
+            return (
+                "Costs summed in the database give the exact curve at the costs as given "
+                "only: the multipliers stay at 1 (p(+) moves). To explore multipliers, load "
+                "the rows with CostWidget.from_frame(..., cost_fn='col')."
+            )
+        return (
+            "With a cost_tp or cost_tn (or a negative cost) the cost-weighted ROC changes "
+            "with the multipliers and p(+), so this widget is drawn at p(+) = "
+            f"{p:.6g}, × {fn:.6g}, × {fp:.6g} only: build another with "
+            "CostWidget(classifiers, p_pos=..., cost_fn=..., cost_fp=...)."
+        )
 
 
 def per_case_costs(classifiers, p_pos, m_fn, m_fp):
@@ -129,9 +142,13 @@ def per_case_costs(classifiers, p_pos, m_fn, m_fp):
         return None
     p = data_prior(classifiers) if p_pos is None else float(p_pos)
     units = multiplier_units(classifiers[0])
+    summed = not hasattr(classifiers[0].case_costs, "tp")  # summed by an engine
     if units is not None:
         twins = [cost_weighted(c)[0] for c in classifiers]
-        pinned = None
+        # Costs summed in the database are exact at multipliers 1 only (the model's rule).
+        pinned = (None, 1.0, 1.0) if summed else None
+        if summed and (m_fn, m_fp) != (1.0, 1.0):
+            cost_weighted(classifiers[0], m_fn, m_fp, p)  # the model's error, naming the fix
     else:
         if not (m_fn > 0 and m_fp > 0 and 0.0 < p < 1.0):
             raise ValueError(
