@@ -237,3 +237,29 @@ def test_from_estimators_passes_per_case_costs_to_every_classifier():
     want, name, _ = _brute(y, scores, amount, zeros + 3.0, zeros, zeros)
     assert w.decision.chosen == name
     assert w.decision.rule.expected_cost == pytest.approx(want, rel=1e-9)
+
+
+def test_the_threshold_choice_pane_puts_the_per_case_bayes_rule_beside_the_best_threshold():
+    empulse = pytest.importorskip("empulse.metrics")
+    rng = np.random.default_rng(12)
+    n = 200
+    y = (rng.random(n) < 0.3).astype(int)
+    amount = np.round(rng.pareto(1.4, n) * 25 + 1, 2)
+    proba = {"a": np.clip(0.3 + 0.4 * y + rng.normal(0, 0.2, n), 0.001, 0.999).round(3)}
+    w = cw.CostWidget.from_predictions(y, proba, cost_fn=amount, cost_fp=5.0)
+    w.cost_fn = 1.5
+    w.threshold_choice = "score"
+    row = w.threshold_choice_view.table.loc["a"]
+    zeros = np.zeros(n)
+    want, _, _ = _brute(y, proba, 1.5 * amount, zeros + 5.0, zeros, zeros)
+    assert row["cost_single_threshold"] == pytest.approx(want, rel=1e-9)
+    bayes = empulse.cost_loss(y, proba["a"], fn_cost=1.5 * amount, fp_cost=5.0, normalize=True)
+    assert row["cost_case_bayes"] == pytest.approx(bayes, rel=1e-9)
+    html = w.threshold_choice_view.choices_html.value
+    assert "per-case Bayes rule" in html and "savings" in html
+    # The score-driven curves price each class: not drawn with per-case costs.
+    assert not any(c.visible for c in w.threshold_choice_view.curves.values())
+    # Away from the data's p(+) the per-case rule is not computed, and the pane says so.
+    w.p_pos = 0.5
+    assert w.threshold_choice_view.table.empty
+    assert "set p(+) to it" in w.threshold_choice_view.choices_html.value
