@@ -158,6 +158,13 @@ def test_snapshot_restore_and_export_carry_the_per_case_costs():
     other = cw.CostWidget.from_predictions(y, scores, cost_fn=amount, cost_fp=4.0)
     other.restore(snap)
     assert other.cost_fn == 2.0 and other.decision.rule == w.decision.rule
+    # The readout says its costs are money and its rates cost-weighted; the figure says so too.
+    assert "expected cost per case is money" in w.readout_view.widget.value
+    fig = w.to_figure()
+    assert [ax.get_xlabel() for ax in fig.axes[:2]] == [
+        "cost-weighted FPR",
+        "PCF(+) of the cost-weighted cases",
+    ]
     page = w.to_html()
     # The page recomputes nothing (its JS prices each class): no front-end spec to bind.
     assert 'id="costwidget-frontend"' not in page

@@ -307,4 +307,6 @@ def per_case_savings(clf, cost: float, *, p_pos=None, cost_fn=1.0, cost_fp=1.0) 
         none = float(np.sum((cc.floor + cc.gain) * r)) / total
     name, trivial = ("flagging every case", every) if every <= none else ("flagging no case", none)
     saved = 1.0 - cost / trivial if trivial != 0 else math.nan
+    if math.isclose(cost, trivial, rel_tol=1e-12):
+        saved = 0.0  # the rule is the trivial one, summed in another order
     return Savings(float(cost), name, float(trivial), float(saved))

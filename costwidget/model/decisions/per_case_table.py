@@ -47,8 +47,8 @@ def per_case_rule_table(classifiers, *, cost_fn=1.0, cost_fp=1.0) -> pd.DataFram
     rows = []
     for name, clf in named.items():
         rule = d.of(name).rule
-        trivial = per_case_savings(clf, rule.expected_cost, cost_fn=cost_fn, cost_fp=cost_fp)
-        trivial = trivial.trivial_cost
+        single = per_case_savings(clf, rule.expected_cost, cost_fn=cost_fn, cost_fp=cost_fp)
+        trivial = single.trivial_cost
         try:
             bayes = case_bayes_rule(clf, cost_fn=cost_fn, cost_fp=cost_fp).expected_cost
         except ValueError:
@@ -59,7 +59,7 @@ def per_case_rule_table(classifiers, *, cost_fn=1.0, cost_fp=1.0) -> pd.DataFram
                 "cost_single_threshold": rule.expected_cost,
                 "cost_case_bayes": bayes,
                 "cost_trivial": trivial,
-                "savings_single_threshold": 1.0 - rule.expected_cost / trivial,
+                "savings_single_threshold": single.savings,
                 "savings_case_bayes": 1.0 - bayes / trivial,
             }
         )
