@@ -404,10 +404,13 @@ def test_cost_weighted_counts_equal_the_weighted_roc_counts(n):
     np.testing.assert_allclose(got.fp, want.fp, rtol=1e-12)
 
 
-def test_the_widget_refuses_per_case_costs_it_cannot_show_yet():
+def test_the_widget_refuses_per_case_and_per_class_classifiers_mixed():
+    # The widget shows per-case costs now (tests/test_widget_case_costs.py); mixing the two
+    # kinds is the model's clear error, at construction.
     clf = cw.Classifier.from_scores(Y, S, name="m", cost_fn=[5.0, 1, 2, 3, 4], cost_fp=1.0)
-    with pytest.raises(ValueError, match="per-case costs, which the widget does not show yet"):
-        cw.CostWidget([clf])
+    plain = cw.Classifier.from_scores(Y, S, name="p")
+    with pytest.raises(ValueError, match="Some classifiers have per-case costs"):
+        cw.CostWidget([clf, plain])
 
 
 def test_the_case_cost_benchmark_runs():

@@ -427,6 +427,13 @@ MODEL_PUBLIC = [
     "CaseBayesRule",
     "case_bayes_rule",
     "per_case_rule_table",
+    # what the widget shows of per-case costs
+    "cost_weighted",
+    "data_prior",
+    "multiplier_units",
+    "per_case_savings",
+    "per_case_setting",
+    "savings_words",
     "Classifier",
     "Comparison",
     "ConstrainedPoint",

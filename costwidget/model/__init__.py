@@ -26,6 +26,7 @@ from .decisions.decision_curve import (
     net_benefit_from_nec,
     pcf_from_threshold_probability,
 )
+from .decisions.decision_words import savings_words
 from .decisions.deploy import DecisionRule, decision_rule, to_estimator
 from .decisions.operating import (
     capacity_from_cases,
@@ -35,6 +36,13 @@ from .decisions.operating import (
     population_for,
     snap_pcf,
     zero_cost_note,
+)
+from .decisions.per_case import (
+    cost_weighted,
+    data_prior,
+    multiplier_units,
+    per_case_savings,
+    per_case_setting,
 )
 from .decisions.per_case_table import per_case_rule_table
 from .decisions.runner_up import RunnerUpBand, runner_up_band
@@ -196,4 +204,10 @@ __all__ = [
     "CaseBayesRule",
     "case_bayes_rule",
     "per_case_rule_table",
+    "cost_weighted",
+    "data_prior",
+    "multiplier_units",
+    "per_case_savings",
+    "per_case_setting",
+    "savings_words",
 ]

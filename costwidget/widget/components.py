@@ -25,6 +25,7 @@ from .panes.decision_curve_view import DecisionCurveView
 from .panes.difference import DifferenceView
 from .panes.honest_layer import honest_layer
 from .panes.threshold_choice_view import ThresholdChoiceView
+from .state.component import Component
 from .state.decision import DecisionSource
 from .text.band_readout import BandReadout
 from .text.headline import Headline
@@ -75,7 +76,17 @@ def _draw_controls(ctx, w, get):
     return DrawControls(ctx, folds=any(c.folds for c in w.classifiers), fill_layers=fills)
 
 
+def _per_case(ctx, w, get):
+    # First: it refuses the states a widget with per-case costs cannot show, before any view
+    # computes for them. A widget without per-case costs gets a component that does nothing.
+    if w.per_case is None:
+        return Component()
+    w.per_case.label_figures(ctx.figures)
+    return w.per_case
+
+
 COMPONENTS: tuple[Entry, ...] = (
+    Entry("per_case_costs", _per_case),
     Entry("honest_layer", _honest),
     Entry("decision_source", _decisions),
     Entry("classifier_layers", _classifier_layers),

@@ -1,11 +1,50 @@
 """How a `CostWidget` is built from data: the classifiers' names, and the constructors from
-predictions, a long-format frame and scikit-learn estimators."""
+predictions, a long-format frame, scikit-learn estimators, DuckDB and Spark.
+
+Per-case costs and the widget's own costs share the names ``cost_fn`` and ``cost_fp``. The rule
+(`split_costs`): a cost given per case (an array, or a column name for frames and engines), or
+any ``cost_tp``/``cost_tn``, makes all four per-case costs of the model's constructor (a number
+among them is that cost for every case); the widget's ``cost_fn``/``cost_fp`` are then
+multipliers of each case's costs and start at 1. Numbers alone keep their meaning of per-class
+costs C(-|+), C(+|-).
+"""
 
 from __future__ import annotations
 
-from ..model import Classifier, classifiers_from_predictions
+import numbers
 
-__all__ = ["named_classifiers", "Constructors"]
+from ..model import Classifier, classifiers_from_predictions, per_case_setting
+
+__all__ = ["named_classifiers", "split_costs", "Constructors"]
+
+_COSTS = ("cost_fn", "cost_fp", "cost_tp", "cost_tn")
+
+
+def split_costs(kwargs: dict) -> tuple[dict, dict]:
+    """``(model_costs, widget_kwargs)``: the per-case costs for the model's constructor (empty
+    for per-class costs) and the keywords left for :class:`CostWidget` (see the module).
+
+    Examples
+    --------
+    >>> split_costs({"cost_fn": 5.0, "p_pos": 0.3})
+    ({}, {'cost_fn': 5.0, 'p_pos': 0.3})
+    >>> split_costs({"cost_fn": "Amount", "cost_fp": 2.0})
+    ({'cost_fn': 'Amount', 'cost_fp': 2.0}, {})
+    """
+    kwargs = dict(kwargs)
+    given = {k: kwargs[k] for k in _COSTS if kwargs.get(k) is not None}
+    per_case = any(k in given for k in ("cost_tp", "cost_tn")) or any(
+        not _is_number(given[k]) for k in ("cost_fn", "cost_fp") if k in given
+    )
+    if not per_case:
+        return {}, kwargs
+    for k in _COSTS:
+        kwargs.pop(k, None)
+    return given, kwargs
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
 def named_classifiers(classifiers):
@@ -21,13 +60,6 @@ def named_classifiers(classifiers):
                 f"classifiers[{i}] is a {type(clf).__name__}, not a costwidget "
                 "Classifier; build one with Classifier.from_scores(...)."
             )
-        if getattr(clf, "case_costs", None) is not None:
-            raise ValueError(
-                f"classifiers[{i}] ({clf.name!r}) has per-case costs, which the widget does not "
-                "show yet (its sliders, headline and page price each class); decide with "
-                "cw.decide(...) and cw.per_case_rule_table(...), or show it built without "
-                "cost_fn=/cost_fp=/cost_tp=/cost_tn=."
-            )
         if clf.name is None:
             clf = clf.renamed(f"classifier {i}")
         out.append(clf)
@@ -38,6 +70,9 @@ def named_classifiers(classifiers):
             f"Classifier names must be distinct, got {names} ({dupes} repeated); "
             "give each a name= when you build it."
         )
+    if any(getattr(c, "case_costs", None) is not None for c in out):
+        # The model's own check: all per-case or none, the same cases and costs.
+        per_case_setting(out)
     return out
 
 
@@ -58,7 +93,11 @@ class Constructors:
             The positive class (as in ``sklearn.metrics.roc_curve``).
         sample_weight : array-like of shape (n_samples,), optional
         **kwargs
-            ``p_pos``, ``cost_fn``, ``cost_fp`` of :class:`CostWidget`.
+            ``p_pos``, ``cost_fn``, ``cost_fp`` of :class:`CostWidget`; or per-case costs
+            ``cost_fn``, ``cost_fp``, ``cost_tp``, ``cost_tn`` (arrays of shape (n_samples,)
+            or numbers, money as in :meth:`Classifier.from_scores`): an array among them, or
+            any ``cost_tp``/``cost_tn``, makes them per-case and the widget's costs multipliers
+            starting at 1 (see :func:`split_costs`).
 
         Returns
         -------
@@ -73,6 +112,7 @@ class Constructors:
         """
         if not isinstance(scores, dict) or not scores:
             raise TypeError("scores must be a non-empty dict {name: y_score}.")
+        costs, kwargs = split_costs(kwargs)
         # One reading of the labels: the classifiers are known to score the same cases, so
         # the difference view can pair them (even when y_true is a list).
         clfs = list(
@@ -81,6 +121,7 @@ class Constructors:
                 {str(n): s for n, s in scores.items()},
                 pos_label=pos_label,
                 sample_weight=sample_weight,
+                **costs,
             ).values()
         )
         return cls(clfs, **kwargs)
@@ -102,7 +143,9 @@ class Constructors:
 
         Delegates to :meth:`Classifier.from_frame`: with ``fold=`` (a column name)
         each classifier keeps its folds; ``instance=`` checks that every model
-        scores the same cases. Other keywords go to :class:`CostWidget`.
+        scores the same cases. ``cost_fn=`` ... as a column name gives per-case costs (the
+        widget's costs become multipliers starting at 1, :func:`split_costs`); other keywords
+        go to :class:`CostWidget`.
 
         Examples
         --------
@@ -113,6 +156,7 @@ class Constructors:
         >>> list(w.readout.index)
         ['a', 'b']
         """
+        costs, kwargs = split_costs(kwargs)
         clfs = Classifier.from_frame(
             df,
             y_true=y_true,
@@ -121,6 +165,7 @@ class Constructors:
             fold=fold,
             instance=instance,
             pos_label=pos_label,
+            **costs,
         )
         return cls(list(clfs.values()), **kwargs)
 
@@ -163,7 +208,11 @@ class Constructors:
             Fits that take longer than about 2 s say how many are done: a progress bar in a
             notebook, a line on stderr elsewhere. True shows it from the first fit, False never.
         **kwargs
-            ``p_pos``, ``cost_fn``, ``cost_fp`` of :class:`CostWidget`.
+            ``p_pos``, ``cost_fn``, ``cost_fp`` of :class:`CostWidget`; or per-case costs
+            ``cost_fn``, ``cost_fp``, ``cost_tp``, ``cost_tn`` (arrays of shape (n_samples,)
+            or numbers, money as in :meth:`Classifier.from_scores`): an array among them, or
+            any ``cost_tp``/``cost_tn``, makes them per-case and the widget's costs multipliers
+            starting at 1 (see :func:`split_costs`).
 
         Returns
         -------
@@ -182,6 +231,7 @@ class Constructors:
         """
         from ..model import classifiers_from_estimators
 
+        costs, kwargs = split_costs(kwargs)
         clfs = classifiers_from_estimators(
             estimators,
             X,
@@ -192,8 +242,46 @@ class Constructors:
             n_jobs=n_jobs,
             progress=progress,
             progress_view=_notebook_fit_bar(),
+            **costs,
         )
         return cls(list(clfs.values()), **kwargs)
+
+    @classmethod
+    def from_duckdb(cls, source, **kwargs):
+        """Classifiers counted by DuckDB (:func:`costwidget.from_duckdb`), shown in a widget.
+
+        Every keyword of :func:`costwidget.from_duckdb` goes there (``cost_fn=`` ... as column
+        names are summed in DuckDB and make the widget's costs multipliers starting at 1,
+        :func:`split_costs`); ``p_pos``, ``cost_fn``, ``cost_fp`` as numbers go to
+        :class:`CostWidget`.
+
+        Examples
+        --------
+        >>> import duckdb, pandas as pd, costwidget as cw
+        >>> df = pd.DataFrame({"model": ["a"] * 4, "label": [0, 1, 1, 0],
+        ...                    "score": [.1, .8, .6, .3], "amount": [0, 40.0, 10.0, 0]})
+        >>> con = duckdb.connect()
+        >>> w = cw.CostWidget.from_duckdb(con.from_df(df), cost_fn="amount", cost_fp=1.0)
+        >>> w.cost_fn, w.decision.chosen
+        (1.0, 'a')
+        """
+        from ..sources import from_duckdb
+
+        return cls._from_engine(from_duckdb, source, kwargs)
+
+    @classmethod
+    def from_spark(cls, frame, **kwargs):
+        """Classifiers counted by Spark (:func:`costwidget.from_spark`), shown in a widget; the
+        keywords as :meth:`from_duckdb`."""
+        from ..sources import from_spark
+
+        return cls._from_engine(from_spark, frame, kwargs)
+
+    @classmethod
+    def _from_engine(cls, engine, source, kwargs):
+        costs, kwargs = split_costs(kwargs)
+        widget_kwargs = {k: kwargs.pop(k) for k in ("p_pos", "cost_fn", "cost_fp") if k in kwargs}
+        return cls(list(engine(source, **kwargs, **costs).values()), **widget_kwargs)
 
 
 def _notebook_fit_bar():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import traitlets
 
+from ..model import data_prior
 from .components import COMPONENTS, build_components
 from .constructors import Constructors, named_classifiers
 from .controls.layout import build_widget, compose_marks
@@ -25,6 +26,7 @@ from .state.background import BackgroundWork
 from .state.context import Context
 from .state.errors import ErrorArea
 from .state.lifecycle import reachable_widgets, widgets_held_by
+from .state.per_case_costs import per_case_costs
 from .state.state import WidgetState
 from .state.state_traits import STATE_TRAITS, StateTraits
 from .state.transaction import Transaction
@@ -43,7 +45,12 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
     p_pos : float, optional
         Deployment prevalence; default the first classifier's data prevalence (else 0.5).
     cost_fn, cost_fp : float, default 1.0
-        Costs of a false negative C(-|+) and a false positive C(+|-), in your units.
+        Costs of a false negative C(-|+) and a false positive C(+|-), in your units. For
+        classifiers with per-case costs (``cost_fn=`` ... of ``Classifier.from_scores``; all of
+        the classifiers, over the same cases and costs) they are multipliers of each case's
+        ``cost_fn`` and ``cost_fp`` (1: as given), the panes show the cost-weighted ROC and
+        cost curves, and costs are money per case
+        (:mod:`costwidget.widget.state.per_case_costs`).
 
     Notes
     -----
@@ -72,11 +79,19 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         names = [c.name for c in self.classifiers]
         first = self.classifiers[0]
         total = None if first.n_pos is None else first.n_pos + first.n_neg
+        if p_pos is None and getattr(first, "case_costs", None) is not None:
+            p_pos = data_prior(self.classifiers)  # their prevalence is the cost-weighted one
         if p_pos is None:
             p_pos = next((c.prevalence for c in self.classifiers if c.prevalence is not None), 0.5)
+        self.per_case = per_case_costs(self.classifiers, p_pos, cost_fn, cost_fp)
         self.state = WidgetState(
             p_pos=p_pos, cost_fn=cost_fn, cost_fp=cost_fp, names=names, visible=names
         )
+        if self.per_case is not None:
+            self.state.cost_units = self.per_case.units  # the multipliers' PCF(+)
+            self.state.derive()
+            self.per_case.state = self.state
+        self.state.per_case = self.per_case  # what the views read of the per-case costs
         if total is not None:
             self.state.n_pos, self.state.n_neg = float(first.n_pos), float(first.n_neg)
             self.state.capacity = float(first.n_pos)
@@ -86,7 +101,11 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self.errors = ErrorArea()
         self._tx = Transaction(self.state, self.errors, STATE_TRAITS)
         self._background = BackgroundWork(self._tx, self._set_busy)
-        drawings = [ClassifierDrawing.build(c, self.colors[c.name]) for c in self.classifiers]
+        drawn = self.classifiers if self.per_case is None else self.per_case.twins
+        drawings = [
+            ClassifierDrawing.build(c, self.colors[c.name], source=src)
+            for c, src in zip(drawn, self.classifiers)
+        ]
         ctx = Context(
             state=self.state,
             tx=self._tx,

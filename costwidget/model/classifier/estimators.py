@@ -146,6 +146,10 @@ def classifiers_from_estimators(
     n_jobs=None,
     progress="auto",
     progress_view=None,
+    cost_fn=None,
+    cost_fp=None,
+    cost_tp=None,
+    cost_tn=None,
 ) -> dict:
     """Classifiers of several estimators on the same data, keyed by name (for the widget).
 
@@ -173,6 +177,9 @@ def classifiers_from_estimators(
         Draws the progress: ``view(done, total, label, elapsed)``, ``done=None`` at the end.
         Default: a line on stderr per fit. ``CostWidget.from_estimators`` gives a progress
         bar in a notebook.
+    cost_fn, cost_fp, cost_tp, cost_tn : float or array-like of shape (n_samples,), optional
+        Per-case costs of the cases of ``y``, as in :meth:`Classifier.from_scores` (every
+        classifier gets the same).
 
     Returns
     -------
@@ -194,12 +201,13 @@ def classifiers_from_estimators(
     5
     """
     check_sklearn()
+    costs = dict(cost_fn=cost_fn, cost_fp=cost_fp, cost_tp=cost_tp, cost_tn=cost_tn)
     named = estimator_names(estimators)
     y_arr = as_labels(y)
     if cv is None:
         return {
-            n: classifier_from_estimator(
-                e, X, y_arr, pos_label=pos_label, name=n, response_method=response_method
+            n: Classifier.from_estimator(
+                e, X, y_arr, pos_label=pos_label, name=n, response_method=response_method, **costs
             )
             for n, e in named
         }
@@ -221,6 +229,7 @@ def classifiers_from_estimators(
                     progress=counter,
                 ),
                 name=n,
+                **costs,
             )
             for n, e in named
         }

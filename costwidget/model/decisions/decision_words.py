@@ -15,7 +15,7 @@ import math
 from ..kernels.readable import readable, round_significant, threshold_text
 from .runner_up import band_words
 
-__all__ = ["headline", "honest_words"]
+__all__ = ["headline", "honest_words", "savings_words"]
 
 
 def _percent(rate) -> str:
@@ -136,3 +136,23 @@ def honest_words(rule, scale, pcf, constraint) -> str:
     if pcf == 0.0 or (pcf == 1.0 and constraint == "none"):
         return ""
     return f"; on new data {readable(rule.nec_honest * scale)} per case"
+
+
+def savings_words(savings) -> str:
+    """What a rule with per-case costs saves against the best trivial rule (a `Savings`), the
+    headline's last qualifier; the rates it gives are weighted by each case's cost.
+
+    Examples
+    --------
+    >>> from costwidget.model.decisions.per_case import Savings
+    >>> savings_words(Savings(1.25, "flagging every case", 2.5, 0.5))
+    '; saves 50 % against flagging every case (2.5 per case); FPR and TPR weighted by cost'
+    """
+    if math.isnan(savings.savings):
+        saved = "the trivial rules cost nothing"
+    else:
+        saved = (
+            f"saves {_percent(savings.savings)} % against {savings.trivial} "
+            f"({readable(savings.trivial_cost)} per case)"
+        )
+    return f"; {saved}; FPR and TPR weighted by cost"

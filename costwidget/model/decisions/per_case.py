@@ -34,6 +34,9 @@ __all__ = [
     "per_case_operating_point",
     "cost_weighted",
     "data_prior",
+    "multiplier_units",
+    "Savings",
+    "per_case_savings",
 ]
 
 
@@ -204,3 +207,106 @@ def per_case_operating_point(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0):
     op = twin.best(setting.p_pos)  # the twin's PCF(+) is P / (P + N)
     money = setting.offset + op.nec * setting.cost_fn
     return OperatingPoint(op.pcf, op.threshold, op.fpr, op.tpr, op.nec, float(money))
+
+
+def multiplier_units(clf):
+    """``(u_fn, u_fp)`` when the multipliers and p(+) only rescale the classes of the
+    cost-weighted ROC, else None.
+
+    When every positive's ``cost_tp`` and every negative's ``cost_tn`` is 0 and the costs of
+    the errors are >= 0, no case changes side and each class's weights scale as one: the twin's
+    ROC is the same at every ``m_fn``, ``m_fp`` and ``p_pos``, the floor ``F`` is 0, and with
+    ``u_fn`` the positives' mean ``cost_fn`` and ``u_fp`` the negatives' mean ``cost_fp``
+    (weighted by ``sample_weight``) the module's operating point is the per-class one at
+    ``C(-|+) = m_fn·u_fn`` and ``C(+|-) = m_fp·u_fp``: ``p' = p·C(-|+) / (p·C(-|+) +
+    (1 − p)·C(+|-))`` and money per case ``NEC·(p·C(-|+) + (1 − p)·C(+|-))``.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [.9, .2, .6, .4], cost_fn=[10.0, 0, 30.0, 0],
+    ...                                 cost_fp=[0, 2.0, 0, 4.0])
+    >>> multiplier_units(clf)
+    (20.0, 3.0)
+    >>> fee = cw.Classifier.from_scores([1, 0], [.9, .2], cost_fn=5.0, cost_fp=1.0, cost_tp=1.0)
+    >>> multiplier_units(fee) is None   # a fee on caught positives: the ROC moves with m_fn
+    True
+    """
+    cc = clf.case_costs
+    pos = cc.is_pos
+    if not hasattr(cc, "tp"):  # summed by an engine: per (score, label) row
+        return _summed_units(cc)
+    if np.any(cc.tp[pos] != 0) or np.any(cc.tn[~pos] != 0):
+        return None
+    if np.any(cc.fn[pos] < 0) or np.any(cc.fp[~pos] < 0):
+        return None
+    w = np.ones(cc.n_samples) if cc.weights is None else cc.weights
+    w_pos, w_neg = float(w[pos].sum()), float(w[~pos].sum())
+    if w_pos <= 0 or w_neg <= 0:
+        return None
+    return float(np.sum(w[pos] * cc.fn[pos]) / w_pos), float(np.sum(w[~pos] * cc.fp[~pos]) / w_neg)
+
+
+def _summed_units(cc):
+    """`multiplier_units` of costs summed by an engine: rows of one label, none of whose cases
+    counts on the other side or costs anything when decided rightly."""
+    pos = cc.is_pos
+    if np.any(cc.floor != 0) or np.any(cc.loss[pos] != 0) or np.any(cc.gain[~pos] != 0):
+        return None
+    w_pos, w_neg = float(cc.weight[pos].sum()), float(cc.weight[~pos].sum())
+    if w_pos <= 0 or w_neg <= 0:
+        return None
+    return float(cc.gain[pos].sum() / w_pos), float(cc.loss[~pos].sum() / w_neg)
+
+
+@dataclass(frozen=True)
+class Savings:
+    """A rule's money per case against the best trivial rule, as empulse's ``savings_score``.
+
+    Attributes
+    ----------
+    cost : float
+        The rule's money per case.
+    trivial : str
+        The cheaper trivial rule: ``"flagging every case"`` or ``"flagging no case"`` (every case when
+        they cost the same).
+    trivial_cost : float
+        Its money per case.
+    savings : float
+        ``1 − cost / trivial_cost`` (NaN when the trivial rule costs nothing).
+    """
+
+    cost: float
+    trivial: str
+    trivial_cost: float
+    savings: float
+
+
+def per_case_savings(clf, cost: float, *, p_pos=None, cost_fn=1.0, cost_fp=1.0) -> Savings:
+    """The savings of a rule costing ``cost`` per case on ``clf``'s cases and per-case costs,
+    against the cheaper of flagging every case and none (empulse's ``savings_score`` with its
+    default ``baseline="zero_one"``), at the multipliers and p(+) of :func:`decide`.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [0.2, 0.3, 0.6, 0.1],
+    ...                                 cost_fn=[50.0, 0, 3.0, 0], cost_fp=5.0)
+    >>> per_case_savings(clf, 1.25)    # flagging every case costs (5 + 5) / 4
+    Savings(cost=1.25, trivial='flagging every case', trivial_cost=2.5, savings=0.5)
+    """
+    cc = clf.case_costs
+    if hasattr(cc, "cost_per_case"):
+        every = cc.cost_per_case(True, cost_fn, cost_fp, p_pos)
+        none = cc.cost_per_case(False, cost_fn, cost_fp, p_pos)
+    else:  # summed by an engine (multipliers 1): flagging costs floor + loss, passing + gain
+        cost_weighted(clf, cost_fn, cost_fp, p_pos)  # the model's check of the multipliers
+        r = cc._factors(p_pos)
+        total = float(np.sum(cc.weight * r))
+        every = float(np.sum((cc.floor + cc.loss) * r)) / total
+        none = float(np.sum((cc.floor + cc.gain) * r)) / total
+    name, trivial = ("flagging every case", every) if every <= none else ("flagging no case", none)
+    saved = 1.0 - cost / trivial if trivial != 0 else math.nan
+    if math.isclose(cost, trivial, rel_tol=1e-12):
+        saved = 0.0  # the rule is the trivial one, summed in another order
+    return Savings(float(cost), name, float(trivial), float(saved))

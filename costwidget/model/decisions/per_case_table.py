@@ -9,6 +9,7 @@ import pandas as pd
 from ..base.fields import as_named
 from .case_bayes import case_bayes_rule
 from .decide import decide
+from .per_case import per_case_savings
 
 __all__ = ["per_case_rule_table"]
 
@@ -45,9 +46,9 @@ def per_case_rule_table(classifiers, *, cost_fn=1.0, cost_fp=1.0) -> pd.DataFram
     d = decide(named, cost_fn=cost_fn, cost_fp=cost_fp)
     rows = []
     for name, clf in named.items():
-        cc = clf.case_costs
-        trivial = min(cc.cost_per_case(v, cost_fn, cost_fp) for v in (True, False))
         rule = d.of(name).rule
+        single = per_case_savings(clf, rule.expected_cost, cost_fn=cost_fn, cost_fp=cost_fp)
+        trivial = single.trivial_cost
         try:
             bayes = case_bayes_rule(clf, cost_fn=cost_fn, cost_fp=cost_fp).expected_cost
         except ValueError:
@@ -58,7 +59,7 @@ def per_case_rule_table(classifiers, *, cost_fn=1.0, cost_fp=1.0) -> pd.DataFram
                 "cost_single_threshold": rule.expected_cost,
                 "cost_case_bayes": bayes,
                 "cost_trivial": trivial,
-                "savings_single_threshold": 1.0 - rule.expected_cost / trivial,
+                "savings_single_threshold": single.savings,
                 "savings_case_bayes": 1.0 - bayes / trivial,
             }
         )

@@ -41,7 +41,10 @@ BUNDLE = pathlib.Path(__file__).resolve().parents[2] / "static" / "live-link.js"
 
 def link_widget(w):
     """The `FrontendLink` of a composed `CostWidget`, or None when the front-end module was not
-    built (a source checkout without ``npm run build``: the kernel then draws everything)."""
+    built (a source checkout without ``npm run build``: the kernel then draws everything), or
+    for per-case costs: the page's code prices each class, so the kernel draws everything."""
+    if getattr(w, "per_case", None) is not None:
+        return None
     return FrontendLink(w) if BUNDLE.exists() else None
 
 

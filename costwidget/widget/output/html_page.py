@@ -30,7 +30,9 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
     readout, computed in the page by ``static/operating-point.js`` (`page_spec` says which
     models those are). ``interactive=False`` (or ``cdn=True``): nothing is recomputed. Controls
     the page cannot act on are shown disabled, with a tooltip saying why, and tables it does not
-    recompute say "as exported at PCF(+) = …" in their title (`page_limits`).
+    recompute say "as exported at PCF(+) = …" in their title (`page_limits`). A widget with
+    per-case costs exports a page that recomputes nothing: its multipliers and p(+) are fixed
+    at the exported state.
     """
     from ipywidgets.embed import dependency_state, embed_data
 
@@ -49,7 +51,10 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
     for model in state.values():
         if model.get("model_module") == "bqplot" and model["state"].get("tooltip"):
             model["state"]["tooltip"] = None
-    frontend = page_spec(w) if interactive and not cdn else None
+    # Per-case costs: the page's code prices each class, so nothing is recomputed in the page
+    # (its controls are disabled, saying why); the numbers are Python's, at the exported state.
+    live = interactive and not cdn and getattr(w, "per_case", None) is None
+    frontend = page_spec(w) if live else None
     # The page says what is live. Controls it cannot act on are disabled, with a
     # tooltip saying why; tables it does not recompute say they show the exported state.
     mark_page_limits(w, state, live_roles=None if frontend is None else frontend["roles"])

@@ -57,6 +57,8 @@ def snapshot(w) -> dict:
     decision = w.decision  # the one answer, as every view shows it
     snap["decision"] = decision.to_dict()
     snap["decision_rule"] = _decision_rule_record(decision)  # the rule to deploy
+    if w.per_case is not None:
+        snap["per_case"] = _per_case_record(w, decision)
     snap["threshold_choice"]["at_operating_point"] = w.threshold_choice_view.choices.to_dict(
         "records"
     )
@@ -69,6 +71,20 @@ def _put(snap: dict, path: str, value) -> None:
     for key in parents:
         snap = snap.setdefault(key, {})
     snap[last] = value
+
+
+def _per_case_record(w, decision) -> dict:
+    """Per-case costs: what the multipliers multiply, the headline as shown (with the savings),
+    and the savings against the best trivial rule."""
+    pc = w.per_case
+    saved = pc.savings(decision)
+    return {
+        "multiplier_labels": list(pc.labels),
+        "cost_units": list(pc.units),
+        "pinned": None if pc.pinned is None else list(pc.pinned),
+        "headline": pc.headline(decision),
+        "savings": None if saved is None else dataclasses.asdict(saved),
+    }
 
 
 def _decision_rule_record(decision):
@@ -138,8 +154,9 @@ INPUTS = _inputs(optional=False)
 OPTIONAL_INPUTS = _inputs(optional=True)
 
 
-def _traits_from(snap) -> dict:
-    """The state traits a snapshot sets, checked for presence and type."""
+def _traits_from(snap, units=(1.0, 1.0)) -> dict:
+    """The state traits a snapshot sets, checked for presence and type; ``units`` are the
+    costs of multiplier 1 (per-case costs, ``state.cost_units``)."""
     if not isinstance(snap, dict):
         raise SnapshotError(
             f"a snapshot is a dict (from w.snapshot() or json.load), got a {type(snap).__name__}."
@@ -158,7 +175,8 @@ def _traits_from(snap) -> dict:
     traits = {trait: _get(snap, path, kind) for trait, (path, kind) in INPUTS.items()}
     pcf = _get(snap, "operating_point.pcf", "number")
     try:
-        expected = float(probability_cost(traits["p_pos"], traits["cost_fn"], traits["cost_fp"]))
+        fn, fp = traits["cost_fn"] * units[0], traits["cost_fp"] * units[1]
+        expected = float(probability_cost(traits["p_pos"], fn, fp))
     except ValueError as exc:
         raise SnapshotError(f"malformed snapshot: its operating point is invalid: {exc}") from None
     if not math.isclose(pcf, expected, rel_tol=1e-12, abs_tol=1e-15):
@@ -188,7 +206,7 @@ def restore(w, snap) -> None:
     Refuses (``SnapshotError``, a ``ValueError``, with what is wrong) a malformed snapshot, one of
     another format version, or one of other classifiers; the widget is then left unchanged.
     """
-    traits = _traits_from(snap)
+    traits = _traits_from(snap, w.state.cost_units)
     theirs = snap.get("classifiers")
     if not isinstance(theirs, list) or not all(isinstance(c, dict) for c in theirs):
         raise SnapshotError("malformed snapshot: 'classifiers' must be a list of fingerprints.")

@@ -72,7 +72,8 @@ def _draw_figure(w, *, figure, roc, difference, show_caption, legend, figsize):
 
     s = w.state
     colors = dict(w.colors)
-    shown = visible_classifiers(w)
+    # What the panes draw: for per-case costs, the cost-weighted twins.
+    shown = [w._ctx.drawing(c.name).clf for c in visible_classifiers(w)]
     diff_band, diff_intervals = w.difference_band, w.difference_intervals
     if difference is None:
         difference = diff_band is not None
@@ -160,6 +161,7 @@ def _draw_roc_pane(w, roc_ax, mp, shown, colors, best, rules):
     s = w.state
     pcf = s.pcf
     mp.setup_roc(roc_ax)
+    _same_words(roc_ax, w.figures.roc)
     for c in shown:
         mp.draw_roc(roc_ax, c, colors[c.name])
     if s.constraint != "none":
@@ -177,6 +179,14 @@ def _draw_roc_pane(w, roc_ax, mp, shown, colors, best, rules):
     )
 
 
+def _same_words(ax, pane) -> None:
+    """The live pane's title and axis labels (per-case costs say the cases are cost-weighted)."""
+    x_axis, y_axis = pane.axes
+    ax.set_title(pane.title)
+    ax.set_xlabel(x_axis.label)
+    ax.set_ylabel(y_axis.label)
+
+
 def _draw_cost_pane(w, cost_ax, mp, shown, colors, best, rules):
     """Cost space as the widget draws it, bottom first: fold spreads, bands, the cost on new
     data, cost lines and envelopes, threshold choice, the rules' lines, the range, the best of
@@ -187,6 +197,7 @@ def _draw_cost_pane(w, cost_ax, mp, shown, colors, best, rules):
     # As the widget: NEC up to its axis's reach (0.5, what any classifier worth using costs,
     # unless zoomed: NecZoom), cost lines clipped.
     mp.setup_cost(cost_ax, ymax=w.draw_controls.nec_zoom.top)
+    _same_words(cost_ax, w.figures.cost)
     for name, band in w.drawn_fold_spreads.items():
         mp.draw_band(cost_ax, band, colors[name], alpha=0.10, dotted=True)
     for name, band in w.drawn_bands.items():

@@ -228,7 +228,8 @@ class ClassifierLayers(Component):
             layer = self._fill_layers.get(kind)
             if layer.drawn if layer is not None else enabled and visible:
                 kinds.append(kind)
-        if s.threshold_choice != "none" and visible:
+        # (per-case costs draw no threshold-choice curves: their pane shows a table instead)
+        if s.threshold_choice != "none" and visible and getattr(s, "per_case", None) is None:
             kinds.append("threshold_choice")
         if s.constraint in ("neyman_pearson", "workforce") and visible:
             kinds.append(s.constraint)

@@ -40,9 +40,17 @@ class ClassifierDrawing:
     operating_range: tuple
     auc: float  # area under the ROC curve, exact
     half_point: tuple | None  # (fpr, tpr) at score >= 0.5 where the scores are probabilities
+    # The classifier as given where ``clf`` is its cost-weighted twin (per-case costs): the
+    # decision is made on it. None when ``clf`` is the classifier as given.
+    source: object = None
+
+    @property
+    def given(self):
+        """The classifier as given (with its per-case costs): what the decision is made on."""
+        return self.clf if self.source is None else self.source
 
     @classmethod
-    def build(cls, clf, color: str) -> "ClassifierDrawing":
+    def build(cls, clf, color: str, source=None) -> "ClassifierDrawing":
         roc = clf.roc
         idx = thin_indices(roc["fpr"].to_numpy(), roc["tpr"].to_numpy(), MAX_CURVE_POINTS)
         hull = clf.hull
@@ -71,6 +79,7 @@ class ClassifierDrawing:
             operating_range=tuple(clf.operating_range),
             auc=roc_auc(clf),
             half_point=roc_point_at_threshold(clf, 0.5),
+            source=None if source is clf else source,
         )
 
     @property

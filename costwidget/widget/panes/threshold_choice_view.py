@@ -25,7 +25,7 @@ from ...model import cost_curve, expected_cost, nec_by_threshold_choice, readabl
 from ..state.component import Component
 
 # isort: split
-from ...model import score_rule_at_costs, threshold_choice_table
+from ...model import data_prior, per_case_rule_table, score_rule_at_costs, threshold_choice_table
 
 __all__ = ["ThresholdChoiceView", "THRESHOLD_CHOICE_OPTIONS", "operating_choices"]
 
@@ -171,6 +171,25 @@ TABLE_HEADERS = [
     ),
     ("H measure", "Hand (2009)", "h_measure"),
     ("AUC", "area under the ROC curve", "auc"),
+]
+#: Per-case costs: the best single threshold beside the per-case Bayes rule (per_case_rule_table).
+PER_CASE_COLUMNS = [
+    ("classifier", "", "classifier"),
+    ("best single threshold", "deploy: positive when score ≥ threshold", "threshold"),
+    ("its cost per case", "money per case, all four outcomes counted", "cost_single_threshold"),
+    (
+        "savings",
+        "1 − cost / best trivial rule (empulse's savings_score)",
+        "savings_single_threshold",
+    ),
+    (
+        "per-case Bayes rule, cost per case",
+        "flag when p·(cost_fn − cost_tp) > (1 − p)·(cost_fp − cost_tn), p the score "
+        "read as a calibrated probability; empty when the scores are not probabilities",
+        "cost_case_bayes",
+    ),
+    ("its savings", "1 − cost / best trivial rule", "savings_case_bayes"),
+    ("best trivial rule", "flag every case or none, the cheaper", "cost_trivial"),
 ]
 #: How each way of choosing the threshold is named in the table.
 _CHOICE_WORDS = {"optimal": "tuned (envelope)", "score": "score-driven", "rate": "rate-driven"}
@@ -320,6 +339,9 @@ class ThresholdChoiceView(Component):
         s = self.ctx.state
         methods = _methods(s.threshold_choice)
         shown = self.ctx.visible()
+        if getattr(s, "per_case", None) is not None:
+            self._draw_per_case(methods, shown)
+            return
         key = (tuple(methods), tuple(s.visible))
         if key != self._drawn_curves:
             self._draw_curves(methods, shown)
@@ -408,6 +430,39 @@ class ThresholdChoiceView(Component):
             "<b>Threshold-choice table</b>: expected losses over cost proportion c "
             "uniform (calibration loss = Brier − loss of the envelope); H measure "
             "(Hand 2009); empty where the scores are not probabilities",
+        )
+
+    def _draw_per_case(self, methods, shown) -> None:
+        """Per-case costs: no score-driven curves (their Bayes threshold prices each class);
+        the best single threshold beside the per-case Bayes rule, each with its money per case
+        and savings, at the data's p(+) (where the per-case rule is defined)."""
+        s = self.ctx.state
+        point = (tuple(methods), tuple(s.visible), s.p_pos, s.cost_fn, s.cost_fp)
+        if point == self._drawn_point:
+            return
+        self._drawn_point = point
+        self.table = pd.DataFrame()
+        self.choices_html.value = self.table_html.value = ""
+        self.choices = operating_choices(
+            [], pcf=s.pcf, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp, methods=[]
+        )
+        if not methods or not shown:
+            return
+        prior = data_prior([d.given for d in shown])
+        if abs(s.p_pos - prior) > 1e-12:
+            self.choices_html.value = (
+                "<span class='costwidget-table-note'>The per-case Bayes rule is computed at the "
+                f"data's p(+) = {readable(prior)}: set p(+) to it to compare it with the best "
+                "single threshold.</span>"
+            )
+            return
+        self.table = per_case_rule_table(
+            {d.name: d.given for d in shown}, cost_fn=s.cost_fn, cost_fp=s.cost_fp
+        )
+        self.choices_html.value = _html_table(
+            self.table.reset_index(),
+            PER_CASE_COLUMNS,
+            "<b>Best single threshold and the per-case Bayes rule</b> (money per case)",
         )
 
     def pane_marks(self) -> dict:

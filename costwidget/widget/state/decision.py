@@ -72,7 +72,7 @@ class DecisionSource(Component):
         if key != self._key or self._decision is None or band is not self._band:
             s = self.ctx.state
             self._decision = decide(
-                [d.clf for d in self.ctx.visible()],
+                [d.given for d in self.ctx.visible()],
                 p_pos=s.p_pos,
                 cost_fn=s.cost_fn,
                 cost_fp=s.cost_fp,

@@ -127,6 +127,9 @@ class WidgetState(t.HasTraits):
         super().__init__()
         self._following = False  # n_pos/n_neg written by the population following p(+)
         self._restoring = False  # traits written back by a rollback, not by a user
+        # C(-|+), C(+|-) of cost_fn = cost_fp = 1: (1, 1), or for per-case costs the classes'
+        # mean costs, the costs then being multipliers (widget/state/per_case_costs.py).
+        self.cost_units = (1.0, 1.0)
         # True once n_pos or n_neg is set: until then the workforce population follows p(+) at
         # a fixed total. A plain attribute (not a trait: a snapshot records n_pos and n_neg,
         # and restoring them sets it).
@@ -249,7 +252,9 @@ class WidgetState(t.HasTraits):
 
     @t.observe("p_pos", "cost_fn", "cost_fp")
     def _derive_pcf(self, change):
-        self.set_trait("pcf", float(probability_cost(self.p_pos, self.cost_fn, self.cost_fp)))
+        u_fn, u_fp = getattr(self, "cost_units", (1.0, 1.0))
+        pcf = probability_cost(self.p_pos, self.cost_fn * u_fn, self.cost_fp * u_fp)
+        self.set_trait("pcf", float(pcf))
 
     def derive(self) -> None:
         """Recompute the derived trait ``pcf`` from p_pos and the costs (the transaction calls

@@ -27,12 +27,16 @@ def range_table(w):
 def caption(w) -> str:
     """One line saying where the analysis stands: operating point, constraint, the headline."""
     s = w.state
+    per_case = getattr(w, "per_case", None)
+    fn, fp = ("C(−|+)", "C(+|−)") if per_case is None else per_case.labels
     parts = [
         f"p(+) = {s.p_pos:.4g}",
-        f"C(−|+) = {s.cost_fn:.4g}",
-        f"C(+|−) = {s.cost_fp:.4g}",
+        f"{fn} = {s.cost_fn:.4g}",
+        f"{fp} = {s.cost_fp:.4g}",
         f"PCF(+) = {s.pcf:.4f}",
     ]
+    if per_case is not None:
+        parts.append("costs per case: money per case, curves of the cost-weighted cases")
     if s.constraint == "neyman_pearson":
         parts.append(f"Neyman-Pearson: FPR ≤ {s.max_fpr:.4g}")
     elif s.constraint == "workforce":

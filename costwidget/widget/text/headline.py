@@ -55,7 +55,10 @@ class Headline(Component):
         self.text = ""
 
     def sync(self) -> None:
-        self.text = self.ctx.decision.headline
+        per_case = getattr(self.ctx.state, "per_case", None)
+        d = self.ctx.decision
+        # Per-case costs: the savings against the best trivial rule, and what the rates are.
+        self.text = d.headline if per_case is None else per_case.headline(d)
         if self.ctx.frontend_draws:  # the front end writes it while attached (one writer)
             return
         value = headline_html(self.text)

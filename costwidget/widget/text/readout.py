@@ -91,10 +91,19 @@ def _table(rows, colors, columns, best, caption, note, css_class) -> str:
     )
 
 
-def readout_html(rows, colors: dict, best=_lowest) -> str:
+#: The readout's note for per-case costs (the page never recomputes those widgets).
+PER_CASE_NOTE = (
+    "Highlighted: the lowest expected cost (none when several tie). Costs per case: expected "
+    "cost per case is money, every outcome counted, each case's costs times the multipliers; "
+    "the rates and the normalized expected cost are of the cost-weighted cases. The same "
+    "numbers are in <code>w.readout</code>."
+)
+
+
+def readout_html(rows, colors: dict, best=_lowest, note=None) -> str:
     """An HTML table of ``(name, {column: value})`` rows (names escaped), the row ``best``
     highlighted (default: the one lowest expected cost, none at a tie); plain text copies
-    cleanly."""
+    cleanly. ``note`` replaces the note under the table (per-case costs)."""
     if not rows:
         return "<i>No classifier shown.</i>"
     if best is _lowest:
@@ -106,7 +115,8 @@ def readout_html(rows, colors: dict, best=_lowest) -> str:
         columns,
         best,
         "<b>At the operating point</b> (each classifier at its best threshold)",
-        "Highlighted: the lowest expected cost (none when several tie). Expected cost "
+        note
+        or "Highlighted: the lowest expected cost (none when several tie). Expected cost "
         "per case is in the units "
         "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
         "costwidget-readout",
@@ -201,10 +211,11 @@ class Readout(Component):
         rows = list(decision.rows)
         colors = {d.name: d.color for d in self.ctx.drawings}
         constrained = decision.constraint != "none"
+        note = PER_CASE_NOTE if getattr(self.ctx.state, "per_case", None) is not None else None
         return {
             self.widget: {
                 "value": readout_html(
-                    rows, colors, **({} if constrained else {"best": decision.chosen})
+                    rows, colors, **({} if constrained else {"best": decision.chosen}), note=note
                 )
             },
             self.constrained_widget: {

@@ -82,6 +82,8 @@ class OperatingPointTool(Component):
     def __init__(self, ctx):
         self.ctx = ctx
         self._controls(ctx.state, ctx.tx)
+        if getattr(ctx.state, "per_case", None) is not None:
+            self._label_multipliers(ctx.state.per_case.labels)
         n = len(ctx.drawings)
         colors = [d.color for d in ctx.drawings]
         self._roc_marks(ctx, n, colors)
@@ -241,15 +243,26 @@ class OperatingPointTool(Component):
         self.handle.on_drag(self._on_drag)
         self.handle.on_drag_end(self._on_drag_end)
 
+    def _label_multipliers(self, labels) -> None:
+        """Per-case costs: the cost fields are multipliers of each case's costs, labelled with
+        what they multiply."""
+        self.cost_fn.description, self.cost_fp.description = labels
+        self.cost_fn.tooltip = "multiplies each case's cost of a miss (1: as given)"
+        self.cost_fp.tooltip = "multiplies each case's cost of a false alarm (1: as given)"
+        self.log_ratio.description = "× ratio fn/fp"
+        self.log_ratio.tooltip = "ratio of the two multipliers, log scale"
+
     # ------------------------------------------------------------------ user input
     def for_pcf(self, x, *, digits=None) -> dict:
         """The state that gives PCF(+) = x: p(+) moves and the typed costs stay; where a cost is
         0 (p(+) cannot move PCF(+)) a cost changes instead (`move_to_pcf`). ``w.pcf = x`` uses
         it exactly; a gesture with p(+) rounded to ``digits`` significant digits."""
         s = self.ctx.state
-        p, fn, fp = move_to_pcf(
-            x, p_pos=s.p_pos, cost_fn=s.cost_fn, cost_fp=s.cost_fp, digits=digits
-        )
+        u_fn, u_fp = s.cost_units  # per-case costs: the multipliers' per-class costs
+        fn0, fp0 = s.cost_fn * u_fn, s.cost_fp * u_fp
+        p, fn, fp = move_to_pcf(x, p_pos=s.p_pos, cost_fn=fn0, cost_fp=fp0, digits=digits)
+        fn = s.cost_fn if fn == fn0 else fn / u_fn
+        fp = s.cost_fp if fp == fp0 else fp / u_fp
         return {"p_pos": p, "cost_fn": fn, "cost_fp": fp}
 
     def set_pcf_exactly(self, x) -> None:
