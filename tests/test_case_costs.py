@@ -400,8 +400,74 @@ def test_cost_weighted_counts_equal_the_weighted_roc_counts(n):
     got, want = cost_weighted_counts(side, scores, weights), roc_counts(side, scores, weights)
     assert np.array_equal(got.thresholds, want.thresholds)
     assert got.exponent == want.exponent
-    np.testing.assert_allclose(got.tp, want.tp, rtol=1e-12)
-    np.testing.assert_allclose(got.fp, want.fp, rtol=1e-12)
+    # The same weights added in the same order (ties by index, the low range's sums going on
+    # from the high range's): equal to the last bit, not just close.
+    assert np.array_equal(got.tp, want.tp) and np.array_equal(got.fp, want.fp)
+    assert (got.n_pos, got.n_neg) == (want.n_pos, want.n_neg)
+
+
+def _brute_weighted_counts(side, scores, weights):
+    """Cost-weighted ROC points by definition: for each distinct score t, the weights of the
+    cases scored >= t (each distinct score's weights binned, then summed from the top)."""
+    keep = weights > 0
+    side, scores, weights = side[keep], scores[keep], weights[keep]
+    ts, inverse = np.unique(scores, return_inverse=True)
+    per_score = [np.bincount(inverse, weights * s, len(ts))[::-1] for s in (side, ~side)]
+    return ts[::-1], np.cumsum(per_score[0]), np.cumsum(per_score[1])
+
+
+@pytest.mark.parametrize(
+    "kind", ["continuous", "tied", "all equal", "zeros of both signs", "packed close", "extreme"]
+)
+@pytest.mark.parametrize("n", [2, 9, 400, 70_000])  # the last one in two threads
+def test_cost_weighted_counts_equal_brute_force_on_hard_scores(kind, n):
+    """The sorted-keys order (a value sort of keys carrying the index) on ties, scores equal but
+    for their last bits, zeros of both signs, all-equal scores and weights of extreme scale."""
+    from costwidget.model.base.case_weighted_roc import cost_weighted_counts
+    from costwidget.model.kernels.roc import in_units
+
+    rng = np.random.default_rng(n + len(kind))
+    side = rng.random(n) < 0.4
+    side[:2] = [True, False]
+    scores = {
+        "continuous": rng.normal(size=n),
+        "tied": np.round(rng.normal(size=n), 1),
+        "all equal": np.full(n, 0.25),
+        "zeros of both signs": np.where(rng.random(n) < 0.5, 0.0, -0.0) + (rng.random(n) < 0.2),
+        "packed close": 1.0 + rng.integers(0, 64, n) * np.finfo(float).eps,
+        "extreme": rng.choice([-1e308, -5e-324, 0.0, 5e-324, 1e-300, 1e308], n),
+    }[kind]
+    weights = rng.pareto(1.2, n) * (rng.random(n) < 0.9)
+    if kind == "extreme":
+        weights *= 1e-310  # subnormal weights: the exact power-of-two scaling
+    weights[:2] = [1e-310, 3e-310] if kind == "extreme" else [1.0, 2.0]
+    got = cost_weighted_counts(side, scores, weights)
+    ts, tp, fp = _brute_weighted_counts(side, scores, weights)
+    assert np.array_equal(got.thresholds, np.concatenate(([np.inf], ts)))
+    scale = max(tp[-1], fp[-1])
+    np.testing.assert_allclose(
+        in_units(got.tp[1:], got.exponent), tp, rtol=1e-12, atol=1e-12 * scale
+    )
+    np.testing.assert_allclose(
+        in_units(got.fp[1:], got.exponent), fp, rtol=1e-12, atol=1e-12 * scale
+    )
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 3000, 200_000])
+def test_descending_order_is_the_stable_argsort_of_the_negated_scores(n):
+    from costwidget.model.kernels.roc import descending_order
+
+    rng = np.random.default_rng(n)
+    for scores in (
+        rng.normal(size=n),
+        np.round(rng.normal(size=n), 2),
+        1.0 + rng.integers(0, 1000, n) * np.finfo(float).eps,  # equal but for the last bits
+        rng.choice([-np.inf, -1e308, -0.0, 0.0, 5e-324, 1.0, np.inf], n),
+    ):
+        order, ordered = descending_order(scores)
+        want = np.argsort(-scores, kind="stable")
+        assert np.array_equal(order, want)
+        assert np.array_equal(ordered.view(np.int64), scores[want].view(np.int64))
 
 
 def test_the_widget_refuses_per_case_costs_it_cannot_show_yet():
