@@ -499,3 +499,26 @@ def test_operating_point_of_a_per_case_classifier_is_money_per_case():
         op = clf.operating_point(cost_fn=m)
         assert op.expected_cost == pytest.approx(_brute(y, scores["b"], w, *cells), rel=1e-9)
         assert op.expected_cost == pytest.approx(_money(y, scores["b"] >= op.threshold, w, *cells))
+
+
+@pytest.mark.parametrize("bad", ["NULL", "'nan'::DOUBLE", "'-inf'::DOUBLE"])
+def test_from_duckdb_counts_bad_costs_only_in_cost_columns(bad):
+    """The bad-cost counts run on the columns given (a number is checked in Python) and come
+    back as whole numbers: a NULL, NaN or infinite cost in the one cost column is refused by
+    name, however many constant costs go with it."""
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE t AS SELECT * FROM (VALUES (0.9, 1, 10.0), (0.4, 0, 3.0), "
+        f"(0.3, 1, {bad}), (0.1, 0, 2.0)) AS v(score, label, amount)"
+    )
+    with pytest.raises(ValueError, match=r"Column 'amount' \(cost_fn=\) has 1 missing"):
+        cw.from_duckdb("t", connection=con, model=None, cost_fn="amount", cost_fp=1.0, cost_tp=0.5)
+    con.execute("UPDATE t SET amount = 4.0 WHERE amount IS NULL OR NOT isfinite(amount)")
+    (clf,) = cw.from_duckdb(
+        "t", connection=con, model=None, cost_fn="amount", cost_fp=1.0, cost_tp=0.5
+    ).values()
+    want = cw.Classifier.from_scores(
+        [1, 0, 1, 0], [0.9, 0.4, 0.3, 0.1], cost_fn=[10.0, 3.0, 4.0, 2.0], cost_fp=1.0, cost_tp=0.5
+    )
+    np.testing.assert_allclose(clf.roc[["fpr", "tpr"]], want.roc[["fpr", "tpr"]], rtol=1e-12)
