@@ -168,7 +168,9 @@ class CaseCosts:
     def checked_roc_weights(self, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
         """:meth:`roc_weights`, refusing costs that leave a side without weight."""
         pos, w, floor = self.roc_weights(m_fn, m_fp, p_pos)
-        _refuse_one_side(*_side_totals(pos, w))
+        # A side's total of weights >= 0 is > 0 exactly when one of its weights is.
+        weighs = w > 0
+        _refuse_one_side(float(np.any(weighs & pos)), float(np.any(weighs & ~pos)))
         return pos, w, floor
 
     def twin(self, clf, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
@@ -210,8 +212,10 @@ def _one_cost(value, arg: str, n: int) -> np.ndarray:
             f"{n}); a column name is taken only by from_frame, from_duckdb and from_spark."
         )
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
-        if np.isfinite(float(value)):  # one check, not one per case
-            return np.full(n, float(value))
+        if np.isfinite(float(value)):
+            # One check, not one per case; a read-only view of the one number for every case
+            # (kept read-only by CaseCosts anyway) instead of n copies of it.
+            return np.broadcast_to(np.float64(value), (n,))
         arr = np.full(n, float(value))
     else:
         arr = np.asarray(value)

@@ -21,6 +21,7 @@ from concurrent.futures import Future
 
 import numpy as np
 
+from ..kernels.hull import upper_hull
 from ..kernels.roc import PARALLEL_MIN, RocCounts, descending_order, sort_pool
 
 __all__ = ["cost_weighted_counts"]
@@ -63,9 +64,10 @@ def _accumulate(thresholds, tp, fp, tp0=0.0, fp0=0.0) -> int:
     return k
 
 
-def _low_range(low, scores, signed, seed: Future, thresholds, tp, fp) -> int:
+def _low_range(low, scores, signed, seed: Future, thresholds, tp, fp):
     _sort_range(np.compress(low, scores), np.compress(low, signed), thresholds, tp, fp)
-    return _accumulate(thresholds, tp, fp, *seed.result())
+    k = _accumulate(thresholds, tp, fp, *seed.result())
+    return k, upper_hull(fp[:k], tp[:k])
 
 
 def _scaled(weights, power: int):
@@ -105,12 +107,13 @@ def cost_weighted_counts(positive, scores, weights) -> RocCounts:
     # Room for every case plus (0, 0); pages never written cost no memory.
     thresholds, tp, fp = np.empty(n + 1), np.empty(n + 1), np.empty(n + 1)
     thresholds[0], tp[0], fp[0] = np.inf, 0.0, 0.0
+    candidates = None
     if n < PARALLEL_MIN:
         rest = (thresholds[1:], tp[1:], fp[1:])
         _sort_range(scores, signed, *rest)
         size = 1 + _accumulate(*rest)
     else:
-        size = 1 + _two_ranges(scores, signed, thresholds, tp, fp)
+        size, candidates = _two_ranges(scores, signed, thresholds, tp, fp)
     arrays = [a[:size] for a in (thresholds, tp, fp)]
     if size < n // 2:  # heavy ties: give back the unused room
         arrays = [a.copy() for a in arrays]
@@ -121,13 +124,19 @@ def cost_weighted_counts(positive, scores, weights) -> RocCounts:
         fp=fp,
         n_pos=float(tp[-1]),
         n_neg=float(fp[-1]),
+        hull_candidates=candidates,
         exponent=int(exponent),
     )
 
 
-def _two_ranges(scores, signed, thresholds, tp, fp) -> int:
+def _two_ranges(scores, signed, thresholds, tp, fp):
     """The points of both ranges written from index 1 (the low range after the high one's);
-    the low range's thread sorts while the high range is done, then sums from its totals."""
+    the low range's thread sorts while the high range is done, then sums from its totals.
+
+    Returns the number of points (with (0, 0)) and the hull candidates: each range's own hull
+    vertices, found in its thread on its final sums. A vertex of the hull of all points is a
+    vertex of the hull of any subset that holds it, so together they hold every vertex, and
+    the hull of all points runs on a few dozen (as in the per-class kernel)."""
     # The median of every 64th score: a cut near the middle is enough (any cut is exact).
     every = scores[::64]
     cut = np.partition(every, len(every) // 2)[len(every) // 2]
@@ -146,8 +155,10 @@ def _two_ranges(scores, signed, thresholds, tp, fp) -> int:
         seed.set_exception(exc)
         raise
     seed.set_result((tp[k_high], fp[k_high]))
-    k_low = low_job.result()
+    hull_high = upper_hull(fp[part][:k_high], tp[part][:k_high])
+    k_low, hull_low = low_job.result()
     if k_low and k_high != n_high:  # the high range had ties: close the gap
         for a in (thresholds, tp, fp):
             a[1 + k_high : 1 + k_high + k_low] = a[1 + n_high : 1 + n_high + k_low]
-    return k_high + k_low
+    candidates = np.concatenate(([0], hull_high + 1, hull_low + 1 + k_high))
+    return 1 + k_high + k_low, candidates
