@@ -522,3 +522,27 @@ def test_from_duckdb_counts_bad_costs_only_in_cost_columns(bad):
         [1, 0, 1, 0], [0.9, 0.4, 0.3, 0.1], cost_fn=[10.0, 3.0, 4.0, 2.0], cost_fp=1.0, cost_tp=0.5
     )
     np.testing.assert_allclose(clf.roc[["fpr", "tpr"]], want.roc[["fpr", "tpr"]], rtol=1e-12)
+
+
+@pytest.mark.parametrize("decimals", [None, 2, 4])
+def test_cost_weighted_hull_from_the_ranges_candidates_is_the_whole_hull(decimals):
+    """Each range's own hull vertices (found in its thread) hold the whole hull's: the hull
+    from those candidates equals the hull of every point (the path without candidates)."""
+    from costwidget.model.base.case_weighted_roc import cost_weighted_counts
+    from costwidget.model.kernels.hull import upper_hull
+
+    rng = np.random.default_rng(7 + (decimals or 0))
+    n = 120_000  # two ranges, two threads
+    side = rng.random(n) < 0.2
+    scores = rng.normal(size=n) + 1.5 * side
+    if decimals is not None:
+        scores = np.round(scores, decimals)
+    weights = rng.pareto(1.1, n) * (rng.random(n) < 0.95)
+    counts = cost_weighted_counts(side, scores, weights)
+    assert counts.hull_candidates is not None
+    whole = upper_hull(counts.fp, counts.tp)
+    assert np.array_equal(upper_hull(counts.fp, counts.tp, counts.hull_candidates), whole)
+    # Every point on or below the hull's chords (the hull is a hull).
+    x, y = counts.fp / counts.n_neg, counts.tp / counts.n_pos
+    on_hull = np.interp(x, x[whole], y[whole])
+    assert np.all(y <= on_hull + 1e-12)
