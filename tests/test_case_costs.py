@@ -546,3 +546,39 @@ def test_cost_weighted_hull_from_the_ranges_candidates_is_the_whole_hull(decimal
     x, y = counts.fp / counts.n_neg, counts.tp / counts.n_pos
     on_hull = np.interp(x, x[whole], y[whole])
     assert np.all(y <= on_hull + 1e-12)
+
+
+@pytest.mark.parametrize("kind", ["continuous", "tied", "all equal"])
+def test_twin_from_the_cached_order_equals_the_twin_from_scores(kind):
+    """The cost-weighted twin read from the classifier's cached score order is the classifier
+    ``from_scores`` builds of the same weighted cases, to the last bit, at any multipliers."""
+    rng = np.random.default_rng(len(kind))
+    n = 3000
+    y = rng.random(n) < 0.3
+    y[:2] = [True, False]
+    s = {
+        "continuous": rng.normal(size=n) + y,
+        "tied": np.round(rng.normal(size=n) + y, 1),
+        "all equal": np.full(n, 0.3),
+    }[kind]
+    sw = rng.pareto(2.0, n) * (rng.random(n) < 0.9)
+    clf = cw.Classifier.from_scores(
+        y,
+        s,
+        name="m",
+        sample_weight=sw,
+        cost_fn=rng.pareto(1.5, n) * 20,
+        cost_fp=5.0,
+        cost_tp=rng.random(n) * 3,
+    )
+    cc = clf.case_costs
+    for m_fn, m_fp, p_pos in [(1.0, 1.0, None), (2.0, 1.0, None), (0.7, 1.3, 0.2), (3.0, 0.5, 0.8)]:
+        twin, totals = cc.twin(clf, m_fn, m_fp, p_pos)
+        pos, w, floor = cc.checked_roc_weights(m_fn, m_fp, p_pos)
+        want = cw.Classifier.from_scores(pos, s, name="m", pos_label=True, sample_weight=w)
+        for field in ("thresholds", "tp", "fp"):
+            assert np.array_equal(getattr(twin.counts, field), getattr(want.counts, field))
+        assert (twin.n_pos, twin.n_neg) == (want.n_pos, want.n_neg)
+        assert twin.envelope.equals(want.envelope)
+        assert np.array_equal(twin.sample.weights, w) and np.array_equal(twin.sample.is_pos, pos)
+        assert totals[:3] == (float(w[pos].sum()), float(w[~pos].sum()), floor)

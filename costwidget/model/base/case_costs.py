@@ -177,16 +177,33 @@ class CaseCosts:
         """``(twin, (P, N, F, W))``: the classifier of the cost-weighted cases at these
         multipliers and p(+) (without ``case_costs``), and its cost totals, floor and weight."""
         pos, w, floor = self.checked_roc_weights(m_fn, m_fp, p_pos)
-        twin = type(clf).from_scores(
-            pos,
-            clf.sample.scores,
-            name=clf.name,
-            pos_label=True,
-            sample_weight=w,
-            instance=clf.sample.instance,
-        )
+        twin = self._twin_classifier(clf, pos, w)
         total = float(np.sum(self.case_weights(p_pos)))
         return twin, (*_side_totals(pos, w), floor, total)
+
+    def _twin_classifier(self, clf, pos, w):
+        """``type(clf).from_scores(pos, scores, pos_label=True, sample_weight=w, ...)``, the
+        scores' order read from a cache: multipliers and p(+) change the weights and sides,
+        never the order of the scores, so every twin of one classifier sorts once.
+
+        The counts are ``sorted_roc_counts`` of the cases in that order (ties by index, a
+        stable sort's order), which are ``roc_counts``' to the last bit."""
+        from ..kernels.roc import descending_order, sorted_roc_counts
+        from ..kernels.sample import ScoredSample, case_token_of
+        from ..kernels.validation import check_sample_weight
+
+        scores = clf.sample.scores
+        cached = self.__dict__.get("_order")
+        if cached is None or cached[0] is not scores:
+            cached = (scores, *descending_order(scores))
+            object.__setattr__(self, "_order", cached)  # a cache, not a field: frozen
+        _, order, ordered = cached
+        w = check_sample_weight(w, len(pos))  # as from_scores checks it
+        counts = sorted_roc_counts(np.take(pos, order), ordered, np.take(w, order))
+        sample = ScoredSample(
+            pos, scores, w, instance=clf.sample.instance, case_token=case_token_of(pos)
+        )
+        return type(clf)(counts=counts, name=clf.name, pos_label=True, sample=sample)
 
     def cost_per_case(self, flagged, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None) -> float:
         """Money per case of deciding the cases as ``flagged`` (bool, or a probability of
