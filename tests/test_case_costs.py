@@ -582,3 +582,18 @@ def test_twin_from_the_cached_order_equals_the_twin_from_scores(kind):
         assert twin.envelope.equals(want.envelope)
         assert np.array_equal(twin.sample.weights, w) and np.array_equal(twin.sample.is_pos, pos)
         assert totals[:3] == (float(w[pos].sum()), float(w[~pos].sum()), floor)
+
+
+def test_the_cached_score_order_is_not_pickled_and_is_made_again():
+    import pickle
+
+    rng = np.random.default_rng(4)
+    n = 500
+    y, s = rng.random(n) < 0.3, rng.normal(size=n)
+    clf = cw.Classifier.from_scores(y, s, name="m", cost_fn=rng.random(n) * 10, cost_fp=1.0)
+    twin, _ = clf.case_costs.twin(clf, 2.0, 1.0, None)
+    copy = pickle.loads(pickle.dumps(clf))
+    assert "_order" not in copy.case_costs.__dict__
+    again, _ = copy.case_costs.twin(copy, 2.0, 1.0, None)
+    assert np.array_equal(again.counts.tp, twin.counts.tp)
+    assert np.array_equal(again.counts.fp, twin.counts.fp)

@@ -93,6 +93,12 @@ class CaseCosts:
                 view.flags.writeable = False
                 object.__setattr__(self, field, view)
 
+    def __getstate__(self):
+        # The scores' order (see _twin_classifier) is a cache: made again, not pickled.
+        state = dict(self.__dict__)
+        state.pop("_order", None)
+        return state
+
     @property
     def n_samples(self) -> int:
         return len(self.is_pos)
