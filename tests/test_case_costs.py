@@ -400,8 +400,74 @@ def test_cost_weighted_counts_equal_the_weighted_roc_counts(n):
     got, want = cost_weighted_counts(side, scores, weights), roc_counts(side, scores, weights)
     assert np.array_equal(got.thresholds, want.thresholds)
     assert got.exponent == want.exponent
-    np.testing.assert_allclose(got.tp, want.tp, rtol=1e-12)
-    np.testing.assert_allclose(got.fp, want.fp, rtol=1e-12)
+    # The same weights added in the same order (ties by index, the low range's sums going on
+    # from the high range's): equal to the last bit, not just close.
+    assert np.array_equal(got.tp, want.tp) and np.array_equal(got.fp, want.fp)
+    assert (got.n_pos, got.n_neg) == (want.n_pos, want.n_neg)
+
+
+def _brute_weighted_counts(side, scores, weights):
+    """Cost-weighted ROC points by definition: for each distinct score t, the weights of the
+    cases scored >= t (each distinct score's weights binned, then summed from the top)."""
+    keep = weights > 0
+    side, scores, weights = side[keep], scores[keep], weights[keep]
+    ts, inverse = np.unique(scores, return_inverse=True)
+    per_score = [np.bincount(inverse, weights * s, len(ts))[::-1] for s in (side, ~side)]
+    return ts[::-1], np.cumsum(per_score[0]), np.cumsum(per_score[1])
+
+
+@pytest.mark.parametrize(
+    "kind", ["continuous", "tied", "all equal", "zeros of both signs", "packed close", "extreme"]
+)
+@pytest.mark.parametrize("n", [2, 9, 400, 70_000])  # the last one in two threads
+def test_cost_weighted_counts_equal_brute_force_on_hard_scores(kind, n):
+    """The sorted-keys order (a value sort of keys carrying the index) on ties, scores equal but
+    for their last bits, zeros of both signs, all-equal scores and weights of extreme scale."""
+    from costwidget.model.base.case_weighted_roc import cost_weighted_counts
+    from costwidget.model.kernels.roc import in_units
+
+    rng = np.random.default_rng(n + len(kind))
+    side = rng.random(n) < 0.4
+    side[:2] = [True, False]
+    scores = {
+        "continuous": rng.normal(size=n),
+        "tied": np.round(rng.normal(size=n), 1),
+        "all equal": np.full(n, 0.25),
+        "zeros of both signs": np.where(rng.random(n) < 0.5, 0.0, -0.0) + (rng.random(n) < 0.2),
+        "packed close": 1.0 + rng.integers(0, 64, n) * np.finfo(float).eps,
+        "extreme": rng.choice([-1e308, -5e-324, 0.0, 5e-324, 1e-300, 1e308], n),
+    }[kind]
+    weights = rng.pareto(1.2, n) * (rng.random(n) < 0.9)
+    if kind == "extreme":
+        weights *= 1e-310  # subnormal weights: the exact power-of-two scaling
+    weights[:2] = [1e-310, 3e-310] if kind == "extreme" else [1.0, 2.0]
+    got = cost_weighted_counts(side, scores, weights)
+    ts, tp, fp = _brute_weighted_counts(side, scores, weights)
+    assert np.array_equal(got.thresholds, np.concatenate(([np.inf], ts)))
+    scale = max(tp[-1], fp[-1])
+    np.testing.assert_allclose(
+        in_units(got.tp[1:], got.exponent), tp, rtol=1e-12, atol=1e-12 * scale
+    )
+    np.testing.assert_allclose(
+        in_units(got.fp[1:], got.exponent), fp, rtol=1e-12, atol=1e-12 * scale
+    )
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 3000, 200_000])
+def test_descending_order_is_the_stable_argsort_of_the_negated_scores(n):
+    from costwidget.model.kernels.roc import descending_order
+
+    rng = np.random.default_rng(n)
+    for scores in (
+        rng.normal(size=n),
+        np.round(rng.normal(size=n), 2),
+        1.0 + rng.integers(0, 1000, n) * np.finfo(float).eps,  # equal but for the last bits
+        rng.choice([-np.inf, -1e308, -0.0, 0.0, 5e-324, 1.0, np.inf], n),
+    ):
+        order, ordered = descending_order(scores)
+        want = np.argsort(-scores, kind="stable")
+        assert np.array_equal(order, want)
+        assert np.array_equal(ordered.view(np.int64), scores[want].view(np.int64))
 
 
 def test_the_widget_refuses_per_case_and_per_class_classifiers_mixed():
@@ -436,3 +502,101 @@ def test_operating_point_of_a_per_case_classifier_is_money_per_case():
         op = clf.operating_point(cost_fn=m)
         assert op.expected_cost == pytest.approx(_brute(y, scores["b"], w, *cells), rel=1e-9)
         assert op.expected_cost == pytest.approx(_money(y, scores["b"] >= op.threshold, w, *cells))
+
+
+@pytest.mark.parametrize("bad", ["NULL", "'nan'::DOUBLE", "'-inf'::DOUBLE"])
+def test_from_duckdb_counts_bad_costs_only_in_cost_columns(bad):
+    """The bad-cost counts run on the columns given (a number is checked in Python) and come
+    back as whole numbers: a NULL, NaN or infinite cost in the one cost column is refused by
+    name, however many constant costs go with it."""
+    duckdb = pytest.importorskip("duckdb")
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE t AS SELECT * FROM (VALUES (0.9, 1, 10.0), (0.4, 0, 3.0), "
+        f"(0.3, 1, {bad}), (0.1, 0, 2.0)) AS v(score, label, amount)"
+    )
+    with pytest.raises(ValueError, match=r"Column 'amount' \(cost_fn=\) has 1 missing"):
+        cw.from_duckdb("t", connection=con, model=None, cost_fn="amount", cost_fp=1.0, cost_tp=0.5)
+    con.execute("UPDATE t SET amount = 4.0 WHERE amount IS NULL OR NOT isfinite(amount)")
+    (clf,) = cw.from_duckdb(
+        "t", connection=con, model=None, cost_fn="amount", cost_fp=1.0, cost_tp=0.5
+    ).values()
+    want = cw.Classifier.from_scores(
+        [1, 0, 1, 0], [0.9, 0.4, 0.3, 0.1], cost_fn=[10.0, 3.0, 4.0, 2.0], cost_fp=1.0, cost_tp=0.5
+    )
+    np.testing.assert_allclose(clf.roc[["fpr", "tpr"]], want.roc[["fpr", "tpr"]], rtol=1e-12)
+
+
+@pytest.mark.parametrize("decimals", [None, 2, 4])
+def test_cost_weighted_hull_from_the_ranges_candidates_is_the_whole_hull(decimals):
+    """Each range's own hull vertices (found in its thread) hold the whole hull's: the hull
+    from those candidates equals the hull of every point (the path without candidates)."""
+    from costwidget.model.base.case_weighted_roc import cost_weighted_counts
+    from costwidget.model.kernels.hull import upper_hull
+
+    rng = np.random.default_rng(7 + (decimals or 0))
+    n = 120_000  # two ranges, two threads
+    side = rng.random(n) < 0.2
+    scores = rng.normal(size=n) + 1.5 * side
+    if decimals is not None:
+        scores = np.round(scores, decimals)
+    weights = rng.pareto(1.1, n) * (rng.random(n) < 0.95)
+    counts = cost_weighted_counts(side, scores, weights)
+    assert counts.hull_candidates is not None
+    whole = upper_hull(counts.fp, counts.tp)
+    assert np.array_equal(upper_hull(counts.fp, counts.tp, counts.hull_candidates), whole)
+    # Every point on or below the hull's chords (the hull is a hull).
+    x, y = counts.fp / counts.n_neg, counts.tp / counts.n_pos
+    on_hull = np.interp(x, x[whole], y[whole])
+    assert np.all(y <= on_hull + 1e-12)
+
+
+@pytest.mark.parametrize("kind", ["continuous", "tied", "all equal"])
+def test_twin_from_the_cached_order_equals_the_twin_from_scores(kind):
+    """The cost-weighted twin read from the classifier's cached score order is the classifier
+    ``from_scores`` builds of the same weighted cases, to the last bit, at any multipliers."""
+    rng = np.random.default_rng(len(kind))
+    n = 3000
+    y = rng.random(n) < 0.3
+    y[:2] = [True, False]
+    s = {
+        "continuous": rng.normal(size=n) + y,
+        "tied": np.round(rng.normal(size=n) + y, 1),
+        "all equal": np.full(n, 0.3),
+    }[kind]
+    sw = rng.pareto(2.0, n) * (rng.random(n) < 0.9)
+    clf = cw.Classifier.from_scores(
+        y,
+        s,
+        name="m",
+        sample_weight=sw,
+        cost_fn=rng.pareto(1.5, n) * 20,
+        cost_fp=5.0,
+        cost_tp=rng.random(n) * 3,
+    )
+    cc = clf.case_costs
+    for m_fn, m_fp, p_pos in [(1.0, 1.0, None), (2.0, 1.0, None), (0.7, 1.3, 0.2), (3.0, 0.5, 0.8)]:
+        twin, totals = cc.twin(clf, m_fn, m_fp, p_pos)
+        pos, w, floor = cc.checked_roc_weights(m_fn, m_fp, p_pos)
+        want = cw.Classifier.from_scores(pos, s, name="m", pos_label=True, sample_weight=w)
+        for field in ("thresholds", "tp", "fp"):
+            assert np.array_equal(getattr(twin.counts, field), getattr(want.counts, field))
+        assert (twin.n_pos, twin.n_neg) == (want.n_pos, want.n_neg)
+        assert twin.envelope.equals(want.envelope)
+        assert np.array_equal(twin.sample.weights, w) and np.array_equal(twin.sample.is_pos, pos)
+        assert totals[:3] == (float(w[pos].sum()), float(w[~pos].sum()), floor)
+
+
+def test_the_cached_score_order_is_not_pickled_and_is_made_again():
+    import pickle
+
+    rng = np.random.default_rng(4)
+    n = 500
+    y, s = rng.random(n) < 0.3, rng.normal(size=n)
+    clf = cw.Classifier.from_scores(y, s, name="m", cost_fn=rng.random(n) * 10, cost_fp=1.0)
+    twin, _ = clf.case_costs.twin(clf, 2.0, 1.0, None)
+    copy = pickle.loads(pickle.dumps(clf))
+    assert "_order" not in copy.case_costs.__dict__
+    again, _ = copy.case_costs.twin(copy, 2.0, 1.0, None)
+    assert np.array_equal(again.counts.tp, twin.counts.tp)
+    assert np.array_equal(again.counts.fp, twin.counts.fp)

@@ -67,8 +67,13 @@ def cost_select(costs: tuple, quote) -> list:
     return items
 
 
-def cost_sums(weighted: bool) -> str:
-    """The aggregate items of the cost sums (``w`` the weight column when ``weighted``)."""
+def cost_sums(weighted: bool, costs: tuple | None = None) -> str:
+    """The aggregate items of the cost sums (``w`` the weight column when ``weighted``).
+
+    Bad values are counted only in the costs given as columns (``costs`` as from
+    :func:`cost_items`; None: all four): a number was checked in Python, and each count is a
+    pass over every row. ``count_if`` counts in BIGINT; a ``sum`` of a CASE would return
+    HUGEINT, which reaches numpy as Python objects, each converted on its own."""
     w = "w" if weighted else "1.0"
     sums = [
         f"sum(greatest(c_fn - c_tp, 0) * {w}) AS g_pos",
@@ -78,9 +83,12 @@ def cost_sums(weighted: bool) -> str:
         f"sum(greatest(c_fp - c_tn, 0) * {w}) AS l_neg",
         f"sum(least(c_fp, c_tn) * {w}) AS f_neg",
     ]
+    columns = [a for a, v in costs if isinstance(v, str)] if costs is not None else COST_ARGUMENTS
+    # isfinite(NULL) is NULL: a missing cost counts as bad, as NaN and infinity do.
     bad = [
-        f"sum(CASE WHEN isfinite({_ALIAS[arg]}) THEN 0 ELSE 1 END) AS bad_{_ALIAS[arg]}"
+        f"count_if(NOT coalesce(isfinite({_ALIAS[arg]}), false)) AS bad_{_ALIAS[arg]}"
         for arg in COST_ARGUMENTS
+        if arg in columns
     ]
     return ", ".join(sums + bad)
 
@@ -119,6 +127,8 @@ def summed_costs(table, costs: tuple, is_pos: np.ndarray):
     """``(gain, loss, floor)`` per row of the engine's table, the bad costs refused by name."""
     names = dict(costs)
     for arg in COST_ARGUMENTS:
+        if f"bad_{_ALIAS[arg]}" not in table.column_names:  # a number: checked in Python
+            continue
         bad = int(np.asarray(table.column(f"bad_{_ALIAS[arg]}").to_numpy(), dtype=np.int64).sum())
         if bad:
             raise ValueError(

@@ -74,7 +74,7 @@ def aggregate_sql(cols: Columns, decimals: int | None, view: str = _VIEW) -> str
     else:
         count = "sum(w) AS n, min(w) AS w_min, count(*) - count(w) AS w_null"
     if cols.costs:
-        count += ", " + cost_sums(cols.weight is not None)
+        count += ", " + cost_sums(cols.weight is not None, cols.costs)
     groups += ["k", "y"]
     order = ", ".join((["m"] if cols.model is not None else []) + ["k DESC"])
     return (
