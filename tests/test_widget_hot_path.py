@@ -9,6 +9,9 @@ not yet, and the threshold-choice tables built two DataFrames at every move whil
 
 from __future__ import annotations
 
+import os
+import threading
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -191,3 +194,61 @@ def test_constraints_best_single_point_equals_a_loop_over_every_point(seed):
             cp = clf.workforce(float(capacity), n_pos=n_pos, n_neg=n_neg)
             want = _brute_single(fpr, tpr, th, load, capacity)
             np.testing.assert_array_equal((cp.single_threshold, cp.single_fpr, cp.single_tpr), want)
+
+
+# ---------------------------------------------------------------------------- the honest layer
+def test_the_honest_layer_computes_its_classifiers_at_once_and_draws_the_model_s_curves():
+    """Two classifiers' curves are computed together (each waits at a barrier for the other:
+    one after another, the first would wait alone and fail), and what is drawn is
+    ``cw.honest_cost`` of each, with the random splits seeded as the layer seeds them."""
+    from costwidget.widget.panes.honest_layer import honest_curve
+
+    clfs, _ = _classifiers(n=600, k=3, seed=2)
+    barrier = threading.Barrier(2, timeout=10)
+    at_once = []
+
+    def compute(clf, _req):
+        if clf.name != "m2":  # two of three meet at the barrier; the third runs when one is free
+            barrier.wait()
+            at_once.append(clf.name)
+        return honest_curve(clf)
+
+    with cw.CostWidget(clfs) as w:
+        layer = w.honest_layer
+        shipped = getattr(layer, "threads", 1)
+        layer.threads, layer.compute = 2, compute
+        w.show_honest = True
+        w.wait(timeout=120)
+        assert w.errors.last_error is None
+        assert sorted(at_once) == ["m0", "m1"]
+        assert sorted(w.drawn_honest) == ["m0", "m1", "m2"]
+        assert shipped >= 2 or (os.cpu_count() or 1) == 1  # as the widget is built
+        for c in clfs:
+            want = cw.honest_cost(c, random_state=0)
+            pd.testing.assert_frame_equal(w.drawn_honest[c.name][want.columns], want)
+
+
+def test_a_superseded_honest_job_stops_and_drops_the_classifiers_not_started():
+    from costwidget.widget.state.background import Superseded
+
+    clfs, _ = _classifiers(n=300, k=4, seed=3)
+    started, release = [], threading.Event()
+
+    def compute(clf, _req):
+        started.append(clf.name)
+        if clf.name != "m0":  # still running when the job is superseded
+            release.wait(timeout=1.0)
+        return pd.DataFrame({"pcf": [0.0, 1.0], "lower": [0.0, 0.0], "upper": [0.0, 0.0]})
+
+    def progress(done, total):
+        if done >= 1:
+            raise Superseded("honest")
+
+    with cw.CostWidget(clfs) as w:
+        layer = w.honest_layer
+        layer.threads, layer.compute = 2, compute
+        with pytest.raises(Superseded):
+            layer._compute_all([(c.name, c) for c in clfs], "honest", progress)
+    # m0 done and m1 running when the job was superseded (m2 too if the free thread took it
+    # first): m3 cannot have started, and is dropped.
+    assert {"m0", "m1"} <= set(started) and "m3" not in started
