@@ -88,7 +88,13 @@ def test_observers_see_the_whole_state_when_the_population_follows(w):
         assert (p, n_pos, n_neg) == (0.42, *expected)
 
 
-def test_no_dataframe_is_built_until_a_reader_asks(w, monkeypatch):
+@pytest.mark.parametrize("bands", [False, True])
+def test_no_dataframe_is_built_until_a_reader_asks(bands, monkeypatch):
+    clfs, _ = _classifiers(n=300)
+    w = cw.CostWidget(clfs)
+    if bands:  # the band table under the readout reads the limits, not a DataFrame of them
+        w.show_bands = True
+        w.wait(timeout=120)
     built = []
     real = pd.DataFrame.__init__
 
@@ -104,6 +110,9 @@ def test_no_dataframe_is_built_until_a_reader_asks(w, monkeypatch):
     assert built == [], f"{len(built)} DataFrames built by 4 state changes nobody read"
     table = w.readout  # a reader asks: now it is built
     assert built and isinstance(table, pd.DataFrame)
+    # The band limits are there with bands drawn (NaN without).
+    assert table["nec_band_lo"].notna().all() == bands
+    w.close()
 
 
 def _fresh(w, clfs):
