@@ -16,7 +16,8 @@ readout's rows and the decision-curve point are made from those rules, so they c
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 
 import pandas as pd
 
@@ -26,7 +27,7 @@ from ..kernels.json_values import jsonable
 from ..kernels.readable import lowest_names, readable, threshold_text
 from .decision_words import headline, honest_words
 from .deploy import DecisionRule, rule_and_next_scores
-from .operating import readout_row
+from .operating import deployed_at, readout_row
 from .per_case import per_case_setting
 from .runner_up import RunnerUpBand, fitting_band
 
@@ -615,11 +616,10 @@ def _part(clf, pcf, costs, scale, constraint, limits, setting):
         cp = clf.workforce(limits["capacity"], n_pos=limits["n_pos"], n_neg=limits["n_neg"])
     else:
         cp = None
-    rule, (hi_lo, lo_lo) = rule_and_next_scores(clf, *costs, cp, op=op)
+    rule, (hi_lo, lo_lo) = rule_and_next_scores(clf, *costs, cp, op=op, pcf=pcf, scale=scale)
     rule = setting.money(rule)
     # The optimum as deployed (the readout's threshold): the rule itself without a limit.
-    free = rule if cp is None else rule_and_next_scores(clf, *costs, None, op=op)[0]
-    best = replace(op, threshold=free.threshold)
+    best = replace(op, threshold=rule.threshold if cp is None else deployed_at(clf, op.threshold))
     part = ClassifierDecision(
         name=clf.name,
         best=best,
@@ -630,7 +630,12 @@ def _part(clf, pcf, costs, scale, constraint, limits, setting):
         shown_high=threshold_text(rule.threshold_high),
         shown_low=threshold_text(rule.threshold_low),
     )
-    row = readout_row(clf, best, asdict(rule) if cp is not None else None, scale=scale)
+    # A shallow dict of the rule's fields (all numbers, words and flags): `asdict` deep-copies
+    # each field, at every move of the operating point.
+    shown = (
+        {f.name: getattr(rule, f.name) for f in dataclass_fields(rule)} if cp is not None else None
+    )
+    row = readout_row(clf, best, shown, scale=scale)
     return part, setting.money_row(row)
 
 

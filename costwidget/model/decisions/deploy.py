@@ -169,12 +169,22 @@ def decision_rule(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0, constrained=None
     return rule_and_next_scores(clf, p_pos, cost_fn, cost_fp, constrained)[0]
 
 
-def rule_and_next_scores(clf, p_pos, cost_fn, cost_fp, constrained=None, op=None):
+def rule_and_next_scores(
+    clf, p_pos, cost_fn, cost_fp, constrained=None, op=None, *, pcf=None, scale=None
+):
     """`decision_rule`'s rule, and the next lower distinct scores below the lowest scores its
-    ``threshold_high`` and ``threshold_low`` flag (``-inf`` below the lowest, NaN unknown)."""
-    pcf = float(probability_cost(p_pos, cost_fn, cost_fp))
+    ``threshold_high`` and ``threshold_low`` flag (``-inf`` below the lowest, NaN unknown).
+
+    ``pcf`` and ``scale`` (`cost_scale`), when given, are those of these (already checked)
+    costs: `decide` computes them once for every classifier."""
+    if pcf is None:
+        pcf = float(probability_cost(p_pos, cost_fn, cost_fp))
     fields = cheapest_allowed(clf, pcf, constrained, op=op)
-    cost = float(expected_cost(fields["nec"], p_pos, cost_fn, cost_fp))
+    cost = float(
+        expected_cost(fields["nec"], p_pos, cost_fn, cost_fp)
+        if scale is None
+        else fields["nec"] * scale  # expected_cost's product, without checking the costs again
+    )
     fields, lower = deploy_thresholds(clf, fields)
     rule = DecisionRule(
         classifier=clf.name,

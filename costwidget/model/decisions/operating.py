@@ -9,7 +9,10 @@ number of cases. Each keeps the user's other inputs and handles a zero cost
 
 from __future__ import annotations
 
+import functools
 import math
+
+import numpy as np
 
 from ..kernels.costs import probability_cost
 from ..kernels.readable import (
@@ -20,6 +23,7 @@ from ..kernels.readable import (
     threshold_text,
 )
 from ..kernels.validation import check_costs, check_probability
+from .constraints import roc_rates
 
 __all__ = [
     "move_to_pcf",
@@ -316,6 +320,12 @@ def capacity_from_cases(cases, unit: str, *, n_pos: float, n_neg: float) -> floa
     return 100.0 * float(cases) / total if total > 0 else 0.0
 
 
+#: `deployed_threshold` remembered for the last thresholds asked: a pure function of two numbers,
+#: and a slider move asks again for the same few hull vertices' thresholds (its decimal search
+#: costs more than the rest of a rule).
+_deployed = functools.lru_cache(maxsize=4096)(deployed_threshold)
+
+
 def deploy_thresholds(clf, fields: dict) -> tuple[dict, tuple[float, float]]:
     """`cheapest_allowed`'s rule with each threshold as deployed (`deployed_threshold`: the
     shortest decimal that flags exactly its cases, ``-inf`` when it flags every case), and the
@@ -326,8 +336,15 @@ def deploy_thresholds(clf, fields: dict) -> tuple[dict, tuple[float, float]]:
     keys = ("threshold_high", "threshold_low") + (() if fields["randomized"] else ("threshold",))
     lower = next_lower_scores(clf.counts.thresholds, [fields[k] for k in keys])
     for key, below in zip(keys, lower):
-        fields[key] = deployed_threshold(fields[key], below)
+        fields[key] = _deployed(float(fields[key]), float(below))
     return fields, (float(lower[0]), float(lower[1]))
+
+
+def deployed_at(clf, threshold: float) -> float:
+    """The threshold a rule deploys for one of ``clf``'s scores (a hull vertex's threshold):
+    the deployed ``threshold`` of `deploy_thresholds` for a rule that is not randomized."""
+    below = next_lower_scores(clf.counts.thresholds, [threshold])[0]
+    return _deployed(float(threshold), float(below))
 
 
 def _mix_rule(rule) -> str:
@@ -461,11 +478,11 @@ def cheapest_allowed(clf, pcf: float, cp=None, *, op=None) -> dict:
     # The cheapest rule is past the limit: along the hull the cost falls up to it, so the
     # cheapest allowed rule is where the limit meets the hull; it stays so on [hand-over into
     # its edge, 1].
-    hull = clf.hull
-    f, t = hull.fpr.to_numpy(), hull.tpr.to_numpy()
+    fpr, tpr, _, h, _ = roc_rates(clf)  # arrays, not `clf.hull`'s DataFrame: every move asks
+    f, t = fpr[h], tpr[h]
     # Hull vertices strictly before the constrained point (lower FPR, or equal FPR and lower TPR).
-    before = [i for i in range(len(f)) if f[i] < cp.fpr or (f[i] == cp.fpr and t[i] < cp.tpr)]
-    if not before:
+    before = np.flatnonzero((f < cp.fpr) | ((f == cp.fpr) & (t < cp.tpr)))
+    if not len(before):
         lo = 0.0
     else:
         j = before[-1]

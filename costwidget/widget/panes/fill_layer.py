@@ -9,11 +9,14 @@ the old job's result is never drawn.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
 import bqplot as bq
 import numpy as np
 
 from ..controls.marks import hold
 from ..state.component import Component
+from ..state.worker_pool import threads_available
 
 __all__ = ["FillBetweenLayer", "band_xy", "OUTLINE_ABOVE"]
 
@@ -50,6 +53,9 @@ class FillBetweenLayer(Component):
     outline_above : int, default 2
         With more bands than this on screen, each is drawn as its outline only (no fill):
         several translucent fills over each other turn muddy and hide which edge is whose.
+    threads : int, default 1
+        Classifiers computed at once, each on its own thread (``compute`` must then be safe to
+        run for several classifiers together).
 
     Attributes
     ----------
@@ -74,6 +80,7 @@ class FillBetweenLayer(Component):
         line_style="solid",
         stroke_width=0.5,
         outline_above=OUTLINE_ABOVE,
+        threads=1,
     ):
         self.ctx = ctx
         self.slot, self.label, self.enabled = slot, label, enabled
@@ -83,6 +90,7 @@ class FillBetweenLayer(Component):
         self.none_message = none_message
         cs = ctx.figures.cost_scales
         self.opacity, self.stroke_width, self.outline_above = opacity, stroke_width, outline_above
+        self.threads = threads
         self.on_drawn = []
         self.marks = [
             bq.Lines(
@@ -140,14 +148,41 @@ class FillBetweenLayer(Component):
         clfs = [(d.name, d.clf) for d in missing]
 
         def compute(progress):
-            out = {}
-            for i, (name, clf) in enumerate(clfs):
-                progress(i, len(clfs))
-                out[(name, req)] = self.compute(clf, req)
-            progress(len(clfs), len(clfs))
-            return out
+            return self._compute_all(clfs, req, progress)
 
         self.ctx.background.submit(self.slot, self.label, compute, self._arrived, self._failed)
+
+    def _compute_all(self, clfs, req, progress) -> dict:
+        """``{(name, req): band}`` of every classifier; on ``threads`` threads at once where
+        asked (numpy's sorts and sums release the GIL, so two classifiers take about the time of
+        one on two cores). ``progress`` counts the classifiers done, and raises once a newer
+        request supersedes this one: the classifiers not started are then dropped."""
+        n = len(clfs)
+        progress(0, n)
+        if self.threads > 1 and n > 1 and threads_available():
+            try:
+                pool = ThreadPoolExecutor(
+                    min(self.threads, n), thread_name_prefix="costwidget-layer"
+                )
+            except RuntimeError:  # no thread can be started: one after another, below
+                pool = None
+            if pool is not None:
+                with pool:
+                    futures = [pool.submit(self.compute, clf, req) for _, clf in clfs]
+                    try:
+                        for done, _ in enumerate(as_completed(futures), 1):
+                            progress(done, n)
+                    except BaseException:
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        raise
+                    # In the classifiers' order, whichever finished first.
+                    return {(name, req): f.result() for (name, _), f in zip(clfs, futures)}
+        out = {}
+        for i, (name, clf) in enumerate(clfs):
+            progress(i, n)
+            out[(name, req)] = self.compute(clf, req)
+        progress(n, n)
+        return out
 
     def _cancel(self) -> None:
         if self._pending is not None:

@@ -10,6 +10,7 @@ the headline and the rule give the cost on new data of the threshold they name.
 from __future__ import annotations
 
 from ...model import honest_cost
+from ..state.worker_pool import MAX_WORKERS
 from .fill_layer import FillBetweenLayer
 
 __all__ = ["honest_layer", "honest_curve", "has_scores"]
@@ -42,6 +43,9 @@ def honest_layer(ctx):
         opacity=0.14,
         line_style="dashed",
         stroke_width=1.5,
+        # One honest curve is 50 refits of its classifier, none shared with another's: the
+        # classifiers run on the worker pool's number of threads at once.
+        threads=MAX_WORKERS,
         none_message="no visible classifier has scores: the cost on new data needs each "
         "case's score (from_scores, from_frame, from_estimator or from_counts), "
         "not a confusion matrix or ROC points.",

@@ -346,7 +346,8 @@ class ThresholdChoiceView(Component):
         if key != self._drawn_curves:
             self._draw_curves(methods, shown)
             self._drawn_curves = key
-        point = (key, s.pcf, s.p_pos, s.cost_fn, s.cost_fp)
+        # With no method shown the tables are empty whatever the operating point: drawn once.
+        point = (key, s.pcf, s.p_pos, s.cost_fn, s.cost_fp) if methods else key
         if point != self._drawn_point:
             self._draw_tables(methods, shown)
             self._drawn_point = point

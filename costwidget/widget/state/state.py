@@ -126,6 +126,9 @@ class WidgetState(t.HasTraits):
     def __init__(self, *, names=(), **kwargs):
         super().__init__()
         self._following = False  # n_pos/n_neg written by the population following p(+)
+        # True while that write happens inside a p(+) change: the p(+) change's own redraw
+        # (after this observer) draws n_pos/n_neg too, so they need no redraw of their own.
+        self.deriving = False
         self._restoring = False  # traits written back by a rollback, not by a user
         # C(-|+), C(+|-) of cost_fn = cost_fp = 1: (1, 1), or for per-case costs the classes'
         # mean costs, the costs then being multipliers (widget/state/per_case_costs.py).
@@ -233,10 +236,11 @@ class WidgetState(t.HasTraits):
         if self.population_set or self._restoring or not 0.0 < self.p_pos < 1.0:
             return
         self._following = True
+        self.deriving = change is not None
         try:
             self.n_pos, self.n_neg = population_for(self.p_pos, self.n_pos + self.n_neg)
         finally:
-            self._following = False
+            self._following = self.deriving = False
 
     def follow_population(self) -> None:
         """Let the workforce population follow p(+) again, from now, at its present total."""

@@ -110,7 +110,9 @@ class Transaction:
 
         @functools.wraps(handler)
         def observer(change):
-            if self._count("depth") > 0:
+            # A trait derived inside a change (the population following p(+)) is written before
+            # that change takes the lock: deferred too, so the handler sees the whole state.
+            if self._count("depth") > 0 or getattr(self.state, "deriving", False):
                 deferred = getattr(self._local, "deferred", None)
                 if deferred is None:
                     deferred = self._local.deferred = []
@@ -166,7 +168,9 @@ class Transaction:
         From Python the failure is raised again after it is shown (as an invalid
         trait value is), so a script never continues on a silently reverted state.
         """
-        if self.is_pushing:
+        if self.is_pushing or getattr(self.state, "deriving", False):
+            # A trait derived inside another change (the population following p(+)) is drawn by
+            # that change's redraw, which follows: one redraw and one decision per change.
             return
         with self.held():
             try:

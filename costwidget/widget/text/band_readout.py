@@ -39,16 +39,24 @@ class BandReadout(Component):
         self.widget.add_class("costwidget-band-readout")
         band_layer.on_drawn.append(self.sync)
 
-    def table(self) -> pd.DataFrame:
-        """``nec_band_lo``, ``nec_band_hi`` per visible classifier (NaN where none is drawn)."""
+    def _limits(self) -> dict:
+        """``{name: (lower, upper)}`` per visible classifier at PCF(+) (NaN where none is drawn)."""
         pcf = self.ctx.state.pcf
         drawn = self.band_layer.drawn
-        names = [d.name for d in self.ctx.visible()]
-        rows = [
-            band_limits_at(drawn[n], pcf) if n in drawn else (math.nan, math.nan) for n in names
-        ]
+        return {
+            d.name: band_limits_at(drawn[d.name], pcf) if d.name in drawn else (math.nan, math.nan)
+            for d in self.ctx.visible()
+        }
+
+    def table(self) -> pd.DataFrame:
+        """``nec_band_lo``, ``nec_band_hi`` per visible classifier (NaN where none is drawn).
+        Built when a reader asks (``w.readout``); the table in the widget reads the limits."""
+        limits = self._limits()
         return pd.DataFrame(
-            rows, columns=BAND_COLUMNS, index=pd.Index(names, name="classifier"), dtype=float
+            list(limits.values()),
+            columns=BAND_COLUMNS,
+            index=pd.Index(list(limits), name="classifier"),
+            dtype=float,
         )
 
     def sync(self) -> None:
@@ -60,10 +68,10 @@ class BandReadout(Component):
         s = self.ctx.state
         if not s.show_bands:
             return ""
-        table = self.table()
+        limits = self._limits()
         rows = []
         for d in self.ctx.visible():
-            lo, hi = table.loc[d.name, "nec_band_lo"], table.loc[d.name, "nec_band_hi"]
+            lo, hi = (float(v) for v in limits[d.name])
             nec = float(d.clf.nec(s.pcf))
             color = html.escape(d.color, quote=True)
             drawn = self.band_layer.drawn.get(d.name)
