@@ -608,6 +608,10 @@ def _part(clf, pcf, costs, scale, constraint, limits, setting):
     """One classifier's `ClassifierDecision` and readout row: its optimum, the paper's
     constrained point, and its cheapest allowed rule, each threshold as deployed; costs in
     money per case where the cases carry their own costs (``setting``, `per_case_setting`)."""
+    if setting.originals and constraint != "none":  # per-case costs: the limit counts cases
+        from .case_limits import case_limited_part
+
+        return case_limited_part(clf, pcf, costs, scale, constraint, limits, setting)
     op = clf.best(pcf)
     if constraint == "neyman_pearson":
         cp = clf.neyman_pearson(limits["max_fpr"])
