@@ -35,7 +35,6 @@ import numpy as np
 from ..base.results import ConstrainedPoint
 from ..kernels.costs import expected_cost
 from ..kernels.readable import deployed_threshold, threshold_text
-from .decide import ClassifierDecision
 from .deploy import DecisionRule, rule_and_next_scores
 from .operating import readout_row
 
@@ -175,8 +174,8 @@ def _allowed_rule(clf, table, last, op, pcf, kind):
 
 def case_limited_part(clf, pcf, costs, scale, constraint, limits, setting):
     """`decide`'s part for one classifier with per-case costs under a limit that counts cases:
-    ``(ClassifierDecision, readout row)``, as ``decide._part`` makes them without per-case
-    costs. ``clf`` is the cost-weighted twin; its cases and costs are ``setting``'s."""
+    ``(fields of its ClassifierDecision, readout row)``, as ``decide._part`` makes them without
+    per-case costs. ``clf`` is the cost-weighted twin; its cases and costs are ``setting``'s."""
     if constraint == "none":
         raise ValueError("case_limited_part is for constraint='neyman_pearson' or 'workforce'.")
     original = setting.originals[clf.name]
@@ -200,7 +199,7 @@ def case_limited_part(clf, pcf, costs, scale, constraint, limits, setting):
     cp = _constrained_point(constraint, table, fpr, tpr, last, load, limit, describe)
     below = float(table["next_lower"][j])
     best = replace(op, threshold=free.threshold)
-    part = ClassifierDecision(
+    part = dict(
         name=clf.name,
         best=best,
         constrained=cp,

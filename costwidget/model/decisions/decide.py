@@ -24,6 +24,7 @@ from ..base.results import ConstrainedPoint, OperatingPoint
 from ..kernels.costs import cost_scale, probability_cost
 from ..kernels.json_values import jsonable
 from ..kernels.readable import lowest_names, readable, threshold_text
+from .case_limits import case_limited_part
 from .decision_words import headline, honest_words
 from .deploy import DecisionRule, rule_and_next_scores
 from .operating import readout_row
@@ -609,9 +610,8 @@ def _part(clf, pcf, costs, scale, constraint, limits, setting):
     constrained point, and its cheapest allowed rule, each threshold as deployed; costs in
     money per case where the cases carry their own costs (``setting``, `per_case_setting`)."""
     if setting.originals and constraint != "none":  # per-case costs: the limit counts cases
-        from .case_limits import case_limited_part
-
-        return case_limited_part(clf, pcf, costs, scale, constraint, limits, setting)
+        part, row = case_limited_part(clf, pcf, costs, scale, constraint, limits, setting)
+        return ClassifierDecision(**part), row
     op = clf.best(pcf)
     if constraint == "neyman_pearson":
         cp = clf.neyman_pearson(limits["max_fpr"])
