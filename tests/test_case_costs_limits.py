@@ -195,3 +195,57 @@ def test_bad_limits_give_the_clear_errors(kwargs, words):
     *_, models = _models(1)
     with pytest.raises(ValueError, match=words):
         cw.decide(models, **kwargs)
+
+
+# ------------------------------------------------------------------------------ runner-up band
+def _replicate_money(y, s, w, cells, threshold):
+    """Money per case of one classifier on (resampled) cases: at ``threshold``, or the cheapest
+    over every threshold of these cases when None."""
+    fn, fp, tp, tn = cells
+    ts = [threshold] if threshold is not None else np.concatenate(([np.inf], np.unique(s)))
+    best = np.inf
+    for t in ts:
+        flagged = s >= t
+        cost = np.where(y == 1, np.where(flagged, tp, fn), np.where(flagged, fp, tn))
+        best = min(best, float(np.sum(w * cost) / np.sum(w)))
+    return best
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5])
+@pytest.mark.parametrize("limit", [None, 0.1])
+def test_runner_up_band_with_per_case_costs_is_a_direct_case_bootstrap(seed, limit):
+    y, scores, w, amount, fee, tn, models = _models(seed)
+    mult = (2.0, 1.0)
+    kw = {} if limit is None else {"constraint": "neyman_pearson", "max_fpr": limit}
+    d = cw.decide(models, cost_fn=mult[0], cost_fp=mult[1], **kw)
+    band = cw.runner_up_band(models, d, level=0.8, n_boot=40, random_state=seed)
+    cells = _cells(amount, fee, tn, mult)
+    held = band.of == "rules"
+    assert held is (d.of(d.chosen).rule.binding or d.of(d.runner_up).rule.binding)
+    pair = [(d.chosen, d.of(d.chosen).rule), (d.runner_up, d.of(d.runner_up).rule)]
+    ths = [r.threshold if held else None for _, r in pair]
+
+    def diff(idx):
+        ys, ws = y[idx], w[idx]
+        c = [x[idx] for x in cells]
+        a, b = (_replicate_money(ys, scores[n][idx], ws, c, t) for (n, _), t in zip(pair, ths))
+        return b - a  # the runner-up's money minus the chosen one's
+
+    rng = np.random.default_rng(seed)
+    classes = [np.flatnonzero(y == 0), np.flatnonzero(y == 1)]
+    reps = np.sort(
+        [
+            diff(np.concatenate([c[rng.integers(0, len(c), len(c))] for c in classes]))
+            for _ in range(40)
+        ]
+    )
+    k = math.ceil(40 * (1 - 0.8) / 2)
+    # The band is in NEC of the cost-weighted cases: money per case over (P + N) / W.
+    flag = np.where(y == 1, cells[2], cells[1])
+    keep = np.where(y == 1, cells[0], cells[3])
+    scale = np.sum(w * np.abs(keep - flag)) / np.sum(w)
+    want = (diff(np.arange(len(y))), reps[k - 1], reps[40 - k])
+    got = (band.diff * scale, band.lower * scale, band.upper * scale)
+    assert np.allclose(got, want, rtol=1e-9, atol=1e-12)
+    d2 = cw.decide(models, cost_fn=mult[0], cost_fp=mult[1], runner_up_band=band, **kw)
+    assert d2.runner_up_band is band  # the headline states it
