@@ -142,7 +142,7 @@ def _constrained_point(kind, table, fpr, tpr, last, load, limit, describe):
     )
 
 
-def _allowed_rule(clf, table, last, op, pcf, kind):
+def _allowed_rule(table, last, op, pcf, kind):
     """The cheapest allowed threshold's rule fields (the optimum ``op`` when allowed), in the
     cost-weighted rates, and its row of the table."""
     big_p, big_n = table["gain"][-1], table["loss"][-1]
@@ -186,7 +186,7 @@ def case_limited_part(clf, pcf, costs, scale, constraint, limits, setting):
     last = max(last, 0)  # flagging no case is always allowed (limits are >= 0)
     op = clf.best(pcf)
     free = rule_and_next_scores(clf, *costs, None, op=op)[0]
-    fields, j = _allowed_rule(clf, table, last, op, pcf, constraint)
+    fields, j = _allowed_rule(table, last, op, pcf, constraint)
     rule = DecisionRule(
         classifier=clf.name,
         pcf=pcf,

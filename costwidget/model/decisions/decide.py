@@ -445,6 +445,8 @@ def decide(
         each case's ``cost_fn`` and ``cost_fp`` (1: as given), and costs are money per case,
         all four outcomes counted (:mod:`costwidget.model.decisions.per_case`).
     constraint : {"none", "neyman_pearson", "workforce"}
+        With per-case costs the limit counts the cases and the rule is the cheapest single
+        threshold it allows (:mod:`costwidget.model.decisions.case_limits`).
     max_fpr : float, optional
         Neyman-Pearson: the largest FPR allowed, in [0, 1] (required then).
     capacity : float, optional

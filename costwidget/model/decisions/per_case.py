@@ -14,7 +14,9 @@ has PCF(+) ``p'`` and turns NEC into ``NEC·(P + N) / W``: add ``F / W`` and it 
 per case, all four outcomes counted. ``P``, ``N``, ``F`` and ``W`` depend on the labels and
 costs only, not on the scores, so every classifier of the same cases and costs shares them and
 the per-class rule picks the cheapest classifier and threshold, exactly; :func:`decide` asks
-:func:`per_case_setting` for those arguments and :meth:`CostSetting.money` for the money.
+:func:`per_case_setting` for those arguments and :meth:`CostSetting.money` for the money. A
+Neyman-Pearson or workforce limit counts the cases, not the cost-weighted ones: under one the
+rule is found on the cases themselves (:mod:`.case_limits`).
 """
 
 from __future__ import annotations

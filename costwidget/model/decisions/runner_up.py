@@ -16,7 +16,9 @@ What the interval is of: without a constraint, and where the limit binds neither
 rules are the classifiers' optimal thresholds, and the interval is that of their lower
 envelopes (each re-optimized in every replicate). Where the limit binds a rule, it is that of
 the two rules' costs with their thresholds held fixed (the joint 2×2×2 table); a randomized
-rule (a mix of two thresholds) has no interval here.
+rule (a mix of two thresholds) has no interval here. With per-case costs the cases are resampled
+with their costs and the interval is of the two rules' money per case
+(:mod:`costwidget.model.uncertainty.case_paired`), read in the decision's NEC scale.
 """
 
 from __future__ import annotations
