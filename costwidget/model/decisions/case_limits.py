@@ -29,6 +29,7 @@ single threshold reaches within the limit), its ``fpr``/``tpr`` counted on the c
 from __future__ import annotations
 
 from dataclasses import asdict, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -45,6 +46,20 @@ _NEC_SLACK = 1e-12
 
 
 def threshold_table(clf, m_fn: float, m_fp: float, p_pos=None) -> dict:
+    """:func:`_threshold_table`, kept for the last few classifiers and multipliers: moving a
+    limit reuses it (read-only arrays)."""
+    return _cached_table(clf, float(m_fn), float(m_fp), None if p_pos is None else float(p_pos))
+
+
+@lru_cache(maxsize=4)  # six arrays of n + 1 floats each: keep few
+def _cached_table(clf, m_fn, m_fp, p_pos):
+    table = _threshold_table(clf, m_fn, m_fp, p_pos)
+    for column in table.values():
+        column.flags.writeable = False
+    return table
+
+
+def _threshold_table(clf, m_fn: float, m_fp: float, p_pos=None) -> dict:
     """Every distinct threshold of ``clf``'s cases with its counts, in falling score order.
 
     Row 0 is "flag no case" (threshold ``+inf``); row ``j`` flags the cases scored at least
@@ -58,7 +73,7 @@ def threshold_table(clf, m_fn: float, m_fp: float, p_pos=None) -> dict:
     >>> import costwidget as cw
     >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1],
     ...                                 cost_fn=[10.0, 0, 4.0, 0], cost_fp=1.0)
-    >>> t = threshold_table(clf, 1.0, 1.0)
+    >>> t = _threshold_table(clf, 1.0, 1.0)
     >>> t["threshold"].tolist(), t["neg"].tolist(), t["gain"].tolist(), t["loss"].tolist()
     ([inf, 0.9, 0.5, 0.1], [0.0, 0.0, 1.0, 2.0], [0.0, 10.0, 14.0, 14.0], [0.0, 0.0, 1.0, 2.0])
     """
