@@ -25,6 +25,7 @@ from ..base.results import ConstrainedPoint, OperatingPoint
 from ..kernels.costs import cost_scale, probability_cost
 from ..kernels.json_values import jsonable
 from ..kernels.readable import lowest_names, readable, threshold_text
+from .case_limits import case_limited_part
 from .decision_words import headline, honest_words
 from .deploy import DecisionRule, rule_and_next_scores
 from .operating import deployed_at, readout_row
@@ -445,6 +446,8 @@ def decide(
         each case's ``cost_fn`` and ``cost_fp`` (1: as given), and costs are money per case,
         all four outcomes counted (:mod:`costwidget.model.decisions.per_case`).
     constraint : {"none", "neyman_pearson", "workforce"}
+        With per-case costs the limit counts the cases and the rule is the cheapest single
+        threshold it allows (:mod:`costwidget.model.decisions.case_limits`).
     max_fpr : float, optional
         Neyman-Pearson: the largest FPR allowed, in [0, 1] (required then).
     capacity : float, optional
@@ -609,6 +612,9 @@ def _part(clf, pcf, costs, scale, constraint, limits, setting):
     """One classifier's `ClassifierDecision` and readout row: its optimum, the paper's
     constrained point, and its cheapest allowed rule, each threshold as deployed; costs in
     money per case where the cases carry their own costs (``setting``, `per_case_setting`)."""
+    if setting.originals and constraint != "none":  # per-case costs: the limit counts cases
+        part, row = case_limited_part(clf, pcf, costs, scale, constraint, limits, setting)
+        return ClassifierDecision(**part), row
     op = clf.best(pcf)
     if constraint == "neyman_pearson":
         cp = clf.neyman_pearson(limits["max_fpr"])

@@ -14,13 +14,15 @@ has PCF(+) ``p'`` and turns NEC into ``NEC·(P + N) / W``: add ``F / W`` and it 
 per case, all four outcomes counted. ``P``, ``N``, ``F`` and ``W`` depend on the labels and
 costs only, not on the scores, so every classifier of the same cases and costs shares them and
 the per-class rule picks the cheapest classifier and threshold, exactly; :func:`decide` asks
-:func:`per_case_setting` for those arguments and :meth:`CostSetting.money` for the money.
+:func:`per_case_setting` for those arguments and :meth:`CostSetting.money` for the money. A
+Neyman-Pearson or workforce limit counts the cases, not the cost-weighted ones: under one the
+rule is found on the cases themselves (:mod:`.case_limits`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
@@ -55,6 +57,11 @@ class CostSetting:
         costs; None for per-class costs (nothing to translate).
     offset : float
         ``F / W``: what every rule costs per case beyond ``NEC·(P + N) / W``.
+    originals : dict
+        ``{name: classifier}``: the classifiers with per-case costs the twins are made of (a
+        limit counts their cases, :mod:`.case_limits`); empty for per-class costs.
+    twin_p_pos : float or None
+        The ``p_pos`` the twins were weighted at (None: the data's).
     """
 
     classifiers: list
@@ -63,6 +70,8 @@ class CostSetting:
     cost_fp: float
     given: tuple | None = None
     offset: float = 0.0
+    originals: dict = field(default_factory=dict)
+    twin_p_pos: float | None = None
 
     @property
     def arguments(self) -> tuple:
@@ -150,8 +159,8 @@ def per_case_setting(
     ------
     ValueError
         When per-case and per-class classifiers are mixed, when classifiers have different
-        cases or costs, for a constraint (the limits count cases, the twins weigh money), and
-        for honest curves (in NEC, not money).
+        cases or costs, for a constraint on costs summed in a database (a limit counts the
+        cases, :mod:`.case_limits`), and for honest curves (in NEC, not money).
     """
     per_case = [c for c in classifiers if getattr(c, "case_costs", None) is not None]
     if not per_case:
@@ -168,11 +177,11 @@ def per_case_setting(
             "the cost-weighted cases, not money per case. Decide without honest=, and read "
             "clf.honest_cost() as NEC."
         )
-    if constraint != "none":
+    if constraint != "none" and any(not hasattr(c.case_costs, "tp") for c in classifiers):
         raise ValueError(
-            f"constraint={constraint!r} with per-case costs is not supported: the limits count "
-            "cases, and the cost-weighted classifiers weigh money. Decide without a constraint, "
-            "or build the classifiers without per-case costs."
+            f"constraint={constraint!r} with per-case costs summed in the database is not "
+            "supported: the limit counts cases at every threshold, and the sums are per score. "
+            "Load the rows with Classifier.from_frame(..., cost_fn='col') to decide under it."
         )
     cost_scale(0.5, cost_fn, cost_fp)  # validates the multipliers: numbers >= 0, not both 0
     m_fn, m_fp = float(cost_fn), float(cost_fp)
@@ -193,7 +202,14 @@ def per_case_setting(
     if not math.isfinite(per_case_scale):
         raise ValueError("The cases have no weight: give cases of positive sample_weight.")
     return CostSetting(
-        list(twins), p / (p + n), per_case_scale, per_case_scale, given, floor / total
+        list(twins),
+        p / (p + n),
+        per_case_scale,
+        per_case_scale,
+        given,
+        floor / total,
+        {c.name: c for c in classifiers},
+        None if p_pos is None else float(p_pos),
     )
 
 

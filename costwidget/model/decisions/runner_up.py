@@ -16,7 +16,9 @@ What the interval is of: without a constraint, and where the limit binds neither
 rules are the classifiers' optimal thresholds, and the interval is that of their lower
 envelopes (each re-optimized in every replicate). Where the limit binds a rule, it is that of
 the two rules' costs with their thresholds held fixed (the joint 2×2×2 table); a randomized
-rule (a mix of two thresholds) has no interval here.
+rule (a mix of two thresholds) has no interval here. With per-case costs the cases are resampled
+with their costs and the interval is of the two rules' money per case
+(:mod:`costwidget.model.uncertainty.case_paired`), read in the decision's NEC scale.
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ import numpy as np
 from ..kernels.json_values import jsonable
 from ..kernels.readable import readable, round_significant
 from ..uncertainty.bands import scored_arrays
+from ..uncertainty.case_paired import case_paired_interval
 from ..uncertainty.paired import check_interval_args, paired_interval_at
+from .per_case import cost_weighted
 
 __all__ = ["RunnerUpBand", "runner_up_band", "fitting_band", "fits", "band_words"]
 
@@ -89,6 +93,34 @@ def _fixed(clf, threshold: float) -> float:
         return threshold
     scores = scored_arrays(clf, "runner_up_band")[1]
     return float(np.nextafter(scores.max(), np.inf)) if threshold > 0 else float(scores.min())
+
+
+def _per_case_interval(a, b, rules, of, decision, level, n_boot, random_state):
+    """`paired_interval_at` for classifiers with per-case costs: the cases resampled with their
+    costs (`case_paired_interval`), the money per case difference divided by the decision's
+    ``(P + N) / W`` (what the headline multiplies NEC by), so that the band reads in money."""
+    if getattr(b, "case_costs", None) is None or not hasattr(a.case_costs, "tp"):
+        raise ValueError(
+            "runner_up_band with per-case costs needs the costs of every case of both "
+            "classifiers (from_scores, from_frame); costs summed in a database have none."
+        )
+    ths = [None, None] if of == "envelopes" else [r.threshold for r in rules]
+    m_fn, m_fp, p = decision.cost_fn, decision.cost_fp, decision.p_pos
+    diff, lo, hi = case_paired_interval(
+        a,
+        b,
+        m_fn=m_fn,
+        m_fp=m_fp,
+        p_pos=p,
+        threshold_a=ths[0],
+        threshold_b=ths[1],
+        level=level,
+        n_boot=n_boot,
+        random_state=random_state,
+    )
+    _, (big_p, big_n, _, total) = cost_weighted(a, m_fn, m_fp, p)
+    scale = (big_p + big_n) / total
+    return diff / scale, lo / scale, hi / scale
 
 
 def runner_up_band(
@@ -178,21 +210,26 @@ def runner_up_band(
             "band holds each classifier at one threshold, so no band is given here."
         )
     of = "rules" if any(r.binding for r in rules) else "envelopes"
-    ths = (
-        [None, None]
-        if of == "envelopes"
-        else [_fixed(by_name[n], r.threshold) for n, r in zip((chosen, runner), rules)]
-    )
-    diff, lo, hi = paired_interval_at(
-        by_name[chosen],
-        by_name[runner],
-        pcf,
-        level,
-        threshold_a=ths[0],
-        threshold_b=ths[1],
-        n_boot=n_boot,
-        random_state=random_state,
-    )
+    if getattr(by_name[chosen], "case_costs", None) is not None:
+        diff, lo, hi = _per_case_interval(
+            by_name[chosen], by_name[runner], rules, of, decision, level, n_boot, random_state
+        )
+    else:
+        ths = (
+            [None, None]
+            if of == "envelopes"
+            else [_fixed(by_name[n], r.threshold) for n, r in zip((chosen, runner), rules)]
+        )
+        diff, lo, hi = paired_interval_at(
+            by_name[chosen],
+            by_name[runner],
+            pcf,
+            level,
+            threshold_a=ths[0],
+            threshold_b=ths[1],
+            n_boot=n_boot,
+            random_state=random_state,
+        )
     # Only an int seed repeats the draws; a Generator's state is not recorded.
     seed = random_state if isinstance(random_state, (int, np.integer)) else None
     fixed = [None, None] if of == "envelopes" else [r.threshold for r in rules]

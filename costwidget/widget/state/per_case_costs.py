@@ -111,6 +111,13 @@ class PerCaseCosts(Component):
                     "cost-weighted cases, not in money per case. Use them on a widget built "
                     "without per-case costs."
                 )
+        if s.constraint != "none":  # the panes draw cost-weighted cases; a limit counts cases
+            raise ValueError(
+                f"constraint={s.constraint!r} with per-case costs is not supported in the widget "
+                "yet: the limit counts cases and the panes draw the cost-weighted cases. "
+                "cw.decide(classifiers, constraint=..., max_fpr=... or capacity=...) decides "
+                "under it exactly."
+            )
         if self.pinned is not None:
             now = (s.p_pos, s.cost_fn, s.cost_fp)
             if any(
