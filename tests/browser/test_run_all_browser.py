@@ -93,7 +93,7 @@ NOT_SHOWN = {
     "new_data": "builds a widget for its headline and readout, never shows it",
     "thesis": "shows ThesisView, a static figure with no live link",
     "uncertainty": "tables and matplotlib figures only",
-    "case_costs": "tables and matplotlib figures only (the widget does not take per-case costs yet)",
+    "case_costs": "its widget has per-case costs, which the kernel draws: no live link on the page",
 }
 
 
