@@ -10,6 +10,7 @@ smoke tests); every slow test still runs in the README's command, so in CI.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 import sys
@@ -90,6 +91,46 @@ def _fast_loop_budget(request):
         yield
     finally:
         setattr(owner, attr, own)
+
+
+# ------------------------------------------------- both cores: which tests share a worker
+# pyproject.toml runs the suite on every core (pytest-xdist, `-n auto --dist loadgroup`). Each
+# worker is a process of its own, so a session or module fixture runs once per worker that needs
+# it: the tests that share one go to one worker, as one xdist group.
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+READS_NOTEBOOK = re.compile(r"""executed_notebook\(\s*["']([^"']+)["']""")
+
+
+def _xdist_group(item: pytest.Item) -> str:
+    """The worker group of ``item``: the browser folder is one group (one Playwright, and it must
+    run after the worker's other tests: tests/browser/conftest.py); a test that reads an executed
+    notebook joins that notebook's group (each notebook runs once); any other test its module's
+    group (module fixtures are built once)."""
+    path = Path(str(item.path))
+    if path.parent == BROWSER_TESTS:
+        return "browser"
+    if "executed_notebook" in getattr(item, "fixturenames", ()):
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and isinstance(callspec.params.get("path"), Path):
+            return f"notebook:{callspec.params['path'].name}"
+    names = _notebooks_read(path)
+    if len(names) == 1:
+        return f"notebook:{names[0]}"
+    return str(path)
+
+
+@functools.cache
+def _notebooks_read(path: Path) -> tuple[str, ...]:
+    """The notebooks a test module reads by name (``executed_notebook("x.ipynb")``)."""
+    if path.suffix != ".py" or path.name == "conftest.py":
+        return ()
+    return tuple(sorted(set(READS_NOTEBOOK.findall(path.read_text(encoding="utf-8")))))
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its own hook)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(_xdist_group(item)))
 
 
 def pytest_report_header(config):
