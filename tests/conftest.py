@@ -1,5 +1,5 @@
 """What the whole suite shares: the hypothesis profiles, the fast loop's example budgets, and each
-notebook of ``notebooks/`` executed once per run for every test that reads it.
+notebook of ``notebooks/`` executed once per pytest-xdist worker for every test that reads it.
 
 Two ways to run the suite (``docs/contributing.md``, "Tests"): the README's command runs
 everything; ``pytest -m "not slow" --ignore=tests/browser`` is the fast loop. ``slow`` marks what
@@ -10,7 +10,6 @@ smoke tests); every slow test still runs in the README's command, so in CI.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import re
 import sys
@@ -93,46 +92,6 @@ def _fast_loop_budget(request):
         setattr(owner, attr, own)
 
 
-# ------------------------------------------------- both cores: which tests share a worker
-# pyproject.toml runs the suite on every core (pytest-xdist, `-n auto --dist loadgroup`). Each
-# worker is a process of its own, so a session or module fixture runs once per worker that needs
-# it: the tests that share one go to one worker, as one xdist group.
-BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
-READS_NOTEBOOK = re.compile(r"""executed_notebook\(\s*["']([^"']+)["']""")
-
-
-def _xdist_group(item: pytest.Item) -> str:
-    """The worker group of ``item``: the browser folder is one group (one Playwright, and it must
-    run after the worker's other tests: tests/browser/conftest.py); a test that reads an executed
-    notebook joins that notebook's group (each notebook runs once); any other test its module's
-    group (module fixtures are built once)."""
-    path = Path(str(item.path))
-    if path.parent == BROWSER_TESTS:
-        return "browser"
-    if "executed_notebook" in getattr(item, "fixturenames", ()):
-        callspec = getattr(item, "callspec", None)
-        if callspec is not None and isinstance(callspec.params.get("path"), Path):
-            return f"notebook:{callspec.params['path'].name}"
-    names = _notebooks_read(path)
-    if len(names) == 1:
-        return f"notebook:{names[0]}"
-    return str(path)
-
-
-@functools.cache
-def _notebooks_read(path: Path) -> tuple[str, ...]:
-    """The notebooks a test module reads by name (``executed_notebook("x.ipynb")``)."""
-    if path.suffix != ".py" or path.name == "conftest.py":
-        return ()
-    return tuple(sorted(set(READS_NOTEBOOK.findall(path.read_text(encoding="utf-8")))))
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its own hook)
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(_xdist_group(item)))
-
-
 def pytest_report_header(config):
     if config.getoption("markexpr", ""):
         return [
@@ -212,7 +171,8 @@ def _execute(path: Path, probes: list[str], root: Path) -> ExecutedNotebook:
 @pytest.fixture(scope="session")
 def executed_notebook(request, tmp_path_factory):
     """``executed_notebook("tour.ipynb")``: that notebook executed by a real kernel (nbclient),
-    once per test run however many tests read it; a notebook no selected test reads is not run.
+    once per test process (each pytest-xdist worker) however many of its tests read it; a notebook
+    no selected test reads is not run.
     A kernel that dies or a cell that times out fails every test of that notebook, with the
     first error, without running it again."""
     for name in ("nbformat", "nbclient", "ipykernel"):

@@ -22,9 +22,7 @@ def pytest_collection_modifyitems(session, config, items):
     the whole session (the `browser` fixture), leaves its event loop marked running in the main
     thread between calls; a CostWidget built after it took that loop for a kernel's and drew its
     results only in wait(), so the tests of a script's background work ran the wrong path (one
-    failed in CI: no result was drawn by the worker). Under pytest-xdist the browser tests are
-    one group on one worker, which may run other tests after them: Playwright stops after the
-    last browser test (pytest_runtest_teardown below)."""
+    failed in CI: no result was drawn by the worker)."""
     here = Path(__file__).parent
     items.sort(key=lambda item: here in Path(str(item.path)).parents)  # stable: order kept
 
@@ -44,44 +42,13 @@ def sync_api():
     return pytest.importorskip("playwright.sync_api")
 
 
-class _Chromium:
-    """Debian's chromium (never a downloaded browser), headless, under Playwright's sync API:
-    started by the first browser test and stopped after the last one this process runs."""
-
-    def __init__(self):
-        self._playwright = self.browser = None
-
-    def start(self, sync_api):
-        if self.browser is None:
-            self._playwright = sync_api.sync_playwright()
-            pw = self._playwright.__enter__()
-            self.browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        return self.browser
-
-    def stop(self):
-        if self.browser is not None:
-            self.browser.close()
-            self._playwright.__exit__(None, None, None)
-            self._playwright = self.browser = None
-
-
-_CHROMIUM = _Chromium()
-
-
 @pytest.fixture(scope="session")
 def browser(sync_api):
-    """Debian's chromium, headless, shared by the browser tests."""
-    yield _CHROMIUM.start(sync_api)
-    _CHROMIUM.stop()
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_teardown(item, nextitem):
-    """Playwright's loop stops once the browser tests are done, not at the end of the session:
-    a pytest-xdist worker may run other tests after them (see pytest_collection_modifyitems)."""
-    yield
-    if nextitem is None or Path(str(nextitem.path)).parent != Path(__file__).parent:
-        _CHROMIUM.stop()
+    """Debian's chromium (never a downloaded browser), headless, for the whole session."""
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
 
 
 class Lab:
