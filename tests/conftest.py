@@ -1,5 +1,5 @@
 """What the whole suite shares: the hypothesis profiles, the fast loop's example budgets, and each
-notebook of ``notebooks/`` executed once per run for every test that reads it.
+notebook of ``notebooks/`` executed once per pytest-xdist worker for every test that reads it.
 
 Two ways to run the suite (``docs/contributing.md``, "Tests"): the README's command runs
 everything; ``pytest -m "not slow" --ignore=tests/browser`` is the fast loop. ``slow`` marks what
@@ -171,7 +171,8 @@ def _execute(path: Path, probes: list[str], root: Path) -> ExecutedNotebook:
 @pytest.fixture(scope="session")
 def executed_notebook(request, tmp_path_factory):
     """``executed_notebook("tour.ipynb")``: that notebook executed by a real kernel (nbclient),
-    once per test run however many tests read it; a notebook no selected test reads is not run.
+    once per test process (each pytest-xdist worker) however many of its tests read it; a notebook
+    no selected test reads is not run.
     A kernel that dies or a cell that times out fails every test of that notebook, with the
     first error, without running it again."""
     for name in ("nbformat", "nbclient", "ipykernel"):
