@@ -106,3 +106,25 @@ def test_flagging_every_case_is_said_only_when_every_case_is_flagged():
     _same(fpr, exact[0])
     _same(tpr, exact[1])
     assert ("flagging every case" in d.headline) is bool(np.all(s >= d.rule.threshold))
+
+
+def test_costs_summed_in_a_database_say_their_rates_are_cost_weighted():
+    # No single case is known, so the rates cannot be counted: they are labelled, not passed off
+    # as counts.
+    duckdb = pytest.importorskip("duckdb")
+    import pandas as pd
+
+    rng = np.random.default_rng(7)
+    n = 60
+    y = (rng.random(n) < 0.4).astype(int)
+    frame = pd.DataFrame(
+        {"y": y, "m": rng.random(n) + 0.4 * y, "Amount": rng.lognormal(3.0, 1.0, n)}
+    )
+    con = duckdb.connect()
+    con.register("scored", frame)
+    models = cw.from_duckdb(
+        "scored", connection=con, y_true="y", y_score="m", model=None, cost_fn="Amount", cost_fp=5.0
+    )
+    d = cw.decide(models)
+    assert "(cost-weighted FPR " in d.headline, d.headline
+    assert "counted in cases" not in d.headline
