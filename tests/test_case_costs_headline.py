@@ -126,5 +126,5 @@ def test_costs_summed_in_a_database_say_their_rates_are_cost_weighted():
         "scored", connection=con, y_true="y", y_score="m", model=None, cost_fn="Amount", cost_fp=5.0
     )
     d = cw.decide(models)
-    assert "(cost-weighted FPR " in d.headline, d.headline
+    assert re.search(r"\(FPR [0-9.]+ %, TPR [0-9.]+ %, cost-weighted\)", d.headline), d.headline
     assert "counted in cases" not in d.headline

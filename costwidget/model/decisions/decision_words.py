@@ -83,7 +83,7 @@ def _rates(c, counted):
     single case is known."""
     rule = c.rule
     if counted is None:
-        return (rule.fpr, rule.tpr), "FPR", ""
+        return (rule.fpr, rule.tpr), ""
     if rule.randomized:
         low = _counted(counted, c.name, rule.threshold_low)
         high = _counted(counted, c.name, rule.threshold_high)
@@ -92,8 +92,8 @@ def _rates(c, counted):
     else:
         rates = _counted(counted, c.name, rule.threshold)
     if rates is None:
-        return (rule.fpr, rule.tpr), "cost-weighted FPR", ""
-    return rates, "FPR", ", counted in cases"
+        return (rule.fpr, rule.tpr), ", cost-weighted"
+    return rates, ", counted in cases"
 
 
 def _trivial(pcf, constraint) -> str | None:
@@ -134,12 +134,12 @@ def headline(d, costs, *, band=None, scale=1.0, free=None, counted=None) -> str:
         )
     c = next(p for p in parts if p.name == lowest[0])
     rule = c.rule
-    (fpr, tpr), fpr_name, unit = _rates(c, counted)
+    (fpr, tpr), unit = _rates(c, counted)
     new = d["on_new_data"]
     lead = "Under the constraint, deploy" if d["binding"] else "Deploy"
     text = (
         f"{lead} {c.name}{_rule_words(rule, (fpr, tpr))}: {readable(cost)} per case"
-        f"{' on new data' if new else ''} ({fpr_name} {_percent(fpr)} %, TPR {_percent(tpr)} %"
+        f"{' on new data' if new else ''} (FPR {_percent(fpr)} %, TPR {_percent(tpr)} %"
         f"{unit}{' on this data' if new else ''})"
     )
     runner = d["runner_up"]
