@@ -85,3 +85,20 @@ def test_widget_under_workforce_deploys_the_brute_force_rule(seed, share):
     w.update(constraint="workforce", capacity=capacity)
     want = _brute(y, scores, amount, 4.0, lambda f: f.sum() <= capacity + 1e-9)
     _check(w, y, scores, want)
+
+
+def test_a_binding_limit_that_costs_more_than_a_trivial_rule_says_so():
+    # Flagging at most 9 of 90 cases costs more than flagging every case: the savings are
+    # negative, said as the extra cost, not "saves -…%".
+    y, amount, scores = _data(0)
+    w = cw.CostWidget.from_predictions(y, scores, cost_fn=amount, cost_fp=4.0)
+    w.update(constraint="workforce", capacity=9.0)
+    (money, _, _), _ = _brute(y, scores, amount, 4.0, lambda f: f.sum() <= 9.0)
+    every, none = float(np.mean(np.where(y == 1, 0.0, 4.0))), float(np.mean(y * amount))
+    trivial = min(every, none)
+    assert money > trivial
+    m = re.search(r"; costs ([0-9.,]+) % more than flagging", w.headline.text)
+    assert m is not None, w.headline.text
+    assert "saves -" not in w.headline.text
+    extra = float(m.group(1).replace(",", ""))
+    assert extra == pytest.approx(100.0 * (money / trivial - 1.0), rel=5e-3)

@@ -177,9 +177,16 @@ def savings_words(savings) -> str:
     >>> from costwidget.model.decisions.per_case import Savings
     >>> savings_words(Savings(1.25, "flagging every case", 2.5, 0.5))
     '; saves 50 % against flagging every case (2.5 per case)'
+    >>> savings_words(Savings(5.0, "flagging no case", 2.5, -1.0))
+    '; costs 100 % more than flagging no case (2.5 per case)'
     """
     if math.isnan(savings.savings):
         saved = "the trivial rules cost nothing"
+    elif savings.savings < 0:  # a limit can forbid every rule as cheap as a trivial one
+        saved = (
+            f"costs {_percent(-savings.savings)} % more than {savings.trivial} "
+            f"({readable(savings.trivial_cost)} per case)"
+        )
     else:
         saved = (
             f"saves {_percent(savings.savings)} % against {savings.trivial} "
