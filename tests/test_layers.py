@@ -429,6 +429,7 @@ MODEL_PUBLIC = [
     "per_case_rule_table",
     # what the widget shows of per-case costs
     "cost_weighted",
+    "counted_rates",
     "data_prior",
     "multiplier_units",
     "per_case_savings",

@@ -143,9 +143,6 @@ def test_views_not_priced_per_case_are_refused_and_the_state_kept():
     with pytest.raises(ValueError, match="bootstrap bands with per-case costs"):
         w.show_bands = True
     assert not w.show_bands
-    with pytest.raises(ValueError, match="per-case costs is not supported"):
-        w.update(constraint="neyman_pearson", max_fpr=0.2)
-    assert w.constraint == "none"
 
 
 def test_snapshot_restore_and_export_carry_the_per_case_costs():

@@ -39,6 +39,7 @@ from .decisions.operating import (
 )
 from .decisions.per_case import (
     cost_weighted,
+    counted_rates,
     data_prior,
     multiplier_units,
     per_case_savings,
@@ -205,6 +206,7 @@ __all__ = [
     "case_bayes_rule",
     "per_case_rule_table",
     "cost_weighted",
+    "counted_rates",
     "data_prior",
     "multiplier_units",
     "per_case_savings",

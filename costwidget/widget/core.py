@@ -92,9 +92,13 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
             self.state.derive()
             self.per_case.state = self.state
         self.state.per_case = self.per_case  # what the views read of the per-case costs
-        if total is not None:
-            self.state.n_pos, self.state.n_neg = float(first.n_pos), float(first.n_neg)
-            self.state.capacity = float(first.n_pos)
+        population = None if total is None else (float(first.n_pos), float(first.n_neg))
+        if self.per_case is not None:  # a limit counts the cases, not their cost weights
+            population = self.per_case.cases
+            total = sum(population)
+        if population is not None:
+            self.state.n_pos, self.state.n_neg = population
+            self.state.capacity = population[0]
             self.state.follow_population()  # the population follows p(+) until it is set
         self.colors = {c.name: PALETTE[i % len(PALETTE)] for i, c in enumerate(self.classifiers)}
         self._total = total

@@ -589,7 +589,8 @@ def decide(
         runner_up=runner,
         on_new_data=on_new_data,
     )
-    words = headline(fields, cost_of, band=band, scale=scale, free=free)
+    counted = setting.counted_rates if setting.originals else None
+    words = headline(fields, cost_of, band=band, scale=scale, free=free, counted=counted)
     if not on_new_data:
         words += honest_words(rule, scale, pcf, constraint)
     return setting.decision(Decision(headline=words, **fields))

@@ -42,9 +42,9 @@ def _point_words(threshold, fpr, tpr) -> str | None:
     return _at(threshold)
 
 
-def _rule_words(rule) -> str:
+def _rule_words(rule, rates) -> str:
     if not rule.randomized:
-        words = _point_words(rule.threshold, rule.fpr, rule.tpr)
+        words = _point_words(rule.threshold, *rates)
         return "" if words is None else f" {words}"
     low = _at(rule.threshold_low) or "at one ROC point"
     high = _at(rule.threshold_high) or "at the other"
@@ -57,7 +57,7 @@ def _limit_words(constraint, max_fpr, capacity) -> str:
     return f"the capacity of {readable(capacity)} cases"
 
 
-def _moved_words(limit, chosen, free, delta) -> str:
+def _moved_words(limit, chosen, free, delta, counted) -> str:
     """What a binding limit changed: the classifier, or its rule, and what that costs."""
     cost = f"+{readable(delta)} per case"
     if free is None:  # several classifiers tie without the limit
@@ -65,8 +65,35 @@ def _moved_words(limit, chosen, free, delta) -> str:
     if free.name != chosen.name:
         return f"{limit} moves the choice from {free.name} to {chosen.name}: {cost}"
     b = free.best
-    was = _point_words(b.threshold, b.fpr, b.tpr) or "its optimum"
+    rates = _counted(counted, free.name, b.threshold) or (b.fpr, b.tpr)
+    was = _point_words(b.threshold, *rates) or "its optimum"
     return f"{limit} moves the rule of {chosen.name} from {was.removeprefix('at ')}: {cost}"
+
+
+def _counted(counted, name, threshold):
+    """The case-count ``(fpr, tpr)`` at a threshold, or None (per-class costs, or costs summed
+    in a database)."""
+    return None if counted is None else counted(name, threshold)
+
+
+def _rates(c, counted):
+    """The rule's FPR and TPR to print and how to say them. With per-case costs the rule's own
+    rates are of the cost-weighted cases, while a reader (and a limit) counts the cases: the
+    headline counts them at the deployed threshold, or says the rates are cost-weighted when no
+    single case is known."""
+    rule = c.rule
+    if counted is None:
+        return (rule.fpr, rule.tpr), ""
+    if rule.randomized:
+        low = _counted(counted, c.name, rule.threshold_low)
+        high = _counted(counted, c.name, rule.threshold_high)
+        q = rule.prob_low
+        rates = None if low is None else tuple(q * a + (1 - q) * b for a, b in zip(low, high))
+    else:
+        rates = _counted(counted, c.name, rule.threshold)
+    if rates is None:
+        return (rule.fpr, rule.tpr), ", cost-weighted"
+    return rates, ", counted in cases"
 
 
 def _trivial(pcf, constraint) -> str | None:
@@ -80,13 +107,15 @@ def _trivial(pcf, constraint) -> str | None:
     return None
 
 
-def headline(d, costs, *, band=None, scale=1.0, free=None) -> str:
+def headline(d, costs, *, band=None, scale=1.0, free=None, counted=None) -> str:
     """The answer in words, for the decision fields ``d`` (a mapping with ``pcf, constraint,
     max_fpr, capacity, lowest, runner_up, binding, on_new_data`` and ``classifiers``).
 
     ``costs`` maps each name to its cost per case on the decision's scale (on new data when
     ``on_new_data``); ``free`` is ``(part or None, cost)``, the decision without the limit
-    (part None on a tie there), used when the limit binds.
+    (part None on a tie there), used when the limit binds. ``counted`` (per-case costs) gives
+    ``(fpr, tpr)`` counted on the cases for a name and threshold (`CostSetting.counted_rates`):
+    the rates printed, in the units of a limit.
     """
     parts = d["classifiers"]
     if not parts:
@@ -105,12 +134,13 @@ def headline(d, costs, *, band=None, scale=1.0, free=None) -> str:
         )
     c = next(p for p in parts if p.name == lowest[0])
     rule = c.rule
+    (fpr, tpr), unit = _rates(c, counted)
     new = d["on_new_data"]
     lead = "Under the constraint, deploy" if d["binding"] else "Deploy"
     text = (
-        f"{lead} {c.name}{_rule_words(rule)}: {readable(cost)} per case"
-        f"{' on new data' if new else ''} (FPR {_percent(rule.fpr)} %, TPR {_percent(rule.tpr)} %"
-        f"{' on this data' if new else ''})"
+        f"{lead} {c.name}{_rule_words(rule, (fpr, tpr))}: {readable(cost)} per case"
+        f"{' on new data' if new else ''} (FPR {_percent(fpr)} %, TPR {_percent(tpr)} %"
+        f"{unit}{' on this data' if new else ''})"
     )
     runner = d["runner_up"]
     if runner is not None:
@@ -121,7 +151,7 @@ def headline(d, costs, *, band=None, scale=1.0, free=None) -> str:
     if d["constraint"] != "none":
         limit = _limit_words(d["constraint"], d["max_fpr"], d["capacity"])
         if d["binding"]:
-            text += "; " + _moved_words(limit, c, free[0], cost - free[1])
+            text += "; " + _moved_words(limit, c, free[0], cost - free[1], counted)
         else:
             text += f"; {limit} does not bind"
     return text
@@ -140,19 +170,26 @@ def honest_words(rule, scale, pcf, constraint) -> str:
 
 def savings_words(savings) -> str:
     """What a rule with per-case costs saves against the best trivial rule (a `Savings`), the
-    headline's last qualifier; the rates it gives are weighted by each case's cost.
+    headline's last qualifier (the headline says in what units its rates are).
 
     Examples
     --------
     >>> from costwidget.model.decisions.per_case import Savings
     >>> savings_words(Savings(1.25, "flagging every case", 2.5, 0.5))
-    '; saves 50 % against flagging every case (2.5 per case); FPR and TPR weighted by cost'
+    '; saves 50 % against flagging every case (2.5 per case)'
+    >>> savings_words(Savings(5.0, "flagging no case", 2.5, -1.0))
+    '; costs 100 % more than flagging no case (2.5 per case)'
     """
     if math.isnan(savings.savings):
         saved = "the trivial rules cost nothing"
+    elif savings.savings < 0:  # a limit can forbid every rule as cheap as a trivial one
+        saved = (
+            f"costs {_percent(-savings.savings)} % more than {savings.trivial} "
+            f"({readable(savings.trivial_cost)} per case)"
+        )
     else:
         saved = (
             f"saves {_percent(savings.savings)} % against {savings.trivial} "
             f"({readable(savings.trivial_cost)} per case)"
         )
-    return f"; {saved}; FPR and TPR weighted by cost"
+    return f"; {saved}"

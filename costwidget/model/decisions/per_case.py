@@ -34,6 +34,7 @@ __all__ = [
     "CostSetting",
     "per_case_setting",
     "per_case_operating_point",
+    "counted_rates",
     "cost_weighted",
     "data_prior",
     "multiplier_units",
@@ -95,6 +96,12 @@ class CostSetting:
             if key in out:
                 out[key] = out[key] + self.offset
         return out
+
+    def counted_rates(self, name: str, threshold: float):
+        """:func:`counted_rates` of the classifier ``name`` as given (None: per-class costs)."""
+        if not self.originals:
+            return None
+        return counted_rates(self.originals[name], threshold)
 
     def decision(self, d):
         """The decision with the operating point as the user gave it."""
@@ -211,6 +218,32 @@ def per_case_setting(
         {c.name: c for c in classifiers},
         None if p_pos is None else float(p_pos),
     )
+
+
+def counted_rates(clf, threshold: float):
+    """The FPR and TPR of "flag when score >= threshold" counted on the cases of ``clf`` (with
+    per-case costs), with ``sample_weight``: the rates a Neyman-Pearson limit counts, not the
+    cost-weighted ones of its twin. None when a database summed the costs (no single cases).
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1],
+    ...                                 cost_fn=[10.0, 0, 4.0, 0], cost_fp=1.0,
+    ...                                 sample_weight=[1.0, 3.0, 1.0, 1.0])
+    >>> counted_rates(clf, 0.5)    # 3 of the 4 negatives' weight, both positives
+    (0.75, 1.0)
+    """
+    cc = clf.case_costs
+    if not hasattr(cc, "tp"):  # summed by an engine: per (score, label) row, not per case
+        return None
+    scores = np.asarray(clf.sample.scores, dtype=np.float64)
+    w = np.ones(cc.n_samples) if cc.weights is None else np.asarray(cc.weights, float)
+    flagged = w * (scores >= threshold)
+    pos, neg = float(w[cc.is_pos].sum()), float(w[~cc.is_pos].sum())
+    tpr = float(flagged[cc.is_pos].sum()) / pos if pos > 0 else 0.0
+    fpr = float(flagged[~cc.is_pos].sum()) / neg if neg > 0 else 0.0
+    return fpr, tpr
 
 
 def per_case_operating_point(clf, *, p_pos=None, cost_fn=1.0, cost_fp=1.0):

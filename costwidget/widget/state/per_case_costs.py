@@ -16,13 +16,17 @@ p(+), and the widget is drawn at the operating point it was built with: moving i
 with a message (build another widget at other multipliers).
 
 The views that do not price each case yet are refused: bands, the fold spread, the difference
-view and the honest curves (all in NEC of the twins' cases, not in money per case), and the
-constraints (they count cases; the twins weigh money).
+view and the honest curves (all in NEC of the twins' cases, not in money per case). A
+Neyman-Pearson or workforce limit counts the cases (:mod:`costwidget.model.decisions.case_limits`):
+the decision follows `decide`, and the panes draw no line for the limit (it is no cut of the
+cost-weighted ROC; the constraint tool says so).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import numpy as np
 
 from ...model import (
     cost_weighted,
@@ -82,6 +86,18 @@ class PerCaseCosts(Component):
         cost_y.label = "normalized expected cost (cost-weighted)"
         figures.cost.title = "Cost space, cases weighted by cost"
 
+    @property
+    def cases(self) -> tuple:
+        """``(n_pos, n_neg)``: the positive and negative cases, with ``sample_weight``, the
+        population a workforce limit counts (the classifiers' own ``n_pos``/``n_neg`` are of the
+        cost-weighted cases)."""
+        cc = self.given[0].case_costs
+        if hasattr(cc, "tp"):
+            w = np.ones(cc.n_samples) if cc.weights is None else np.asarray(cc.weights, float)
+        else:  # summed by an engine: each row's weight is its cases'
+            w = np.asarray(cc.weight, float)
+        return float(w[cc.is_pos].sum()), float(w[~cc.is_pos].sum())
+
     def savings(self, decision):
         """The decision's rule against the best trivial rule (`per_case_savings`), or None when
         no classifier is chosen (a tie or none shown)."""
@@ -111,13 +127,6 @@ class PerCaseCosts(Component):
                     "cost-weighted cases, not in money per case. Use them on a widget built "
                     "without per-case costs."
                 )
-        if s.constraint != "none":  # the panes draw cost-weighted cases; a limit counts cases
-            raise ValueError(
-                f"constraint={s.constraint!r} with per-case costs is not supported in the widget "
-                "yet: the limit counts cases and the panes draw the cost-weighted cases. "
-                "cw.decide(classifiers, constraint=..., max_fpr=... or capacity=...) decides "
-                "under it exactly."
-            )
         if self.pinned is not None:
             now = (s.p_pos, s.cost_fn, s.cost_fp)
             if any(

@@ -211,7 +211,11 @@ class Readout(Component):
         rows = list(decision.rows)
         colors = {d.name: d.color for d in self.ctx.drawings}
         constrained = decision.constraint != "none"
-        note = PER_CASE_NOTE if getattr(self.ctx.state, "per_case", None) is not None else None
+        per_case = getattr(self.ctx.state, "per_case", None) is not None
+        note = PER_CASE_NOTE if per_case else None
+        described = constraint_description(self.ctx.state)
+        if per_case and described:  # the limit's units are not the table's
+            described += " (the limit counts cases; the table's rates are cost-weighted)"
         return {
             self.widget: {
                 "value": readout_html(
@@ -219,9 +223,7 @@ class Readout(Component):
                 )
             },
             self.constrained_widget: {
-                "value": constraint_html(
-                    rows, colors, constraint_description(self.ctx.state), best=decision.chosen
-                )
+                "value": constraint_html(rows, colors, described, best=decision.chosen)
             },
         }
 

@@ -14,6 +14,7 @@ from ...frontend.contract import CAPACITY_LABEL
 from ...model import (
     capacity_from_cases,
     capacity_to_cases,
+    counted_rates,
     readable,
     readable_value,
     roc_point_to_cost_line,
@@ -25,7 +26,7 @@ from ..controls.theme import INK
 from ..state.component import Component
 from ..text.readout import population_text
 
-__all__ = ["ConstraintTool", "capacity_text"]
+__all__ = ["ConstraintTool", "capacity_text", "PER_CASE_LIMIT_NOTE"]
 
 _STYLE = {"description_width": "initial"}
 _CAPACITY_LABEL = CAPACITY_LABEL  # shared with the page (costwidget.frontend.contract)
@@ -45,14 +46,29 @@ def capacity_text(cases: float, n_pos: float, n_neg: float) -> str:
     return f"= {readable(cases)} cases{share}"
 
 
-def _made(c) -> str:
+#: Said on a widget with per-case costs under a limit: why the panes draw no line for it.
+PER_CASE_LIMIT_NOTE = (
+    "With per-case costs the limit counts the cases, while the panes draw the cases weighted by "
+    "cost: the allowed rules are not an FPR cut of the cost-weighted ROC, so the limit has no "
+    "line there. Each ◆ is the deployed rule on the cost-weighted ROC, its dashed line that "
+    "rule's cost line."
+)
+
+
+def _made(c, given=None) -> str:
     """How a classifier's rule under the constraint is made (a `ClassifierDecision`): the
-    paper's point where the limit binds; its optimum, and that it does not bind, elsewhere."""
+    paper's point where the limit binds; its optimum, and that it does not bind, elsewhere.
+    ``given`` is the classifier with per-case costs: its rates are then counted on the cases,
+    as the limit counts them (the rule's own are cost-weighted)."""
     if c.rule.binding:
         return c.constrained.message
+    fpr, tpr, cases = c.rule.fpr, c.rule.tpr, ""
+    counted = None if given is None else counted_rates(given, c.rule.threshold)
+    if counted is not None:
+        (fpr, tpr), cases = counted, " of the cases"
     return (
         f"the limit does not bind at this operating point: its cheapest rule, "
-        f"FPR {readable(c.rule.fpr)}, TPR {readable(c.rule.tpr)}, is allowed and deployed "
+        f"FPR {readable(fpr)}, TPR {readable(tpr)}{cases}, is allowed and deployed "
         f"(the largest TPR the limit allows: {c.constrained.message})"
     )
 
@@ -257,9 +273,11 @@ class ConstraintTool(Component):
         else:
             line_x, line_y = [0.0, 0.0], [0.0, 1.0]
         on = s.constraint != "none"
+        per_case = getattr(s, "per_case", None)
+        given = {} if per_case is None else {c.name: c for c in per_case.given}
         # The rules are in the readout's constraint table; how each is made, on request.
         message = "".join(
-            f"<li><b>{html.escape(name)}</b>: {html.escape(_made(c))}</li>"
+            f"<li><b>{html.escape(name)}</b>: {html.escape(_made(c, given.get(name)))}</li>"
             for name, c in parts.items()
         )
         if message:
@@ -267,8 +285,11 @@ class ConstraintTool(Component):
                 f"<details><summary>how each constrained rule is made</summary>"
                 f"<ul>{message}</ul></details>"
             )
+            if per_case is not None:
+                message = f"<div>{html.escape(PER_CASE_LIMIT_NOTE)}</div>{message}"
         self.values = {
-            self.roc_line: {"x": line_x, "y": line_y, "visible": on},
+            # A limit that counts cases is no line of the cost-weighted ROC: none is drawn.
+            self.roc_line: {"x": line_x, "y": line_y, "visible": on and per_case is None},
             self.roc_points: {"x": fpr, "y": tpr, "opacities": list(opacity), "visible": on},
             self.cost_lines: {
                 "x": np.tile([0.0, 1.0], (n, 1)),
