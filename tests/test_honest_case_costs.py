@@ -1,0 +1,104 @@
+"""The honest cost of classifiers with per-case costs, in money per case on new data, against
+a brute force over every threshold of each fold (independent of the cost-weighted twin)."""
+
+import numpy as np
+import pytest
+
+import costwidget as cw
+
+
+def _data(seed, n=60, k=3):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = rng.random(n)
+    costs = dict(
+        cost_fn=rng.uniform(0, 10, n),
+        cost_fp=rng.uniform(0, 4, n),
+        cost_tp=rng.uniform(0, 2, n),  # some positives cost more caught than missed
+        cost_tn=rng.uniform(0, 0.5, n),
+    )
+    w = rng.uniform(0.5, 2, n)
+    return y, s, costs, w, np.arange(n) % k
+
+
+def _money(y, costs, w, m_fn, m_fp, p_pos):
+    """Each case's weight and its cost flagged and passed, from the definitions alone."""
+    pos = y == 1
+    flag = np.where(pos, costs["cost_tp"], m_fp * costs["cost_fp"])
+    keep = np.where(pos, m_fn * costs["cost_fn"], costs["cost_tn"])
+    if p_pos is not None:
+        prior = w[pos].sum() / w.sum()
+        w = w * np.where(pos, p_pos / prior, (1 - p_pos) / (1 - prior))
+    return w, flag, keep
+
+
+def _brute(y, s, costs, w, folds, m_fn, m_fp, p_pos, *, raw=False):
+    """Per fold, the threshold cheapest on the other folds (over every score and 'flag none');
+    the held-out cases' money summed, over the total weight. ``raw``: cheapest in money on the
+    other folds as they are; else at the whole data's mix of the cost-weighted classes."""
+    w, flag, keep = _money(y, costs, w, m_fn, m_fp, p_pos)
+    worth = flag < keep  # flagging it saves money
+    gap = w * np.abs(flag - keep)
+    big_p, big_n = gap[worth].sum(), gap[~worth].sum()
+    p_prime = big_p / (big_p + big_n)
+    total = 0.0
+    for k in np.unique(folds):
+        tr = folds != k
+        best, best_t = np.inf, None
+        for t in [*np.unique(s[tr]), np.inf]:
+            d = s >= t
+            if raw:
+                obj = np.sum((w * np.where(d, flag, keep))[tr])
+            else:
+                fn = gap[tr & worth & ~d].sum() / gap[tr & worth].sum()
+                fp = gap[tr & ~worth & d].sum() / gap[tr & ~worth].sum()
+                obj = p_prime * fn + (1 - p_prime) * fp
+            assert abs(obj - best) > 1e-9 * max(1.0, abs(obj))  # no tie: one answer
+            if obj < best:
+                best, best_t = obj, t
+        ho = ~tr
+        total += np.sum((w * np.where(s >= best_t, flag, keep))[ho])
+    return total / w.sum(), p_prime
+
+
+SETTINGS = [(1.0, 1.0, None), (2.0, 0.5, None), (0.5, 3.0, 0.3), (1.0, 1.0, 0.7)]
+
+
+@pytest.mark.parametrize("m_fn, m_fp, p_pos", SETTINGS)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_money_on_new_data_is_the_brute_force(seed, m_fn, m_fp, p_pos):
+    y, s, costs, w, folds = _data(seed)
+    clf = cw.Classifier.from_scores(y, s, sample_weight=w, folds=folds, **costs)
+    expected, p_prime = _brute(y, s, costs, w, folds, m_fn, m_fp, p_pos)
+    out = cw.honest_cost(clf, cost_fn=m_fn, cost_fp=m_fp, p_pos=p_pos)
+    info = out.attrs["per_case"]
+    assert info["pcf"] == pytest.approx(p_prime, rel=1e-12)
+    at = cw.honest_cost(clf, [info["pcf"]], cost_fn=m_fn, cost_fp=m_fp, p_pos=p_pos)
+    assert abs(at["money"].iloc[0] - expected) < 1e-9
+    # At the decision's PCF(+) the money is the twin's NEC made money (the key fact).
+    assert abs(at["nec"].iloc[0] * info["scale"] + info["offset"] - expected) < 1e-9
+
+
+def test_money_when_the_folds_weigh_alike_is_tuned_on_the_raw_money():
+    # Every fold holds the same cases' costs (scores differ): the other folds' cost-weighted
+    # classes are in the whole data's mix, so tuning at p' is tuning on their money as it is.
+    rng = np.random.default_rng(5)
+    base = _data(5, n=20, k=1)
+    y = np.tile(base[0], 3)
+    costs = {key: np.tile(v, 3) for key, v in base[2].items()}
+    w = np.tile(base[3], 3)
+    s = rng.random(len(y))
+    folds = np.repeat([0, 1, 2], 20)
+    clf = cw.Classifier.from_scores(y, s, sample_weight=w, folds=folds, **costs)
+    for m_fn, m_fp, p_pos in SETTINGS:
+        raw, p_prime = _brute(y, s, costs, w, folds, m_fn, m_fp, p_pos, raw=True)
+        at = cw.honest_cost(clf, [p_prime], cost_fn=m_fn, cost_fp=m_fp, p_pos=p_pos)
+        assert abs(at["money"].iloc[0] - raw) < 1e-9
+
+
+def test_per_class_refuses_multipliers():
+    clf = cw.Classifier.from_scores([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], folds=[0, 0, 1, 1])
+    with pytest.raises(ValueError, match="per-case costs"):
+        cw.honest_cost(clf, cost_fn=2.0)
+    assert "money" not in cw.honest_cost(clf).columns
