@@ -102,3 +102,39 @@ def test_per_class_refuses_multipliers():
     with pytest.raises(ValueError, match="per-case costs"):
         cw.honest_cost(clf, cost_fn=2.0)
     assert "money" not in cw.honest_cost(clf).columns
+
+
+def _pair(seed):
+    y, s, costs, w, folds = _data(seed)
+    rng = np.random.default_rng(seed + 100)
+    s2 = np.clip(s + rng.normal(0, 0.3, len(s)), 0, 1)  # a second, noisier classifier
+    a = cw.Classifier.from_scores(y, s, name="a", sample_weight=w, folds=folds, **costs)
+    b = cw.Classifier.from_scores(y, s2, name="b", sample_weight=w, folds=folds, **costs)
+    return (y, costs, w, folds), {"a": (a, s), "b": (b, s2)}
+
+
+@pytest.mark.parametrize("m_fn, m_fp, p_pos", SETTINGS)
+def test_decide_on_new_data_chooses_on_the_brute_force_money(m_fn, m_fp, p_pos):
+    (y, costs, w, folds), pair = _pair(3)
+    kw = dict(cost_fn=m_fn, cost_fp=m_fp, p_pos=p_pos)
+    curves = {n: cw.honest_cost(c, **kw) for n, (c, _) in pair.items()}
+    d = cw.decide([c for c, _ in pair.values()], honest=curves, **kw)
+    brute = {n: _brute(y, s, costs, w, folds, m_fn, m_fp, p_pos)[0] for n, (_, s) in pair.items()}
+    assert d.on_new_data
+    if abs(brute["a"] - brute["b"]) > 1e-9:
+        assert d.chosen == min(brute, key=brute.get)
+        assert "on new data" in d.headline
+    else:  # both deploy the same trivial rule on every fold
+        assert d.tie and d.chosen is None
+    for name, row in d.rows:
+        assert abs(row["expected_cost_honest"] - brute[name]) < 1e-9
+
+
+def test_decide_refuses_honest_curves_of_other_multipliers():
+    _, pair = _pair(3)
+    a = pair["a"][0]
+    curve = cw.honest_cost(a, cost_fn=2.0)
+    with pytest.raises(ValueError, match="computed at cost_fn=2.0"):
+        cw.decide([a], honest={"a": curve})
+    # Without honest=, the same decision is made on the data.
+    assert not cw.decide([a]).on_new_data
