@@ -203,7 +203,8 @@ def per_case_setting(
     given = (data_prior(classifiers) if p_pos is None else float(p_pos), m_fn, m_fp)
     if not math.isfinite(per_case_scale):
         raise ValueError("The cases have no weight: give cases of positive sample_weight.")
-    _check_honest(honest, m_fn, m_fp, None if p_pos is None else float(p_pos), p / (p + n))
+    if honest:
+        _check_honest(honest, classifiers, (m_fn, m_fp, None if p_pos is None else float(p_pos)))
     return CostSetting(
         list(twins),
         p / (p + n),
@@ -216,19 +217,25 @@ def per_case_setting(
     )
 
 
-def _check_honest(honest, m_fn, m_fp, p_pos, pcf) -> None:
+def _check_honest(honest, classifiers, given) -> None:
     """Refuse honest curves not of the twins at these multipliers and p(+): their NEC would be
-    of other cost-weighted cases (``honest_cost(clf, cost_fn=, cost_fp=, p_pos=)`` makes them)."""
-    for name, curve in (honest or {}).items():
+    of other cost-weighted cases (``honest_cost(clf, cost_fn=, cost_fp=, p_pos=)`` makes them).
+
+    Where no case changes side (`multiplier_units`), a twin at other multipliers and p(+) only
+    scales each side's weights: its rates, the thresholds tuned at each PCF(+) on every fold and
+    so its honest NEC curve are the same, and any multipliers do."""
+    m_fn, m_fp, p_pos = given
+    asked = f"cw.honest_cost(clf, cost_fn={m_fn!r}, cost_fp={m_fp!r}, p_pos={p_pos!r})"
+    by_name = {c.name: c for c in classifiers}
+    for name, curve in honest.items():
         info = getattr(curve, "attrs", {}).get("per_case")
-        asked = f"cw.honest_cost(clf, cost_fn={m_fn!r}, cost_fp={m_fp!r}, p_pos={p_pos!r})"
         if info is None:
             raise ValueError(
                 f"The honest curve of {name!r} is not of per-case costs: compute it with "
                 f"{asked}, at the multipliers and p(+) of this decision."
             )
         made = (info["cost_fn"], info["cost_fp"], info["p_pos"])
-        if made != (m_fn, m_fp, p_pos) or not math.isclose(info["pcf"], pcf, rel_tol=1e-12):
+        if made != given and (name not in by_name or multiplier_units(by_name[name]) is None):
             raise ValueError(
                 f"The honest curve of {name!r} was computed at cost_fn={made[0]!r}, "
                 f"cost_fp={made[1]!r}, p_pos={made[2]!r}, not at this decision's: compute it "
