@@ -33,15 +33,17 @@ def _money(y, costs, w, m_fn, m_fp, p_pos):
     return w, flag, keep
 
 
-def _brute(y, s, costs, w, folds, m_fn, m_fp, p_pos, *, raw=False):
+def _brute(y, s, costs, w, folds, m_fn, m_fp, p_pos, *, raw=False, tune_at=None):
     """Per fold, the threshold cheapest on the other folds (over every score and 'flag none');
     the held-out cases' money summed, over the total weight. ``raw``: cheapest in money on the
-    other folds as they are; else at the whole data's mix of the cost-weighted classes."""
+    other folds as they are; else at the whole data's mix of the cost-weighted classes, or at
+    PCF(+) ``tune_at`` of their cost-weighted rates."""
     w, flag, keep = _money(y, costs, w, m_fn, m_fp, p_pos)
     worth = flag < keep  # flagging it saves money
     gap = w * np.abs(flag - keep)
     big_p, big_n = gap[worth].sum(), gap[~worth].sum()
     p_prime = big_p / (big_p + big_n)
+    x = p_prime if tune_at is None else tune_at
     total = 0.0
     for k in np.unique(folds):
         tr = folds != k
@@ -53,7 +55,7 @@ def _brute(y, s, costs, w, folds, m_fn, m_fp, p_pos, *, raw=False):
             else:
                 fn = gap[tr & worth & ~d].sum() / gap[tr & worth].sum()
                 fp = gap[tr & ~worth & d].sum() / gap[tr & ~worth].sum()
-                obj = p_prime * fn + (1 - p_prime) * fp
+                obj = x * fn + (1 - x) * fp
             assert abs(obj - best) > 1e-9 * max(1.0, abs(obj))  # no tie: one answer
             if obj < best:
                 best, best_t = obj, t
@@ -78,6 +80,17 @@ def test_money_on_new_data_is_the_brute_force(seed, m_fn, m_fp, p_pos):
     assert abs(at["money"].iloc[0] - expected) < 1e-9
     # At the decision's PCF(+) the money is the twin's NEC made money (the key fact).
     assert abs(at["nec"].iloc[0] * info["scale"] + info["offset"] - expected) < 1e-9
+
+
+@pytest.mark.parametrize("tune_at", [0.2, 0.55, 0.8])
+def test_money_of_thresholds_tuned_at_another_pcf_is_the_brute_force(tune_at):
+    # A row at PCF(+) x: the thresholds tuned at x, their money judged at the costs as given.
+    y, s, costs, w, folds = _data(2)
+    clf = cw.Classifier.from_scores(y, s, sample_weight=w, folds=folds, **costs)
+    for m_fn, m_fp, p_pos in SETTINGS:
+        want, _ = _brute(y, s, costs, w, folds, m_fn, m_fp, p_pos, tune_at=tune_at)
+        at = cw.honest_cost(clf, [tune_at], cost_fn=m_fn, cost_fp=m_fp, p_pos=p_pos)
+        assert abs(at["money"].iloc[0] - want) < 1e-9
 
 
 def test_money_when_the_folds_weigh_alike_is_tuned_on_the_raw_money():
