@@ -204,7 +204,8 @@ def test_decide_refuses_mixed_costs_and_constraints():
         cw.decide([a, b])
     with pytest.raises(ValueError, match=r"max_fpr must lie in \[0, 1\]"):
         cw.decide([a], constraint="neyman_pearson", max_fpr=10)  # a limit: as without case costs
-    with pytest.raises(ValueError, match="honest= with per-case costs is not supported"):
+    # An honest curve must be of the twin at the decision's multipliers and p(+).
+    with pytest.raises(ValueError, match="not of per-case costs"):
         cw.decide([a], honest={"a": None})
     c = cw.Classifier.from_scores(Y, S, name="c", cost_fn=[5.0, 9, 2, 3, 4], cost_fp=1.0)
     with pytest.raises(ValueError, match="different per-case costs"):

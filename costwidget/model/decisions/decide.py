@@ -549,7 +549,7 @@ def decide(
         parts.append(part)
         rows.append((clf.name, row))
     if honest:
-        parts, rows = _with_honest(parts, rows, honest, pcf, scale)
+        parts, rows = _with_honest(parts, rows, honest, pcf, scale, setting.offset)
     on_new_data = _on_new_data(parts, rows)
     column = (
         "expected_cost_honest"
@@ -592,7 +592,7 @@ def decide(
     counted = setting.counted_rates if setting.originals else None
     words = headline(fields, cost_of, band=band, scale=scale, free=free, counted=counted)
     if not on_new_data:
-        words += honest_words(rule, scale, pcf, constraint)
+        words += honest_words(rule, scale, pcf, constraint, setting.offset)
     return setting.decision(Decision(headline=words, **fields))
 
 
@@ -690,8 +690,9 @@ def _net_benefit(rule: DecisionRule, pt: float, p: float) -> float:
 
 
 # ------------------------------------------------------------------------------ cost on new data
-def _with_honest(parts, rows, honest, pcf, scale):
-    """The rules and readout rows with each given honest curve's cost at ``pcf``."""
+def _with_honest(parts, rows, honest, pcf, scale, offset=0.0):
+    """The rules and readout rows with each given honest curve's cost at ``pcf``; ``offset``
+    makes per-case costs money (`CostSetting.offset`)."""
     from ..uncertainty.honest import honest_at
 
     shown = {c.name for c in parts}
@@ -712,7 +713,7 @@ def _with_honest(parts, rows, honest, pcf, scale):
             {
                 **row,
                 "nec_honest": nec.get(name, math.nan),
-                "expected_cost_honest": nec.get(name, math.nan) * scale,
+                "expected_cost_honest": nec.get(name, math.nan) * scale + offset,
             },
         )
         for name, row in rows

@@ -157,15 +157,16 @@ def headline(d, costs, *, band=None, scale=1.0, free=None, counted=None) -> str:
     return text
 
 
-def honest_words(rule, scale, pcf, constraint) -> str:
+def honest_words(rule, scale, pcf, constraint, offset=0.0) -> str:
     """The chosen rule's cost on new data when known but not the decision's scale: when the rule
     is the threshold tuned at the PCF(+) (no limit binds it), and when the headline names it
-    (not at PCF(+) 0, nor at 1 without a constraint, where it says to flag no or every case)."""
+    (not at PCF(+) 0, nor at 1 without a constraint, where it says to flag no or every case).
+    ``offset``: what per-case costs add to ``NEC·scale`` to make money (`CostSetting.offset`)."""
     if rule is None or math.isnan(rule.nec_honest) or rule.binding:
         return ""
     if pcf == 0.0 or (pcf == 1.0 and constraint == "none"):
         return ""
-    return f"; on new data {readable(rule.nec_honest * scale)} per case"
+    return f"; on new data {readable(rule.nec_honest * scale + offset)} per case"
 
 
 def savings_words(savings) -> str:

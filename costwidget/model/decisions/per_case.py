@@ -167,7 +167,8 @@ def per_case_setting(
     ValueError
         When per-case and per-class classifiers are mixed, when classifiers have different
         cases or costs, for a constraint on costs summed in a database (a limit counts the
-        cases, :mod:`.case_limits`), and for honest curves (in NEC, not money).
+        cases, :mod:`.case_limits`), and for honest curves of per-case classifiers not made
+        by ``honest_cost(clf, cost_fn=, cost_fp=, p_pos=)`` at the same multipliers and p(+).
     """
     per_case = [c for c in classifiers if getattr(c, "case_costs", None) is not None]
     if not per_case:
@@ -177,12 +178,6 @@ def per_case_setting(
         raise ValueError(
             "Some classifiers have per-case costs and some do not: their costs are not in the "
             "same units. Build all of them with the same cost_fn=/cost_fp=/cost_tp=/cost_tn=."
-        )
-    if honest:
-        raise ValueError(
-            "honest= with per-case costs is not supported yet: the honest curves are in NEC of "
-            "the cost-weighted cases, not money per case. Decide without honest=, and read "
-            "clf.honest_cost() as NEC."
         )
     if constraint != "none" and any(not hasattr(c.case_costs, "tp") for c in classifiers):
         raise ValueError(
@@ -208,6 +203,8 @@ def per_case_setting(
     given = (data_prior(classifiers) if p_pos is None else float(p_pos), m_fn, m_fp)
     if not math.isfinite(per_case_scale):
         raise ValueError("The cases have no weight: give cases of positive sample_weight.")
+    if honest:
+        _check_honest(honest, classifiers, (m_fn, m_fp, None if p_pos is None else float(p_pos)))
     return CostSetting(
         list(twins),
         p / (p + n),
@@ -218,6 +215,32 @@ def per_case_setting(
         {c.name: c for c in classifiers},
         None if p_pos is None else float(p_pos),
     )
+
+
+def _check_honest(honest, classifiers, given) -> None:
+    """Refuse honest curves not of the twins at these multipliers and p(+): their NEC would be
+    of other cost-weighted cases (``honest_cost(clf, cost_fn=, cost_fp=, p_pos=)`` makes them).
+
+    Where no case changes side (`multiplier_units`), a twin at other multipliers and p(+) only
+    scales each side's weights: its rates, the thresholds tuned at each PCF(+) on every fold and
+    so its honest NEC curve are the same, and any multipliers do."""
+    m_fn, m_fp, p_pos = given
+    asked = f"cw.honest_cost(clf, cost_fn={m_fn!r}, cost_fp={m_fp!r}, p_pos={p_pos!r})"
+    by_name = {c.name: c for c in classifiers}
+    for name, curve in honest.items():
+        info = getattr(curve, "attrs", {}).get("per_case")
+        if info is None:
+            raise ValueError(
+                f"The honest curve of {name!r} is not of per-case costs: compute it with "
+                f"{asked}, at the multipliers and p(+) of this decision."
+            )
+        made = (info["cost_fn"], info["cost_fp"], info["p_pos"])
+        if made != given and (name not in by_name or multiplier_units(by_name[name]) is None):
+            raise ValueError(
+                f"The honest curve of {name!r} was computed at cost_fn={made[0]!r}, "
+                f"cost_fp={made[1]!r}, p_pos={made[2]!r}, not at this decision's: compute it "
+                f"with {asked}."
+            )
 
 
 def counted_rates(clf, threshold: float):

@@ -187,11 +187,14 @@ class PooledSteps:
         k = np.where(x >= 1.0, below, k)
         return np.where(left & (x > 0), below, k)
 
-    def nec(self, x: np.ndarray, *, left: bool = False) -> np.ndarray:
-        """The mean honest NEC at each pcf ``x`` (``left=True``: the limit from the left)."""
+    def nec(self, x: np.ndarray, *, left=False, judged_at=None) -> np.ndarray:
+        """The mean honest NEC at each pcf ``x`` (``left=True``: the limit from the left; an
+        array says it per ``x``). ``judged_at``: the NEC at that PCF(+) instead of the
+        thresholds tuned at ``x`` (default ``x`` itself)."""
         x = np.asarray(x, dtype=np.float64)
         k = self._index(x, left)
-        return x * (1.0 - self.tpr[k]) + (1.0 - x) * self.fpr[k]
+        q = x if judged_at is None else np.asarray(judged_at, dtype=np.float64)
+        return q * (1.0 - self.tpr[k]) + (1.0 - q) * self.fpr[k]
 
     def knots(self) -> np.ndarray:
         """0, 1 and every crossing inside them, sorted, once each."""

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..base.fields import check_classifier
+from ..kernels.costs import cost_scale
 from ..kernels.out_of_fold import (
     FoldRows,
     PooledSteps,
@@ -24,12 +25,22 @@ from ..kernels.out_of_fold import (
     table_training,
 )
 from ..kernels.roc import corner_counts, in_units, sorted_roc_counts
-from ..kernels.validation import check_pcf, check_random_state
+from ..kernels.validation import check_pcf, check_probability, check_random_state
 
 __all__ = ["honest_cost", "honest_at", "honest_winners"]
 
 
-def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -> pd.DataFrame:
+def honest_cost(
+    clf,
+    pcf=None,
+    *,
+    n_splits=5,
+    n_repeats=10,
+    random_state=None,
+    cost_fn=1.0,
+    cost_fp=1.0,
+    p_pos=None,
+) -> pd.DataFrame:
     """The cost on new data of the threshold tuned at each PCF(+), beside the lower envelope.
 
     At each PCF(+) every case is classified by the threshold that is best there
@@ -52,6 +63,18 @@ def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -
     :func:`~costwidget.model.kernels.out_of_fold.split_table`); weighted counts without folds
     are refused. Scores grouped by the database (rounded) are split as groups.
 
+    * **With per-case costs** (``cost_fn=`` ... of ``from_scores``/``from_frame``): the curve
+      is of the cost-weighted cases at the multipliers ``cost_fn``, ``cost_fp`` and the
+      prevalence ``p_pos`` of :func:`~costwidget.decide` (the twin of
+      :func:`~costwidget.model.decisions.per_case.cost_weighted`, with the classifier's folds;
+      random splits are stratified by the side each case counts on). Its columns are in
+      that twin's NEC, and ``money`` is the money per case on new data, all four outcomes
+      counted: the pooled out-of-fold errors of the thresholds tuned at the row's PCF(+),
+      judged at the costs as given, ``NEC(p')·(P + N) / W + F / W`` with ``p' = P / (P + N)``.
+      It is exact because the pooled matrix holds every case once per repeat with its
+      weight, so its totals are ``P`` and ``N``. The decision's own PCF(+) is ``p'``
+      (``attrs["per_case"]["pcf"]``): there ``money`` is ``nec·(P + N) / W + F / W``.
+
     Parameters
     ----------
     clf : Classifier
@@ -65,6 +88,10 @@ def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -
         Repeats of the random splits, averaged.
     random_state : None, int or numpy Generator, default=None
         The random splits: an int repeats itself; ``None`` draws afresh (as ``band()``).
+    cost_fn, cost_fp : float, default=1.0
+        Per-case costs only: the multipliers of each case's ``cost_fn`` and ``cost_fp``.
+    p_pos : float, optional
+        Per-case costs only: the deployment prevalence (default the data's).
 
     Returns
     -------
@@ -75,12 +102,17 @@ def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -
         envelope, and there the curve may jump. At a jump there are two rows with the same
         ``pcf``: first the limit from the left, then the value at that PCF(+) (the right
         limit, as ``best`` chooses). ``attrs["folds"]`` says ``"given"`` or ``"random"``.
+        With per-case costs also ``money`` (see above) and ``attrs["per_case"]``: the
+        multipliers and ``p_pos`` given, and ``pcf`` (``p'``), ``scale`` (``(P + N) / W``)
+        and ``offset`` (``F / W``).
 
     Raises
     ------
     ValueError
         Without scores (``from_confusion``, ``from_roc``); with one fold; with splits that
-        leave one class outside a split; with ``n_splits`` < 2 or above a class's cases.
+        leave one class outside a split; with ``n_splits`` < 2 or above a class's cases;
+        with multipliers or ``p_pos`` without per-case costs, and for per-case costs summed
+        in a database.
 
     Examples
     --------
@@ -96,15 +128,61 @@ def honest_cost(clf, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -
     if isinstance(n_repeats, bool) or not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
         raise ValueError(f"n_repeats must be an int >= 1, got {n_repeats!r}.")
     x = None if pcf is None else np.atleast_1d(check_pcf(pcf)).astype(np.float64).ravel()
-    steps = PooledSteps.of(_repeats(clf, n_splits, int(n_repeats), random_state))
+    per_case = _per_case(clf, cost_fn, cost_fp, p_pos)
+    target = clf if per_case is None else per_case.pop("twin")
+    steps = PooledSteps.of(_repeats(target, n_splits, int(n_repeats), random_state))
+    left = False
     if x is None:
-        x, nec = _breakpoint_rows(steps)
-    else:
-        nec = steps.nec(x)
-    envelope = np.asarray(clf.nec(x), dtype=np.float64)
+        x, left = _breakpoint_rows(steps)
+    nec = steps.nec(x, left=left)
+    envelope = np.asarray(target.nec(x), dtype=np.float64)
     out = pd.DataFrame({"pcf": x, "nec": nec, "envelope": envelope, "optimism": nec - envelope})
+    if per_case is not None:
+        judged = steps.nec(x, left=left, judged_at=per_case["pcf"])
+        out["money"] = judged * per_case["scale"] + per_case["offset"]
+        out.attrs["per_case"] = per_case
     out.attrs["folds"] = "given" if clf.folds else "random"
     return out
+
+
+def _per_case(clf, cost_fn, cost_fp, p_pos):
+    """None for per-class costs; else the cost-weighted twin (with the classifier's folds) and
+    the money's terms, as :func:`~costwidget.model.decisions.per_case.per_case_setting`."""
+    cc = getattr(clf, "case_costs", None)
+    if cc is None:
+        if (cost_fn, cost_fp, p_pos) != (1.0, 1.0, None):
+            raise ValueError(
+                "cost_fn=, cost_fp= and p_pos= of honest_cost are for classifiers with "
+                "per-case costs; the honest curve of per-class costs covers every PCF(+)."
+            )
+        return None
+    if not hasattr(cc, "tp"):
+        raise ValueError(
+            f"{clf.name!r} has per-case costs summed in a database (per score, not per case): "
+            "its honest cost is not supported. Load the rows with "
+            "Classifier.from_frame(..., cost_fn='col')."
+        )
+    cost_scale(0.5, cost_fn, cost_fp)  # the multipliers: numbers >= 0, not both 0
+    p_pos = None if p_pos is None else float(check_probability(p_pos, "p_pos"))
+    m_fn, m_fp = float(cost_fn), float(cost_fp)
+    pos, w, floor = cc.checked_roc_weights(m_fn, m_fp, p_pos)
+    total = float(np.sum(cc.case_weights(p_pos)))
+    folds = None
+    if clf.folds:
+        folds = np.asarray(list(clf.folds), dtype=object)[clf.sample.fold_codes]
+    twin = type(clf).from_scores(
+        pos, clf.sample.scores, pos_label=True, sample_weight=w, folds=folds, name=clf.name
+    )
+    n_pos, n_neg = float(np.sum(w[pos])), float(np.sum(w[~pos]))
+    return {
+        "twin": twin,
+        "cost_fn": m_fn,
+        "cost_fp": m_fp,
+        "p_pos": None if p_pos is None else float(p_pos),
+        "pcf": n_pos / (n_pos + n_neg),
+        "scale": (n_pos + n_neg) / total,
+        "offset": float(floor) / total,
+    }
 
 
 def honest_at(curve, pcf: float, *, left: bool = False) -> float:
@@ -196,17 +274,15 @@ def _lowest_lines(ya: np.ndarray, yb: np.ndarray) -> list:
 
 
 def _breakpoint_rows(steps: PooledSteps) -> tuple[np.ndarray, np.ndarray]:
-    """(pcf, nec) at every knot, with the left limit first where the curve jumps."""
+    """(pcf, left) of the rows at every knot: the left limit first (``left`` True) where the
+    curve jumps."""
     x = steps.knots()
-    value = steps.nec(x)
-    left = steps.nec(x, left=True)
-    jump = (x > 0) & (left != value)
+    jump = (x > 0) & (steps.nec(x, left=True) != steps.nec(x))
     at = np.cumsum(1 + jump) - 1  # row of each knot's value; its left limit is the row before
     pcf = np.repeat(x, 1 + jump)
-    nec = np.empty(len(pcf))
-    nec[at] = value
-    nec[at[jump] - 1] = left[jump]
-    return pcf, nec
+    left = np.zeros(len(pcf), dtype=bool)
+    left[at[jump] - 1] = True
+    return pcf, left
 
 
 def _repeats(clf, n_splits, n_repeats, random_state) -> list:

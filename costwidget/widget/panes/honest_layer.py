@@ -21,12 +21,16 @@ def has_scores(clf) -> bool:
     return clf.sample is not None or clf.score_counts is not None
 
 
-def honest_curve(clf):
+def honest_curve(clf, per_case=None):
     """The honest curve as the layer draws it: ``cw.honest_cost`` at its breakpoints, with the
     gap's edges ``lower`` (the envelope) and ``upper`` (the honest cost). Without folds the
     random splits are seeded (``random_state=0``), as the bands are: the same widget state
-    draws the same curve."""
-    curve = honest_cost(clf, random_state=0)
+    draws the same curve. With per-case costs (``per_case``, `PerCaseCosts`) ``clf`` is a
+    drawn twin and the curve is its classifier's at the twins' multipliers and p(+)."""
+    if per_case is not None:
+        curve = per_case.honest_curve(clf)
+    else:
+        curve = honest_cost(clf, random_state=0)
     return curve.assign(lower=curve["envelope"], upper=curve["nec"])
 
 
@@ -38,7 +42,7 @@ def honest_layer(ctx):
         label="cost on new data",
         enabled="show_honest",
         request=lambda s: "honest",
-        compute=lambda clf, _req: honest_curve(clf),
+        compute=lambda clf, _req: honest_curve(clf, getattr(ctx.state, "per_case", None)),
         applies=has_scores,
         opacity=0.14,
         line_style="dashed",

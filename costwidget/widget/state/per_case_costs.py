@@ -15,8 +15,11 @@ turns the multipliers into PCF(+). Otherwise the twins' ROC moves with every mul
 p(+), and the widget is drawn at the operating point it was built with: moving it is refused
 with a message (build another widget at other multipliers).
 
-The views that do not price each case yet are refused: bands, the fold spread, the difference
-view and the honest curves (all in NEC of the twins' cases, not in money per case). A
+The views that do not price each case yet are refused: bands, the fold spread and the difference
+view (in NEC of the twins' cases, not in money per case). The honest curves are the twins'
+(:func:`~costwidget.honest_cost` at the twins' multipliers and p(+), with the classifiers' folds),
+in the cost pane's NEC; the decision reads them in money per case on new data (refused for costs
+summed in a database, which have no single cases to split). A
 Neyman-Pearson or workforce limit counts the cases (:mod:`costwidget.model.decisions.case_limits`):
 the decision follows `decide`, and the panes draw no line for the limit (it is no cut of the
 cost-weighted ROC; the constraint tool says so).
@@ -31,6 +34,7 @@ import numpy as np
 from ...model import (
     cost_weighted,
     data_prior,
+    honest_cost,
     multiplier_units,
     per_case_savings,
     savings_words,
@@ -43,7 +47,6 @@ __all__ = ["PerCaseCosts", "per_case_costs"]
 _REFUSED = {
     "show_bands": "bootstrap bands",
     "show_fold_spread": "the fold spread",
-    "show_honest": "honest curves",
     "difference": "the difference view",
 }
 
@@ -116,10 +119,24 @@ class PerCaseCosts(Component):
         saved = self.savings(decision)
         return decision.headline + ("" if saved is None else savings_words(saved))
 
+    def honest_curve(self, twin):
+        """The honest curve of the classifier drawn as ``twin``, at the twins' multipliers and
+        p(+) (where no case changes side, at 1: its NEC curve is the same at every one).
+        Without folds the random splits are seeded (``random_state=0``), as the bands are."""
+        clf = next(g for g, t in zip(self.given, self.twins) if t is twin)
+        p, m_fn, m_fp = self.pinned if self.pinned is not None else (None, 1.0, 1.0)
+        return honest_cost(clf, random_state=0, cost_fn=m_fn, cost_fp=m_fp, p_pos=p)
+
     def sync(self) -> None:
         """Refuse a state the widget cannot show truthfully (the transaction keeps the last
         good one and shows this message in the banner)."""
         s = self.state
+        if s.show_honest and not hasattr(self.given[0].case_costs, "tp"):
+            raise ValueError(
+                "honest curves of per-case costs summed in the database are not shown: the "
+                "sums have no single cases to split into folds. Load the rows with "
+                "CostWidget.from_frame(..., cost_fn='col')."
+            )
         for trait, what in _REFUSED.items():
             if getattr(s, trait):
                 raise ValueError(
