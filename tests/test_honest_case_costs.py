@@ -151,3 +151,25 @@ def test_decide_refuses_honest_curves_of_other_multipliers():
         cw.decide([a], honest={"a": curve})
     # Without honest=, the same decision is made on the data.
     assert not cw.decide([a]).on_new_data
+
+
+@pytest.mark.parametrize("p_pos", [0.2, 0.7])
+def test_a_curve_made_at_the_data_prior_serves_every_p_pos_where_sides_are_classes(p_pos):
+    # Fees below every loss: at these multipliers every case counts on its own class's side,
+    # so a curve made at the data's prior decides at any p(+) as the brute force does.
+    (y, costs, w, folds), pair = _pair(4)
+    costs = dict(costs, cost_fn=costs["cost_fn"] + 2.0, cost_tn=np.zeros(len(y)))
+    clfs = {
+        n: cw.Classifier.from_scores(y, s, name=n, sample_weight=w, folds=folds, **costs)
+        for n, (_, s) in pair.items()
+    }
+    assert all(cw.sides_are_classes(c) for c in clfs.values())
+    assert cw.multiplier_units(clfs["a"]) is None  # a fee: the ROC moves with the multipliers
+    curves = {n: cw.honest_cost(c) for n, c in clfs.items()}  # made at the data's prior
+    d = cw.decide(list(clfs.values()), honest=curves, p_pos=p_pos)
+    brute = {n: _brute(y, s, costs, w, folds, 1.0, 1.0, p_pos)[0] for n, (_, s) in pair.items()}
+    for name, row in d.rows:
+        assert abs(row["expected_cost_honest"] - brute[name]) < 1e-9
+    # At other multipliers the same curve is refused: the cost-weighted ROC moved.
+    with pytest.raises(ValueError, match="not at this decision's"):
+        cw.decide(list(clfs.values()), honest=curves, p_pos=p_pos, cost_fn=2.0)

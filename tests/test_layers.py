@@ -432,6 +432,7 @@ MODEL_PUBLIC = [
     "counted_rates",
     "data_prior",
     "multiplier_units",
+    "sides_are_classes",
     "per_case_savings",
     "per_case_setting",
     "savings_words",

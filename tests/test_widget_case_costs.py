@@ -267,3 +267,27 @@ def test_the_threshold_choice_pane_puts_the_per_case_bayes_rule_beside_the_best_
     w.p_pos = 0.5
     assert w.threshold_choice_view.table.empty
     assert "set p(+) to it" in w.threshold_choice_view.choices_html.value
+
+
+def test_a_fee_below_every_loss_lets_p_pos_move_and_keeps_the_brute_force_rule():
+    # A fee on caught positives below every positive's loss: at the built multipliers every
+    # case counts on its own class's side, so a p(+) move rescales each side and the widget
+    # follows it (the multipliers stay pinned: a move there changes the cost-weighted ROC).
+    y, amount, scores = _data(6)
+    amount = amount + 3.0  # every loss above the fee of 3
+    n = len(y)
+    w = cw.CostWidget.from_predictions(
+        y, scores, cost_fn=amount, cost_fp=3.0, cost_tp=3.0, p_pos=0.3
+    )
+    fee, zeros = np.full(n, 3.0), np.zeros(n)
+    for p_pos in (0.3, 0.12, 0.55, 0.8):
+        w.p_pos = p_pos
+        want, name, _ = _brute(y, scores, amount, fee, fee, zeros, p_pos)
+        assert w.decision.chosen == name, p_pos
+        assert w.decision.rule.expected_cost == pytest.approx(want, rel=1e-9)
+        got = _money(y, _deployed_flags(w, scores), amount, fee, fee, zeros, p_pos)
+        assert got == pytest.approx(want, rel=1e-9)
+        assert w.pcf == pytest.approx(w.decision.pcf, rel=1e-12)
+    with pytest.raises(ValueError, match=r"p\(\+\) moves"):
+        w.cost_fn = 2.0
+    assert w.cost_fn == 1.0

@@ -44,6 +44,7 @@ from .decisions.per_case import (
     multiplier_units,
     per_case_savings,
     per_case_setting,
+    sides_are_classes,
 )
 from .decisions.per_case_table import per_case_rule_table
 from .decisions.runner_up import RunnerUpBand, runner_up_band
@@ -209,6 +210,7 @@ __all__ = [
     "counted_rates",
     "data_prior",
     "multiplier_units",
+    "sides_are_classes",
     "per_case_savings",
     "per_case_setting",
     "savings_words",

@@ -38,6 +38,7 @@ __all__ = [
     "cost_weighted",
     "data_prior",
     "multiplier_units",
+    "sides_are_classes",
     "Savings",
     "per_case_savings",
 ]
@@ -235,12 +236,35 @@ def _check_honest(honest, classifiers, given) -> None:
                 f"{asked}, at the multipliers and p(+) of this decision."
             )
         made = (info["cost_fn"], info["cost_fp"], info["p_pos"])
-        if made != given and (name not in by_name or multiplier_units(by_name[name]) is None):
+        if made != given and not _same_curve(by_name.get(name), made, given):
             raise ValueError(
                 f"The honest curve of {name!r} was computed at cost_fn={made[0]!r}, "
                 f"cost_fp={made[1]!r}, p_pos={made[2]!r}, not at this decision's: compute it "
                 f"with {asked}."
             )
+
+
+def _same_curve(clf, made, given) -> bool:
+    """Whether the honest curve made at ``made`` is the one at ``given`` (multipliers, p(+)):
+    where no case changes side at any multipliers, or where only p(+) differs and every case
+    counts on its own class's side at these multipliers (a p(+) move rescales each side)."""
+    if clf is None:
+        return False
+    if multiplier_units(clf) is not None:
+        return True
+    return made[:2] == given[:2] and sides_are_classes(clf, *given[:2])
+
+
+def sides_are_classes(clf, m_fn: float = 1.0, m_fp: float = 1.0) -> bool:
+    """True when, at these multipliers, every case of weight > 0 counts on its own class's side
+    of the cost-weighted ROC (no positive whose miss costs less than its catch, no negative
+    whose false alarm costs less than its pass). Then a p(+) move rescales each side as one:
+    the twin's ROC, its rates and its honest curve stay as they are."""
+    cc = clf.case_costs
+    if not hasattr(cc, "tp"):  # summed by an engine: no single cases to place
+        return False
+    side, weight, _floor = cc.roc_weights(m_fn, m_fp)
+    return bool(np.all((side == cc.is_pos) | (weight == 0)))
 
 
 def counted_rates(clf, threshold: float):

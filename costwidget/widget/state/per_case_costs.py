@@ -12,8 +12,10 @@ Where no case changes side as the multipliers and p(+) move (no ``cost_tp`` on p
 changes and PCF(+) and the money per case are the per-class formulas at costs ``m_fn·u_fn`` and
 ``m_fp·u_fp`` (the classes' mean costs): the widget draws the twins once and ``state.cost_units``
 turns the multipliers into PCF(+). Otherwise the twins' ROC moves with every multiplier and
-p(+), and the widget is drawn at the operating point it was built with: moving it is refused
-with a message (build another widget at other multipliers).
+p(+), and the widget is drawn at the multipliers it was built with: moving them is refused with
+a message (build another widget at other multipliers). p(+) still moves where, at those
+multipliers, every case counts on its own class's side (a fee below every positive's loss): a
+p(+) move then rescales each side as one, which leaves the twins' ROC and the units as they are.
 
 The views that do not price each case yet are refused: bands, the fold spread and the difference
 view (in NEC of the twins' cases, not in money per case). The honest curves are the twins'
@@ -38,6 +40,7 @@ from ...model import (
     multiplier_units,
     per_case_savings,
     savings_words,
+    sides_are_classes,
 )
 from .component import Component
 
@@ -61,7 +64,8 @@ class PerCaseCosts(Component):
         ``(u_fn, u_fp)``: the per-class costs of multiplier 1 (`multiplier_units`).
     pinned : tuple or None
         ``(p_pos, m_fn, m_fp)`` the twins are drawn at, when moving them moves the twins' ROC
-        (``p_pos`` None: p(+) may move; costs summed by an engine keep multipliers 1); None
+        (``p_pos`` None: p(+) may move, as where every case counts on its own class's side;
+        costs summed by an engine keep multipliers 1); None
         when the twins hold at every multiplier and p(+).
     labels : tuple of str
         The multipliers' labels: what each multiplies (the column's name, or "cost_fn per case").
@@ -154,6 +158,13 @@ class PerCaseCosts(Component):
 
     def _pinned_words(self) -> str:
         p, fn, fp = self.pinned
+        if p is None and hasattr(self.given[0].case_costs, "tp"):
+            return (
+                "With a cost_tp or cost_tn (or a negative cost) the cost-weighted ROC changes "
+                f"with the multipliers, so this widget is drawn at × {fn:.6g}, × {fp:.6g} "
+                "only (p(+) moves: at these multipliers every case counts on its own class's "
+                "side): build another with CostWidget(classifiers, cost_fn=..., cost_fp=...)."
+            )
         if p is None:
             return (
                 "Costs summed in the database give the exact curve at the costs as given "
@@ -194,7 +205,10 @@ def per_case_costs(classifiers, p_pos, m_fn, m_fp):
         big_p, big_n, _floor, total = pairs[0][1]
         # C(-|+), C(+|-) that give the twins' PCF(+) and (P + N) / W at this point.
         units = (big_p / (total * p) / m_fn, big_n / (total * (1.0 - p)) / m_fp)
-        pinned = (p, float(m_fn), float(m_fp))
+        # Where every case counts on its own class's side at these multipliers, a p(+) move
+        # rescales each side as one (and keeps W): the same ROC and units, so p(+) may move.
+        free_p = sides_are_classes(classifiers[0], m_fn, m_fp)
+        pinned = (None if free_p else p, float(m_fn), float(m_fp))
     names = classifiers[0].case_costs.names
     labels = tuple(
         f"× {name} ({what})" if name else f"× {arg} per case ({what})"
