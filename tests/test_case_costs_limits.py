@@ -249,3 +249,22 @@ def test_runner_up_band_with_per_case_costs_is_a_direct_case_bootstrap(seed, lim
     assert np.allclose(got, want, rtol=1e-9, atol=1e-12)
     d2 = cw.decide(models, cost_fn=mult[0], cost_fp=mult[1], runner_up_band=band, **kw)
     assert d2.runner_up_band is band  # the headline states it
+
+
+def test_a_limit_reached_exactly_by_weights_of_one_tenth_allows_the_rule():
+    # Ten negatives of weight 0.1, three of them above the score 0.5: in exact arithmetic their
+    # FPR is 3/10, which max_fpr=0.3 allows; the float sums give 0.30000000000000004.
+    from fractions import Fraction
+
+    y = np.array([0, 0, 0, 1, 1, 1, 1, 1] + [0] * 7)
+    s = np.linspace(1.0, 0.01, 15)
+    clf = cw.Classifier.from_scores(
+        y, s, name="a", sample_weight=np.full(15, 0.1), cost_fn=100.0, cost_fp=1.0
+    )
+    d = cw.decide([clf], constraint="neyman_pearson", max_fpr=0.3)
+    flagged = s >= d.rule.threshold
+    tenth = Fraction(1, 10)
+    fpr = sum(tenth for f, yi in zip(flagged, y) if f and yi == 0) / (tenth * int(np.sum(y == 0)))
+    assert fpr == Fraction(3, 10)  # the limit reached exactly, not passed
+    assert np.all(flagged[:8]) and not np.any(flagged[8:])  # every positive caught
+    assert d.rule.expected_cost == pytest.approx(0.2, rel=1e-12)  # 3 false alarms x 1 / 15

@@ -140,9 +140,14 @@ def test_a_fee_on_caught_positives_pins_the_widget_at_its_multipliers():
 def test_views_not_priced_per_case_are_refused_and_the_state_kept():
     y, amount, scores = _data(6)
     w = cw.CostWidget.from_predictions(y, scores, cost_fn=amount, cost_fp=1.0)
-    with pytest.raises(ValueError, match="bootstrap bands with per-case costs"):
-        w.show_bands = True
-    assert not w.show_bands
+    shown = {"show_bands": True, "show_fold_spread": True, "show_decision_curve": True}
+    for trait, value in {**shown, "difference": ["a", "b"]}.items():
+        with pytest.raises(ValueError, match="Not shown yet with per-case costs"):
+            setattr(w, trait, value)
+        assert not getattr(w, trait)
+    # The decision curve's point would be the cost-weighted twins' (pt = 1/2), not the user's.
+    assert w.decision.decision_curve is None
+    assert w.decision.to_dict()["decision_curve"] is None
 
 
 def test_snapshot_restore_and_export_carry_the_per_case_costs():

@@ -65,3 +65,29 @@ def test_a_pinned_widget_decides_on_new_data_at_its_multipliers():
         w.wait(timeout=60)
         assert sorted(w.drawn_honest) == ["a", "b"]
         _check(w, data, scores, costs, 1.5, 0.8, 0.4)
+
+
+def test_the_savings_on_new_data_are_of_the_cost_on_new_data():
+    # The headline's cost is on new data; its savings must be of that cost, not of the cost
+    # on this data (the trivial rules cost the same on both: no threshold is tuned).
+    rng = np.random.default_rng(12)
+    costs = {"cost_fn": rng.uniform(1, 20, 60), "cost_fp": 1.0}
+    widget, (y, w, _folds), _scores = _widget(costs, p_pos=0.3)
+    with widget as wd:
+        wd.show_honest = True
+        wd.wait(timeout=60)
+        d = wd.decision
+        assert d.on_new_data and d.chosen is not None
+        honest = dict(d.rows)[d.chosen]["expected_cost_honest"]
+        pos = y == 1
+        prior = w[pos].sum() / w.sum()
+        wt = w * np.where(pos, 0.3 / prior, 0.7 / (1 - prior))  # classes reweighted to p(+)
+        every = np.sum(wt[~pos] * 1.0) / wt.sum()  # flag every case: each negative's cost_fp
+        none = np.sum(wt[pos] * costs["cost_fn"][pos]) / wt.sum()  # flag none: each miss
+        trivial = min(every, none)
+        saved = wd.per_case.savings(d)
+        assert abs(saved.trivial_cost - trivial) < 1e-12
+        assert abs(saved.savings - (1 - honest / trivial)) < 1e-12
+        # Here the rule tuned on the other folds costs more on new data than flagging every
+        # case: the headline says so rather than a saving measured on this data.
+        assert saved.savings < 0 and "more than flagging every case" in wd.per_case.headline(d)

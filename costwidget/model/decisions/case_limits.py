@@ -100,6 +100,9 @@ def _threshold_table(clf, m_fn: float, m_fp: float, p_pos=None) -> dict:
     }
 
 
+_LOAD_SLACK = 1e-12
+
+
 def _loads(table, constraint, limits):
     """Each threshold's load (the counted cases) and the limit, and how to say it."""
     n_pos_data, n_neg_data = table["pos"][-1], table["neg"][-1]
@@ -197,7 +200,11 @@ def case_limited_part(clf, pcf, costs, scale, constraint, limits, setting):
     p_given, m_fn, m_fp = setting.given
     table = threshold_table(original, m_fn, m_fp, setting.twin_p_pos)
     fpr, tpr, load, limit, describe = _loads(table, constraint, limits)
-    last = int(np.searchsorted(load, limit, side="right")) - 1  # loads only grow
+    # Loads are sums of float weights: ten cases of weight 0.1 with three flagged give an FPR of
+    # 0.30000000000000004, which a limit of 0.3 must allow. A relative slack of 1e-12 (far above
+    # the rounding of any sum of weights, far below any difference one case makes) does.
+    slack = _LOAD_SLACK * max(1.0, abs(limit))
+    last = int(np.searchsorted(load, limit + slack, side="right")) - 1  # loads only grow
     last = max(last, 0)  # flagging no case is always allowed (limits are >= 0)
     op = clf.best(pcf)
     free = rule_and_next_scores(clf, *costs, None, op=op)[0]

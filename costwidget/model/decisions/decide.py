@@ -174,8 +174,9 @@ class Decision:
         compare. Each classifier's own ``rule.binding`` says the same of its rule.
     headline : str
         The answer: the main sentence, then short qualifiers after the first "; ".
-    decision_curve : DecisionCurvePoint
-        The rules' net benefit at the current p(+) and pt.
+    decision_curve : DecisionCurvePoint or None
+        The rules' net benefit at the current p(+) and pt; None with per-case costs (the
+        decision curve prices each class, and per-case costs have no single pt).
     runner_up_band : RunnerUpBand or None
         The paired band of the runner-up's cost minus the chosen one's that the headline
         states (`runner_up_band`); None when none was given or it is of another state.
@@ -202,7 +203,7 @@ class Decision:
     rule: DecisionRule | None
     binding: bool | None
     headline: str
-    decision_curve: DecisionCurvePoint
+    decision_curve: DecisionCurvePoint | None
     runner_up_band: RunnerUpBand | None = None
     runner_up: str | None = None
     on_new_data: bool = False
@@ -311,7 +312,9 @@ class Decision:
             "rule": None if self.rule is None else self.rule.to_dict(),
             "binding": self.binding,
             "headline": self.headline,
-            "decision_curve": self.decision_curve.to_dict(),
+            "decision_curve": (
+                None if self.decision_curve is None else self.decision_curve.to_dict()
+            ),
             "runner_up_band": (
                 None if self.runner_up_band is None else self.runner_up_band.to_dict()
             ),

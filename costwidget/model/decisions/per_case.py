@@ -109,7 +109,8 @@ class CostSetting:
         if self.given is None:
             return d
         p, fn, fp = self.given
-        return replace(d, p_pos=p, cost_fn=fn, cost_fp=fp)
+        # The decision curve's point was made on the twins, at their pt = 1/2: not the user's.
+        return replace(d, p_pos=p, cost_fn=fn, cost_fp=fp, decision_curve=None)
 
 
 def data_prior(classifiers) -> float:

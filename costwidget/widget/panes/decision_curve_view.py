@@ -230,6 +230,8 @@ class DecisionCurveView(Component):
         # The Decision's point: each shown classifier's rule, its net benefit at
         # the current p(+) (the population the cost pane describes) and pt; NaN at pt = 1.
         point = self.ctx.decision.decision_curve
+        if point is None:  # per-case costs: no single pt (the view is refused there)
+            return
         pt = point.threshold_probability
         self.operating_pt = pt
         nb = dict(point.net_benefit)

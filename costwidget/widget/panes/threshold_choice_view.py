@@ -453,8 +453,9 @@ class ThresholdChoiceView(Component):
         if abs(s.p_pos - prior) > 1e-12:
             self.choices_html.value = (
                 "<span class='costwidget-table-note'>The per-case Bayes rule is computed at the "
-                f"data's p(+) = {readable(prior)}: set p(+) to it to compare it with the best "
-                "single threshold.</span>"
+                f"data's p(+) = {readable(prior)}: set p(+) to it (where p(+) is fixed, build "
+                f"the widget with p_pos={readable(prior)}) to compare it with the best single "
+                "threshold.</span>"
             )
             return
         self.table = per_case_rule_table(

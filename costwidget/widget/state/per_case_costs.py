@@ -51,6 +51,7 @@ _REFUSED = {
     "show_bands": "bootstrap bands",
     "show_fold_spread": "the fold spread",
     "difference": "the difference view",
+    "show_decision_curve": "the decision curve",
 }
 
 
@@ -110,9 +111,12 @@ class PerCaseCosts(Component):
         no classifier is chosen (a tie or none shown)."""
         if decision.rule is None:
             return None
+        cost = decision.rule.expected_cost
+        if decision.on_new_data:  # the headline's cost is on new data: save against that one
+            cost = dict(decision.rows)[decision.chosen]["expected_cost_honest"]
         return per_case_savings(
             self.given[0],
-            decision.rule.expected_cost,
+            cost,
             p_pos=decision.p_pos,
             cost_fn=decision.cost_fn,
             cost_fp=decision.cost_fp,
@@ -144,9 +148,9 @@ class PerCaseCosts(Component):
         for trait, what in _REFUSED.items():
             if getattr(s, trait):
                 raise ValueError(
-                    f"{what} with per-case costs are not shown yet: they are computed on the "
-                    "cost-weighted cases, not in money per case. Use them on a widget built "
-                    "without per-case costs."
+                    f"Not shown yet with per-case costs: {what} (it is computed on the "
+                    "cost-weighted cases or per class, not in money per case). Use it on a "
+                    "widget built without per-case costs."
                 )
         if self.pinned is not None:
             now = (s.p_pos, s.cost_fn, s.cost_fp)
@@ -170,6 +174,13 @@ class PerCaseCosts(Component):
                 "Costs summed in the database give the exact curve at the costs as given "
                 "only: the multipliers stay at 1 (p(+) moves). To explore multipliers, load "
                 "the rows with CostWidget.from_frame(..., cost_fn='col')."
+            )
+        if not hasattr(self.given[0].case_costs, "tp"):  # summed, and cases change sides
+            return (
+                "Costs summed in the database, with a cost_tp or cost_tn (or a negative cost), "
+                f"give the exact curve at p(+) = {p:.6g} and the costs as given only. To "
+                "explore p(+) and the multipliers, load the rows with "
+                "CostWidget.from_frame(..., cost_fn='col')."
             )
         return (
             "With a cost_tp or cost_tn (or a negative cost) the cost-weighted ROC changes "

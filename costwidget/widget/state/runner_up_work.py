@@ -106,7 +106,9 @@ class RunnerUpWork(Component):
             return
         self.reason = ""
         self._pending = key
-        clfs = {name: self.ctx.drawing(name).clf for name in (chosen, runner)}
+        # The classifiers as given: with per-case costs the band resamples their cases and
+        # costs (the drawn twins' weights are of one sample).
+        clfs = {name: self.ctx.drawing(name).given for name in (chosen, runner)}
 
         def compute(progress):
             time.sleep(DEBOUNCE)
@@ -122,7 +124,7 @@ class RunnerUpWork(Component):
         pair = (chosen, runner)
         if pair not in self._pairs:
             try:
-                check_pair(self.ctx.drawing(chosen).clf, self.ctx.drawing(runner).clf)
+                check_pair(self.ctx.drawing(chosen).given, self.ctx.drawing(runner).given)
                 self._pairs[pair] = ""
             except (TypeError, ValueError) as exc:
                 self._pairs[pair] = str(exc)
