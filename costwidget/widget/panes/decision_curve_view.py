@@ -175,7 +175,8 @@ class DecisionCurveView(Component):
         if not s.show_decision_curve:
             if self.widget.children:
                 self.widget.children = ()
-            self.frame = self.frame.iloc[:0]
+            if len(self.frame):  # slicing builds a frame (pandas < 2.1 by __init__): only once
+                self.frame = self.frame.iloc[:0]
             self._drawn_curves = None
             self._drawn_point = None
             self.operating_pt = math.nan
