@@ -57,7 +57,8 @@ the pane's zero): the money is what it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -119,6 +120,23 @@ class PaneMoney:
         scores = np.asarray(clf.sample.scores, dtype=np.float64)
         return cls(scores, side, weight, np.minimum(flag, keep) * case_weight, case_weight, totals)
 
+    def taken(self, perm, totals) -> "PaneMoney":
+        """The same setting with the cases in the order ``perm``, in the units of ``totals``
+        (another classifier's, so that both read on one pane)."""
+        arrays = ("scores", "side", "weight", "cheaper", "case_weight")
+        moved = {
+            name: getattr(self, name) if perm is None else getattr(self, name)[perm]
+            for name in arrays
+        }
+        return replace(self, totals=totals, **moved)
+
+    @cached_property
+    def _order(self):
+        """The cases by descending score (ties in data order) and the last of each score."""
+        order = np.argsort(-self.scores, kind="stable")
+        desc = self.scores[order]
+        return order, desc, np.flatnonzero(np.append(desc[1:] != desc[:-1], True))
+
     def lines(self, count=None, mask=None):
         """``(thresholds, u, v, offset)``: the part's lines on the pane (see the module).
 
@@ -132,16 +150,16 @@ class PaneMoney:
         part_w = float(np.sum(k * self.case_weight))
         if not part_w > 0:
             raise ValueError("A fold (or a resample) has no case of positive weight.")
-        order = np.argsort(-self.scores, kind="stable")
-        desc = self.scores[order]
-        ends = np.flatnonzero(np.append(desc[1:] != desc[:-1], True))
+        order, desc, ends = self._order
         kw = (k * self.weight)[order]
         side = self.side[order]
         fp = np.concatenate(([0.0], np.cumsum(np.where(side, 0.0, kw))[ends]))
         caught = np.concatenate(([0.0], np.cumsum(np.where(side, kw, 0.0))[ends]))
         fn = caught[-1] - caught
         scale = total / part_w
-        offset = (float(np.sum(k * self.cheaper)) / part_w - floor / total) * total / (big_p + big_n)
+        offset = (
+            (float(np.sum(k * self.cheaper)) / part_w - floor / total) * total / (big_p + big_n)
+        )
         th = np.concatenate(([np.inf], desc[ends]))
         return th, fp * scale / big_n, fn * scale / big_p, offset
 

@@ -44,6 +44,7 @@ from .bands import (
     percentile_rows,
     scored_arrays,
 )
+from .case_paired import case_difference_band, check_case_pair, per_case_pair
 
 __all__ = [
     "check_interval_args",
@@ -386,6 +387,9 @@ def difference_band(
     random_state=None,
     paired=True,
     simultaneous=True,
+    cost_fn=1.0,
+    cost_fp=1.0,
+    p_pos=None,
 ) -> pd.DataFrame:
     """Band on ``NEC_a − NEC_b`` over the pcf grid, and where it excludes 0.
 
@@ -432,6 +436,13 @@ def difference_band(
         with probability ``level``. False: the pointwise percentile band of
         the paper (the ``k``-th lowest and highest replicate at each pcf,
         ``k = ceil(B·(1-level)/2)``), valid for one pcf chosen in advance.
+    cost_fn, cost_fp, p_pos : float, optional
+        Per-case costs only (both classifiers with the same cases and per-case costs): the
+        multipliers of each case's ``cost_fn``, ``cost_fp`` and the deployment prevalence of
+        :func:`~costwidget.decide`. The difference is then in money per case, scaled as the
+        cost pane of the twins: ``(money_a − money_b)·W / (P + N)`` at the twins' PCF(+), the
+        cases resampled with their costs and each side re-optimized exactly in every
+        replicate (:func:`~costwidget.model.uncertainty.case_paired.case_difference_band`).
 
     Returns
     -------
@@ -492,10 +503,24 @@ def difference_band(
     for flag, label in ((paired, "paired"), (simultaneous, "simultaneous")):
         if not isinstance(flag, bool):
             raise TypeError(f"{label} must be True or False, got {flag!r}.")
-    perm = _check_pair(a, b, paired)
     for th, label in ((threshold_a, "threshold_a"), (threshold_b, "threshold_b")):
         if th is not None and (isinstance(th, (str, bool)) or not np.isfinite(np.float64(th))):
             raise ValueError(f"{label} must be a finite number or None, got {th!r}.")
+    setting = (cost_fn, cost_fp, p_pos)
+    if per_case_pair(a, b, setting):
+        return case_difference_band(
+            a,
+            b,
+            x,
+            level,
+            (threshold_a, threshold_b),
+            n_boot,
+            random_state,
+            paired,
+            simultaneous,
+            setting,
+        )
+    perm = _check_pair(a, b, paired)
     rng, seed = make_rng(random_state)
     # Cached on a, keyed by a weak reference to b: the entry neither keeps b alive nor
     # answers for another object that later gets b's id (a dead reference equals no other).
@@ -529,6 +554,13 @@ def difference_band(
 
     reps = cache_of(a).get(key, make)
     diff = _original_nec(a, x, threshold_a) - _original_nec(b, x, threshold_b)
+    return band_frame(x, diff, reps, level, simultaneous=simultaneous, paired=paired)
+
+
+def band_frame(x, diff, reps: dict, level, *, simultaneous: bool, paired: bool) -> pd.DataFrame:
+    """The band's table from its replicates (``sorted``, ``sd``, ``max_dev``, ``centre``,
+    ``bound``, as :func:`difference_band` keeps them): its limits, where they exclude 0, and
+    the ``attrs`` that say which band it is."""
     if simultaneous:
         lower, upper, crit = simultaneous_limits(
             reps["centre"], reps["sd"], reps["max_dev"], reps["sorted"], level
@@ -551,7 +583,7 @@ def difference_band(
             "simultaneous": simultaneous,
             "label": f"{kind} {level:.0%} band".replace("%", " %"),
             "level": level,
-            "n_boot": n_boot,
+            "n_boot": int(reps["sorted"].shape[0]),
             "paired": paired,
             "critical_value": crit,
             "coarsening_bound": reps["bound"],
@@ -743,4 +775,7 @@ def check_pair(a, b, *, paired: bool = True) -> None:
     ...
     ValueError: a and b are not known to score the same instances in the same order (they were built from different label arrays, without instance ids). Pairing must be known, not guessed from equal labels: give each case an id, instance= (Classifier.from_frame(df, instance='id') or Classifier.from_scores(y, s, instance=ids)), or build both over the same y_true array (from_scores(y, s1) and from_scores(y, s2); costwidget.classifiers_from_predictions(y, {name: score})). Or pass paired=False for the unpaired band.
     """
+    if per_case_pair(a, b, (1.0, 1.0, None)):
+        check_case_pair(a, b)
+        return
     _check_pair(a, b, paired)
