@@ -64,11 +64,17 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.costs import cost_scale
-from ..kernels.envelope import Envelope
-from ..kernels.hull import upper_hull
 from ..kernels.validation import check_probability
+from .fold_curves import (
+    cost_frame,
+    cost_to_roc,
+    lines_envelope,
+    polyline_at,
+    roc_frame,
+    vertical_runs,
+)
 
-__all__ = ["PaneMoney", "case_fold_average", "case_fold_spread", "lines_envelope"]
+__all__ = ["PaneMoney", "case_fold_average", "case_fold_spread"]
 
 
 @dataclass(frozen=True)
@@ -164,27 +170,6 @@ class PaneMoney:
         return th, fp * scale / big_n, fn * scale / big_p, offset
 
 
-def lines_envelope(u, v) -> Envelope:
-    """The lower envelope of the lines ``(1 − x)·u + x·v`` (``u`` rising, ``v`` falling along
-    the thresholds), as an :class:`Envelope` of the dual points ``(u, 1 − v)``: no trivial
-    corners are added, the part's flag-none and flag-all lines are among its lines.
-
-    Examples
-    --------
-    >>> env = lines_envelope([0.0, 0.1, 0.6], [0.8, 0.3, 0.0])
-    >>> [round(float(y), 6) for y in env.nec([0.0, 0.5, 1.0])]
-    [0.0, 0.2, 0.0]
-    """
-    f = np.asarray(u, dtype=np.float64)
-    t = 1.0 - np.asarray(v, dtype=np.float64)
-    order = np.lexsort((t, f))
-    f, t = f[order], t[order]
-    keep = np.concatenate(([True], (np.diff(f) != 0) | (np.diff(t) != 0)))
-    f, t = f[keep], t[keep]
-    h = upper_hull(f, t)
-    return Envelope(f[h], t[h])
-
-
 def _fold_masks(clf):
     """``(labels, masks)``: each fold's cases, in the order of ``clf.folds``."""
     if not clf.folds:
@@ -255,8 +240,6 @@ def _threshold_mean(curves, thresholds):
 
 
 def _vertical_mean(curves, on):
-    from .folds import _polyline_at, _vertical_runs
-
     own, maps = [], []
     for _, u, v, off, env in curves:
         u_all, v_all = (env.fpr, 1.0 - env.tpr) if on == "hull" else (u, v)
@@ -270,19 +253,17 @@ def _vertical_mean(curves, on):
         own.append((np.asarray(u_all) / u_max, 1.0 - np.asarray(v_all) / v_max))
         maps.append((u_max, v_max, off))
     grid = np.unique(np.concatenate([f for f, _ in own]))
-    ends = [_polyline_at(f, t, grid) for f, t in own]
+    ends = [polyline_at(f, t, grid) for f, t in own]
     bottom = [off + (1.0 - b) * vm for (b, _), (_, vm, off) in zip(ends, maps)]
     top = [off + (1.0 - t) * vm for (_, t), (_, vm, off) in zip(ends, maps)]
     f = np.mean([off + grid * um for um, _, off in maps], axis=0)
     run = np.any([b != t for b, t in ends], axis=0)
-    return _vertical_runs(f, 1.0 - np.mean(bottom, axis=0), 1.0 - np.mean(top, axis=0), run)
+    return vertical_runs(f, 1.0 - np.mean(bottom, axis=0), 1.0 - np.mean(top, axis=0), run)
 
 
 def case_fold_average(clf, method, space, on, thresholds, setting) -> pd.DataFrame:
     """:func:`~costwidget.model.uncertainty.folds.fold_average` of a classifier with per-case
     costs at ``setting = (cost_fn, cost_fp, p_pos)``; the averages are the module's."""
-    from .folds import _cost_frame, _roc_frame, cost_to_roc
-
     money, curves = _fold_curves(clf, setting)
     if method == "cost":
         x, y = _cost_mean(curves)
@@ -290,7 +271,7 @@ def case_fold_average(clf, method, space, on, thresholds, setting) -> pd.DataFra
     elif method == "pooled":
         th, u, v, _ = money.lines()
         if space == "cost":
-            out = _cost_frame(lines_envelope(u, v))
+            out = cost_frame(lines_envelope(u, v))
         else:
             out = pd.DataFrame({"threshold": th, "fpr": u, "tpr": 1.0 - v})
     else:
@@ -299,9 +280,9 @@ def case_fold_average(clf, method, space, on, thresholds, setting) -> pd.DataFra
         else:
             (f, t), th = _vertical_mean(curves, on), None
         if space == "cost":
-            out = _cost_frame(lines_envelope(f, 1.0 - t))
+            out = cost_frame(lines_envelope(f, 1.0 - t))
         elif th is None:
-            out = _roc_frame(pd.DataFrame({"fpr": f, "tpr": t}))
+            out = roc_frame(pd.DataFrame({"fpr": f, "tpr": t}))
         else:
             out = pd.DataFrame({"threshold": th, "fpr": f, "tpr": t})
     out.attrs["per_case"] = _attrs(clf, setting)

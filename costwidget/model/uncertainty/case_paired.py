@@ -26,6 +26,7 @@ import numpy as np
 from ..resampling import resample
 from .bands import check_n_boot, make_rng, percentile_rows
 from .case_folds import PaneMoney, lines_envelope
+from .difference_limits import band_frame, max_deviations
 
 __all__ = [
     "case_paired_interval",
@@ -130,15 +131,14 @@ def per_case_pair(a, b, setting) -> bool:
     return False
 
 
-def check_case_pair(a, b):
+def check_case_pair(a, b, perm_of):
     """Refuse a pair with per-case costs that is not the same cases with the same costs;
     ``perm`` lines b's cases up with a's (None: the same order).
 
-    Pairing is known as :func:`~costwidget.model.uncertainty.paired.check_pair` knows it
-    (instance ids, or the same ``y_true`` array); then each case must have the same class,
-    ``sample_weight`` and four costs in both."""
-    from .paired import HOW_TO_PAIR, _aligned
-
+    ``perm_of(a, b)`` says how the cases pair (instance ids, or the same ``y_true`` array, as
+    :func:`~costwidget.model.uncertainty.paired.check_pair` knows it, refusing a pair not
+    known); then each case must have the same class, ``sample_weight`` and four costs in
+    both, and both the same folds."""
     for clf, label in ((a, "a"), (b, "b")):
         cc = getattr(clf, "case_costs", None)
         if cc is None:
@@ -153,16 +153,8 @@ def check_case_pair(a, b):
                 "not per case): the difference band resamples each case with its costs. Load "
                 "the rows with Classifier.from_frame(..., cost_fn='col')."
             )
+    perm = perm_of(a, b)
     sa, sb = a.sample, b.sample
-    if sa.instance is not None and sb.instance is not None:
-        perm = _aligned(sa, sb)
-    elif sa.case_token is not None and sa.case_token == sb.case_token:
-        perm = None
-    else:
-        raise ValueError(
-            f"{a.name!r} and {b.name!r} are not known to score the same cases in the same "
-            f"order. {HOW_TO_PAIR.split(' Or pass')[0]}"
-        )
     _check_same_costs(a, b, perm)
     fa, fb = sa.fold_codes, sb.fold_codes
     fb = fb if perm is None or fb is None else fb[perm]
@@ -215,11 +207,12 @@ def _case_strata(clf):
 
 
 def case_difference_band(
-    a, b, x, level, thresholds, n_boot, random_state, paired, simultaneous, setting
+    perm_of, a, b, x, level, thresholds, n_boot, random_state, paired, simultaneous, setting
 ):
     """:func:`~costwidget.difference_band` of two classifiers with per-case costs (see the
     module): ``diff`` on the data, the band from ``n_boot`` replicates drawn by
-    :func:`draw_counts` (with ``paired=False`` a's and b's draws in turn, each its own).
+    :func:`draw_counts` (with ``paired=False`` a's and b's draws in turn, each its own);
+    ``perm_of`` pairs the cases (:func:`check_case_pair`).
 
     Examples
     --------
@@ -235,10 +228,8 @@ def case_difference_band(
     >>> round(float(band["diff"].iloc[1] * m["scale"]), 6)   # a: 4 / 8 per case, b: 6 / 8
     -0.25
     """
-    from .paired import band_frame, max_deviations
-
     n_boot = check_n_boot(n_boot)
-    perm = check_case_pair(a, b)
+    perm = check_case_pair(a, b, perm_of)
     money_a = PaneMoney.of(a, *setting)
     money_b = PaneMoney.of(b, *setting).taken(perm, money_a.totals)
     th_a, th_b = thresholds

@@ -30,6 +30,8 @@ import pandas as pd
 from ..kernels.envelope import Envelope
 from ..kernels.hull import upper_hull
 from ..kernels.sample import split_folds  # noqa: F401 (re-exported: its home before kernels/)
+from .case_folds import case_fold_average, case_fold_spread
+from .fold_curves import cost_frame, cost_to_roc, polyline_at, roc_frame, vertical_runs
 
 __all__ = ["split_folds", "fold_average", "fold_spread", "AVERAGES"]  # split_folds: from .sample
 
@@ -47,48 +49,10 @@ def _envelope_of_points(fpr: np.ndarray, tpr: np.ndarray) -> Envelope:
     return Envelope(f[h], t[h])
 
 
-def _roc_frame(points: pd.DataFrame) -> pd.DataFrame:
-    # Every ROC-space average has the same columns; averages that are not made of
-    # score thresholds (cost, vertical) have threshold NaN, as from_confusion does.
-    return pd.DataFrame(
-        {
-            "threshold": np.full(len(points), np.nan),
-            "fpr": points.fpr.to_numpy(),
-            "tpr": points.tpr.to_numpy(),
-        }
-    )
-
-
-def _cost_frame(env: Envelope) -> pd.DataFrame:
-    x, y = env.breakpoints()
-    return pd.DataFrame({"pcf": x, "nec": y})
-
-
 def _cost_average(folds) -> tuple[np.ndarray, np.ndarray]:
     knots = np.unique(np.concatenate([c.envelope.pcf.to_numpy() for c in folds]))
     nec = np.mean([c.nec(knots) for c in folds], axis=0)
     return knots, nec
-
-
-def _polyline_at(f: np.ndarray, t: np.ndarray, grid: np.ndarray):
-    """(bottom, top) TPR of the polyline through the points (f, t) at each FPR of ``grid``.
-
-    ``f``/``t`` are sorted by FPR then TPR and run from FPR 0 to 1. At an FPR
-    where the polyline has a vertical run the two differ: ``bottom`` is the
-    left limit (where the curve arrives) and ``top`` the right limit (where it
-    leaves); elsewhere both are the height of the segment over that FPR.
-    """
-    first = np.concatenate(([True], f[1:] != f[:-1]))
-    last = np.concatenate((f[1:] != f[:-1], [True]))
-    u, bottom, top = f[first], t[first], t[last]
-    j = np.clip(np.searchsorted(u, grid, side="right") - 1, 0, len(u) - 1)
-    at_vertex = u[j] == grid
-    # Between vertices j and j + 1 the curve is the segment from the top of j to the bottom of j + 1.
-    nxt = np.minimum(j + 1, len(u) - 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        w = (grid - u[j]) / (u[nxt] - u[j])
-    between = top[j] + (bottom[nxt] - top[j]) * w
-    return np.where(at_vertex, bottom[j], between), np.where(at_vertex, top[j], between)
 
 
 def _vertical_average(folds, on: str) -> tuple[np.ndarray, np.ndarray]:
@@ -97,44 +61,12 @@ def _vertical_average(folds, on: str) -> tuple[np.ndarray, np.ndarray]:
         points = c.hull if on == "hull" else c.roc
         curves.append((points.fpr.to_numpy(), points.tpr.to_numpy()))
     grid = np.unique(np.concatenate([f for f, _ in curves]))
-    ends = [_polyline_at(f, t, grid) for f, t in curves]
+    ends = [polyline_at(f, t, grid) for f, t in curves]
     bottom = np.mean([b for b, _ in ends], axis=0)
     top = np.mean([t for _, t in ends], axis=0)
     # Where any fold has a vertical run, the mean has one too: its bottom and top.
     run = np.any([b != t for b, t in ends], axis=0)
-    return _vertical_runs(grid, bottom, top, run)
-
-
-def _vertical_runs(grid, bottom, top, run):
-    """The mean polyline's points: ``(grid, bottom)`` and, where some fold runs vertically,
-    also ``(grid, top)``, sorted along the curve without repeats."""
-    fpr = np.concatenate((grid, grid[run]))
-    tpr = np.concatenate((bottom, top[run]))
-    order = np.lexsort((tpr, fpr))
-    fpr, tpr = fpr[order], tpr[order]
-    keep = np.concatenate(([True], (fpr[1:] != fpr[:-1]) | (tpr[1:] != tpr[:-1])))
-    return fpr[keep], tpr[keep]
-
-
-def cost_to_roc(x, y, *, corners=False) -> pd.DataFrame:
-    """The ROC points of a concave piecewise-linear cost curve with breakpoints ``(x, y)``:
-    each linear piece ``y = s·x + f`` is the ROC point ``(f, 1 − s − f)``. ``corners`` adds
-    the trivial classifiers (0, 0) and (1, 1) (per-class folds' envelopes always hold them).
-
-    Examples
-    --------
-    >>> cost_to_roc([0.0, 0.5, 1.0], [0.0, 0.25, 0.0], corners=True)[["fpr", "tpr"]].to_numpy().tolist()
-    [[0.0, 0.0], [0.0, 0.5], [0.5, 1.0], [1.0, 1.0]]
-    """
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    slope = np.diff(y) / np.diff(x)
-    intercept = y[:-1] - slope * x[:-1]
-    fpr, tpr = intercept, 1.0 - slope - intercept
-    if corners:
-        fpr = np.concatenate(([0.0], fpr, [1.0]))
-        tpr = np.concatenate(([0.0], tpr, [1.0]))
-    pts = pd.DataFrame({"fpr": fpr, "tpr": tpr}).drop_duplicates(ignore_index=True)
-    return _roc_frame(pts.sort_values(["fpr", "tpr"], ignore_index=True))
+    return vertical_runs(grid, bottom, top, run)
 
 
 def _threshold_average(folds, thresholds=None):
@@ -219,8 +151,6 @@ def fold_average(
         raise ValueError(f"method must be one of {AVERAGES}, got {method!r}.")
     setting = _setting(clf, cost_fn, cost_fp, p_pos)
     if setting is not None:
-        from .case_folds import case_fold_average
-
         _require_folds(clf)
         return case_fold_average(clf, method, space, on, thresholds, setting)
     folds = list(_require_folds(clf).values())
@@ -233,13 +163,13 @@ def fold_average(
         return clf.envelope if space == "cost" else clf.roc[["threshold", "fpr", "tpr"]]
     if method == "vertical":
         fpr, tpr = _vertical_average(folds, on)
-        roc = _roc_frame(pd.DataFrame({"fpr": fpr, "tpr": tpr}))
+        roc = roc_frame(pd.DataFrame({"fpr": fpr, "tpr": tpr}))
     else:
         th, fpr, tpr = _threshold_average(folds, thresholds)
         roc = pd.DataFrame({"threshold": th, "fpr": fpr, "tpr": tpr})
     if space == "roc":
         return roc
-    return _cost_frame(_envelope_of_points(fpr, tpr))
+    return cost_frame(_envelope_of_points(fpr, tpr))
 
 
 def fold_spread(
@@ -263,8 +193,6 @@ def fold_spread(
             )
     setting = _setting(clf, cost_fn, cost_fp, p_pos)
     if setting is not None:
-        from .case_folds import case_fold_spread
-
         _require_folds(clf)
         return case_fold_spread(clf, x, quantiles, setting)
     folds = list(_require_folds(clf).values())

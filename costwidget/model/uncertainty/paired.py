@@ -23,7 +23,6 @@ the default band is simultaneous: a bootstrap sup-t band (see
 from __future__ import annotations
 
 import hashlib
-import math
 import threading
 import weakref
 
@@ -45,8 +44,13 @@ from .bands import (
     scored_arrays,
 )
 from .case_paired import case_difference_band, check_case_pair, per_case_pair
+from .difference_limits import SD_FLOOR, band_frame, max_deviations, simultaneous_limits
 
 __all__ = [
+    "SD_FLOOR",
+    "band_frame",
+    "max_deviations",
+    "simultaneous_limits",
     "check_interval_args",
     "difference_band",
     "paired_interval_at",
@@ -59,9 +63,6 @@ PAIRED_MAX_EXACT = 1024
 #: Otherwise bins are merged while a replicate's coarsening loss stays below this (NEC), so
 #: that ``attrs["coarsening_bound"]`` stays below 0.002.
 PAIRED_MAX_LOSS = 0.0018
-#: Grid points whose bootstrap SD is at most this (NEC) have no spread to standardize by.
-SD_FLOOR = 1e-12
-
 
 #: How to make two classifiers pairable, for the refusals.
 HOW_TO_PAIR = (
@@ -291,90 +292,6 @@ def _original_nec(clf, x, threshold):
     )
 
 
-def max_deviations(reps: np.ndarray, center: np.ndarray):
-    """Bootstrap SD per grid point and the sorted sup-t statistics of the replicates.
-
-    ``M_r = max_j |reps[r, j] - center[j]| / sd[j]`` over the grid points
-    whose SD exceeds :data:`SD_FLOOR`; points with no spread are left out
-    (every replicate there equals the original up to rounding).
-
-    Parameters
-    ----------
-    reps : ndarray, (B, n_grid)
-        Bootstrap replicates of a curve.
-    center : ndarray, (n_grid,)
-        The curve on the original data, computed as the replicates are (the
-        same score bins), so that a replicate equal to it deviates by 0.
-
-    Returns
-    -------
-    sd : ndarray, (n_grid,)
-        Standard deviation of the replicates at each grid point (ddof = 1).
-    max_dev : ndarray, (B,)
-        ``M_r`` of every replicate, sorted ascending (all 0 if no point has spread).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> reps = np.array([[0.0, 1.0], [0.0, 3.0], [0.0, 2.0]])
-    >>> sd, m = max_deviations(reps, np.array([0.0, 2.0]))
-    >>> sd.tolist(), m.tolist()
-    ([0.0, 1.0], [0.0, 1.0, 1.0])
-    """
-    ddof = 1 if reps.shape[0] > 1 else 0
-    sd = reps.std(axis=0, ddof=ddof)
-    live = sd > SD_FLOOR
-    if not live.any():
-        return sd, np.zeros(reps.shape[0])
-    dev = np.abs(reps[:, live] - center[live]) / sd[live]
-    return sd, np.sort(dev.max(axis=1))
-
-
-def simultaneous_limits(center, sd, max_dev_sorted, sorted_reps, level):
-    """Sup-t band ``center ± c·sd``, c the ``level`` quantile of the max deviations.
-
-    ``c`` is the ``ceil(level·B)``-th smallest of the B statistics, so that at
-    least a fraction ``level`` of the replicates lie inside the band at every
-    grid point at once. Where the SD is 0 the band is the range of the
-    original value and the replicates (all equal up to rounding).
-
-    Parameters
-    ----------
-    center, sd : ndarray, (n_grid,)
-        The original curve and the replicates' SD (:func:`max_deviations`).
-    max_dev_sorted : ndarray, (B,)
-        The sorted sup-t statistics (:func:`max_deviations`).
-    sorted_reps : ndarray, (B, n_grid)
-        The replicates sorted per grid point (for the points without spread).
-    level : float in (0, 1)
-        Simultaneous confidence level.
-
-    Returns
-    -------
-    lower, upper : ndarray, (n_grid,)
-        The band.
-    c : float
-        The critical value.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> reps = np.sort(np.array([[0.0, 1.0], [0.0, 3.0], [0.0, 2.0]]), axis=0)
-    >>> center = np.array([0.0, 2.0])
-    >>> sd, m = max_deviations(reps, center)
-    >>> lo, hi, c = simultaneous_limits(center, sd, m, reps, 0.9)
-    >>> lo.tolist(), hi.tolist(), c
-    ([0.0, 1.0], [0.0, 3.0], 1.0)
-    """
-    b = len(max_dev_sorted)
-    c = float(max_dev_sorted[max(int(math.ceil(level * b - 1e-9)), 1) - 1])
-    lower, upper = center - c * sd, center + c * sd
-    dead = sd <= SD_FLOOR
-    lower[dead] = np.minimum(center[dead], sorted_reps[0, dead])
-    upper[dead] = np.maximum(center[dead], sorted_reps[-1, dead])
-    return lower, upper, c
-
-
 def difference_band(
     a,
     b,
@@ -509,6 +426,7 @@ def difference_band(
     setting = (cost_fn, cost_fp, p_pos)
     if per_case_pair(a, b, setting):
         return case_difference_band(
+            _case_perm,
             a,
             b,
             x,
@@ -557,39 +475,19 @@ def difference_band(
     return band_frame(x, diff, reps, level, simultaneous=simultaneous, paired=paired)
 
 
-def band_frame(x, diff, reps: dict, level, *, simultaneous: bool, paired: bool) -> pd.DataFrame:
-    """The band's table from its replicates (``sorted``, ``sd``, ``max_dev``, ``centre``,
-    ``bound``, as :func:`difference_band` keeps them): its limits, where they exclude 0, and
-    the ``attrs`` that say which band it is."""
-    if simultaneous:
-        lower, upper, crit = simultaneous_limits(
-            reps["centre"], reps["sd"], reps["max_dev"], reps["sorted"], level
-        )
-    else:
-        (lower, upper), crit = percentile_rows(reps["sorted"], level), None
-    out = pd.DataFrame(
-        {
-            "pcf": x,
-            "diff": diff,
-            "lower": lower,
-            "upper": upper,
-            "significant": (lower > 0) | (upper < 0),
-        }
+def _case_perm(a, b):
+    """How b's cases line up with a's (None: the same order), for classifiers with per-case
+    costs: known by instance ids or the same ``y_true`` array, as :func:`_check_pair` knows it
+    (their samples' weights are the cost weights, not a ``sample_weight`` to refuse)."""
+    sa, sb = a.sample, b.sample
+    if sa.instance is not None and sb.instance is not None:
+        return _aligned(sa, sb)
+    if sa.case_token is not None and sa.case_token == sb.case_token:
+        return None
+    raise ValueError(
+        f"{a.name!r} and {b.name!r} are not known to score the same cases in the same "
+        f"order. {HOW_TO_PAIR.split(' Or pass')[0]}"
     )
-    kind = "simultaneous" if simultaneous else "pointwise"
-    out.attrs.update(
-        {
-            "kind": kind,
-            "simultaneous": simultaneous,
-            "label": f"{kind} {level:.0%} band".replace("%", " %"),
-            "level": level,
-            "n_boot": int(reps["sorted"].shape[0]),
-            "paired": paired,
-            "critical_value": crit,
-            "coarsening_bound": reps["bound"],
-        }
-    )
-    return out
 
 
 def check_interval_args(level, n_boot, random_state) -> tuple[float, int]:
@@ -776,6 +674,6 @@ def check_pair(a, b, *, paired: bool = True) -> None:
     ValueError: a and b are not known to score the same instances in the same order (they were built from different label arrays, without instance ids). Pairing must be known, not guessed from equal labels: give each case an id, instance= (Classifier.from_frame(df, instance='id') or Classifier.from_scores(y, s, instance=ids)), or build both over the same y_true array (from_scores(y, s1) and from_scores(y, s2); costwidget.classifiers_from_predictions(y, {name: score})). Or pass paired=False for the unpaired band.
     """
     if per_case_pair(a, b, (1.0, 1.0, None)):
-        check_case_pair(a, b)
+        check_case_pair(a, b, _case_perm)
         return
     _check_pair(a, b, paired)
