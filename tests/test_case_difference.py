@@ -255,7 +255,10 @@ def test_costs_summed_by_an_engine_are_refused_naming_from_frame():
         ]
     )
     models = from_duckdb(duckdb.connect().from_df(frame), cost_fn="loss", cost_fp=1.0)
-    with pytest.raises(ValueError, match="from_frame"):
+    summed = (
+        r"summed in a database .* Load the rows with Classifier.from_frame\(\.\.\., cost_fn='col'\)"
+    )
+    with pytest.raises(ValueError, match=summed):
         cw.difference_band(models["a"], models["b"], n_boot=10, random_state=0)
-    with pytest.raises(ValueError, match="from_frame"):
+    with pytest.raises(ValueError, match=summed):
         check_pair(models["a"], models["b"])

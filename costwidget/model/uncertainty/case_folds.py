@@ -196,19 +196,20 @@ def case_fold_spread(clf, x, quantiles, setting) -> pd.DataFrame:
     """The folds' NEC on the pane at the pcf values ``x``: ``pcf``, ``nec`` (the mean: the
     mean money per case, scaled as the pane), ``lower``, ``upper`` (min and max, or the
     ``quantiles``); see the module."""
-    _, curves = _fold_curves(clf, setting)
+    money, curves = _fold_curves(clf, setting)
     nec = np.array([env.nec(x) + off for *_, off, env in curves])
     if quantiles is None:
         lower, upper = nec.min(axis=0), nec.max(axis=0)
     else:
         lower, upper = np.quantile(nec, np.asarray(quantiles, dtype=np.float64), axis=0)
     out = pd.DataFrame({"pcf": x, "nec": nec.mean(axis=0), "lower": lower, "upper": upper})
-    out.attrs["per_case"] = _attrs(clf, setting)
+    out.attrs["per_case"] = _attrs(money, setting)
     return out
 
 
-def _attrs(clf, setting) -> dict:
-    big_p, big_n, floor, total = PaneMoney.of(clf, *setting).totals
+def _attrs(money, setting) -> dict:
+    """What the curves are in: the setting and the whole data's map to money per case."""
+    big_p, big_n, floor, total = money.totals
     m_fn, m_fp, p_pos = setting
     return {
         "cost_fn": float(m_fn),
@@ -285,5 +286,5 @@ def case_fold_average(clf, method, space, on, thresholds, setting) -> pd.DataFra
             out = roc_frame(pd.DataFrame({"fpr": f, "tpr": t}))
         else:
             out = pd.DataFrame({"threshold": th, "fpr": f, "tpr": t})
-    out.attrs["per_case"] = _attrs(clf, setting)
+    out.attrs["per_case"] = _attrs(money, setting)
     return out
