@@ -210,10 +210,14 @@ def test_pairs_of_other_cases_or_costs_are_refused_with_the_reason():
     a, b, (y, s_a, s_b, _, _, costs) = _data(6)
     other_costs = dict(costs, cost_fp=costs["cost_fp"] + np.arange(len(y)) % 2)
     c = cw.Classifier.from_scores(y, s_b, name="c", **other_costs)
-    with pytest.raises(ValueError, match="differ in the cost_fp of their cases"):
+    with pytest.raises(ValueError, match=r"differ in the cost_tp \(positives\) or cost_fp"):
         cw.difference_band(a, c, n_boot=10, random_state=0)
-    with pytest.raises(ValueError, match="differ in the cost_fp"):
+    with pytest.raises(ValueError, match=r"or cost_fp \(negatives\) of their cases"):
         check_pair(a, c)
+    # A cost that never counts (a positive's cost_fp) may differ: the money is the same.
+    unused = dict(costs, cost_fp=np.where(y == 1, 99.0, costs["cost_fp"]))
+    same = cw.Classifier.from_scores(y, s_b, name="same", **unused)
+    check_pair(a, same)
     d = cw.Classifier.from_scores(y.copy(), s_b, name="d", **costs)  # another y array
     with pytest.raises(ValueError, match="not known to score the same cases"):
         cw.difference_band(a, d, n_boot=10, random_state=0)

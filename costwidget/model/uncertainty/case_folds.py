@@ -95,6 +95,20 @@ class PaneMoney:
         ``sample_weight`` times its class's factor for ``p_pos``.
     totals : tuple of float
         ``(P, N, F, W)`` of the whole data.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [.9, .6, .4, .2], cost_fn=[8.0, 0, 2.0, 0],
+    ...                                 cost_fp=4.0, cost_tp=3.0)
+    >>> money = PaneMoney.of(clf)
+    >>> money.side.tolist(), money.totals   # the positive of loss 2 < fee 3 counts as a negative
+    ([True, False, False, False], (5.0, 9.0, 5.0, 4.0))
+    >>> th, u, v, off = money.lines(mask=[True, True, False, False])   # the first two cases
+    >>> th.tolist()   # flag none, then every score (of any case: the others weigh 0 here)
+    [inf, 0.9, 0.6, 0.4, 0.2]
+    >>> u.round(4).tolist(), v.round(4).tolist(), round(off, 4)   # F_k / W_k = 3 / 2 > 5 / 4
+    ([0.0, 0.0, 0.8889, 0.8889, 0.8889], [2.0, 0.0, 0.0, 0.0, 0.0], 0.0714)
     """
 
     scores: np.ndarray
@@ -195,7 +209,18 @@ def _fold_curves(clf, setting):
 def case_fold_spread(clf, x, quantiles, setting) -> pd.DataFrame:
     """The folds' NEC on the pane at the pcf values ``x``: ``pcf``, ``nec`` (the mean: the
     mean money per case, scaled as the pane), ``lower``, ``upper`` (min and max, or the
-    ``quantiles``); see the module."""
+    ``quantiles``); see the module.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [.9, .6, .2, .4], cost_fn=[8.0, 0, 6.0, 0],
+    ...                                 cost_fp=4.0, folds=[0, 0, 1, 1])
+    >>> band = case_fold_spread(clf, np.array([0.0, 0.5, 1.0]), None, (1.0, 1.0, None))
+    >>> band.round(4).to_numpy().tolist()   # fold 0 ranks perfectly; fold 1 misses (6·2/14)
+    [[0.0, 0.0, 0.0, 0.0], [0.5, 0.2143, 0.0, 0.4286], [1.0, 0.0, 0.0, 0.0]]
+    """
     money, curves = _fold_curves(clf, setting)
     nec = np.array([env.nec(x) + off for *_, off, env in curves])
     if quantiles is None:
@@ -264,7 +289,20 @@ def _vertical_mean(curves, on):
 
 def case_fold_average(clf, method, space, on, thresholds, setting) -> pd.DataFrame:
     """:func:`~costwidget.model.uncertainty.folds.fold_average` of a classifier with per-case
-    costs at ``setting = (cost_fn, cost_fp, p_pos)``; the averages are the module's."""
+    costs at ``setting = (cost_fn, cost_fp, p_pos)``; the averages are the module's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [.9, .6, .2, .4], cost_fn=[8.0, 0, 6.0, 0],
+    ...                                 cost_fp=4.0, folds=[0, 0, 1, 1])
+    >>> avg = case_fold_average(clf, "cost", "cost", "hull", None, (1.0, 1.0, None))
+    >>> m = avg.attrs["per_case"]   # P = 14, N = 8, W = 4: the twin's PCF(+) is 14 / 22
+    >>> nec = np.interp(m["pcf"], avg.pcf, avg.nec)
+    >>> round(float(nec * m["scale"] + m["offset"]), 6)   # fold 0: 0; fold 1 flags both: 4 / 2
+    1.0
+    """
     money, curves = _fold_curves(clf, setting)
     if method == "cost":
         x, y = _cost_mean(curves)

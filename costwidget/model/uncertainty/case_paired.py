@@ -46,8 +46,9 @@ def draw_counts(strata, rng):
     Examples
     --------
     >>> import numpy as np
-    >>> draw_counts(np.array([0, 1, 0, 1]), np.random.default_rng(0)).sum()
-    np.float64(4.0)
+    >>> k = draw_counts(np.array([0, 1, 0, 1]), np.random.default_rng(0))
+    >>> int(k[[0, 2]].sum()), int(k[[1, 3]].sum())   # each stratum keeps its size
+    (2, 2)
     """
     groups = [np.flatnonzero(strata == code) for code in np.unique(strata)]
     drawn = [idx[rng.integers(0, len(idx), len(idx))] for idx in groups]
@@ -119,7 +120,19 @@ def case_paired_interval(
 
 def per_case_pair(a, b, setting) -> bool:
     """Whether the pair has per-case costs (then both must: :func:`check_case_pair`); refuses
-    a setting (``(cost_fn, cost_fp, p_pos)``) of per-class costs."""
+    a setting (``(cost_fn, cost_fp, p_pos)``) of per-class costs.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> plain = cw.Classifier.from_scores([1, 0], [.8, .3])
+    >>> per_case_pair(plain, plain, (1.0, 1.0, None))
+    False
+    >>> per_case_pair(plain, plain, (2.0, 1.0, None))
+    Traceback (most recent call last):
+    ...
+    ValueError: cost_fn=, cost_fp= and p_pos= of difference_band are for classifiers with per-case costs; the difference of per-class costs covers every PCF(+).
+    """
     costs = [getattr(c, "case_costs", None) is not None for c in (a, b)]
     if any(costs):
         return True
@@ -138,7 +151,20 @@ def check_case_pair(a, b, perm_of):
     ``perm_of(a, b)`` says how the cases pair (instance ids, or the same ``y_true`` array, as
     :func:`~costwidget.model.uncertainty.paired.check_pair` knows it, refusing a pair not
     known); then each case must have the same class, ``sample_weight`` and four costs in
-    both, and both the same folds."""
+    both, and both the same folds.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import costwidget as cw
+    >>> y = np.array([1, 0, 1, 0])
+    >>> a = cw.Classifier.from_scores(y, [.9, .2, .6, .4], name="a", cost_fn=5.0, cost_fp=1.0)
+    >>> b = cw.Classifier.from_scores(y, [.8, .3, .5, .1], name="b", cost_fn=5.0, cost_fp=2.0)
+    >>> check_case_pair(a, b, lambda a, b: None)
+    Traceback (most recent call last):
+    ...
+    ValueError: 'a' and 'b' differ in the cost_tp (positives) or cost_fp (negatives) of their cases (first at case 1): a difference in money per case compares classifiers of the same cases with the same costs. Build both from the same rows and cost columns.
+    """
     for clf, label in ((a, "a"), (b, "b")):
         cc = getattr(clf, "case_costs", None)
         if cc is None:
@@ -169,17 +195,27 @@ def check_case_pair(a, b, perm_of):
 
 
 def _check_same_costs(a, b, perm):
+    """Refuse unless every case has the same class, weight and the costs that can count: a
+    positive's ``cost_fn``/``cost_tp``, a negative's ``cost_fp``/``cost_tn``."""
     ca, cb = a.case_costs, b.case_costs
     if ca.n_samples != cb.n_samples:
         raise ValueError(
             f"{a.name!r} has {ca.n_samples} cases and {b.name!r} {cb.n_samples}: the "
             "difference band compares classifiers of the same cases."
         )
-    take = (lambda arr: arr) if perm is None else (lambda arr: np.asarray(arr)[perm])
-    fields = (("class", "is_pos"), ("cost_fn", "fn"), ("cost_fp", "fp"), ("cost_tp", "tp"))
-    fields += (("cost_tn", "tn"),)
-    pairs = [(what, getattr(ca, f), take(getattr(cb, f))) for what, f in fields]
-    pairs.append(("sample_weight", ca.case_weights(), take(cb.case_weights())))
+
+    def take(arr):
+        return np.asarray(arr) if perm is None else np.asarray(arr)[perm]
+
+    pos = ca.is_pos
+    pairs = [
+        ("class", pos, take(cb.is_pos)),
+        ("sample_weight", ca.case_weights(), take(cb.case_weights())),
+    ]
+    if np.array_equal(pos, pairs[0][2]):  # else the class is the difference to name
+        (flag_a, keep_a), (flag_b, keep_b) = ca.flag_and_pass(), cb.flag_and_pass()
+        pairs.append(("cost_tp (positives) or cost_fp (negatives)", flag_a, take(flag_b)))
+        pairs.append(("cost_fn (positives) or cost_tn (negatives)", keep_a, take(keep_b)))
     for what, va, vb in pairs:
         if not np.array_equal(va, vb):
             i = int(np.flatnonzero(np.asarray(va) != np.asarray(vb))[0])

@@ -105,7 +105,20 @@ def simultaneous_limits(center, sd, max_dev_sorted, sorted_reps, level):
 def band_frame(x, diff, reps: dict, level, *, simultaneous: bool, paired: bool) -> pd.DataFrame:
     """The band's table from its replicates (``sorted``, ``sd``, ``max_dev``, ``centre``,
     ``bound``, as :func:`difference_band` keeps them): its limits, where they exclude 0, and
-    the ``attrs`` that say which band it is."""
+    the ``attrs`` that say which band it is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> reps = np.array([[0.1, 0.3], [0.2, 0.5], [0.3, 0.4]])
+    >>> sd, max_dev = max_deviations(reps, np.array([0.2, 0.4]))
+    >>> drawn = {"sorted": np.sort(reps, axis=0), "sd": sd, "max_dev": max_dev, "bound": 0.0,
+    ...          "centre": np.array([0.2, 0.4])}
+    >>> band = band_frame(np.array([0.0, 1.0]), np.array([0.2, 0.4]), drawn, 0.5,
+    ...                   simultaneous=False, paired=True)
+    >>> band[["lower", "upper", "significant"]].to_numpy().tolist(), band.attrs["label"]
+    ([[0.1, 0.3, True], [0.3, 0.5, True]], 'pointwise 50 % band')
+    """
     if simultaneous:
         lower, upper, crit = simultaneous_limits(
             reps["centre"], reps["sd"], reps["max_dev"], reps["sorted"], level
