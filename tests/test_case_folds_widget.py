@@ -69,6 +69,10 @@ def test_the_fold_spread_shows_each_folds_money_on_the_twins_pane(fee):
     band = w.drawn_fold_spreads["a"]
     np.testing.assert_array_equal(np.asarray(mark.y)[0], band["lower"])
     assert band.attrs["per_case"]["units"] == "money per case, scaled as the cost pane"
+    # The legend names the drawn spread (the twins have no folds of their own: the classifiers'
+    # folds say it may be drawn).
+    legend = w.classifier_layers.legend.value
+    assert "costwidget-legend-item costwidget-legend-fold_spread" in legend
 
 
 def test_the_fold_spread_is_made_again_when_p_pos_moves():
