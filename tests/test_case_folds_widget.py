@@ -85,3 +85,24 @@ def test_the_fold_spread_is_made_again_when_p_pos_moves():
     w.wait(timeout=120)
     _check_spread(w, y, scores, folds, costs, 0.25)
     assert not np.array_equal(before, w.drawn_fold_spreads["a"]["upper"].to_numpy())
+
+
+def test_costs_summed_by_an_engine_refuse_the_fold_spread_naming_from_frame():
+    duckdb = pytest.importorskip("duckdb")
+    import pandas as pd
+
+    y, scores, folds, costs = _data(6)
+    frame = pd.concat(
+        [
+            pd.DataFrame(
+                {"model": m, "label": y, "score": s, "fold": folds, "loss": costs["cost_fn"]}
+            )
+            for m, s in scores.items()
+        ]
+    )
+    w = cw.CostWidget.from_duckdb(
+        duckdb.connect().from_df(frame), fold="fold", cost_fn="loss", cost_fp=8.0
+    )
+    with pytest.raises(ValueError, match=r"from_frame\(\.\.\., cost_fn='col', fold='fold'\)"):
+        w.show_fold_spread = True
+    assert not w.show_fold_spread and "from_frame" in w.errors.message
