@@ -104,6 +104,7 @@ from .kernels.validation import (
 )
 from .uncertainty.band_limits import band_limits_at
 from .uncertainty.bands import scored_arrays
+from .uncertainty.folds import fold_spread
 from .uncertainty.honest import honest_cost, honest_winners
 from .uncertainty.paired import check_pair, difference_band, significant_intervals
 
@@ -137,6 +138,7 @@ FOR_CLIENTS = (
     "scored_arrays",
     "band_limits_at",
     "check_pair",
+    "fold_spread",
     "honest_winners",
     # decisions
     "CONSTRAINTS",

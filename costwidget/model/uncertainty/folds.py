@@ -30,6 +30,8 @@ import pandas as pd
 from ..kernels.envelope import Envelope
 from ..kernels.hull import upper_hull
 from ..kernels.sample import split_folds  # noqa: F401 (re-exported: its home before kernels/)
+from .case_folds import case_fold_average, case_fold_spread
+from .fold_curves import cost_frame, cost_to_roc, polyline_at, roc_frame, vertical_runs
 
 __all__ = ["split_folds", "fold_average", "fold_spread", "AVERAGES"]  # split_folds: from .sample
 
@@ -47,48 +49,10 @@ def _envelope_of_points(fpr: np.ndarray, tpr: np.ndarray) -> Envelope:
     return Envelope(f[h], t[h])
 
 
-def _roc_frame(points: pd.DataFrame) -> pd.DataFrame:
-    # Every ROC-space average has the same columns; averages that are not made of
-    # score thresholds (cost, vertical) have threshold NaN, as from_confusion does.
-    return pd.DataFrame(
-        {
-            "threshold": np.full(len(points), np.nan),
-            "fpr": points.fpr.to_numpy(),
-            "tpr": points.tpr.to_numpy(),
-        }
-    )
-
-
-def _cost_frame(env: Envelope) -> pd.DataFrame:
-    x, y = env.breakpoints()
-    return pd.DataFrame({"pcf": x, "nec": y})
-
-
 def _cost_average(folds) -> tuple[np.ndarray, np.ndarray]:
     knots = np.unique(np.concatenate([c.envelope.pcf.to_numpy() for c in folds]))
     nec = np.mean([c.nec(knots) for c in folds], axis=0)
     return knots, nec
-
-
-def _polyline_at(f: np.ndarray, t: np.ndarray, grid: np.ndarray):
-    """(bottom, top) TPR of the polyline through the points (f, t) at each FPR of ``grid``.
-
-    ``f``/``t`` are sorted by FPR then TPR and run from FPR 0 to 1. At an FPR
-    where the polyline has a vertical run the two differ: ``bottom`` is the
-    left limit (where the curve arrives) and ``top`` the right limit (where it
-    leaves); elsewhere both are the height of the segment over that FPR.
-    """
-    first = np.concatenate(([True], f[1:] != f[:-1]))
-    last = np.concatenate((f[1:] != f[:-1], [True]))
-    u, bottom, top = f[first], t[first], t[last]
-    j = np.clip(np.searchsorted(u, grid, side="right") - 1, 0, len(u) - 1)
-    at_vertex = u[j] == grid
-    # Between vertices j and j + 1 the curve is the segment from the top of j to the bottom of j + 1.
-    nxt = np.minimum(j + 1, len(u) - 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        w = (grid - u[j]) / (u[nxt] - u[j])
-    between = top[j] + (bottom[nxt] - top[j]) * w
-    return np.where(at_vertex, bottom[j], between), np.where(at_vertex, top[j], between)
 
 
 def _vertical_average(folds, on: str) -> tuple[np.ndarray, np.ndarray]:
@@ -97,17 +61,12 @@ def _vertical_average(folds, on: str) -> tuple[np.ndarray, np.ndarray]:
         points = c.hull if on == "hull" else c.roc
         curves.append((points.fpr.to_numpy(), points.tpr.to_numpy()))
     grid = np.unique(np.concatenate([f for f, _ in curves]))
-    ends = [_polyline_at(f, t, grid) for f, t in curves]
+    ends = [polyline_at(f, t, grid) for f, t in curves]
     bottom = np.mean([b for b, _ in ends], axis=0)
     top = np.mean([t for _, t in ends], axis=0)
     # Where any fold has a vertical run, the mean has one too: its bottom and top.
     run = np.any([b != t for b, t in ends], axis=0)
-    fpr = np.concatenate((grid, grid[run]))
-    tpr = np.concatenate((bottom, top[run]))
-    order = np.lexsort((tpr, fpr))
-    fpr, tpr = fpr[order], tpr[order]
-    keep = np.concatenate(([True], (fpr[1:] != fpr[:-1]) | (tpr[1:] != tpr[:-1])))
-    return fpr[keep], tpr[keep]
+    return vertical_runs(grid, bottom, top, run)
 
 
 def _threshold_average(folds, thresholds=None):
@@ -129,7 +88,15 @@ def _threshold_average(folds, thresholds=None):
 
 
 def fold_average(
-    clf, method: str = "cost", *, space: str = "cost", on: str = "hull", thresholds=None
+    clf,
+    method: str = "cost",
+    *,
+    space: str = "cost",
+    on: str = "hull",
+    thresholds=None,
+    cost_fn=1.0,
+    cost_fp=1.0,
+    p_pos=None,
 ) -> pd.DataFrame:
     """The average of a classifier's folds: the implementation of :meth:`Classifier.fold_average`.
 
@@ -139,6 +106,12 @@ def fold_average(
         A classifier with folds (``from_scores(..., folds=...)``).
     method, space, on, thresholds
         As :meth:`Classifier.fold_average`, which documents each average.
+    cost_fn, cost_fp, p_pos
+        Per-case costs only: the multipliers of each case's ``cost_fn``, ``cost_fp`` and the
+        deployment prevalence (default the data's), as :func:`~costwidget.decide` takes them.
+        The folds are then priced case by case and put on the cost pane's axes of the whole
+        data's cost-weighted twin: :mod:`~costwidget.model.uncertainty.case_folds` derives
+        each average, its money per case and its ROC-space form.
 
     Returns
     -------
@@ -155,56 +128,94 @@ def fold_average(
     ...                                 folds=[0, 0, 0, 0, 1, 1, 1, 1])
     >>> fold_average(clf, "vertical", space="roc", on="hull")[["fpr", "tpr"]].to_numpy().tolist()
     [[0.0, 0.0], [0.0, 0.75], [0.5, 1.0], [1.0, 1.0]]
+
+    With per-case costs the cost average at the twin's PCF(+) is the mean over the folds of
+    each fold's cheapest money per case, on the pane's scale (``attrs["per_case"]`` maps it
+    back to money):
+
+    >>> import numpy as np
+    >>> amount = [9.0, 0, 3.0, 0, 6.0, 0, 3.0, 0]
+    >>> per_case = cw.Classifier.from_scores([1, 0, 1, 0, 1, 0, 1, 0], [.9, .8, .7, .1, .6, .4, .3, .2],
+    ...                                      folds=[0, 0, 0, 0, 1, 1, 1, 1], cost_fn=amount,
+    ...                                      cost_fp=3.0)
+    >>> avg = fold_average(per_case)
+    >>> m = avg.attrs["per_case"]
+    >>> float(np.interp(m["pcf"], avg.pcf, avg.nec) * m["scale"] + m["offset"])   # 3 / 4 each
+    0.75
     """
-    folds = list(_require_folds(clf).values())
-    if method not in AVERAGES:
-        raise ValueError(f"method must be one of {AVERAGES}, got {method!r}.")
     if space not in ("cost", "roc"):
         raise ValueError(f"space must be 'cost' or 'roc', got {space!r}.")
     if on not in ("hull", "roc"):
         raise ValueError(f"on must be 'hull' or 'roc', got {on!r}.")
+    if method not in AVERAGES:
+        raise ValueError(f"method must be one of {AVERAGES}, got {method!r}.")
+    setting = _setting(clf, cost_fn, cost_fp, p_pos)
+    if setting is not None:
+        _require_folds(clf)
+        return case_fold_average(clf, method, space, on, thresholds, setting)
+    folds = list(_require_folds(clf).values())
     if method == "cost":
         x, y = _cost_average(folds)
         if space == "cost":
             return pd.DataFrame({"pcf": x, "nec": y})
-        # Each linear piece y = s·x + f of the concave average is the ROC point (f, 1 - s - f).
-        slope = np.diff(y) / np.diff(x)
-        intercept = y[:-1] - slope * x[:-1]
-        fpr = np.concatenate(([0.0], intercept, [1.0]))
-        tpr = np.concatenate(([0.0], 1.0 - slope - intercept, [1.0]))
-        pts = pd.DataFrame({"fpr": fpr, "tpr": tpr}).drop_duplicates(ignore_index=True)
-        return _roc_frame(pts.sort_values(["fpr", "tpr"], ignore_index=True))
+        return cost_to_roc(x, y, corners=True)
     if method == "pooled":
         return clf.envelope if space == "cost" else clf.roc[["threshold", "fpr", "tpr"]]
     if method == "vertical":
         fpr, tpr = _vertical_average(folds, on)
-        roc = _roc_frame(pd.DataFrame({"fpr": fpr, "tpr": tpr}))
+        roc = roc_frame(pd.DataFrame({"fpr": fpr, "tpr": tpr}))
     else:
         th, fpr, tpr = _threshold_average(folds, thresholds)
         roc = pd.DataFrame({"threshold": th, "fpr": fpr, "tpr": tpr})
     if space == "roc":
         return roc
-    return _cost_frame(_envelope_of_points(fpr, tpr))
+    return cost_frame(_envelope_of_points(fpr, tpr))
 
 
-def fold_spread(clf, *, grid=512, quantiles=None) -> pd.DataFrame:
-    """Implementation of :meth:`Classifier.fold_spread` (see there)."""
+def fold_spread(
+    clf, *, grid=512, quantiles=None, cost_fn=1.0, cost_fp=1.0, p_pos=None
+) -> pd.DataFrame:
+    """Implementation of :meth:`Classifier.fold_spread` (see there).
+
+    With per-case costs, ``cost_fn``, ``cost_fp`` and ``p_pos`` are the setting of
+    :func:`~costwidget.decide` (multipliers and deployment prevalence); each fold's curve is
+    its money per case on the cost pane's axes of the whole data's twin and ``nec`` is the
+    mean money per case, scaled as the pane (:mod:`~costwidget.model.uncertainty.case_folds`).
+    """
     from .bands import pcf_grid
 
-    folds = list(_require_folds(clf).values())
     x = pcf_grid(grid)
-    nec = np.array([c.nec(x) for c in folds])
-    if quantiles is None:
-        lower, upper = nec.min(axis=0), nec.max(axis=0)
-    else:
+    if quantiles is not None:
         q = np.asarray(quantiles, dtype=np.float64)
         if q.shape != (2,) or not (0 <= q[0] <= q[1] <= 1):
             raise ValueError(
                 f"quantiles must be (lo, hi) with 0 <= lo <= hi <= 1, got {quantiles!r}."
             )
+    setting = _setting(clf, cost_fn, cost_fp, p_pos)
+    if setting is not None:
+        _require_folds(clf)
+        return case_fold_spread(clf, x, quantiles, setting)
+    folds = list(_require_folds(clf).values())
+    nec = np.array([c.nec(x) for c in folds])
+    if quantiles is None:
+        lower, upper = nec.min(axis=0), nec.max(axis=0)
+    else:
         lower, upper = np.quantile(nec, q, axis=0)
     # "nec" for the centre, as in Classifier.band: one name for a band's centre everywhere
     return pd.DataFrame({"pcf": x, "nec": nec.mean(axis=0), "lower": lower, "upper": upper})
+
+
+def _setting(clf, cost_fn, cost_fp, p_pos):
+    """``(cost_fn, cost_fp, p_pos)`` for a classifier with per-case costs; None for per-class
+    costs, which take no setting (their folds' curves cover every PCF(+))."""
+    if getattr(clf, "case_costs", None) is not None:
+        return (cost_fn, cost_fp, p_pos)
+    if (cost_fn, cost_fp, p_pos) != (1.0, 1.0, None):
+        raise ValueError(
+            "cost_fn=, cost_fp= and p_pos= of the fold averages are for classifiers with "
+            "per-case costs; the folds' curves of per-class costs cover every PCF(+)."
+        )
+    return None
 
 
 def _require_folds(clf) -> dict:

@@ -23,7 +23,6 @@ the default band is simultaneous: a bootstrap sup-t band (see
 from __future__ import annotations
 
 import hashlib
-import math
 import threading
 import weakref
 
@@ -44,8 +43,14 @@ from .bands import (
     percentile_rows,
     scored_arrays,
 )
+from .case_paired import case_difference_band, check_case_pair, per_case_pair
+from .difference_limits import SD_FLOOR, band_frame, max_deviations, simultaneous_limits
 
 __all__ = [
+    "SD_FLOOR",
+    "band_frame",
+    "max_deviations",
+    "simultaneous_limits",
     "check_interval_args",
     "difference_band",
     "paired_interval_at",
@@ -58,9 +63,6 @@ PAIRED_MAX_EXACT = 1024
 #: Otherwise bins are merged while a replicate's coarsening loss stays below this (NEC), so
 #: that ``attrs["coarsening_bound"]`` stays below 0.002.
 PAIRED_MAX_LOSS = 0.0018
-#: Grid points whose bootstrap SD is at most this (NEC) have no spread to standardize by.
-SD_FLOOR = 1e-12
-
 
 #: How to make two classifiers pairable, for the refusals.
 HOW_TO_PAIR = (
@@ -290,90 +292,6 @@ def _original_nec(clf, x, threshold):
     )
 
 
-def max_deviations(reps: np.ndarray, center: np.ndarray):
-    """Bootstrap SD per grid point and the sorted sup-t statistics of the replicates.
-
-    ``M_r = max_j |reps[r, j] - center[j]| / sd[j]`` over the grid points
-    whose SD exceeds :data:`SD_FLOOR`; points with no spread are left out
-    (every replicate there equals the original up to rounding).
-
-    Parameters
-    ----------
-    reps : ndarray, (B, n_grid)
-        Bootstrap replicates of a curve.
-    center : ndarray, (n_grid,)
-        The curve on the original data, computed as the replicates are (the
-        same score bins), so that a replicate equal to it deviates by 0.
-
-    Returns
-    -------
-    sd : ndarray, (n_grid,)
-        Standard deviation of the replicates at each grid point (ddof = 1).
-    max_dev : ndarray, (B,)
-        ``M_r`` of every replicate, sorted ascending (all 0 if no point has spread).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> reps = np.array([[0.0, 1.0], [0.0, 3.0], [0.0, 2.0]])
-    >>> sd, m = max_deviations(reps, np.array([0.0, 2.0]))
-    >>> sd.tolist(), m.tolist()
-    ([0.0, 1.0], [0.0, 1.0, 1.0])
-    """
-    ddof = 1 if reps.shape[0] > 1 else 0
-    sd = reps.std(axis=0, ddof=ddof)
-    live = sd > SD_FLOOR
-    if not live.any():
-        return sd, np.zeros(reps.shape[0])
-    dev = np.abs(reps[:, live] - center[live]) / sd[live]
-    return sd, np.sort(dev.max(axis=1))
-
-
-def simultaneous_limits(center, sd, max_dev_sorted, sorted_reps, level):
-    """Sup-t band ``center ± c·sd``, c the ``level`` quantile of the max deviations.
-
-    ``c`` is the ``ceil(level·B)``-th smallest of the B statistics, so that at
-    least a fraction ``level`` of the replicates lie inside the band at every
-    grid point at once. Where the SD is 0 the band is the range of the
-    original value and the replicates (all equal up to rounding).
-
-    Parameters
-    ----------
-    center, sd : ndarray, (n_grid,)
-        The original curve and the replicates' SD (:func:`max_deviations`).
-    max_dev_sorted : ndarray, (B,)
-        The sorted sup-t statistics (:func:`max_deviations`).
-    sorted_reps : ndarray, (B, n_grid)
-        The replicates sorted per grid point (for the points without spread).
-    level : float in (0, 1)
-        Simultaneous confidence level.
-
-    Returns
-    -------
-    lower, upper : ndarray, (n_grid,)
-        The band.
-    c : float
-        The critical value.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> reps = np.sort(np.array([[0.0, 1.0], [0.0, 3.0], [0.0, 2.0]]), axis=0)
-    >>> center = np.array([0.0, 2.0])
-    >>> sd, m = max_deviations(reps, center)
-    >>> lo, hi, c = simultaneous_limits(center, sd, m, reps, 0.9)
-    >>> lo.tolist(), hi.tolist(), c
-    ([0.0, 1.0], [0.0, 3.0], 1.0)
-    """
-    b = len(max_dev_sorted)
-    c = float(max_dev_sorted[max(int(math.ceil(level * b - 1e-9)), 1) - 1])
-    lower, upper = center - c * sd, center + c * sd
-    dead = sd <= SD_FLOOR
-    lower[dead] = np.minimum(center[dead], sorted_reps[0, dead])
-    upper[dead] = np.maximum(center[dead], sorted_reps[-1, dead])
-    return lower, upper, c
-
-
 def difference_band(
     a,
     b,
@@ -386,6 +304,9 @@ def difference_band(
     random_state=None,
     paired=True,
     simultaneous=True,
+    cost_fn=1.0,
+    cost_fp=1.0,
+    p_pos=None,
 ) -> pd.DataFrame:
     """Band on ``NEC_a − NEC_b`` over the pcf grid, and where it excludes 0.
 
@@ -432,6 +353,13 @@ def difference_band(
         with probability ``level``. False: the pointwise percentile band of
         the paper (the ``k``-th lowest and highest replicate at each pcf,
         ``k = ceil(B·(1-level)/2)``), valid for one pcf chosen in advance.
+    cost_fn, cost_fp, p_pos : float, optional
+        Per-case costs only (both classifiers with the same cases and per-case costs): the
+        multipliers of each case's ``cost_fn``, ``cost_fp`` and the deployment prevalence of
+        :func:`~costwidget.decide`. The difference is then in money per case, scaled as the
+        cost pane of the twins: ``(money_a − money_b)·W / (P + N)`` at the twins' PCF(+), the
+        cases resampled with their costs and each side re-optimized exactly in every
+        replicate (:func:`~costwidget.model.uncertainty.case_paired.case_difference_band`).
 
     Returns
     -------
@@ -492,10 +420,25 @@ def difference_band(
     for flag, label in ((paired, "paired"), (simultaneous, "simultaneous")):
         if not isinstance(flag, bool):
             raise TypeError(f"{label} must be True or False, got {flag!r}.")
-    perm = _check_pair(a, b, paired)
     for th, label in ((threshold_a, "threshold_a"), (threshold_b, "threshold_b")):
         if th is not None and (isinstance(th, (str, bool)) or not np.isfinite(np.float64(th))):
             raise ValueError(f"{label} must be a finite number or None, got {th!r}.")
+    setting = (cost_fn, cost_fp, p_pos)
+    if per_case_pair(a, b, setting):
+        return case_difference_band(
+            _case_perm,
+            a,
+            b,
+            x,
+            level,
+            (threshold_a, threshold_b),
+            n_boot,
+            random_state,
+            paired,
+            simultaneous,
+            setting,
+        )
+    perm = _check_pair(a, b, paired)
     rng, seed = make_rng(random_state)
     # Cached on a, keyed by a weak reference to b: the entry neither keeps b alive nor
     # answers for another object that later gets b's id (a dead reference equals no other).
@@ -529,35 +472,22 @@ def difference_band(
 
     reps = cache_of(a).get(key, make)
     diff = _original_nec(a, x, threshold_a) - _original_nec(b, x, threshold_b)
-    if simultaneous:
-        lower, upper, crit = simultaneous_limits(
-            reps["centre"], reps["sd"], reps["max_dev"], reps["sorted"], level
-        )
-    else:
-        (lower, upper), crit = percentile_rows(reps["sorted"], level), None
-    out = pd.DataFrame(
-        {
-            "pcf": x,
-            "diff": diff,
-            "lower": lower,
-            "upper": upper,
-            "significant": (lower > 0) | (upper < 0),
-        }
+    return band_frame(x, diff, reps, level, simultaneous=simultaneous, paired=paired)
+
+
+def _case_perm(a, b):
+    """How b's cases line up with a's (None: the same order), for classifiers with per-case
+    costs: known by instance ids or the same ``y_true`` array, as :func:`_check_pair` knows it
+    (their samples' weights are the cost weights, not a ``sample_weight`` to refuse)."""
+    sa, sb = a.sample, b.sample
+    if sa.instance is not None and sb.instance is not None:
+        return _aligned(sa, sb)
+    if sa.case_token is not None and sa.case_token == sb.case_token:
+        return None
+    raise ValueError(
+        f"{a.name!r} and {b.name!r} are not known to score the same cases in the same "
+        f"order. {HOW_TO_PAIR.split(' Or pass')[0]}"
     )
-    kind = "simultaneous" if simultaneous else "pointwise"
-    out.attrs.update(
-        {
-            "kind": kind,
-            "simultaneous": simultaneous,
-            "label": f"{kind} {level:.0%} band".replace("%", " %"),
-            "level": level,
-            "n_boot": n_boot,
-            "paired": paired,
-            "critical_value": crit,
-            "coarsening_bound": reps["bound"],
-        }
-    )
-    return out
 
 
 def check_interval_args(level, n_boot, random_state) -> tuple[float, int]:
@@ -743,4 +673,7 @@ def check_pair(a, b, *, paired: bool = True) -> None:
     ...
     ValueError: a and b are not known to score the same instances in the same order (they were built from different label arrays, without instance ids). Pairing must be known, not guessed from equal labels: give each case an id, instance= (Classifier.from_frame(df, instance='id') or Classifier.from_scores(y, s, instance=ids)), or build both over the same y_true array (from_scores(y, s1) and from_scores(y, s2); costwidget.classifiers_from_predictions(y, {name: score})). Or pass paired=False for the unpaired band.
     """
+    if per_case_pair(a, b, (1.0, 1.0, None)):
+        check_case_pair(a, b, _case_perm)
+        return
     _check_pair(a, b, paired)

@@ -1,5 +1,10 @@
 """The difference view: NEC_a − NEC_b with its paired band, and the PCF(+) intervals where the
-band excludes 0 (Drummond & Holte (2004), sec. 9). The band is computed in the background."""
+band excludes 0 (Drummond & Holte (2004), sec. 9). The band is computed in the background.
+
+With per-case costs the two curves are the cost-weighted twins' (what the cost pane draws) and
+the band is of the classifiers as given, their cases resampled with their costs at the state's
+p(+) and multipliers (``cw.difference_band`` with ``cost_fn=``, ``cost_fp=``, ``p_pos=``): the
+difference is money per case, scaled as the cost pane, and is made again when they move."""
 
 from __future__ import annotations
 
@@ -32,10 +37,23 @@ def _band_kind(band) -> str:
     )
 
 
+def _units_words(band) -> str:
+    """What the difference is in, for per-case costs (empty for per-class costs)."""
+    money = band.attrs.get("per_case")
+    if money is None:
+        return ""
+    return (
+        "<small>(money per case, scaled as the cost pane: at the operating PCF(+) "
+        f"{money['pcf']:.3f}, × {money['scale']:.4g} is money per case)</small>"
+    )
+
+
 def difference_caption(name_a, name_b, level, band, intervals) -> str:
     """Plain words for the difference view; every name is escaped."""
     a, b = html.escape(name_a), html.escape(name_b)
     lines = [f"<b>{a}</b> − <b>{b}</b>, {_band_kind(band)} at {level:.0%}:"]
+    if _units_words(band):
+        lines.append(_units_words(band))
     if len(intervals) == 0:
         lines.append("the difference is not significant at any PCF(+).")
     for lo, hi, sign in intervals[["pcf_lo", "pcf_hi", "sign"]].itertuples(index=False):
@@ -192,7 +210,7 @@ class DifferenceView(Component):
             return
         a, b = s.difference
         self._check_pair(a, b)
-        key = (a, b, s.band_level)
+        key = (a, b, s.band_level, *self._setting())
         if key in self._results:
             self._cancel()
             self._draw(key, self._results[key])
@@ -214,13 +232,25 @@ class DifferenceView(Component):
         """The model's quick checks of a pair, at once (a refused pair is refused synchronously)."""
         from ...model import check_pair
 
-        check_pair(self.ctx.drawing(a).clf, self.ctx.drawing(b).clf)
+        check_pair(self.ctx.drawing(a).given, self.ctx.drawing(b).given)
+
+    def _setting(self) -> tuple:
+        """``(p_pos, cost_fn, cost_fp)`` the band of per-case costs is priced at; () else."""
+        s = self.ctx.state
+        if getattr(s, "per_case", None) is None:
+            return ()
+        return (float(s.p_pos), float(s.cost_fn), float(s.cost_fp))
 
     def _compute(self, key, progress):
-        a, b, level = key
-        band = difference_band(
-            self.ctx.drawing(a).clf, self.ctx.drawing(b).clf, level, random_state=0
-        )
+        a, b, level, *setting = key
+        given_a, given_b = self.ctx.drawing(a).given, self.ctx.drawing(b).given
+        if setting:
+            p_pos, m_fn, m_fp = setting
+            band = difference_band(
+                given_a, given_b, level, random_state=0, cost_fn=m_fn, cost_fp=m_fp, p_pos=p_pos
+            )
+        else:
+            band = difference_band(given_a, given_b, level, random_state=0)
         progress(1, 2)
         return key, (band, significant_intervals(band))
 
@@ -259,7 +289,7 @@ class DifferenceView(Component):
             self.caption.value = ""
             self._drawn_key = key
             return
-        name_a, name_b, level = key
+        name_a, name_b, level = key[:3]
         band, intervals = result
         a, b = self.ctx.drawing(name_a), self.ctx.drawing(name_b)
         x, (lower, upper) = band_xy(band)
@@ -291,6 +321,10 @@ class DifferenceView(Component):
             self.operating_line.y = [floor, reach]
         # A bqplot title is SVG text (never parsed as HTML).
         self.figure.title = f"NEC({name_a}) − NEC({name_b})"
+        per_case = "per_case" in band.attrs
+        self.y_axis.label = (
+            "money per case difference, scaled as the cost pane" if per_case else "NEC difference"
+        )
         self.caption.value = difference_caption(name_a, name_b, level, band, intervals)
         if not self.widget.children:
             self.widget.children = (self.figure, self.caption)
