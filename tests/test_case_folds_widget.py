@@ -106,3 +106,17 @@ def test_costs_summed_by_an_engine_refuse_the_fold_spread_naming_from_frame():
     with pytest.raises(ValueError, match=r"from_frame\(\.\.\., cost_fn='col', fold='fold'\)"):
         w.show_fold_spread = True
     assert not w.show_fold_spread and "from_frame" in w.errors.message
+
+
+def test_the_legend_keeps_room_for_the_fold_spread_and_the_honest_curves():
+    # The panes draw per-case twins, which keep neither folds nor cases: the legend's reserved
+    # entries must be read from the classifiers as given (before, both were missing).
+    from costwidget.widget.panes.classifier_layers import possible_legend_kinds
+
+    y, scores, folds, costs = _data(2)
+    w = _widget(y, scores, folds, costs)
+    try:
+        kinds = possible_legend_kinds(w._ctx.drawings)
+        assert "fold_spread" in kinds and "honest" in kinds
+    finally:
+        w.close()

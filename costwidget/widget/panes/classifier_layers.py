@@ -361,8 +361,10 @@ def possible_legend_kinds(drawings) -> list:
     if any(d.half_point is not None for d in drawings):
         kinds.append("half")
     kinds += ["cost_lines", "bands"]
-    if any(d.clf.folds for d in drawings):
+    # The classifier as given, not a per-case widget's cost-weighted twin: the twin keeps
+    # neither folds nor cases, yet the fold spread and the honest curves are drawn from them.
+    if any(d.given.folds for d in drawings):
         kinds.append("fold_spread")
-    if any(d.clf.sample is not None or d.clf.score_counts is not None for d in drawings):
+    if any(d.given.sample is not None or d.given.score_counts is not None for d in drawings):
         kinds.append("honest")
     return kinds + ["threshold_choice", "workforce", "range"]
