@@ -269,3 +269,19 @@ def test_costs_summed_by_an_engine_are_refused_naming_from_frame():
         pytest.skip(f"from_duckdb with folds and costs: {exc}")
     with pytest.raises(ValueError, match="from_frame"):
         fold_spread(clf)
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_the_classifiers_methods_take_the_setting(setting):
+    # Users call clf.fold_average / clf.fold_spread: they must price the same setting as the
+    # model's functions (before, the methods took no multipliers and no p(+)).
+    clf, data = _clf(4)
+    flag, keep, omega, whole = _brute_setting(data, setting)
+    scores, folds = data[1], data[2]
+    per_fold = np.array(
+        [pane_best(GRID, scores, omega * (folds == k), flag, keep, whole) for k in range(4)]
+    )
+    spread = clf.fold_spread(grid=GRID, **_kw(setting))
+    np.testing.assert_allclose(spread["nec"], per_fold.mean(axis=0), rtol=1e-10, atol=1e-12)
+    avg = clf.fold_average("cost", **_kw(setting))
+    np.testing.assert_allclose(_at(avg, GRID), per_fold.mean(axis=0), rtol=1e-10, atol=1e-12)

@@ -232,7 +232,15 @@ class ClassifierMeasures:
         return dict(self._folds)
 
     def fold_average(
-        self, method: str = "cost", *, space: str = "cost", on: str = "hull", thresholds=None
+        self,
+        method: str = "cost",
+        *,
+        space: str = "cost",
+        on: str = "hull",
+        thresholds=None,
+        cost_fn=1.0,
+        cost_fp=1.0,
+        p_pos=None,
     ) -> pd.DataFrame:
         """Average the folds' curves (Drummond & Holte (2004), sec. 7; Drummond & Holte (2000), sec. 2.2.3).
 
@@ -270,6 +278,12 @@ class ClassifierMeasures:
         thresholds : array-like, optional
             Thresholds for ``"threshold"`` (default: every distinct score of
             every fold, descending).
+        cost_fn, cost_fp, p_pos : float, optional
+            Only with per-case costs: the multipliers of each case's costs and the deployment
+            prevalence (the data's by default), as in :func:`~costwidget.decide`. Each fold's
+            curve is then its money per case, put on the cost pane's axes of the whole data's
+            cost-weighted twin (:mod:`~costwidget.model.uncertainty.case_folds`); refused for
+            per-class costs, whose folds need no setting.
 
         Returns
         -------
@@ -308,9 +322,20 @@ class ClassifierMeasures:
         """
         from ..uncertainty.folds import fold_average
 
-        return fold_average(self, method, space=space, on=on, thresholds=thresholds)
+        return fold_average(
+            self,
+            method,
+            space=space,
+            on=on,
+            thresholds=thresholds,
+            cost_fn=cost_fn,
+            cost_fp=cost_fp,
+            p_pos=p_pos,
+        )
 
-    def fold_spread(self, *, grid=512, quantiles=None) -> pd.DataFrame:
+    def fold_spread(
+        self, *, grid=512, quantiles=None, cost_fn=1.0, cost_fp=1.0, p_pos=None
+    ) -> pd.DataFrame:
         """Spread of the fold envelopes at each pcf: ``pcf``, ``nec``, ``lower``, ``upper``.
 
         Parameters
@@ -320,6 +345,8 @@ class ClassifierMeasures:
         quantiles : (float, float), optional
             ``lower``/``upper`` are these quantiles of the folds' NEC; by
             default the min and max over folds.
+        cost_fn, cost_fp, p_pos : float, optional
+            Only with per-case costs: the setting, as in :meth:`fold_average`.
 
         Returns
         -------
@@ -337,7 +364,9 @@ class ClassifierMeasures:
         """
         from ..uncertainty.folds import fold_spread
 
-        return fold_spread(self, grid=grid, quantiles=quantiles)
+        return fold_spread(
+            self, grid=grid, quantiles=quantiles, cost_fn=cost_fn, cost_fp=cost_fp, p_pos=p_pos
+        )
 
     def honest_cost(self, pcf=None, *, n_splits=5, n_repeats=10, random_state=None) -> pd.DataFrame:
         """The cost on new data of the threshold tuned at each PCF(+), beside the envelope.
