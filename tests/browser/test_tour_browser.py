@@ -20,14 +20,15 @@ failure under CI) and the JupyterLab launcher are in conftest.py.
 from __future__ import annotations
 
 import re
-import shutil
 import statistics
 import time
 from pathlib import Path
 
+import nbformat
 import pytest
 from lab_server import console_errors, wait_for_state
 from widget_dom import CONTROLS as _CONTROLS
+from widget_dom import bound, live, print_root_class, root_class_shown
 
 TOUR = Path(__file__).resolve().parents[2] / "notebooks" / "tour.ipynb"
 
@@ -383,7 +384,11 @@ def cost_marks():
 
 
 def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab, browser, artifacts, cost_marks):
-    shutil.copy(TOUR, lab.root / "tour.ipynb")  # never autosave over ours
+    # A copy (never autosave over ours) with one more cell: it prints the widget's root class,
+    # by which the test finds the widget's live link.
+    tour = nbformat.read(TOUR, as_version=4)
+    tour.cells.append(nbformat.v4.new_code_cell(print_root_class("w")))
+    nbformat.write(tour, lab.root / "tour.ipynb")
     # Tall enough for the whole widget to be on screen (and in the screenshot).
     page = browser.new_page(viewport={"width": 1300, "height": 2200})
     errors = console_errors(page)
@@ -449,6 +454,19 @@ def test_tour_runs_and_panes_follow_keyboard_and_mouse(lab, browser, artifacts, 
                 and abs(now["pcf"] - now["expected"]) < 5e-5
             ), f"after {key} from p(+) = {p_before}: {now}"
 
+        # The page draws each key press at once and sends it to the kernel, which takes it
+        # later on a loaded machine. A hover describes the kernel's operating point and is
+        # cleared when that point moves, so hover once the kernel has taken every move: else a
+        # late move clears the text the hover just wrote (a failed run under load).
+        rc = root_class_shown(page, "w")
+        taken = (
+            f"() => {{ const l = {live(rc)}; return l !== undefined && l.acked() === l.sent(); }}"
+        )
+        assert wait_for_state(page, bound(rc)), "the widget's live link never bound"
+        assert wait_for_state(page, taken, timeout=60_000), (
+            "the kernel has not taken the page's key presses: "
+            + str(page.evaluate(f"() => {{ const l = {live(rc)}; return [l.sent(), l.acked()]; }}"))
+        )
         hover_latencies = _check_hover(page)
         _check_cost_pane_hover(page)
         click_latencies = _check_click(page)
