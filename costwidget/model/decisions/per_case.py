@@ -22,8 +22,10 @@ rule is found on the cases themselves (:mod:`.case_limits`).
 from __future__ import annotations
 
 import math
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 import numpy as np
 
@@ -136,9 +138,31 @@ def data_prior(classifiers) -> float:
     return float(priors[0])
 
 
-@lru_cache(maxsize=8)  # a twin of 10^6 cases holds tens of MB: keep few
+#: Twins kept per classifier. A widget whose twins move with its sliders asks for the twins of
+#: every classifier at one setting, then ``decide`` asks again: one shared LRU of a few entries
+#: dropped the first classifiers' twins before the decision read them (with more classifiers
+#: than entries, every twin was made twice per move). Per classifier the newest two are kept
+#: (the setting shown and the one before, which a refused move goes back to); a twin of 10^6
+#: cases holds tens of MB, so no more. The keys are weak: a classifier dropped drops its twins.
+_TWINS_KEPT = 2
+_TWINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_TWINS_LOCK = threading.Lock()  # the honest curves call this from worker threads
+
+
 def _weighted(clf, m_fn: float, m_fp: float, p_pos):
-    return clf.case_costs.twin(clf, m_fn, m_fp, p_pos)
+    key = (m_fn, m_fp, p_pos)
+    with _TWINS_LOCK:
+        kept = _TWINS.get(clf)
+        if kept is not None and key in kept:
+            kept.move_to_end(key)
+            return kept[key]
+    out = clf.case_costs.twin(clf, m_fn, m_fp, p_pos)
+    with _TWINS_LOCK:
+        kept = _TWINS.setdefault(clf, OrderedDict())
+        kept[key] = out
+        while len(kept) > _TWINS_KEPT:
+            kept.popitem(last=False)
+    return out
 
 
 def cost_weighted(clf, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):

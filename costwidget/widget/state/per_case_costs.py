@@ -29,7 +29,9 @@ cost-weighted ROC; the constraint tool says so).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import numbers
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -40,8 +42,8 @@ from ...model import (
     multiplier_units,
     per_case_savings,
     savings_words,
-    sides_are_classes,
 )
+from .background import Superseded
 from .component import Component
 
 __all__ = ["PerCaseCosts", "per_case_costs"]
@@ -62,18 +64,31 @@ class PerCaseCosts(Component):
     Attributes
     ----------
     units : tuple of float
-        ``(u_fn, u_fp)``: the per-class costs of multiplier 1 (`multiplier_units`).
+        ``(u_fn, u_fp)``: the per-class costs of multiplier 1 (`multiplier_units`); where the
+        twins move, those of the setting drawn (``state.cost_units`` follows them).
     pinned : tuple or None
-        ``(p_pos, m_fn, m_fp)`` the twins are drawn at, when moving them moves the twins' ROC
-        (``p_pos`` None: p(+) may move, as where every case counts on its own class's side;
-        costs summed by an engine keep multipliers 1); None
-        when the twins hold at every multiplier and p(+).
+        ``(p_pos, m_fn, m_fp)`` the twins stay at, for costs summed by an engine (``p_pos``
+        None: p(+) moves; the multipliers stay at 1); None otherwise.
     labels : tuple of str
         The multipliers' labels: what each multiplies (the column's name, or "cost_fn per case").
     twins : list
         The cost-weighted classifier of each classifier, in order: what the panes draw.
     state : object
         The widget's state (set by the component's builder).
+    given : list
+        The classifiers as given, with their per-case costs.
+    moves : bool
+        True where the twins are made again at every p(+) and multipliers (cases change sides,
+        costs given case by case): `sync` rebuilds them, and ``redraw_twins`` draws them.
+    drawn_at : tuple or None
+        ``(p_pos, m_fn, m_fp)`` the twins are made at (``p_pos`` None: the data's).
+    pcf : float or None
+        Where the twins move: PCF(+) of the twins drawn, ``P / (P + N)``, the decision's.
+    redraw_twins : callable or None
+        ``redraw_twins(twins)``, set by the widget: draws new twins in every pane (it makes the
+        drawings and calls each component's ``drawings_changed``).
+    errors : object or None
+        The widget's error banner (set by the widget): a refused setting is shown there.
     """
 
     units: tuple
@@ -82,6 +97,20 @@ class PerCaseCosts(Component):
     twins: list
     state: object = None
     given: list = None
+    moves: bool = False
+    drawn_at: tuple | None = None
+    pcf: float | None = None
+    redraw_twins: object = None
+    errors: object = None
+    _origin: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        self._remember(self.twins, self.drawn_at)
+
+    def _remember(self, twins, setting) -> None:
+        """Which classifier and setting each twin is of (the honest curves are computed from
+        them, maybe on a worker thread while a newer move draws other twins)."""
+        self._origin = {id(t): (t, c, setting) for t, c in zip(twins, self.given)}
 
     def label_figures(self, figures) -> None:
         """Say on the panes that they show the cost-weighted cases: each case counts by what
@@ -128,11 +157,17 @@ class PerCaseCosts(Component):
         return decision.headline + ("" if saved is None else savings_words(saved))
 
     def honest_curve(self, twin):
-        """The honest curve of the classifier drawn as ``twin``, at the twins' multipliers and
-        p(+) (where no case changes side, at 1: its NEC curve is the same at every one).
-        Without folds the random splits are seeded (``random_state=0``), as the bands are."""
-        clf = next(g for g, t in zip(self.given, self.twins) if t is twin)
-        p, m_fn, m_fp = self.pinned if self.pinned is not None else (None, 1.0, 1.0)
+        """The honest curve of the classifier drawn as ``twin``, at the setting the twin was
+        made at (where no case changes side, at 1: its NEC curve is the same at every one).
+        Without folds the random splits are seeded (``random_state=0``), as the bands are.
+
+        Raises `Superseded` for a twin no longer drawn (a move made new ones while this was
+        asked on a worker thread): its curve would never be drawn."""
+        entry = self._origin.get(id(twin))
+        if entry is None or entry[0] is not twin:
+            raise Superseded("honest")
+        _, clf, setting = entry
+        p, m_fn, m_fp = setting if setting is not None else (None, 1.0, 1.0)
         return honest_cost(clf, random_state=0, cost_fn=m_fn, cost_fp=m_fp, p_pos=p)
 
     def sync(self) -> None:
@@ -159,35 +194,100 @@ class PerCaseCosts(Component):
                 for a, b in zip(now, self.pinned)
             ):
                 raise ValueError(self._pinned_words())
+        if self.moves:
+            self._follow((float(s.p_pos), float(s.cost_fn), float(s.cost_fp)))
+
+    def _follow(self, setting) -> None:
+        """Make and draw the twins at ``setting`` (p(+), m_fn, m_fp) when they are of another:
+        all of them first, then every pane at once (``redraw_twins``), in this redraw."""
+        s = self.state
+        if setting != self.drawn_at:
+            self.check_setting(*setting, show=False)
+            try:
+                twins, units, pcf = twins_at(self.given, *setting)
+            except ValueError as exc:  # no case worth flagging, or none worth passing
+                p, fn, fp = setting
+                raise ValueError(
+                    f"At p(+) = {p:.6g}, {self.labels[0]} = {fn:.6g} and {self.labels[1]} = "
+                    f"{fp:.6g} the cost-weighted cases have one side only: {exc} Move the "
+                    "multipliers back toward 1."
+                ) from None
+            old = (self.twins, self.units, self.pcf, self.drawn_at, self._origin)
+            self.twins, self.units, self.pcf, self.drawn_at = twins, units, pcf, setting
+            self._remember(twins, setting)
+            try:
+                if self.redraw_twins is not None:
+                    self.redraw_twins(twins)
+            except BaseException:
+                self.twins, self.units, self.pcf, self.drawn_at, self._origin = old
+                raise
+        # PCF(+) is the twins' own P / (P + N), to the bit the decision's: the state derived it
+        # from the units of the setting before (they move with the twins).
+        s.cost_units = self.units
+        if s.pcf != self.pcf:
+            s.set_trait("pcf", self.pcf)
+
+    def check_setting(self, p_pos=None, cost_fn=None, cost_fp=None, *, show=True) -> None:
+        """Refuse a p(+) or multiplier the moving twins cannot be made at, naming the control
+        and the fix (the state's validators call it first, so the state keeps its last good
+        value; ``show``: also in the banner, as a trait set from Python shows nothing else)."""
+        if not self.moves:
+            return
+        problem = None
+        for value, label, arg in (
+            (cost_fn, self.labels[0], "cost_fn"),
+            (cost_fp, self.labels[1], "cost_fp"),
+        ):
+            if _real(value) and not (math.isfinite(value) and value > 0):
+                problem = (
+                    f"The multiplier {label} must be a finite number > 0 (it multiplies each "
+                    f"case's {arg}; 1 is as given), got {value!r}: type a positive number in "
+                    f"the field, e.g. 1 (w.{arg} = 1.0)."
+                )
+                break
+        if problem is None and _real(p_pos) and not 0.0 < p_pos < 1.0:
+            problem = (
+                f"p(+) must lie strictly between 0 and 1 here, got {p_pos!r}: the cost-weighted "
+                "cases are weighted by p(+), and at 0 or 1 a class has no weight. Move the p(+) "
+                "slider inside (0, 1), e.g. w.p_pos = 0.1."
+            )
+        if problem is None:
+            return
+        exc = ValueError(problem)
+        if show and self.errors is not None:
+            self.errors.show(exc, context="refused")
+        raise exc
 
     def _pinned_words(self) -> str:
-        p, fn, fp = self.pinned
-        if p is None and hasattr(self.given[0].case_costs, "tp"):
-            return (
-                "With a cost_tp or cost_tn (or a negative cost) the cost-weighted ROC changes "
-                f"with the multipliers, so this widget is drawn at × {fn:.6g}, × {fp:.6g} "
-                "only (p(+) moves: at these multipliers every case counts on its own class's "
-                "side): build another with CostWidget(classifiers, cost_fn=..., cost_fp=...)."
-            )
+        p, _fn, _fp = self.pinned
         if p is None:
             return (
                 "Costs summed in the database give the exact curve at the costs as given "
                 "only: the multipliers stay at 1 (p(+) moves). To explore multipliers, load "
                 "the rows with CostWidget.from_frame(..., cost_fn='col')."
             )
-        if not hasattr(self.given[0].case_costs, "tp"):  # summed, and cases change sides
-            return (
-                "Costs summed in the database, with a cost_tp or cost_tn (or a negative cost), "
-                f"give the exact curve at p(+) = {p:.6g} and the costs as given only. To "
-                "explore p(+) and the multipliers, load the rows with "
-                "CostWidget.from_frame(..., cost_fn='col')."
-            )
         return (
-            "With a cost_tp or cost_tn (or a negative cost) the cost-weighted ROC changes "
-            "with the multipliers and p(+), so this widget is drawn at p(+) = "
-            f"{p:.6g}, × {fn:.6g}, × {fp:.6g} only: build another with "
-            "CostWidget(classifiers, p_pos=..., cost_fn=..., cost_fp=...)."
+            "Costs summed in the database, with a cost_tp or cost_tn (or a negative cost), "
+            f"give the exact curve at p(+) = {p:.6g} and the costs as given only. To "
+            "explore p(+) and the multipliers, load the rows with "
+            "CostWidget.from_frame(..., cost_fn='col')."
         )
+
+
+def _real(value) -> bool:
+    """A number to check here (other types are the state's own checks to refuse)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def twins_at(classifiers, p_pos, m_fn, m_fp):
+    """``(twins, units, pcf)`` at p(+) ``p_pos`` and multipliers ``m_fn``, ``m_fp``: each
+    classifier's cost-weighted twin (`cost_weighted`, shared with the decision's), the per-class
+    costs ``(u_fn, u_fp)`` of multiplier 1 that give the twins' PCF(+) and ``(P + N) / W`` at
+    this point, and that PCF(+), ``P / (P + N)`` as :func:`~costwidget.decide` computes it."""
+    pairs = [cost_weighted(c, m_fn, m_fp, p_pos) for c in classifiers]
+    big_p, big_n, _floor, total = (float(v) for v in pairs[0][1])
+    units = (big_p / (total * p_pos) / m_fn, big_n / (total * (1.0 - p_pos)) / m_fp)
+    return [t for t, _ in pairs], units, big_p / (big_p + big_n)
 
 
 def per_case_costs(classifiers, p_pos, m_fn, m_fp):
@@ -198,28 +298,6 @@ def per_case_costs(classifiers, p_pos, m_fn, m_fp):
     p = data_prior(classifiers) if p_pos is None else float(p_pos)
     units = multiplier_units(classifiers[0])
     summed = not hasattr(classifiers[0].case_costs, "tp")  # summed by an engine
-    if units is not None:
-        twins = [cost_weighted(c)[0] for c in classifiers]
-        # Costs summed in the database are exact at multipliers 1 only (the model's rule).
-        pinned = (None, 1.0, 1.0) if summed else None
-        if summed and (m_fn, m_fp) != (1.0, 1.0):
-            cost_weighted(classifiers[0], m_fn, m_fp, p)  # the model's error, naming the fix
-    else:
-        if not (m_fn > 0 and m_fp > 0 and 0.0 < p < 1.0):
-            raise ValueError(
-                "With a cost_tp or cost_tn (or a negative cost) the widget is drawn at the "
-                f"p(+) and multipliers it is built with, which must be in (0, 1) and > 0; got "
-                f"p_pos={p!r}, cost_fn={m_fn!r}, cost_fp={m_fp!r}."
-            )
-        pairs = [cost_weighted(c, m_fn, m_fp, p) for c in classifiers]
-        twins = [t for t, _ in pairs]
-        big_p, big_n, _floor, total = pairs[0][1]
-        # C(-|+), C(+|-) that give the twins' PCF(+) and (P + N) / W at this point.
-        units = (big_p / (total * p) / m_fn, big_n / (total * (1.0 - p)) / m_fp)
-        # Where every case counts on its own class's side at these multipliers, a p(+) move
-        # rescales each side as one (and keeps W): the same ROC and units, so p(+) may move.
-        free_p = sides_are_classes(classifiers[0], m_fn, m_fp)
-        pinned = (None if free_p else p, float(m_fn), float(m_fp))
     names = classifiers[0].case_costs.names
     labels = tuple(
         f"× {name} ({what})" if name else f"× {arg} per case ({what})"
@@ -227,6 +305,27 @@ def per_case_costs(classifiers, p_pos, m_fn, m_fp):
             names[:2], ("cost_fn", "cost_fp"), ("false negative", "false positive")
         )
     )
-    return PerCaseCosts(
-        units=units, pinned=pinned, labels=labels, twins=twins, given=list(classifiers)
-    )
+    made = dict(labels=labels, given=list(classifiers))
+    if units is not None:
+        twins = [cost_weighted(c)[0] for c in classifiers]
+        # Costs summed in the database are exact at multipliers 1 only (the model's rule).
+        pinned = (None, 1.0, 1.0) if summed else None
+        if summed and (m_fn, m_fp) != (1.0, 1.0):
+            cost_weighted(classifiers[0], m_fn, m_fp, p)  # the model's error, naming the fix
+        return PerCaseCosts(units=units, pinned=pinned, twins=twins, drawn_at=pinned, **made)
+    if not summed:  # cases change sides: the twins are made again at every move
+        out = PerCaseCosts(units=(1.0, 1.0), pinned=None, twins=[], moves=True, **made)
+        out.check_setting(p, float(m_fn), float(m_fp), show=False)
+        out.twins, out.units, out.pcf = twins_at(classifiers, p, float(m_fn), float(m_fp))
+        out.drawn_at = (p, float(m_fn), float(m_fp))
+        out._remember(out.twins, out.drawn_at)
+        return out
+    if not (m_fn > 0 and m_fp > 0 and 0.0 < p < 1.0):
+        raise ValueError(
+            "With a cost_tp or cost_tn (or a negative cost) the widget is drawn at the "
+            f"p(+) and multipliers it is built with, which must be in (0, 1) and > 0; got "
+            f"p_pos={p!r}, cost_fn={m_fn!r}, cost_fp={m_fp!r}."
+        )
+    twins, units, _pcf = twins_at(classifiers, p, m_fn, m_fp)
+    pinned = (p, float(m_fn), float(m_fp))
+    return PerCaseCosts(units=units, pinned=pinned, twins=twins, drawn_at=pinned, **made)

@@ -331,6 +331,9 @@ class OperatingPointTool(Component):
         self.best = {d.name: op for d, op in zip(self.ctx.drawings, ops)}
         self._drawn = key
 
+    def drawings_changed(self) -> None:
+        self._drawn = None  # the chosen vertices are the new drawings'
+
     def mark_values(self):
         """``({mark: {trait: value}}, best vertices)`` at the state's operating point, in the
         order the marks are sent."""
