@@ -41,6 +41,8 @@ from ...model import (
     honest_cost,
     multiplier_units,
     per_case_savings,
+    per_case_setting,
+    probability_cost,
     savings_words,
 )
 from .background import Superseded
@@ -280,14 +282,17 @@ def _real(value) -> bool:
 
 
 def twins_at(classifiers, p_pos, m_fn, m_fp):
-    """``(twins, units, pcf)`` at p(+) ``p_pos`` and multipliers ``m_fn``, ``m_fp``: each
-    classifier's cost-weighted twin (`cost_weighted`, shared with the decision's), the per-class
-    costs ``(u_fn, u_fp)`` of multiplier 1 that give the twins' PCF(+) and ``(P + N) / W`` at
-    this point, and that PCF(+), ``P / (P + N)`` as :func:`~costwidget.decide` computes it."""
-    pairs = [cost_weighted(c, m_fn, m_fp, p_pos) for c in classifiers]
-    big_p, big_n, _floor, total = (float(v) for v in pairs[0][1])
+    """``(twins, units, pcf)`` at p(+) ``p_pos`` and multipliers ``m_fn``, ``m_fp``: the
+    classifiers' cost-weighted twins as :func:`~costwidget.decide` makes them
+    (`per_case_setting`: the same objects, from one cache), the per-class costs
+    ``(u_fn, u_fp)`` of multiplier 1 that give the twins' PCF(+) and ``(P + N) / W`` there,
+    and PCF(+) computed as the decision computes it (so the cost pane's x is, to the bit, the
+    one the decision reads its rule at)."""
+    setting = per_case_setting(classifiers, p_pos=p_pos, cost_fn=m_fn, cost_fp=m_fp)
+    big_p, big_n, _floor, total = cost_weighted(classifiers[0], m_fn, m_fp, p_pos)[1]
     units = (big_p / (total * p_pos) / m_fn, big_n / (total * (1.0 - p_pos)) / m_fp)
-    return [t for t, _ in pairs], units, big_p / (big_p + big_n)
+    pcf = float(probability_cost(setting.p_pos, setting.cost_fn, setting.cost_fp))
+    return list(setting.classifiers), units, pcf
 
 
 def per_case_costs(classifiers, p_pos, m_fn, m_fp):
