@@ -144,9 +144,9 @@ def test_every_move_deploys_the_brute_force_rule_in_every_view(seed):
         assert any(np.array_equal(flagged, scores[d.chosen] >= t) for t in per[d.chosen][1])
         assert d.rule.expected_cost == pytest.approx(want, rel=1e-9)
         assert _money(y, flagged, amount, weights, p, m_fn, m_fp) == pytest.approx(want, rel=1e-9)
-        assert _empulse_money(
-            empulse, y, flagged, amount, weights, p, m_fn, m_fp
-        ) == pytest.approx(want, rel=1e-9)
+        assert _empulse_money(empulse, y, flagged, amount, weights, p, m_fn, m_fp) == pytest.approx(
+            want, rel=1e-9
+        )
         # The headline says that money per case; the readout has each classifier's cheapest.
         shown = float(re.search(r": ([0-9.e+-]+) per case", w.headline.text).group(1))
         assert shown == pytest.approx(want, rel=5e-4)
@@ -292,4 +292,33 @@ def test_a_multiplier_that_leaves_one_side_is_refused_naming_the_controls():
         w.cost_fn = 1e-6  # every fraud now cheaper missed than reviewed: none worth flagging
     assert w.cost_fn == 1.0 and w.decision.rule == before
     assert "× cost_fn per case (false negative) = 1e-06" in html.unescape(w.errors.widget.value)
+    w.close()
+
+
+def test_setting_pcf_moves_p_pos_to_the_twins_own_pcf():
+    # p(+) reweights the cases and the twins' PCF(+) with them: w.pcf = x solves for the p(+)
+    # whose twins have PCF(+) x (the units of the setting before would miss it).
+    w, (y, scores, amount, weights) = _widget(1)
+    w.update(cost_fn=0.8, cost_fp=1.5)
+    for x in (0.3, 0.62, 0.08):
+        w.pcf = x
+        assert (w.cost_fn, w.cost_fp) == (0.8, 1.5)
+        _, _, big_p, big_n, _, _ = _cost_weighted(y, amount, weights, w.p_pos, 0.8, 1.5)
+        assert big_p / (big_p + big_n) == pytest.approx(x, abs=1e-12)
+        assert w.pcf == pytest.approx(x, abs=1e-12) and w.pcf == w.decision.pcf
+    w.operating_tool._on_click(None, {"data": {"index": 250}})  # a click at PCF(+) 0.5
+    assert w.pcf == pytest.approx(0.5, abs=5e-3) and w.pcf == w.decision.pcf
+    with pytest.raises(ValueError, match="No p\\(\\+\\) gives PCF\\(\\+\\) = 1"):
+        w.pcf = 1.0
+    w.close()
+
+
+def test_a_snapshot_of_a_moved_fee_widget_restores():
+    w, _ = _widget(4)
+    w.update(cost_fn=2.0, cost_fp=0.5, p_pos=0.25)
+    snap, text = w.snapshot(), w.headline.text
+    w.update(cost_fn=1.0, cost_fp=1.0, p_pos=0.1)
+    w.restore(snap)
+    assert (w.cost_fn, w.cost_fp, w.p_pos) == (2.0, 0.5, 0.25)
+    assert w.headline.text == text and w.pcf == w.decision.pcf
     w.close()

@@ -162,9 +162,7 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         swapped in; then each component drops what it drew from the old ones
         (`Component.drawings_changed`) and its ``sync``, next in this redraw, draws the new."""
         old = self._ctx.drawings
-        new = [
-            ClassifierDrawing.build(t, d.color, source=d.given) for t, d in zip(twins, old)
-        ]
+        new = [ClassifierDrawing.build(t, d.color, source=d.given) for t, d in zip(twins, old)]
         old[:] = new  # in place: components and hover targets hold this list
         for component in self._components.values():
             component.drawings_changed()

@@ -11,17 +11,36 @@ Where no case changes side as the multipliers and p(+) move (no ``cost_tp`` on p
 ``cost_tn`` on negatives, no negative error cost: `multiplier_units`), the twins' ROC never
 changes and PCF(+) and the money per case are the per-class formulas at costs ``m_fn·u_fn`` and
 ``m_fp·u_fp`` (the classes' mean costs): the widget draws the twins once and ``state.cost_units``
-turns the multipliers into PCF(+). Otherwise the twins' ROC moves with every multiplier and
-p(+), and the widget is drawn at the multipliers it was built with: moving them is refused with
-a message (build another widget at other multipliers). p(+) still moves where, at those
-multipliers, every case counts on its own class's side (a fee below every positive's loss): a
-p(+) move then rescales each side as one, which leaves the twins' ROC and the units as they are.
+turns the multipliers into PCF(+).
 
-The views that do not price each case yet are refused: bands, the fold spread and the difference
-view (in NEC of the twins' cases, not in money per case). The honest curves are the twins'
-(:func:`~costwidget.honest_cost` at the twins' multipliers and p(+), with the classifiers' folds),
-in the cost pane's NEC; the decision reads them in money per case on new data (refused for costs
-summed in a database, which have no single cases to split). A
+Otherwise (a fee on flagged cases, any ``cost_tp``/``cost_tn``, a negative cost) the twins' ROC
+moves with every multiplier and p(+): a fraud below the fee is cheaper missed than reviewed and
+counts as a negative, more or fewer of them as ``m_fn`` moves, and p(+) reweights such a case
+unlike the rest of its side. There (``moves``) every move of p(+), ``cost_fn`` or ``cost_fp``
+makes the twins again, in the redraw of that move: `PerCaseCosts.sync` runs first, takes the
+twins from the model (`per_case_setting`: the decision reads the same objects, each classifier's
+scores sorted once), and ``redraw_twins`` (the widget's) makes the drawings and calls every
+component's ``drawings_changed`` before their ``sync``: the ROC and cost panes, the operating
+point, the decision, the headline in money per case, the savings, a limit, the threshold-choice
+pane and the readout all show the new setting after one redraw and one decision. PCF(+) is
+then the new twins' own (``state.pcf`` set as the decision computes it, ``state.cost_units``
+those of the setting), so the cost pane's x is the one the decision reads its rule at; setting
+``w.pcf`` or clicking in the cost pane solves for the p(+) whose twins have that PCF(+)
+(`p_pos_for_pcf`). Views computed in the background drop what they computed for the old twins
+and cancel its job (``drawings_changed``; the honest curves are recomputed at the new setting,
+the layers of `FillBetweenLayer` do the same), so no view shows another setting. A p(+)
+outside (0, 1) or a multiplier <= 0 or NaN is refused before anything moves, by a message
+naming the control and the fix (`check_setting`, called by the state's validators), and so is
+a setting that leaves the cost-weighted cases with one side only.
+
+Costs summed by an engine (``from_duckdb``, ``from_spark``: no single cases to move across
+sides) are exact at multipliers 1 only: the multipliers stay there (``pinned``), and where their
+cases change sides p(+) stays too.
+
+The views that do not price each case yet are refused (`_REFUSED`). The honest curves are the
+twins' (:func:`~costwidget.honest_cost` at the twins' multipliers and p(+), with the
+classifiers' folds), in the cost pane's NEC; the decision reads them in money per case on new
+data (refused for costs summed in a database, which have no single cases to split). A
 Neyman-Pearson or workforce limit counts the cases (:mod:`costwidget.model.decisions.case_limits`):
 the decision follows `decide`, and the panes draw no line for the limit (it is no cut of the
 cost-weighted ROC; the constraint tool says so).
@@ -36,13 +55,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...model import (
+    check_pcf,
     cost_weighted,
     data_prior,
     honest_cost,
     multiplier_units,
+    p_pos_for_pcf,
     per_case_savings,
     per_case_setting,
     probability_cost,
+    round_significant,
     savings_words,
 )
 from .background import Superseded
@@ -174,7 +196,8 @@ class PerCaseCosts(Component):
 
     def sync(self) -> None:
         """Refuse a state the widget cannot show truthfully (the transaction keeps the last
-        good one and shows this message in the banner)."""
+        good one and shows this message in the banner); where the twins move, make and draw
+        them at the state's p(+) and multipliers."""
         s = self.state
         if s.show_honest and not hasattr(self.given[0].case_costs, "tp"):
             raise ValueError(
@@ -228,6 +251,21 @@ class PerCaseCosts(Component):
         s.cost_units = self.units
         if s.pcf != self.pcf:
             s.set_trait("pcf", self.pcf)
+
+    def p_for_pcf(self, pcf, *, digits=None) -> float:
+        """The p(+) whose twins, at the state's multipliers, have PCF(+) ``pcf``
+        (`p_pos_for_pcf`, exact); ``digits``: rounded to that many significant digits, as a
+        gesture in the cost pane is."""
+        s = self.state
+        p = p_pos_for_pcf(self.given[0], float(check_pcf(pcf)), s.cost_fn, s.cost_fp)
+        return p if digits is None else round_significant(p, digits)
+
+    def units_at(self, p_pos, cost_fn, cost_fp) -> tuple:
+        """``(u_fn, u_fp)`` at this setting (a snapshot's PCF(+) is checked with them)."""
+        if not self.moves:
+            return self.units
+        self.check_setting(p_pos, cost_fn, cost_fp, show=False)
+        return twins_at(self.given, float(p_pos), float(cost_fn), float(cost_fp))[1]
 
     def check_setting(self, p_pos=None, cost_fn=None, cost_fp=None, *, show=True) -> None:
         """Refuse a p(+) or multiplier the moving twins cannot be made at, naming the control
