@@ -322,3 +322,15 @@ def test_a_snapshot_of_a_moved_fee_widget_restores():
     assert (w.cost_fn, w.cost_fp, w.p_pos) == (2.0, 0.5, 0.25)
     assert w.headline.text == text and w.pcf == w.decision.pcf
     w.close()
+
+
+def test_the_fee_move_benchmark_runs():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_case_fees.py"
+    spec = importlib.util.spec_from_file_location("bench_case_fees", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    r = bench.bench(3000, k=3, moves=2)
+    assert r["cost_fn_move_to_np_sort"] > 0 and r["p_pos_move_s"] > 0
