@@ -334,3 +334,29 @@ def test_the_fee_move_benchmark_runs():
     spec.loader.exec_module(bench)
     r = bench.bench(3000, k=3, moves=2)
     assert r["cost_fn_move_to_np_sort"] > 0 and r["p_pos_move_s"] > 0
+
+
+def test_a_move_that_fails_half_drawn_goes_back_whole():
+    w, _ = _widget(2)
+    good = (w.p_pos, w.cost_fn, w.cost_fp, w.decision.rule, w.headline.text)
+    real, calls = w.range_tool.drawings_changed, []
+
+    def failing():
+        calls.append(1)
+        if len(calls) == 1:  # the panes before it already hold the new drawings
+            raise RuntimeError("drawing failed")
+        real()
+
+    w.range_tool.drawings_changed = failing
+    with pytest.raises(RuntimeError, match="drawing failed"):
+        w.cost_fn = 2.5
+    assert (w.p_pos, w.cost_fn, w.cost_fp, w.decision.rule, w.headline.text) == good
+    assert "drawing failed" in w.errors.widget.value
+    for i, c in enumerate(w.classifiers):  # every pane draws the good setting's twin again
+        twin = cw.cost_weighted(c, 1.0, 1.0, w.p_pos)[0]
+        assert w._ctx.drawings[i].clf is twin
+        np.testing.assert_array_equal(w.classifier_layers.hull_lines[i].x, twin.hull["fpr"])
+    w.cost_fn = 2.5  # and the move goes through once the drawing works
+    twin = cw.cost_weighted(w.classifiers[0], 2.5, 1.0, w.p_pos)[0]
+    np.testing.assert_array_equal(w.classifier_layers.hull_lines[0].x, twin.hull["fpr"])
+    w.close()

@@ -244,7 +244,10 @@ class PerCaseCosts(Component):
                 if self.redraw_twins is not None:
                     self.redraw_twins(twins)
             except BaseException:
-                self.twins, self.units, self.pcf, self.drawn_at, self._origin = old
+                # Some panes may hold the new drawings: the next sync (the rollback's) draws
+                # the twins of the good setting again, whatever the setting drawn was.
+                self.twins, self.units, self.pcf, _, self._origin = old
+                self.drawn_at = None
                 raise
         # PCF(+) is the twins' own P / (P + N), to the bit the decision's: the state derived it
         # from the units of the setting before (they move with the twins).
