@@ -17,6 +17,7 @@ import pytest
 
 import costwidget as cw
 from costwidget.model.base.case_costs import CaseCosts
+from costwidget.model.kernels import roc as roc_kernels
 from costwidget.widget.state import decision as decision_module
 
 FEE = 6.0
@@ -219,11 +220,16 @@ def test_a_move_redraws_once_decides_once_and_makes_each_twin_once(monkeypatch):
     monkeypatch.setattr(
         CaseCosts, "twin", lambda self, *a, **k: twins.append(1) or real_twin(self, *a, **k)
     )
+    sorts, real_order = [], roc_kernels.descending_order
+    monkeypatch.setattr(
+        roc_kernels, "descending_order", lambda *a: sorts.append(1) or real_order(*a)
+    )
     for trait, value in (("cost_fn", 2.0), ("cost_fp", 0.5), ("p_pos", 0.3), ("cost_fn", 0.6)):
         decided.clear(), redrawn.clear(), twins.clear()
         setattr(w, trait, value)
         assert (len(redrawn), len(decided)) == (1, 1), (trait, value, redrawn, decided)
         assert len(twins) == 3  # one per classifier: the decision reads the drawn ones
+        assert not sorts  # each classifier's score order was sorted once, when built
         w.decision, w.readout, w.headline.widget.value  # noqa: B018 - reading decides nothing
         assert len(decided) == 1
     w.close()
