@@ -276,29 +276,34 @@ class PerCaseCosts(Component):
         value; ``show``: also in the banner, as a trait set from Python shows nothing else)."""
         if not self.moves:
             return
-        problem = None
+        problem = None  # (the control, what is wrong and the fix)
         for value, label, arg in (
             (cost_fn, self.labels[0], "cost_fn"),
             (cost_fp, self.labels[1], "cost_fp"),
         ):
-            if _real(value) and not (math.isfinite(value) and value > 0):
+            if problem is None and _real(value) and not (math.isfinite(value) and value > 0):
                 problem = (
-                    f"The multiplier {label} must be a finite number > 0 (it multiplies each "
-                    f"case's {arg}; 1 is as given), got {value!r}: type a positive number in "
-                    f"the field, e.g. 1 (w.{arg} = 1.0)."
+                    label,
+                    (
+                        f"The multiplier {label} must be a finite number > 0 (it multiplies each "
+                        f"case's {arg}; 1 is as given), got {value!r}: type a positive number in "
+                        f"the field, e.g. 1 (w.{arg} = 1.0)."
+                    ),
                 )
-                break
         if problem is None and _real(p_pos) and not 0.0 < p_pos < 1.0:
             problem = (
-                f"p(+) must lie strictly between 0 and 1 here, got {p_pos!r}: the cost-weighted "
-                "cases are weighted by p(+), and at 0 or 1 a class has no weight. Move the p(+) "
-                "slider inside (0, 1), e.g. w.p_pos = 0.1."
+                "p(+)",
+                (
+                    f"p(+) must lie strictly between 0 and 1 here, got {p_pos!r}: the cost-weighted "
+                    "cases are weighted by p(+), and at 0 or 1 a class has no weight. Move the p(+) "
+                    "slider inside (0, 1), e.g. w.p_pos = 0.1."
+                ),
             )
         if problem is None:
             return
-        exc = ValueError(problem)
+        exc = ValueError(problem[1])
         if show and self.errors is not None:
-            self.errors.show(exc, context="refused")
+            self.errors.show(exc, context=f"{problem[0]} refused")
         raise exc
 
     def _pinned_words(self) -> str:
