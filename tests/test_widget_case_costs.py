@@ -119,22 +119,22 @@ def test_from_frame_with_cost_columns_deploys_the_brute_force_rule():
     assert w.decision.rule.expected_cost == pytest.approx(want, rel=1e-9)
 
 
-def test_a_fee_on_caught_positives_pins_the_widget_at_its_multipliers():
-    # cost_tp: the cost-weighted ROC moves with the multipliers, so the widget is drawn at the
-    # point it is built with, decides there exactly, and refuses to move.
+def test_a_fee_on_caught_positives_moves_the_twins_with_the_multipliers():
+    # cost_tp: the cost-weighted ROC moves with the multipliers; the widget makes its twins
+    # again at each move and decides exactly there (it was pinned at its first multipliers).
     y, amount, scores = _data(5)
     w = cw.CostWidget.from_predictions(
         y, scores, cost_fn=amount, cost_fp=3.0, cost_tp=3.0, p_pos=0.3
     )
     n = len(y)
-    want, name, _ = _brute(y, scores, amount, np.full(n, 3.0), np.full(n, 3.0), np.zeros(n), 0.3)
-    assert w.decision.chosen == name
-    assert w.decision.rule.expected_cost == pytest.approx(want, rel=1e-9)
-    before = w.decision.rule
-    with pytest.raises(ValueError, match="build another with"):
-        w.cost_fn = 2.0
-    assert w.cost_fn == 1.0 and w.decision.rule == before
-    assert "build another with" in w.errors.widget.value
+    fee = np.full(n, 3.0)
+    for m_fn in (1.0, 2.0, 0.25):
+        w.cost_fn = m_fn
+        want, name, _ = _brute(y, scores, m_fn * amount, fee, fee, np.zeros(n), 0.3)
+        assert w.decision.chosen == name
+        assert w.decision.rule.expected_cost == pytest.approx(want, rel=1e-9)
+        assert w.pcf == w.decision.pcf
+    assert w.errors.last_error is None
 
 
 def test_views_not_priced_per_case_are_refused_and_the_state_kept():
@@ -276,8 +276,8 @@ def test_the_threshold_choice_pane_puts_the_per_case_bayes_rule_beside_the_best_
 
 def test_a_fee_below_every_loss_lets_p_pos_move_and_keeps_the_brute_force_rule():
     # A fee on caught positives below every positive's loss: at the built multipliers every
-    # case counts on its own class's side, so a p(+) move rescales each side and the widget
-    # follows it (the multipliers stay pinned: a move there changes the cost-weighted ROC).
+    # case counts on its own class's side, so a p(+) move rescales each side; the multipliers
+    # move too (a move there changes the cost-weighted ROC: the twins are made again).
     y, amount, scores = _data(6)
     amount = amount + 3.0  # every loss above the fee of 3
     n = len(y)
@@ -293,6 +293,7 @@ def test_a_fee_below_every_loss_lets_p_pos_move_and_keeps_the_brute_force_rule()
         got = _money(y, _deployed_flags(w, scores), amount, fee, fee, zeros, p_pos)
         assert got == pytest.approx(want, rel=1e-9)
         assert w.pcf == pytest.approx(w.decision.pcf, rel=1e-12)
-    with pytest.raises(ValueError, match=r"p\(\+\) moves"):
-        w.cost_fn = 2.0
-    assert w.cost_fn == 1.0
+    w.cost_fn = 0.2  # now many losses are below the fee: those positives change sides
+    want, name, _ = _brute(y, scores, 0.2 * amount, fee, fee, zeros, 0.8)
+    assert w.decision.chosen == name
+    assert w.decision.rule.expected_cost == pytest.approx(want, rel=1e-9)

@@ -77,6 +77,7 @@ from .kernels.costs import (
 # __all__). tests/test_layers.py checks that clients take nothing else from the model and that
 # every name here is taken by some client. Grouped by the layer folder that defines it.
 from .base.case_costs import COST_ARGUMENTS, SummedCosts, with_case_costs
+from .decisions.per_case import p_pos_for_pcf
 from .kernels.counts import counts_classifier
 from .kernels.estimator_scoring import EstimatorSource
 from .kernels.geometry import (
@@ -134,6 +135,8 @@ FOR_CLIENTS = (
     "check_pcf",
     "check_probability",
     "missing_columns",
+    # decisions
+    "p_pos_for_pcf",
     # uncertainty
     "scored_arrays",
     "band_limits_at",

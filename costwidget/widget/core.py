@@ -91,6 +91,7 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
             self.state.cost_units = self.per_case.units  # the multipliers' PCF(+)
             self.state.derive()
             self.per_case.state = self.state
+            self.per_case.redraw_twins = self._redraw_twins  # twins that move with the setting
         self.state.per_case = self.per_case  # what the views read of the per-case costs
         population = None if total is None else (float(first.n_pos), float(first.n_neg))
         if self.per_case is not None:  # a limit counts the cases, not their cost weights
@@ -103,6 +104,8 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
         self.colors = {c.name: PALETTE[i % len(PALETTE)] for i, c in enumerate(self.classifiers)}
         self._total = total
         self.errors = ErrorArea()
+        if self.per_case is not None:
+            self.per_case.errors = self.errors
         self._tx = Transaction(self.state, self.errors, STATE_TRAITS)
         self._background = BackgroundWork(self._tx, self._set_busy)
         drawn = self.classifiers if self.per_case is None else self.per_case.twins
@@ -152,6 +155,17 @@ class CostWidget(StateTraits, Constructors, ShownResults, ExportMethods):
                 component.sync()
         finally:
             self._redrawing = False
+
+    def _redraw_twins(self, twins):
+        """Per-case costs whose twins move: draw ``twins`` instead, inside the redraw of the
+        move (the per-case component syncs first). Every drawing is made before any is
+        swapped in; then each component drops what it drew from the old ones
+        (`Component.drawings_changed`) and its ``sync``, next in this redraw, draws the new."""
+        old = self._ctx.drawings
+        new = [ClassifierDrawing.build(t, d.color, source=d.given) for t, d in zip(twins, old)]
+        old[:] = new  # in place: components and hover targets hold this list
+        for component in self._components.values():
+            component.drawings_changed()
 
     def _honest_drawn(self):
         # Honest curves arriving from the background change the decision: every view redraws.

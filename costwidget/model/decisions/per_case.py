@@ -22,8 +22,10 @@ rule is found on the cases themselves (:mod:`.case_limits`).
 from __future__ import annotations
 
 import math
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 import numpy as np
 
@@ -39,6 +41,7 @@ __all__ = [
     "data_prior",
     "multiplier_units",
     "sides_are_classes",
+    "p_pos_for_pcf",
     "Savings",
     "per_case_savings",
 ]
@@ -136,9 +139,31 @@ def data_prior(classifiers) -> float:
     return float(priors[0])
 
 
-@lru_cache(maxsize=8)  # a twin of 10^6 cases holds tens of MB: keep few
+#: Twins kept per classifier. A widget whose twins move with its sliders asks for the twins of
+#: every classifier at one setting, then ``decide`` asks again: one shared LRU of a few entries
+#: dropped the first classifiers' twins before the decision read them (with more classifiers
+#: than entries, every twin was made twice per move). Per classifier the newest two are kept
+#: (the setting shown and the one before, which a refused move goes back to); a twin of 10^6
+#: cases holds tens of MB, so no more. The keys are weak: a classifier dropped drops its twins.
+_TWINS_KEPT = 2
+_TWINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_TWINS_LOCK = threading.Lock()  # the honest curves call this from worker threads
+
+
 def _weighted(clf, m_fn: float, m_fp: float, p_pos):
-    return clf.case_costs.twin(clf, m_fn, m_fp, p_pos)
+    key = (m_fn, m_fp, p_pos)
+    with _TWINS_LOCK:
+        kept = _TWINS.get(clf)
+        if kept is not None and key in kept:
+            kept.move_to_end(key)
+            return kept[key]
+    out = clf.case_costs.twin(clf, m_fn, m_fp, p_pos)
+    with _TWINS_LOCK:
+        kept = _TWINS.setdefault(clf, OrderedDict())
+        kept[key] = out
+        while len(kept) > _TWINS_KEPT:
+            kept.popitem(last=False)
+    return out
 
 
 def cost_weighted(clf, m_fn: float = 1.0, m_fp: float = 1.0, p_pos=None):
@@ -266,6 +291,51 @@ def sides_are_classes(clf, m_fn: float = 1.0, m_fp: float = 1.0) -> bool:
         return False
     side, weight, _floor = cc.roc_weights(m_fn, m_fp)
     return bool(np.all((side == cc.is_pos) | (weight == 0)))
+
+
+def p_pos_for_pcf(clf, pcf: float, m_fn: float = 1.0, m_fp: float = 1.0) -> float:
+    """The p(+) at which the cost-weighted twin at multipliers ``m_fn``, ``m_fp`` has PCF(+)
+    ``pcf`` (where p(+) and the multipliers move the twins, a click in the cost pane at
+    ``pcf`` keeps the multipliers and moves p(+) to this).
+
+    p(+) changes no case's side, only the weights: a positive's by ``p / prior``, a
+    negative's by ``(1 − p) / (1 − prior)``. With ``a``, ``b`` the cost weights of the true
+    positives and negatives on the flagging side and ``c``, ``d`` on the other, ``P`` is
+    ``a·p/prior + b·(1 − p)/(1 − prior)`` and ``N`` the same of ``c``, ``d``; ``P / (P + N) = x``
+    is linear in ``p``, solved here exactly.
+
+    Raises
+    ------
+    ValueError
+        When no p(+) in (0, 1) gives ``pcf`` at these multipliers, naming the PCF(+) that can
+        be reached.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 1, 0, 0], [.9, .3, .6, .1], cost_fn=[20.0, 2.0, 0, 0],
+    ...                                 cost_fp=4.0, cost_tp=4.0)
+    >>> p = p_pos_for_pcf(clf, 0.5)
+    >>> twin, (big_p, big_n, _, _) = cost_weighted(clf, 1.0, 1.0, p)
+    >>> round(p, 6), round(big_p / (big_p + big_n), 12)
+    (0.363636, 0.5)
+    """
+    cc = clf.case_costs
+    side, weight, _floor = cc.roc_weights(m_fn, m_fp)
+    pos = cc.is_pos
+    a, b = float(weight[side & pos].sum()), float(weight[side & ~pos].sum())
+    c, d = float(weight[~side & pos].sum()), float(weight[~side & ~pos].sum())
+    prior, x = cc.prior, float(pcf)
+    slope_pos = (a * (1.0 - x) - c * x) / prior
+    slope_neg = (b * (1.0 - x) - d * x) / (1.0 - prior)
+    p = slope_neg / (slope_neg - slope_pos) if slope_neg != slope_pos else math.nan
+    if not 0.0 < p < 1.0:
+        lo, hi = sorted((b / (b + d), a / (a + c)))
+        raise ValueError(
+            f"No p(+) gives PCF(+) = {x:.6g} at these multipliers: p(+) moves it between "
+            f"{lo:.6g} and {hi:.6g}. Choose a PCF(+) inside, or move a multiplier."
+        )
+    return float(p)
 
 
 def counted_rates(clf, threshold: float):

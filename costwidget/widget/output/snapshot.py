@@ -156,7 +156,8 @@ OPTIONAL_INPUTS = _inputs(optional=True)
 
 def _traits_from(snap, units=(1.0, 1.0)) -> dict:
     """The state traits a snapshot sets, checked for presence and type; ``units`` are the
-    costs of multiplier 1 (per-case costs, ``state.cost_units``)."""
+    costs of multiplier 1 (per-case costs, ``state.cost_units``), or ``units(p_pos, cost_fn,
+    cost_fp)`` where they move with the setting (`PerCaseCosts.units_at`)."""
     if not isinstance(snap, dict):
         raise SnapshotError(
             f"a snapshot is a dict (from w.snapshot() or json.load), got a {type(snap).__name__}."
@@ -175,6 +176,8 @@ def _traits_from(snap, units=(1.0, 1.0)) -> dict:
     traits = {trait: _get(snap, path, kind) for trait, (path, kind) in INPUTS.items()}
     pcf = _get(snap, "operating_point.pcf", "number")
     try:
+        if callable(units):
+            units = units(traits["p_pos"], traits["cost_fn"], traits["cost_fp"])
         fn, fp = traits["cost_fn"] * units[0], traits["cost_fp"] * units[1]
         expected = float(probability_cost(traits["p_pos"], fn, fp))
     except ValueError as exc:
@@ -206,7 +209,9 @@ def restore(w, snap) -> None:
     Refuses (``SnapshotError``, a ``ValueError``, with what is wrong) a malformed snapshot, one of
     another format version, or one of other classifiers; the widget is then left unchanged.
     """
-    traits = _traits_from(snap, w.state.cost_units)
+    per_case = getattr(w, "per_case", None)
+    moves = per_case is not None and per_case.moves
+    traits = _traits_from(snap, per_case.units_at if moves else w.state.cost_units)
     theirs = snap.get("classifiers")
     if not isinstance(theirs, list) or not all(isinstance(c, dict) for c in theirs):
         raise SnapshotError("malformed snapshot: 'classifiers' must be a list of fingerprints.")

@@ -211,6 +211,24 @@ class ClassifierLayers(Component):
         self._sync_marks()
         self._sync_legend()
 
+    def drawings_changed(self) -> None:
+        """Each classifier's marks take the new drawing's curves (the cost-weighted twins at a
+        new setting); shown and hidden by the `sync` that follows."""
+        ds = self.ctx.drawings
+        groups = (self.roc_curves, self.hull_lines, self.hull_vertices, self.envelopes)
+        with hold(*[m for g in groups for m in g], *self.cost_lines, *self.segment_hover):
+            for i, d in enumerate(ds):
+                self.roc_curves[i].x, self.roc_curves[i].y = d.roc_x, d.roc_y
+                for mark in (self.hull_lines[i], self.hull_vertices[i]):
+                    mark.x, mark.y = d.hull_fpr, d.hull_tpr
+                self.cost_lines[i].x, self.cost_lines[i].y = d.cost_lines()
+                self.envelopes[i].x, self.envelopes[i].y = d.env_x, d.env_y
+                self.segment_hover[i].x = d.segment_mid
+                self.segment_hover[i].y = d.clf.nec(d.segment_mid)
+        for d in ds:  # the AUC in the label is the new twin's
+            self.picker[d.name].description = d.label
+        self._drawn = None
+
     def legend_kinds(self) -> list:
         """The kinds of mark on screen now (`theme.LEGEND_KINDS`), read from the state."""
         s = self.ctx.state

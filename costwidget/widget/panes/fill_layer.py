@@ -184,6 +184,17 @@ class FillBetweenLayer(Component):
         progress(n, n)
         return out
 
+    def drawings_changed(self) -> None:
+        """The classifiers drawn are new (per-case twins at a new setting): every band computed
+        for the old ones is dropped, a job running for them is cancelled (its result is never
+        drawn), and nothing is on screen until the `sync` that follows asks for the new ones.
+        ``drawn`` is emptied at once: a reader before that sync (the decision reads the honest
+        curves) sees no band of the old setting."""
+        self._cancel()
+        self._results.clear()
+        self.drawn = {}
+        self._drawn_key = None
+
     def _cancel(self) -> None:
         if self._pending is not None:
             self._pending = None

@@ -144,6 +144,12 @@ class ThesisView:
             height=THESIS_FRAME_HEIGHT,
         )
 
+    def use(self, classifiers) -> None:
+        """Draw these classifiers (of the same names) from now: the curves computed from the
+        old ones are dropped. The next `show` or `redraw` draws them."""
+        self._classifiers = {c.name: c for c in classifiers}
+        self._drawn = {}
+
     def _data(self, name) -> _Drawn:
         if name not in self._drawn:
             self._drawn[name] = _Drawn(self._classifiers[name])

@@ -11,7 +11,11 @@ every component of the registry (``costwidget/widget/components.py``), in the re
   (``BOX_PLACES``) puts the places top to bottom;
 * ``sync()``: draw from the whole state (skip when nothing it reads changed);
 * ``push_controls()``: show the state's values in its controls (inside ``tx.pushing()``);
-* ``close()``: close every widget it created.
+* ``close()``: close every widget it created;
+* ``drawings_changed()``: ``ctx.drawings`` holds new drawings (per-case costs whose
+  cost-weighted twins move with p(+) and the multipliers, ``state/per_case_costs.py``): drop
+  what was drawn or computed from the old ones, and cancel background work for them. It is
+  called inside the redraw of the move, before the ``sync()`` that draws the new ones.
 
 `Component` gives each a default that does nothing (``close`` closes the widgets the
 component holds), so a component writes only what it has.
@@ -40,6 +44,9 @@ class Component:
 
     def push_controls(self) -> None:
         """Show the state's values in its controls."""
+
+    def drawings_changed(self) -> None:
+        """The drawings were made again: forget what was drawn from the old ones."""
 
     def close(self) -> None:
         """Close every widget it holds (also those not in the layout, e.g. a link)."""

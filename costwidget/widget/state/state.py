@@ -172,20 +172,30 @@ class WidgetState(t.HasTraits):
             )
         return pair
 
+    def _check_per_case(self, **setting) -> None:
+        """Per-case costs whose twins move with p(+) and the multipliers refuse first what they
+        cannot be made at, naming the control (`PerCaseCosts.check_setting`)."""
+        per_case = getattr(self, "per_case", None)
+        if per_case is not None:
+            per_case.check_setting(**setting)
+
     @t.validate("p_pos")
     def _check_p_pos(self, proposal):
+        self._check_per_case(p_pos=proposal["value"])
         value = float(check_probability(proposal["value"], "p_pos"))
         probability_cost(value, self.cost_fn, self.cost_fp)  # refuses an undefined PCF
         return value
 
     @t.validate("cost_fn")
     def _check_cost_fn(self, proposal):
+        self._check_per_case(cost_fn=proposal["value"])
         check_costs(proposal["value"], self.cost_fp)
         probability_cost(self.p_pos, proposal["value"], self.cost_fp)
         return float(proposal["value"])
 
     @t.validate("cost_fp")
     def _check_cost_fp(self, proposal):
+        self._check_per_case(cost_fp=proposal["value"])
         check_costs(self.cost_fn, proposal["value"])
         probability_cost(self.p_pos, self.cost_fn, proposal["value"])
         return float(proposal["value"])
@@ -267,6 +277,7 @@ class WidgetState(t.HasTraits):
 
     def set_costs(self, cost_fn: float, cost_fp: float) -> None:
         """Set both costs at once (one check, one redraw)."""
+        self._check_per_case(cost_fn=cost_fn, cost_fp=cost_fp)
         check_costs(cost_fn, cost_fp)
         probability_cost(self.p_pos, cost_fn, cost_fp)
         with self.hold_trait_notifications():

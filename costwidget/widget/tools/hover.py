@@ -52,12 +52,17 @@ class HoverTool(Component):
 
     def connect(self, layers) -> None:
         """Listen to the hover targets of `ClassifierLayers`."""
-        for d, scatter in zip(self.ctx.drawings, layers.hull_vertices):
-            scatter.on_hover(lambda _m, ev, d=d: self._on_hover(d, int(ev["data"]["index"])))
-        for d, scatter in zip(self.ctx.drawings, layers.segment_hover):
+        # The drawing is looked up at each hover, by position: per-case costs whose twins move
+        # make the drawings again (`drawings_changed`), and a drawing bound here would be old.
+        drawings = self.ctx.drawings
+        for i, scatter in enumerate(layers.hull_vertices):
             scatter.on_hover(
-                lambda _m, ev, d=d: self._on_hover(
-                    d, int(d.segment_vertex[int(ev["data"]["index"])])
+                lambda _m, ev, i=i: self._on_hover(drawings[i], int(ev["data"]["index"]))
+            )
+        for i, scatter in enumerate(layers.segment_hover):
+            scatter.on_hover(
+                lambda _m, ev, i=i: self._on_hover(
+                    drawings[i], int(drawings[i].segment_vertex[int(ev["data"]["index"])])
                 )
             )
 
@@ -97,6 +102,10 @@ class HoverTool(Component):
             return
         s = self.ctx.state
         if s.pcf != self._shown_at or self.vertex[0] not in set(s.visible):
+            self.clear()
+
+    def drawings_changed(self) -> None:
+        if self.vertex is not None:  # its vertex is of an old drawing
             self.clear()
 
     def clear(self) -> None:

@@ -258,6 +258,10 @@ class OperatingPointTool(Component):
         0 (p(+) cannot move PCF(+)) a cost changes instead (`move_to_pcf`). ``w.pcf = x`` uses
         it exactly; a gesture with p(+) rounded to ``digits`` significant digits."""
         s = self.ctx.state
+        per_case = getattr(s, "per_case", None)
+        if per_case is not None and per_case.moves:  # the twins move with p(+): solved on them
+            p = per_case.p_for_pcf(x, digits=digits)
+            return {"p_pos": p, "cost_fn": s.cost_fn, "cost_fp": s.cost_fp}
         u_fn, u_fp = s.cost_units  # per-case costs: the multipliers' per-class costs
         fn0, fp0 = s.cost_fn * u_fn, s.cost_fp * u_fp
         p, fn, fp = move_to_pcf(x, p_pos=s.p_pos, cost_fn=fn0, cost_fp=fp0, digits=digits)
@@ -330,6 +334,9 @@ class OperatingPointTool(Component):
                         setattr(mark, name, value)
         self.best = {d.name: op for d, op in zip(self.ctx.drawings, ops)}
         self._drawn = key
+
+    def drawings_changed(self) -> None:
+        self._drawn = None  # the chosen vertices are the new drawings'
 
     def mark_values(self):
         """``({mark: {trait: value}}, best vertices)`` at the state's operating point, in the

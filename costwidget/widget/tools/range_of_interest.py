@@ -191,6 +191,12 @@ class RangeOfInterest(Component):
             self.thesis.hide()
         self._drawn = key
 
+    def drawings_changed(self) -> None:
+        """The range table and the thesis view read the new drawings' classifiers."""
+        self.classifiers = {d.name: d.clf for d in self.ctx.drawings}
+        self.thesis.use([d.clf for d in self.ctx.drawings])
+        self._drawn = None
+
     def push_controls(self) -> None:
         """State -> the range field and the brush (call inside ``tx.pushing()``)."""
         value = list(self.state.range_of_interest)
