@@ -375,6 +375,9 @@ class ClassifierMeasures:
         grid=512,
         random_state=None,
         interval="basic",
+        cost_fn=1.0,
+        cost_fp=1.0,
+        p_pos=None,
     ) -> pd.DataFrame:
         """Pointwise confidence band on the cost curve (Drummond & Holte (2004), sec. 8).
 
@@ -458,6 +461,16 @@ class ClassifierMeasures:
             ``"bootstrap"``, the percentile band of Drummond & Holte (2004), sec. 8;
             reflected it would cover a binomial rate too rarely (0.685 for a nominal
             0.9 at 20 positives, FNR 0.12, PCF(+) = 1).
+        cost_fn, cost_fp, p_pos : float, float, float or None
+            For a classifier with per-case costs only: the multipliers of each case's
+            ``cost_fn`` and ``cost_fp`` and the deployment prevalence (None: the data's), as
+            in :func:`~costwidget.decide`. Its band is of money per case on its
+            cost-weighted twin's axes: at each PCF(+) the twin's rule re-optimized in every
+            replicate of the cases (each with its four costs and ``sample_weight``), mapped by
+            the original data's affine map (:mod:`costwidget.model.uncertainty.case_bands`);
+            ``attrs["money"]`` turns its NEC into money per case. Bootstrap only, not clipped,
+            and its coverage is said from its own simulation
+            (``benchmarks/coverage_case_band.py``), never the per-class figures above.
 
         Returns
         -------
@@ -500,6 +513,9 @@ class ClassifierMeasures:
             grid=grid,
             random_state=random_state,
             interval=interval,
+            cost_fn=cost_fn,
+            cost_fp=cost_fp,
+            p_pos=p_pos,
         )
 
     # ------------------------------------------------------------------ the thesis's axis

@@ -48,7 +48,6 @@ __all__ = ["PerCaseCosts", "per_case_costs"]
 
 #: State traits whose views are not priced per case, with what the widget says of them.
 _REFUSED = {
-    "show_bands": "bootstrap bands",
     "show_fold_spread": "the fold spread",
     "difference": "the difference view",
     "show_decision_curve": "the decision curve",
