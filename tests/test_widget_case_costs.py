@@ -140,7 +140,7 @@ def test_a_fee_on_caught_positives_pins_the_widget_at_its_multipliers():
 def test_views_not_priced_per_case_are_refused_and_the_state_kept():
     y, amount, scores = _data(6)
     w = cw.CostWidget.from_predictions(y, scores, cost_fn=amount, cost_fp=1.0)
-    shown = {"show_bands": True, "show_fold_spread": True, "show_decision_curve": True}
+    shown = {"show_fold_spread": True, "show_decision_curve": True}
     for trait, value in {**shown, "difference": ["a", "b"]}.items():
         with pytest.raises(ValueError, match="Not shown yet with per-case costs"):
             setattr(w, trait, value)

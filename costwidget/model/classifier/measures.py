@@ -504,19 +504,18 @@ class ClassifierMeasures:
         """
         from ..uncertainty.bands import classifier_band
 
-        return classifier_band(
-            self,
-            level,
-            threshold=threshold,
-            method=method,
-            n_boot=n_boot,
-            grid=grid,
-            random_state=random_state,
-            interval=interval,
-            cost_fn=cost_fn,
-            cost_fp=cost_fp,
-            p_pos=p_pos,
-        )
+        given = dict(threshold=threshold, method=method, n_boot=n_boot, grid=grid)
+        given.update(random_state=random_state, interval=interval)
+        if getattr(self, "case_costs", None) is not None:
+            from ..uncertainty.case_bands import case_band
+
+            return case_band(self, level, cost_fn=cost_fn, cost_fp=cost_fp, p_pos=p_pos, **given)
+        if (cost_fn, cost_fp, p_pos) != (1.0, 1.0, None):
+            raise ValueError(
+                "cost_fn=, cost_fp= and p_pos= of band() are for classifiers with per-case "
+                "costs; the band of per-class costs covers every PCF(+)."
+            )
+        return classifier_band(self, level, **given)
 
     # ------------------------------------------------------------------ the thesis's axis
     def mtmcs(self, fp_cost):

@@ -285,14 +285,8 @@ def classifier_band(
     grid=512,
     random_state=None,
     interval="basic",
-    cost_fn=1.0,
-    cost_fp=1.0,
-    p_pos=None,
 ) -> pd.DataFrame:
     """Implementation of :meth:`Classifier.band`; the parameters and the result are as there.
-
-    A classifier with per-case costs has its band of money per case
-    (:func:`costwidget.model.uncertainty.case_bands.case_band`).
 
     Examples
     --------
@@ -301,27 +295,6 @@ def classifier_band(
     >>> classifier_band(clf, 0.9, grid=3, interval="basic").attrs["interval"]  # a fixed rule
     'score'
     """
-    if getattr(clf, "case_costs", None) is not None:
-        from .case_bands import case_band
-
-        return case_band(
-            clf,
-            level,
-            threshold=threshold,
-            method=method,
-            n_boot=n_boot,
-            grid=grid,
-            random_state=random_state,
-            interval=interval,
-            cost_fn=cost_fn,
-            cost_fp=cost_fp,
-            p_pos=p_pos,
-        )
-    if (cost_fn, cost_fp, p_pos) != (1.0, 1.0, None):
-        raise ValueError(
-            "cost_fn=, cost_fp= and p_pos= of band() are for classifiers with per-case "
-            "costs; the band of per-class costs covers every PCF(+)."
-        )
     level = check_level(level)
     n_boot = check_n_boot(n_boot)
     x = pcf_grid(grid)
