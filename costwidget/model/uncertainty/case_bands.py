@@ -45,6 +45,7 @@ replicate each stratum's cases, in data order, are drawn with replacement
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,6 +59,11 @@ from .bands import check_n_boot, grid_key, pcf_grid, percentile_rows
 from .coverage import coverage_words
 
 __all__ = ["CaseSetting", "case_band", "check_case_resamplable", "stratified_draws"]
+
+#: Up to this many pcf, a replicate's minimum is taken over all its points, not its hull.
+_DIRECT_PCF = 8
+#: Replicates x cases computed at once (a few arrays of this many float64 in memory).
+_BLOCK_CELLS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -108,13 +114,12 @@ class CaseSetting:
         )
 
     def cells(self, m: np.ndarray):
-        """``(FN_b, FP_b, F_b, W_b)`` of a replicate drawing sorted case ``j`` ``m[j]`` times:
-        ``FN_b``, ``FP_b`` at each number of distinct scores flagged (0 first)."""
-        a = m * self.weight
-        g = m * self.gain
-        tp = np.concatenate(([0.0], np.cumsum(np.where(g > 0, g, 0.0))[self.ends - 1]))
-        fp = np.concatenate(([0.0], np.cumsum(np.where(g < 0, -g, 0.0))[self.ends - 1]))
-        return tp[-1] - tp, fp, float(np.sum(m * self.low)), float(np.sum(a))
+        """``(FN_b, FP_b, F_b, W_b)`` of replicates drawing sorted case ``j`` ``m[b, j]``
+        times (one row each): ``FN_b``, ``FP_b`` at each number of distinct scores flagged
+        (0 first), and ``F_b``, ``W_b`` per row."""
+        tp = _cumulative(m * np.maximum(self.gain, 0.0), self.ends)
+        fp = _cumulative(m * np.maximum(-self.gain, 0.0), self.ends)
+        return tp[:, -1:] - tp, fp, m @ self.low, m @ self.weight
 
     def coefficients(self, x: np.ndarray):
         """``(α, β)`` of each pcf (see the module), from the original data's ``P`` and ``N``."""
@@ -122,17 +127,22 @@ class CaseSetting:
         return x * (p + n) / p, (1.0 - x) * (p + n) / n
 
     def values(self, m, x, held, *, envelope=True):
-        """``V_b`` at each pcf, re-optimized (``envelope``, else None) and at the held points
-        ``held`` (indices into the cells, one per pcf, or None): the module's closed form."""
+        """``V_b`` of each row of ``m`` at each pcf, re-optimized (``envelope``, else None)
+        and at the held points ``held`` (indices into the cells, one per pcf, or None): the
+        module's closed form, (rows, len(x)) each."""
         fn, fp, floor_b, w_b = self.cells(m)
         alpha, beta = self.coefficients(x)
+        floor_b, w_b = floor_b[:, None], w_b[:, None]
         env = fixed = None
         if envelope:
-            keep = _hull_points(fn, fp)
-            best = np.min(alpha[:, None] * fn[keep] + beta[:, None] * fp[keep], axis=1)
+            if len(x) <= _DIRECT_PCF:  # a few pcf: every point, at less cost than the hull
+                best = np.stack([np.min(a * fn + b * fp, axis=1) for a, b in zip(alpha, beta)])
+                best = best.T
+            else:  # the hull's vertices hold the minimum
+                best = np.array([_hull_min(f, q, alpha, beta) for f, q in zip(fn, fp)])
             env = self._mapped(best, floor_b, w_b)
         if held is not None:
-            fixed = self._mapped(alpha * fn[held] + beta * fp[held], floor_b, w_b)
+            fixed = self._mapped(alpha * fn[:, held] + beta * fp[:, held], floor_b, w_b)
         return env, fixed
 
     def _mapped(self, errors, floor_b, w_b):
@@ -146,15 +156,24 @@ class CaseSetting:
         return np.searchsorted(-self.desc_scores, -t, side="right")
 
 
-def _hull_points(fn: np.ndarray, fp: np.ndarray) -> np.ndarray:
-    """The points whose ``α·FN + β·FP`` can be least for ``α, β >= 0``: the vertices of the
-    upper hull of the ROC points ``(FP, TP = P_b − FN)`` (repeated points dropped)."""
+def _cumulative(per_case: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Row sums of the first cases up to each distinct score's end, with 0 first."""
+    out = np.zeros((per_case.shape[0], len(ends) + 1))
+    if len(ends) == per_case.shape[1]:  # no tied scores: every case ends a score
+        np.cumsum(per_case, axis=1, out=out[:, 1:])
+    else:
+        out[:, 1:] = np.cumsum(per_case, axis=1)[:, ends - 1]
+    return out
+
+
+def _hull_min(fn: np.ndarray, fp: np.ndarray, alpha, beta) -> np.ndarray:
+    """``min_k α·FN_k + β·FP_k`` at each ``(α, β)``, over the points where it can be least for
+    ``α, β >= 0``: the vertices of the upper hull of the ROC points ``(FP, TP = P_b − FN)``."""
     tp = fn[0] - fn
-    moved = np.concatenate(([True], (np.diff(fp) != 0) | (np.diff(tp) != 0)))
-    idx = np.flatnonzero(moved)
-    if idx.size <= 2:
-        return idx
-    return idx[upper_hull(fp[idx], tp[idx])]
+    keep = np.flatnonzero(np.concatenate(([True], (np.diff(fp) != 0) | (np.diff(tp) != 0))))
+    if keep.size > 2:  # repeated points dropped, as the hull wants
+        keep = keep[upper_hull(fp[keep], tp[keep])]
+    return np.min(alpha[:, None] * fn[keep] + beta[:, None] * fp[keep], axis=1)
 
 
 def stratified_draws(strata: np.ndarray, n_boot: int, rng):
@@ -181,17 +200,21 @@ def _strata(clf) -> np.ndarray:
 
 
 def _replicates(setting, draws, x, held, *, envelope=True):
-    """``(envelope, held)`` values, (B, len(x)) each (or None), of the replicates ``draws``."""
-    env_rows, held_rows = [], []
+    """``(envelope, held)`` values, (B, len(x)) each (or None), of the replicates ``draws``,
+    computed a block of replicates at a time (each case's count in each replicate a row)."""
     n = len(setting.order)
-    for idx in draws:
-        m = np.bincount(np.asarray(idx, dtype=np.intp), minlength=n)[setting.order]
-        env, fixed = setting.values(m.astype(np.float64), x, held, envelope=envelope)
-        env_rows.append(env)
-        held_rows.append(fixed)
+    draws, env_parts, held_parts = iter(draws), [], []
+    while chunk := list(itertools.islice(draws, max(1, _BLOCK_CELLS // n))):
+        flat = (np.arange(len(chunk))[:, None] * n + np.asarray(chunk, dtype=np.intp)).ravel()
+        m = np.bincount(flat, minlength=len(chunk) * n).reshape(len(chunk), n)
+        env, fixed = setting.values(
+            m[:, setting.order].astype(np.float64), x, held, envelope=envelope
+        )
+        env_parts.append(env)
+        held_parts.append(fixed)
     return (
-        np.array(env_rows) if envelope else None,
-        None if held is None else np.array(held_rows),
+        np.concatenate(env_parts) if envelope else None,
+        None if held is None else np.concatenate(held_parts),
     )
 
 
@@ -254,7 +277,7 @@ def case_band(
     setting = CaseSetting.of(clf, m_fn, m_fp, p_pos, totals)
     if kind == "fixed":
         held = np.full(len(x), setting.flagged_at([float(threshold)])[0])
-        nec = setting.values(np.ones(len(setting.order)), x, held, envelope=False)[1]
+        nec = setting.values(np.ones((1, len(setting.order))), x, held, envelope=False)[1][0]
     else:
         held = setting.flagged_at(twin.best(x)["threshold"].to_numpy())
         nec = np.asarray(twin.nec(x), dtype=np.float64)
