@@ -82,6 +82,18 @@ class CaseSetting:
         Per sorted case: ``a_i``, ``a_i·min(f_i, q_i)`` and ``a_i·(q_i − f_i)``.
     totals : tuple of float
         ``(P, N, F, W)`` of the original data.
+
+    Examples
+    --------
+    >>> import numpy as np, costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [.9, .7, .6, .2], cost_fn=[8.0, 0, 2.0, 0],
+    ...                                 cost_fp=1.0, cost_tp=3.0)   # a fee of 3 on a catch
+    >>> s = CaseSetting.of(clf, 1.0, 1.0, None, clf.case_costs.twin(clf)[1])
+    >>> s.totals   # P: the first positive saves 5; N: 1 + 1 + the second positive's 1
+    (5.0, 3.0, 5.0, 4.0)
+    >>> env, held = s.values(np.ones((1, 4)), np.array([5 / 8]), np.array([1]))
+    >>> env.round(4).tolist(), held.round(4).tolist()   # flag only the top case: cost 0
+    ([[0.0]], [[0.0]])
     """
 
     order: np.ndarray
