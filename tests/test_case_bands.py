@@ -262,3 +262,21 @@ def test_costs_summed_by_an_engine_are_refused_naming_from_frame():
     clf = cw.from_duckdb(con.from_df(df), cost_fn="Amount", cost_fp=4.0)["a"]
     with pytest.raises(ValueError, match=r"summed in a database.*from_frame"):
         clf.band(0.9, n_boot=10)
+
+
+@pytest.mark.slow
+def test_the_coverage_benchmark_runs_and_its_truth_holds_on_many_cases():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "coverage_case_band.py"
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    for variant in ("plain", "fee"):
+        # the closed form's best money per case against the cheapest threshold of 2·10^5
+        # drawn cases (heavy-tailed amounts: a loose tolerance)
+        truth = bench.true_best(1.2, variant)
+        assert bench.check_truth(1.2, variant, n=200_000) == pytest.approx(truth, rel=0.03)
+        c = bench.coverage(40, 1.2, variant, samples=2, level=0.9, n_boot=20, seed=0)
+        assert 0.0 <= c <= 1.0
