@@ -3,8 +3,8 @@
 A classifier with per-case costs is drawn as its cost-weighted twin (Fawcett (2006), "ROC
 graphs with instance-varying costs", sec. 3; :mod:`costwidget.model.base.case_costs`). Its
 band is of money per case, drawn on the twin's cost-curve axes, with the replicates' cases
-resampled as the per-class band resamples them (Drummond & Holte (2004), sec. 8; Drummond &
-Holte (2006), sec. 5), each drawn case carrying its four costs and its weight.
+resampled as the per-class band resamples them (stratified by class, Drummond & Holte (2004),
+sec. 8), each drawn case carrying its four costs and its weight.
 
 The closed form. At the setting (``p_pos``, multipliers ``m_fn``, ``m_fp``) case ``i`` has
 the weight ``a_i = w_i·r_i`` (``sample_weight`` times its class's factor for ``p_pos``), the
@@ -31,11 +31,16 @@ the same on every replicate), and its money is mapped by the original's affine m
 
     V_b(x) = (W/W_b·(F_b + min_t [α·FN_b(t) + β·FP_b(t)]) − F) / (P + N).
 
+(Indeed ``(money_x − F/W)·W/(P + N) = (α·FN + β·FP)/(P + N) = x·FN/P + (1 − x)·FP/N``.)
 With every ``m_i = 1`` this is the twin's envelope ``NEC(x)``. The minimum is over the
 vertices of the upper convex hull of the replicate's cost-weighted ROC points, where a linear
 cost with ``α, β >= 0`` has its minimum; the band is pointwise at each pcf of a grid, as the
 per-class one. The held thresholds (``threshold="optimal"``) take ``t`` optimal on the
-original data at each ``x`` in every replicate; a number holds one ``t``.
+original data at each ``x`` in every replicate; a number holds one ``t``. The limits are the
+``k``-th lowest and highest ``V_b`` at each pcf, ``k = ceil(B·(1 − level)/2)``, reflected about
+``NEC(x)`` by default (the basic interval, as the per-class envelope band) and not clipped:
+the trivial rules' money is resampled too, and a fee can make money per case negative. In
+money per case a limit ``V`` reads ``V·(P + N)/W + F/W`` (``attrs["money"]``).
 
 The cases are resampled by class (and fold, where the classifier has folds): in every
 replicate each stratum's cases, in data order, are drawn with replacement
