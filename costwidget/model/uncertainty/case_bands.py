@@ -316,7 +316,7 @@ def case_band(
         lower, upper = 2.0 * nec - upper, 2.0 * nec - lower
     out = pd.DataFrame({"pcf": x, "nec": nec, "lower": lower, "upper": upper})
     return _labelled(
-        out, level, kind, threshold, interval, n_boot, (m_fn, m_fp, p_pos), totals, clf
+        out, level, kind, threshold, interval, reps.shape[0], (m_fn, m_fp, p_pos), totals, clf
     )
 
 
