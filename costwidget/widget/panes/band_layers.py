@@ -36,6 +36,16 @@ def case_band_setting(state):
     without ``sample_weight``, every p(+) (the stratified replicates keep the class totals),
     so only a weighted widget's band follows p(+). Where the twins are pinned, at their
     multipliers, and at p(+) as it moves where that is free (the floor's fees are priced at it).
+
+    Examples
+    --------
+    >>> import numpy as np, costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [.9, .4, .6, .2], cost_fn=[30.0, 0, 5.0, 0],
+    ...                                 cost_fp=2.0, cost_tp=6.0, name="m")
+    >>> w = cw.CostWidget([clf], p_pos=0.4)
+    >>> case_band_setting(w.state), w.per_case.pinned   # a fee: drawn at p(+) 0.4 only
+    ((0.4, 1.0, 1.0), (0.4, 1.0, 1.0))
+    >>> w.close()
     """
     per_case = getattr(state, "per_case", None)
     if per_case is None:
