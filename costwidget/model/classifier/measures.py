@@ -469,8 +469,10 @@ class ClassifierMeasures:
             replicate of the cases (each with its four costs and ``sample_weight``), mapped by
             the original data's affine map (:mod:`costwidget.model.uncertainty.case_bands`);
             ``attrs["money"]`` turns its NEC into money per case. Bootstrap only, not clipped,
-            and its coverage is said from its own simulation
-            (``benchmarks/coverage_case_band.py``), never the per-class figures above.
+            and its coverage is said from its own simulation, never the per-class figures
+            above: the nominal 90 % envelope band covered the best money per case 50–52 % of
+            the time at n = 50, 58–60 % at n = 200 and 58–72 % at n = 1000 (lognormal
+            amounts, with and without a fee; ``benchmarks/coverage_case_band.py``).
 
         Returns
         -------
