@@ -140,9 +140,9 @@ def test_a_fee_on_caught_positives_moves_the_twins_with_the_multipliers():
 def test_views_not_priced_per_case_are_refused_and_the_state_kept():
     y, amount, scores = _data(6)
     w = cw.CostWidget.from_predictions(y, scores, cost_fn=amount, cost_fp=1.0)
-    shown = {"show_bands": True, "show_decision_curve": True}
+    shown = {"show_decision_curve": True}
     for trait, value in shown.items():
-        with pytest.raises(ValueError, match="Not shown yet with per-case costs"):
+        with pytest.raises(ValueError, match="Not shown with per-case costs: the decision curve"):
             setattr(w, trait, value)
         assert not getattr(w, trait)
     # The decision curve's point would be the cost-weighted twins' (pt = 1/2), not the user's.

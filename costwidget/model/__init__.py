@@ -105,6 +105,7 @@ from .kernels.validation import (
 )
 from .uncertainty.band_limits import band_limits_at
 from .uncertainty.bands import scored_arrays
+from .uncertainty.case_bands import check_case_resamplable
 from .uncertainty.folds import fold_spread
 from .uncertainty.honest import honest_cost, honest_winners
 from .uncertainty.paired import check_pair, difference_band, significant_intervals
@@ -139,6 +140,7 @@ FOR_CLIENTS = (
     "p_pos_for_pcf",
     # uncertainty
     "scored_arrays",
+    "check_case_resamplable",
     "band_limits_at",
     "check_pair",
     "fold_spread",

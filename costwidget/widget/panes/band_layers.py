@@ -4,24 +4,70 @@ from __future__ import annotations
 
 from .fill_layer import FillBetweenLayer
 
-__all__ = ["bootstrap_band_layer", "fold_spread_layer"]
+__all__ = ["bootstrap_band_layer", "case_band_setting", "fold_spread_layer"]
 
 
 def bootstrap_band_layer(ctx):
-    """The bootstrap band of each visible classifier's envelope (``show_bands``, ``band_level``)."""
+    """The bootstrap band of each visible classifier's envelope (``show_bands``, ``band_level``).
+
+    With per-case costs the panes draw the cost-weighted twins, and each twin's band is its
+    classifier's band of money per case (:meth:`Classifier.band` with the multipliers and
+    p(+) of :func:`case_band_setting`), on the twin's axes."""
     return FillBetweenLayer(
         ctx,
         slot="bands",
         label="bands",
         enabled="show_bands",
-        request=lambda s: s.band_level,
+        request=lambda s: (s.band_level, case_band_setting(s)),
         # The envelope band (threshold re-optimized in every replicate, Drummond & Holte
         # (2004), sec. 8) as a basic bootstrap interval: the percentile one covers the best
         # achievable cost too rarely, the minimum being biased low (see Classifier.band). A
         # fixed rule (from_confusion) gets its exact percentile band whatever interval= says.
-        compute=lambda clf, level: clf.band(level, interval="basic", random_state=0),
-        check=_check_resamplable,
+        compute=lambda clf, req: _band(ctx, clf, *req),
+        check=lambda clf: _check_resamplable(ctx, clf),
     )
+
+
+def case_band_setting(state):
+    """``(p_pos, m_fn, m_fp)`` a per-case widget's bands are computed at, None for per-class.
+
+    The twins' own setting: where they hold at every multiplier and p(+) (no case changes
+    side) the band's NEC is the same at every multiplier (each side's costs scale as one) and,
+    without ``sample_weight``, every p(+) (the stratified replicates keep the class totals),
+    so only a weighted widget's band follows p(+). Where the twins are pinned, at their
+    multipliers, and at p(+) as it moves where that is free (the floor's fees are priced at it).
+
+    Examples
+    --------
+    >>> import numpy as np, costwidget as cw
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [.9, .4, .6, .2], cost_fn=[30.0, 0, 5.0, 0],
+    ...                                 cost_fp=2.0, cost_tp=6.0, name="m")
+    >>> w = cw.CostWidget([clf], p_pos=0.4)
+    >>> case_band_setting(w.state), w.per_case.pinned   # a fee: drawn at p(+) 0.4 only
+    ((0.4, 1.0, 1.0), (0.4, 1.0, 1.0))
+    >>> w.close()
+    """
+    per_case = getattr(state, "per_case", None)
+    if per_case is None:
+        return None
+    p, m_fn, m_fp = per_case.pinned if per_case.pinned is not None else (None, 1.0, 1.0)
+    weighted = getattr(per_case.given[0].case_costs, "weights", None) is not None
+    if p is None and (per_case.pinned is not None or weighted):
+        p = float(state.p_pos)
+    return p, m_fn, m_fp
+
+
+def _given(per_case, twin):
+    """The classifier with per-case costs drawn as ``twin``."""
+    return next(g for g, t in zip(per_case.given, per_case.twins) if t is twin)
+
+
+def _band(ctx, clf, level, setting):
+    if setting is None:
+        return clf.band(level, interval="basic", random_state=0)
+    p, m_fn, m_fp = setting
+    given = _given(ctx.state.per_case, clf)
+    return given.band(level, interval="basic", random_state=0, cost_fn=m_fn, cost_fp=m_fp, p_pos=p)
 
 
 def fold_spread_layer(ctx):
@@ -76,9 +122,13 @@ def fold_spread_layer(ctx):
     )
 
 
-def _check_resamplable(clf):
-    """Bands resample the cases: refuse at once what cannot be resampled (weights, rates only)."""
-    from ...model import scored_arrays
+def _check_resamplable(ctx, clf):
+    """Bands resample the cases: refuse at once what cannot be resampled (weights, rates only,
+    per-case costs summed by an engine)."""
+    from ...model import check_case_resamplable, scored_arrays
 
-    if clf.sample is not None:
+    per_case = getattr(ctx.state, "per_case", None)
+    if per_case is not None:
+        check_case_resamplable(_given(per_case, clf))
+    elif clf.sample is not None:
         scored_arrays(clf, "bands")

@@ -37,7 +37,10 @@ Costs summed by an engine (``from_duckdb``, ``from_spark``: no single cases to m
 sides) are exact at multipliers 1 only: the multipliers stay there (``pinned``), and where their
 cases change sides p(+) stays too.
 
-The views that do not price each case yet are refused (`_REFUSED`). The honest curves are the
+Bands, the fold spread and the difference view price each case at the state's p(+) and
+multipliers, on the cost pane's axes (:mod:`costwidget.model.uncertainty.case_bands`,
+:mod:`~costwidget.model.uncertainty.case_folds`, `difference_band`); the decision curve has no
+per-case form and is refused (`_REFUSED`). The honest curves are the
 twins' (:func:`~costwidget.honest_cost` at the twins' multipliers and p(+), with the
 classifiers' folds), in the cost pane's NEC; the decision reads them in money per case on new
 data (refused for costs summed in a database, which have no single cases to split). A
@@ -72,10 +75,12 @@ from .component import Component
 
 __all__ = ["PerCaseCosts", "per_case_costs"]
 
-#: State traits whose views are not priced per case, with what the widget says of them.
+#: State traits whose views have no per-case form, with why: the widget says both.
 _REFUSED = {
-    "show_bands": "bootstrap bands",
-    "show_decision_curve": "the decision curve",
+    "show_decision_curve": (
+        "the decision curve (its threshold probability pt prices each class: one cost per "
+        "class, not one per case)"
+    ),
 }
 
 
@@ -206,9 +211,8 @@ class PerCaseCosts(Component):
         for trait, what in _REFUSED.items():
             if getattr(s, trait):
                 raise ValueError(
-                    f"Not shown yet with per-case costs: {what} (it is computed on the "
-                    "cost-weighted cases or per class, not in money per case). Use it on a "
-                    "widget built without per-case costs."
+                    f"Not shown with per-case costs: {what}. Use it on a widget built "
+                    "without per-case costs."
                 )
         if self.pinned is not None:
             now = (s.p_pos, s.cost_fn, s.cost_fp)
