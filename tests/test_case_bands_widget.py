@@ -88,3 +88,27 @@ def test_bands_of_costs_summed_by_an_engine_are_refused_with_the_fix():
         assert "from_frame" in w.errors.widget.value
     finally:
         w.close()
+
+
+def test_a_fee_widgets_bands_follow_a_multiplier_move():
+    # Where cases change sides the twins are made again at every move: the band drawn must be
+    # the one priced at the new multipliers, never the old setting's.
+    y, amount, scores = _data(3)
+    clfs = [
+        cw.Classifier.from_scores(y, s, name=name, cost_fn=amount, cost_fp=12.0, cost_tp=12.0)
+        for name, s in scores.items()
+    ]
+    w = cw.CostWidget(clfs, p_pos=0.3)
+    try:
+        w.show_bands = True
+        w.wait(timeout=300)
+        w.cost_fn = 2.0
+        w.wait(timeout=300)
+        drawn = _drawn(w)
+        for clf in w.classifiers:
+            band = clf.band(w.band_level, random_state=0, cost_fn=2.0, p_pos=0.3)
+            x, (lower, upper) = drawn[clf.name]
+            np.testing.assert_array_equal(lower, band["lower"])
+            np.testing.assert_array_equal(upper, band["upper"])
+    finally:
+        w.close()

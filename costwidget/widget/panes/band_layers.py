@@ -34,8 +34,9 @@ def case_band_setting(state):
     The twins' own setting: where they hold at every multiplier and p(+) (no case changes
     side) the band's NEC is the same at every multiplier (each side's costs scale as one) and,
     without ``sample_weight``, every p(+) (the stratified replicates keep the class totals),
-    so only a weighted widget's band follows p(+). Where the twins are pinned, at their
-    multipliers, and at p(+) as it moves where that is free (the floor's fees are priced at it).
+    so only a weighted widget's band follows p(+). Where cases change sides (``moves``), the
+    setting the twins are drawn at, which follows every move. Where the twins are pinned (costs
+    summed by an engine), at their multipliers, and at p(+) as it moves where that is free.
 
     Examples
     --------
@@ -43,13 +44,19 @@ def case_band_setting(state):
     >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [.9, .4, .6, .2], cost_fn=[30.0, 0, 5.0, 0],
     ...                                 cost_fp=2.0, cost_tp=6.0, name="m")
     >>> w = cw.CostWidget([clf], p_pos=0.4)
-    >>> case_band_setting(w.state), w.per_case.pinned   # a fee: drawn at p(+) 0.4 only
-    ((0.4, 1.0, 1.0), (0.4, 1.0, 1.0))
+    >>> case_band_setting(w.state)   # a fee: the twins' setting
+    (0.4, 1.0, 1.0)
+    >>> w.cost_fn = 1.5
+    >>> case_band_setting(w.state)
+    (0.4, 1.5, 1.0)
     >>> w.close()
     """
     per_case = getattr(state, "per_case", None)
     if per_case is None:
         return None
+    if per_case.moves:  # the twins follow every move: the band is priced where they are drawn
+        p, m_fn, m_fp = per_case.drawn_at
+        return (float(state.p_pos) if p is None else p), m_fn, m_fp
     p, m_fn, m_fp = per_case.pinned if per_case.pinned is not None else (None, 1.0, 1.0)
     weighted = getattr(per_case.given[0].case_costs, "weights", None) is not None
     if p is None and (per_case.pinned is not None or weighted):
