@@ -249,13 +249,15 @@ PER_CASE_REFUSED_LIMIT = (
 
 def _one_sided_words() -> dict:
     """The model's refusal of multipliers and a p(+) that leave one side of the cost-weighted
-    ROC without weight (a multiplier 0, p(+) 0 or 1), by the side that has none."""
-    from ..model.base.case_costs import _refuse_one_side
+    ROC without weight (a multiplier 0, p(+) 0 or 1), by the side that has none: what
+    `cost_weighted` says of a multiplier 0."""
+    from ..model import Classifier, cost_weighted
 
+    clf = Classifier.from_scores([1, 0], [1.0, 0.0], cost_fn=1.0, cost_fp=1.0)
     words = {}
-    for side, totals in (("flagged", (0.0, 1.0)), ("passed", (1.0, 0.0))):
+    for side, multipliers in (("flagged", (0.0, 1.0)), ("passed", (1.0, 0.0))):
         try:
-            _refuse_one_side(*totals)
+            cost_weighted(clf, *multipliers)
         except ValueError as exc:
             words[side] = str(exc)
     return words
