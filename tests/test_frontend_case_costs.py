@@ -20,6 +20,7 @@ cases change sides are not mirrored: the page refuses a limit, and those widgets
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import shutil
@@ -343,3 +344,59 @@ def test_the_live_link_hands_a_limit_to_the_kernel(cases):
     finally:
         w.constraint = "none"
     assert link.attached
+
+
+# ------------------------------------------------------------------------------ the page's glue
+MOVES = ROOT / "js" / "test" / "page_moves_runner.mjs"
+
+
+def test_the_exported_page_moves_to_the_kernels_words():
+    """An exported page's glue (bindPage, no kernel) over the widget's own embedded models: a
+    user's moves of the multipliers, p(+) and the ratio slider show the kernel's headline, PCF(+)
+    label and readout for the same moves; a limit is refused in the page's banner, saying why,
+    and the state kept."""
+    from ipywidgets.embed import dependency_state
+
+    clfs = case_data(7, weighted=True)
+    w = cw.CostWidget(clfs)
+    try:
+        spec = page_spec(w)
+        state = dependency_state(w.widget, drop_defaults=False)
+        models = {mid: state[mid]["state"] for mid in spec["roles"].values() if mid in state}
+        moves = [
+            ("cost_fn", 3.5),
+            ("cost_fp", 0.25),
+            ("p_pos", 0.12),
+            ("log_ratio", 40.0),
+            ("p_pos_value", 0.61),
+        ]
+        request = {"spec": spec, "models": models, "moves": [*moves, ("constraint", "workforce")]}
+        proc = subprocess.run(
+            [NODE, str(MOVES)],
+            input=json.dumps(request, allow_nan=False),
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        shown = json.loads(proc.stdout)
+        for (role, value), page in zip(moves, shown):
+            if role == "log_ratio":  # the slider's ratio, kept to 3 significant digits
+                w.cost_fn, w.cost_fp = page["state"]["cost_fn"], page["state"]["cost_fp"]
+            else:
+                setattr(w, {"p_pos_value": "p_pos"}.get(role, role), value)
+            assert (w.p_pos, w.cost_fn, w.cost_fp) == (
+                page["state"]["p_pos"],
+                page["state"]["cost_fn"],
+                page["state"]["cost_fp"],
+            ), role
+            assert page["headline"] == headline_html(w.headline.text), role
+            assert page["pcf"] == w.operating_tool.pcf.value, role
+            assert page["readout"] == w.readout_view.widget.value, role
+        refused = shown[-1]
+        assert refused["state"]["constraint"] == "none"
+        assert refused["headline"] == shown[-2]["headline"]
+        assert page_contract()["PER_CASE_REFUSED_LIMIT"] in html.unescape(refused["banner"])
+    finally:
+        w.close()
