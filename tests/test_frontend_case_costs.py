@@ -400,3 +400,51 @@ def test_the_exported_page_moves_to_the_kernels_words():
         assert page_contract()["PER_CASE_REFUSED_LIMIT"] in html.unescape(refused["banner"])
     finally:
         w.close()
+
+
+def test_the_cost_on_new_data_agrees(cases):
+    """With the honest curves on screen (the twins' NEC on new data, one curve at every
+    multiplier) the page chooses on them and says the money on new data, as the kernel."""
+    widgets, _, _ = cases
+    w, clfs, spec = widgets[0]
+    curves = {c.name: cw.honest_cost(c, random_state=0) for c in clfs}
+    honest = {n: {"pcf": c["pcf"].tolist(), "nec": c["nec"].tolist()} for n, c in curves.items()}
+    rng = np.random.default_rng(3)
+    states = []
+    for k in range(30):
+        visible = [c.name for c in clfs] if k % 3 else [clfs[0].name, clfs[2].name]
+        states.append(
+            {
+                "p_pos": float(rng.uniform(0.01, 0.99)),
+                "cost_fn": float(10 ** rng.uniform(-2, 2)),
+                "cost_fp": float(10 ** rng.uniform(-2, 2)),
+                "visible": visible,
+                "honest": {n: honest[n] for n in visible},
+                "constraint": "none",
+                "group": 0,
+                "colors": dict(w.colors),
+            }
+        )
+    group = {**spec["payload"], "per_case": spec["per_case"]}
+    answer = ask_node(
+        {
+            "task": "per_case",
+            "module": None,
+            "input": {"contract": page_contract(), "groups": [group], "states": states},
+        }
+    )
+    fresh = 0
+    for s, js in zip(states, answer["states"]):
+        shown = [c for c in clfs if c.name in s["visible"]]
+        d = decide(
+            shown,
+            p_pos=s["p_pos"],
+            cost_fn=s["cost_fn"],
+            cost_fp=s["cost_fp"],
+            honest={n: curves[n] for n in s["visible"]},
+        )
+        assert js["decision"]["on_new_data"] == d.on_new_data, s
+        assert js["decision"]["chosen"] == d.chosen, s
+        assert js["headline"] == w.per_case.headline(d), s
+        fresh += d.on_new_data
+    assert fresh >= 20
