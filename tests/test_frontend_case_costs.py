@@ -448,3 +448,26 @@ def test_the_cost_on_new_data_agrees(cases):
         assert js["headline"] == w.per_case.headline(d), s
         fresh += d.on_new_data
     assert fresh >= 20
+
+
+def test_pages_the_page_cannot_mirror_are_static():
+    """Under a limit, and for cases that change sides, the exported page recomputes nothing (no
+    front-end spec: its controls are disabled and its note says it is static)."""
+    w = cw.CostWidget(case_data(9, weighted=False))
+    fee = cw.Classifier.from_scores(
+        [1, 0, 1, 0, 1, 0],
+        [0.9, 0.2, 0.6, 0.4, 0.3, 0.5],
+        cost_fn=5.0,
+        cost_fp=1.0,
+        cost_tp=1.0,
+        name="fee",
+    )
+    wf = cw.CostWidget([fee])
+    try:
+        assert 'id="costwidget-frontend">{"per_case": {"units": ' in w.to_html()
+        w.constraint = "neyman_pearson"
+        assert 'id="costwidget-frontend"' not in w.to_html()
+        assert 'id="costwidget-frontend"' not in wf.to_html()
+    finally:
+        w.close()
+        wf.close()

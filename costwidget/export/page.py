@@ -88,6 +88,7 @@ NEEDS_PYTHON = "needs Python, so it stays as exported (this page has no kernel b
 _DISABLED_TITLES = """
 (function () {
   var why = __WHY__;
+  var kept = __KEPT__;  // a reason of its own (per-case costs: a limit counts cases) stays
   var fix = function () {
     var boxes = document.querySelectorAll(".costwidget .widget-inline-hbox");
     Array.prototype.forEach.call(boxes, function (box) {
@@ -97,7 +98,9 @@ _DISABLED_TITLES = """
       var name = label ? label.textContent.trim() : "";
       var text = /\\w/.test(name) ? name + ": " + why : why;
       [control, label].forEach(function (el) {
-        if (el && el.title.indexOf(why) < 0) { el.title = text; }
+        if (el && el.title.indexOf(why) < 0 && !(kept && el.title.indexOf(kept) >= 0)) {
+          el.title = text;
+        }
       });
     });
   };
@@ -303,6 +306,17 @@ greyed out, as are those that need Python (bands, the decision curve, the differ
 threshold choice, the classifiers shown, the range of interest)."""
 
 
+def _disabled_titles(frontend) -> str:
+    """The script that titles each disabled control with why it is disabled; a per-case page's
+    limit controls keep their own reason (the contract's, in the page's spec)."""
+    kept = None
+    if frontend is not None and frontend.get("per_case"):
+        kept = frontend["contract"]["PER_CASE_REFUSED_LIMIT"]
+    return _DISABLED_TITLES.replace("__WHY__", json_for_script(NEEDS_PYTHON)).replace(
+        "__KEPT__", json_for_script(kept)
+    )
+
+
 def _page_note(frontend) -> str:
     """What the page recomputes, in words."""
     if frontend is None:
@@ -415,7 +429,7 @@ the same classifiers back to it (copy the JSON below, or read the
 </section>
 </main>
 {render}
-<script>{_DISABLED_TITLES.replace("__WHY__", json_for_script(NEEDS_PYTHON))}</script>
+<script>{_disabled_titles(frontend)}</script>
 {"" if frontend is None else _bind_script(frontend)}
 </body>
 </html>
