@@ -471,3 +471,17 @@ def test_pages_the_page_cannot_mirror_are_static():
     finally:
         w.close()
         wf.close()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_hulls_case_counts_are_the_kernels_to_the_last_bit(weighted):
+    """The rates the page prints are `counted_rates`, the kernel's, at every hull vertex."""
+    from costwidget.model import cost_weighted, counted_rates
+    from costwidget.widget.output.frontend_payload import hull_counted_rates
+
+    for clf in case_data(11, weighted):
+        twin = cost_weighted(clf)[0]
+        got = hull_counted_rates(twin, clf)
+        want = [counted_rates(clf, float(t)) for t in twin.hull["threshold"]]
+        assert got["hull_counted_fpr"].tolist() == [f for f, _ in want]
+        assert got["hull_counted_tpr"].tolist() == [t for _, t in want]

@@ -71,7 +71,7 @@ from ...frontend.contract import (
     THRESHOLD_DIGITS,
     THRESHOLD_RELATIVE_BOUND,
 )
-from ...model import Classifier, counted_rates, next_lower_scores
+from ...model import Classifier, next_lower_scores
 from .single_varints import decode_single, encode_single
 
 __all__ = [
@@ -174,8 +174,8 @@ def classifier_arrays(clf: Classifier) -> dict[str, np.ndarray]:
 def hull_counted_rates(twin: Classifier, given: Classifier) -> dict[str, np.ndarray]:
     """``{"hull_counted_fpr", "hull_counted_tpr"}`` of a cost-weighted ``twin``: at each of its
     hull vertices, the FPR and TPR of "flag when score >= the vertex's threshold" counted on the
-    cases of ``given`` (`counted_rates`, which the kernel's headline prints); NaN at a vertex
-    without a threshold.
+    cases of ``given`` (`counted_rates`, which the kernel's headline prints), to the last bit;
+    NaN at a vertex without a threshold.
 
     Examples
     --------
@@ -188,16 +188,32 @@ def hull_counted_rates(twin: Classifier, given: Classifier) -> dict[str, np.ndar
     >>> r["hull_counted_fpr"].tolist(), r["hull_counted_tpr"].tolist()
     ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0])
     """
-    fpr, tpr = [], []
-    for threshold in twin.hull["threshold"].to_numpy():
-        rates = None if np.isnan(threshold) else counted_rates(given, float(threshold))
-        f, t = (np.nan, np.nan) if rates is None else rates
-        fpr.append(f)
-        tpr.append(t)
-    return {
-        "hull_counted_fpr": np.asarray(fpr, dtype=_DTYPE),
-        "hull_counted_tpr": np.asarray(tpr, dtype=_DTYPE),
-    }
+    cc = given.case_costs
+    scores = np.asarray(given.sample.scores, dtype=np.float64)
+    thresholds = twin.hull["threshold"].to_numpy()
+    out = {}
+    for key, side in (("hull_counted_fpr", ~cc.is_pos), ("hull_counted_tpr", cc.is_pos)):
+        weights = None if cc.weights is None else np.asarray(cc.weights, float)[side]
+        out[key] = _counted_side(scores[side], weights, thresholds)
+    return out
+
+
+def _counted_side(scores, weights, thresholds) -> np.ndarray:
+    """The share of one class's cases scored >= each threshold, as `counted_rates` sums it:
+    ``(w * (scores >= t)).sum() / w.sum()`` over the class's cases in their order (the same
+    products in the same order, so the same pairwise sum). Without weights the sums are counts,
+    exact, found by a binary search."""
+    rates = np.full(len(thresholds), np.nan)
+    known = ~np.isnan(thresholds)
+    if weights is None:
+        total = float(len(scores))
+        below = np.searchsorted(np.sort(scores), thresholds[known], side="left")
+        sums = (len(scores) - below).astype(np.float64)
+    else:
+        total = float(weights.sum())
+        sums = np.array([float((weights * (scores >= t)).sum()) for t in thresholds[known]])
+    rates[known] = sums / total if total > 0 else 0.0
+    return np.ascontiguousarray(rates, dtype=_DTYPE)
 
 
 def _named(classifiers):
