@@ -29,18 +29,23 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "tests" / "artifacts"
 
 DATA = """\
 import numpy as np
+import pandas as pd
 import costwidget as cw
 rng = np.random.default_rng(45)
 n = 800
 y = (rng.random(n) < 0.3).astype(int)
 amount = 20.0 * (1.0 + rng.pareto(1.1, n))
-s1 = rng.normal(size=n) + y * (1.0 + 0.3 * np.log(amount))
-s2 = np.round(rng.normal(size=n) + 0.8 * y, 1)
-kw = dict(cost_fn=np.where(y == 1, amount, 0.0), cost_fp=np.where(y == 0, 3.0 + 0.05 * amount, 0.0))
-clfs = [cw.Classifier.from_scores(y, s1, name="gbm <b>", **kw),
-        cw.Classifier.from_scores(y, s2, name="rules", **kw)]
+scores = {"gbm <b>": rng.normal(size=n) + y * (1.0 + 0.3 * np.log(amount)),
+          "rules": np.round(rng.normal(size=n) + 0.8 * y, 1)}
+df = pd.concat([pd.DataFrame({"label": y, "score": s, "model": name,
+                              "<i>Amount</i>": np.where(y == 1, amount, 0.0),
+                              "review": np.where(y == 0, 3.0 + 0.05 * amount, 0.0)})
+                for name, s in scores.items()])
+w = cw.CostWidget.from_frame(df, cost_fn="<i>Amount</i>", cost_fp="review")
 """
-BUILD = DATA + "w = cw.CostWidget(clfs)\nw.widget\n"
+BUILD = DATA + "w.widget\n"
+#: The multiplier's label: the column's name, shown as text (never as markup).
+LABEL = "× <i>Amount</i> (false negative)"
 
 # `$LIVE`: the widget's live link in the page (widget_dom.with_live).
 _HEADLINE = r"""() => {
@@ -115,8 +120,8 @@ def test_a_multiplier_moves_the_live_headline_to_the_kernels_words(live_page):
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     scope: dict = {}
-    exec(DATA, scope)  # the notebook's data, built here too
-    w = scope["cw"].CostWidget(scope["clfs"])
+    exec(DATA, scope)  # the notebook's widget, built here too
+    w = scope["w"]
     path = tmp_path_factory.mktemp("case_page") / "page.html"
     w.to_html(path)
     yield w, path
@@ -146,6 +151,16 @@ def test_a_multiplier_moves_the_exported_headline_to_the_kernels_words(browser, 
             ".map((e) => e.getAttribute('title'))"
         )
         assert any(PER_CASE_REFUSED_LIMIT in t for t in titles), titles
+        # The column's name is the multiplier's label, as text.
+        labels = page.evaluate(
+            "() => Array.from(document.querySelectorAll('.costwidget .widget-label'))"
+            ".map((e) => e.textContent)"
+        )
+        assert LABEL in [t.strip() for t in labels], labels
+        assert (
+            page.evaluate("() => document.querySelectorAll('.costwidget .widget-label i').length")
+            == 0
+        )
         assert not errors and not refused
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "case_costs_page.png"))
