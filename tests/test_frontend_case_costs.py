@@ -369,6 +369,7 @@ def test_the_exported_page_moves_to_the_kernels_words():
             ("p_pos", 0.12),
             ("log_ratio", 40.0),
             ("p_pos_value", 0.61),
+            ("handle", 0.372),  # a drag in the cost pane: PCF(+) of the multiplied costs
         ]
         request = {"spec": spec, "models": models, "moves": [*moves, ("constraint", "workforce")]}
         proc = subprocess.run(
@@ -384,6 +385,8 @@ def test_the_exported_page_moves_to_the_kernels_words():
         for (role, value), page in zip(moves, shown):
             if role == "log_ratio":  # the slider's ratio, kept to 3 significant digits
                 w.cost_fn, w.cost_fp = page["state"]["cost_fn"], page["state"]["cost_fp"]
+            elif role == "handle":
+                w._tx.apply("drag in cost pane", w.operating_tool.set_pcf, value)
             else:
                 setattr(w, {"p_pos_value": "p_pos"}.get(role, role), value)
             assert (w.p_pos, w.cost_fn, w.cost_fp) == (

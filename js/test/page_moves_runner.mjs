@@ -39,6 +39,7 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 const out = [];
 for (const [role, value] of input.moves) {
   if (role === "constraint") m(role).set("index", input.spec.options.constraint.indexOf(value));
+  else if (role === "handle") m(role).set("x", [value]); // a drag of the handle ends there
   else m(role).set("value", value);
   await tick();
   out.push({ headline: m("headline").get("value"), pcf: m("pcf").get("value"),
