@@ -1655,9 +1655,12 @@ export function perCaseDecision(classifiers, state, perCase, known = {}) {
 function perCaseSetting(classifiers, state, perCase) {
   const { PER_CASE_REFUSED_LIMIT, PER_CASE_ONE_SIDED } = contract();
   if ((state.constraint ?? "none") !== "none") throw new RangeError(PER_CASE_REFUSED_LIMIT);
-  // model/base/case_costs.py checked_roc_weights: each side of the twins needs weight.
-  if (!(state.cost_fn > 0 && state.p_pos > 0)) throw new RangeError(PER_CASE_ONE_SIDED.flagged);
-  if (!(state.cost_fp > 0 && state.p_pos < 1)) throw new RangeError(PER_CASE_ONE_SIDED.passed);
+  // model/base/case_costs.py checked_roc_weights: each side of the twins needs weight (decide
+  // weighs the twins of the shown classifiers only: with none shown there is nothing to weigh).
+  if (visibleMask(classifiers, state.visible).some((v) => v)) {
+    if (!(state.cost_fn > 0 && state.p_pos > 0)) throw new RangeError(PER_CASE_ONE_SIDED.flagged);
+    if (!(state.cost_fp > 0 && state.p_pos < 1)) throw new RangeError(PER_CASE_ONE_SIDED.passed);
+  }
   const twin = perClassState(state, perCase);
   const money = { offset: perCase.floor, given: [state.p_pos, state.cost_fn, state.cost_fp],
     counted: countedRates(classifiers) };
