@@ -53,6 +53,12 @@ _HEADLINE = r"""() => {
   return live ? live.models.get(live.roles.headline).get('value') : '';
 }"""
 _STATE = "() => ({...$LIVE.page.state})"
+# The exported page's headline model, by the id its spec gives the role.
+_PAGE_HEADLINE = r"""async () => {
+  const spec = JSON.parse(document.getElementById('costwidget-frontend').textContent);
+  const models = await window.costwidgetModels;
+  return models.find((x) => x.model_id === spec.roles.headline).get('value');
+}"""
 
 
 def _kernel(page) -> dict:
@@ -130,7 +136,7 @@ def exported(tmp_path_factory):
 
 def test_a_multiplier_moves_the_exported_headline_to_the_kernels_words(browser, exported):
     w, path = exported
-    for page, errors, refused in offline_page(browser, path):
+    with offline_page(browser, path) as (page, errors, refused):
         before = page.inner_text(".costwidget-headline")
         field = page.locator(".costwidget .costwidget-cost-fn input").first
         field.fill("7.5")
@@ -142,8 +148,10 @@ def test_a_multiplier_moves_the_exported_headline_to_the_kernels_words(browser, 
             timeout=30_000,
         )
         w.cost_fn = 7.5
-        html = page.evaluate("() => document.querySelector('.costwidget-headline').innerHTML")
+        # The headline's model, found by its id in the page's spec (never by position).
+        html = page.evaluate(_PAGE_HEADLINE)
         assert html == headline_html(w.headline.text)
+        assert "counted in cases" in page.inner_text(".costwidget-headline")
         assert "counted in cases" in w.headline.text
         # The limit's controls need the kernel (a limit counts cases): disabled, saying why.
         titles = page.evaluate(
