@@ -22,7 +22,11 @@ from costwidget.frontend import contract
 ROOT = Path(__file__).resolve().parents[1]
 JS_SRC = ROOT / "js" / "src"
 PACKAGE = ROOT / "costwidget"
-PARITY = [ROOT / "js" / "test" / "parity_runner.mjs", ROOT / "tests" / "test_frontend_parity.py"]
+PARITY = [
+    ROOT / "js" / "test" / "parity_runner.mjs",
+    ROOT / "tests" / "test_frontend_parity.py",
+    ROOT / "tests" / "test_frontend_case_costs.py",
+]
 
 
 def _js_sources() -> dict[str, str]:

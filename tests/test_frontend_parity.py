@@ -1005,7 +1005,10 @@ def test_payload_is_binary_and_round_trips():
     header, buffers = pack_classifiers([clf, conf])
     assert all(isinstance(b, bytes) for b in buffers)
     # from_roc has no counts: float64 arrays; from_confusion's single candidates: one varint buffer
-    assert len(buffers) == 2 * len(PAYLOAD_ARRAYS) - len(SINGLE_ARRAYS) + 1
+    # (the hull's rates counted in cases are sent for per-case costs only)
+    sent = [a for a in PAYLOAD_ARRAYS if not a.startswith("hull_counted_")]
+    assert len(sent) == len(PAYLOAD_ARRAYS) - 2
+    assert len(buffers) == 2 * len(sent) - len(SINGLE_ARRAYS) + 1
     assert "single" not in header["classifiers"][0] and "single" in header["classifiers"][1]
     text = json.dumps(header, allow_nan=False)  # the header holds no floats
     assert "inf" not in text.lower() and len(text) < 2000

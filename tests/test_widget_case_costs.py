@@ -168,8 +168,9 @@ def test_snapshot_restore_and_export_carry_the_per_case_costs():
         "PCF(+) of the cost-weighted cases",
     ]
     page = w.to_html()
-    # The page recomputes nothing (its JS prices each class): no front-end spec to bind.
-    assert 'id="costwidget-frontend"' not in page
+    # No case changes side: the page mirrors the multipliers, with their units in its spec
+    # (tests/test_frontend_case_costs.py holds its numbers equal to the kernel's).
+    assert 'id="costwidget-frontend">{"per_case": {"units": ' in page
     plain = cw.CostWidget.from_predictions(y, scores).to_html()
     assert 'id="costwidget-frontend"' in plain  # (the check sees a live page when there is one)
     assert "× cost_fn per case (false negative) = 2" in page

@@ -88,6 +88,7 @@ NEEDS_PYTHON = "needs Python, so it stays as exported (this page has no kernel b
 _DISABLED_TITLES = """
 (function () {
   var why = __WHY__;
+  var kept = __KEPT__;  // a reason of its own (per-case costs: a limit counts cases) stays
   var fix = function () {
     var boxes = document.querySelectorAll(".costwidget .widget-inline-hbox");
     Array.prototype.forEach.call(boxes, function (box) {
@@ -97,7 +98,9 @@ _DISABLED_TITLES = """
       var name = label ? label.textContent.trim() : "";
       var text = /\\w/.test(name) ? name + ": " + why : why;
       [control, label].forEach(function (el) {
-        if (el && el.title.indexOf(why) < 0) { el.title = text; }
+        if (el && el.title.indexOf(why) < 0 && !(kept && el.title.indexOf(kept) >= 0)) {
+          el.title = text;
+        }
       });
     });
   };
@@ -293,6 +296,32 @@ classifiers shown, the range of interest) need Python: what they draw stays as e
 tables the page does not recompute say so in their title. Every number it recomputes is exact,
 but for a constraint's best single threshold: computed from thresholds kept to
 6 significant digits, within 5·10⁻⁶ relative, and shown exactly as the exact one."""
+_NOTE_PER_CASE = """Interactive with no Python behind it: the cases carry their own costs, and
+p(+) and the two multipliers recompute the operating point, its marks, the headline (money per
+case, the rates counted in cases, the savings) and the readout in the page, as the kernel does
+(the same choice, threshold and words; the money to rounding, as the kernel sums the
+cost-weighted cases again at each setting). A
+limit counts the cases at every threshold, which the page does not hold: its controls are
+greyed out, as are those that need Python (bands, the decision curve, the difference,
+threshold choice, the classifiers shown, the range of interest)."""
+
+
+def _disabled_titles(frontend) -> str:
+    """The script that titles each disabled control with why it is disabled; a per-case page's
+    limit controls keep their own reason (the contract's, in the page's spec)."""
+    kept = None
+    if frontend is not None and frontend.get("per_case"):
+        kept = frontend["contract"]["PER_CASE_REFUSED_LIMIT"]
+    return _DISABLED_TITLES.replace("__WHY__", json_for_script(NEEDS_PYTHON)).replace(
+        "__KEPT__", json_for_script(kept)
+    )
+
+
+def _page_note(frontend) -> str:
+    """What the page recomputes, in words."""
+    if frontend is None:
+        return _NOTE_STATIC
+    return _NOTE_PER_CASE if frontend.get("per_case") else _NOTE_INTERACTIVE
 
 
 #: Kept as they are in a module's data: URL (letters and digits always are).
@@ -375,7 +404,7 @@ def standalone_page(
 <body>
 <h1>{html.escape(title)}</h1>
 <p class="caption">{"" if frontend is None else "As exported: "}{html.escape(caption)}</p>
-<p class="note costwidget-page-note">{_NOTE_STATIC if frontend is None else _NOTE_INTERACTIVE} Made with
+<p class="note costwidget-page-note">{_page_note(frontend)} Made with
 {html.escape(generator)}{when}.</p>
 <main>
 <section id="costwidget-view">
@@ -400,7 +429,7 @@ the same classifiers back to it (copy the JSON below, or read the
 </section>
 </main>
 {render}
-<script>{_DISABLED_TITLES.replace("__WHY__", json_for_script(NEEDS_PYTHON))}</script>
+<script>{_disabled_titles(frontend)}</script>
 {"" if frontend is None else _bind_script(frontend)}
 </body>
 </html>

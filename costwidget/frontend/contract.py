@@ -14,6 +14,35 @@ mirrors, operation for operation), and `GLUE` every other export of ``js/src`` (
 binding the page's models). ``tests/test_frontend_mirror.py`` fails when a JS export is in
 neither, when a mirror row has no parity case, or when either side of a row has no caller
 outside the tests.
+
+Per-case costs (:mod:`costwidget.widget.state.per_case_costs`). The page mirrors a widget whose
+cases carry their own costs exactly where no case changes side as the multipliers and p(+)
+move and the costs are given case by case (`mirrors_per_case`: ``multiplier_units`` is not
+None and the costs are not summed by an engine). Its classifiers are then the cost-weighted
+twins, whose ROC is the same at every multiplier and p(+), sent once with each hull vertex's
+FPR and TPR counted on the cases (``hull_counted_fpr``/``hull_counted_tpr``); the page is told
+the units ``(u_fn, u_fp)`` (the classes' mean costs) and the floor ``F / W`` of money per case
+(``spec["per_case"]``, `costwidget.widget.output.page_spec.per_case_spec`), and recomputes on
+every move of p(+) and the two multipliers (`PER_CASE_MIRRORED`): PCF(+) at ``C(-|+) =
+m_fn·u_fn``, ``C(+|-) = m_fp·u_fp`` (as ``state.pcf``), the twins' marks, the decision (which
+classifier, which threshold), its money per case (NEC times ``p·C(-|+) + (1 - p)·C(+|-)``,
+plus the floor), the headline with the rates counted in cases and the savings against the best
+trivial rule (`per_case_savings`, `savings_words`), and the readout. The kernel decides on twins
+it weighs again from the cases at each multiplier and p(+), summed in another order: its
+money per case equals the page's to rounding (within 1e-12 of ``p·C(-|+) + (1 - p)·C(+|-)``,
+or 1e-10 relative), not to the last bit, while the choice, the threshold, PCF(+) and the words
+are the same (``tests/test_frontend_case_costs.py``). The page does
+not say the runner-up's band for these widgets.
+
+A Neyman-Pearson or workforce limit counts the cases at every threshold
+(:mod:`costwidget.model.decisions.case_limits`), which the page does not hold: under a limit
+the live page hands the decision to the kernel (`FrontendLink.attached` is False meanwhile, so
+the kernel draws every mark and table) and draws nothing itself; an exported page disables the
+limit's controls (`PER_CASE_KERNEL_ROLES`, with `PER_CASE_REFUSED_LIMIT` as their tooltip) and
+is exported static when a limit is on. Widgets whose cases change sides (a ``cost_tp`` on
+positives, a ``cost_tn`` on negatives, a negative error cost, fees) and costs summed by an
+engine keep no live link: the kernel draws everything, and an exported page is static, with its
+note.
 """
 
 from __future__ import annotations
@@ -21,7 +50,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..model import CONSTRAINTS
+from ..model import CONSTRAINTS, multiplier_units
 from ..widget.state.state import traits_for
 
 __all__ = [
@@ -47,6 +76,12 @@ __all__ = [
     "CAPACITY_LABEL",
     "UNKNOWN_COLOR",
     "BEST_ROW_STYLE",
+    "PER_CASE_NOTE",
+    "PER_CASE_REFUSED_LIMIT",
+    "PER_CASE_KERNEL_ROLES",
+    "PER_CASE_ONE_SIDED",
+    "PER_CASE_MIRRORED",
+    "mirrors_per_case",
     "MIRROR",
     "GLUE",
     "page_contract",
@@ -69,10 +104,13 @@ PAYLOAD_ARRAYS = (
     "single_tpr",
     "scalars",
     "hull_next_score",
+    "hull_counted_fpr",
+    "hull_counted_tpr",
 )
 #: Those of PAYLOAD_ARRAYS the front end decodes only when the header names them (Python always
-#: sends them; a payload made by hand in a node test may lack them).
-PAYLOAD_OPTIONAL_ARRAYS = ("hull_next_score",)
+#: sends ``hull_next_score``; a payload made by hand in a node test may lack it), and the hull
+#: vertices' rates counted on the cases, sent for per-case costs only.
+PAYLOAD_OPTIONAL_ARRAYS = ("hull_next_score", "hull_counted_fpr", "hull_counted_tpr")
 #: The arrays that may instead travel as one varint buffer
 #: (`costwidget.widget.output.single_varints.encode_single`).
 SINGLE_ARRAYS = ("single_threshold", "single_fpr", "single_tpr")
@@ -193,6 +231,79 @@ UNKNOWN_COLOR = "#999999"
 #: dark theme recolour it.
 BEST_ROW_STYLE = "background:var(--cw-best-bg,#eee);color:var(--cw-best-fg,#000);font-weight:bold"
 
+# ------------------------------------------------------------------------------------ per-case costs
+#: The readout's note for per-case costs (the kernel's table and the page's).
+PER_CASE_NOTE = (
+    "Highlighted: the lowest expected cost (none when several tie). Costs per case: expected "
+    "cost per case is money, every outcome counted, each case's costs times the multipliers; "
+    "the rates and the normalized expected cost are of the cost-weighted cases. The same "
+    "numbers are in <code>w.readout</code>."
+)
+#: Why the page does not decide under a limit with per-case costs (the refusal and the tooltip
+#: of the limit's controls in an exported page).
+PER_CASE_REFUSED_LIMIT = (
+    "with per-case costs a limit counts the cases at every threshold, which this page does "
+    "not hold: the kernel decides under a limit (an exported page has none)"
+)
+
+
+def _one_sided_words() -> dict:
+    """The model's refusal of multipliers and a p(+) that leave one side of the cost-weighted
+    ROC without weight (a multiplier 0, p(+) 0 or 1), by the side that has none: what
+    `cost_weighted` says of a multiplier 0."""
+    from ..model import Classifier, cost_weighted
+
+    clf = Classifier.from_scores([1, 0], [1.0, 0.0], cost_fn=1.0, cost_fp=1.0)
+    words = {}
+    for side, multipliers in (("flagged", (0.0, 1.0)), ("passed", (1.0, 0.0))):
+        try:
+            cost_weighted(clf, *multipliers)
+        except ValueError as exc:
+            words[side] = str(exc)
+    return words
+
+
+#: Where no case changes side, a multiplier 0 (or p(+) 0, 1) leaves no case cheaper flagged
+#: ("flagged": m_fn or p(+) is 0) or none cheaper passed ("passed": m_fp is 0 or p(+) 1): the
+#: kernel refuses the move, and so does the page, in the model's words.
+PER_CASE_ONE_SIDED = _one_sided_words()
+#: The controls of a limit: the kernel's with per-case costs (disabled in an exported page).
+PER_CASE_KERNEL_ROLES = ("constraint", "max_fpr", "capacity", "capacity_unit", "n_pos", "n_neg")
+#: What the page recomputes for a per-case widget it mirrors, on moves of p(+) and the two
+#: multipliers (the module's docstring).
+PER_CASE_MIRRORED = (
+    "pcf",
+    "marks",
+    "decision",
+    "money per case",
+    "headline",
+    "savings",
+    "counted rates",
+    "readout",
+)
+
+
+def mirrors_per_case(classifiers) -> bool:
+    """Whether the page mirrors a widget over these classifiers with per-case costs: no case
+    changes side as the multipliers and p(+) move (`multiplier_units`), and the costs are given
+    case by case (not summed by an engine). False for per-class classifiers.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> a = cw.Classifier.from_scores([1, 0, 1, 0], [.9, .2, .6, .4], cost_fn=[10.0, 0, 30.0, 0],
+    ...                               cost_fp=2.0)
+    >>> fee = cw.Classifier.from_scores([1, 0], [.9, .2], cost_fn=5.0, cost_fp=1.0, cost_tp=1.0)
+    >>> mirrors_per_case([a]), mirrors_per_case([fee])
+    (True, False)
+    """
+    first = classifiers[0] if classifiers else None
+    cc = getattr(first, "case_costs", None)
+    if cc is None or not hasattr(cc, "tp"):
+        return False
+    return all(multiplier_units(c) is not None for c in classifiers)
+
+
 # ------------------------------------------------------------------------------------ the mirror
 #: Every function the front end computes again: JS export -> the Python function it mirrors
 #: (``module:qualified name``), operation for operation, so that both give the same doubles and
@@ -231,6 +342,10 @@ MIRROR = {
     "populationFor": "costwidget.model.decisions.operating:population_for",
     "capacityToCases": "costwidget.model.decisions.operating:capacity_to_cases",
     "capacityFromCases": "costwidget.model.decisions.operating:capacity_from_cases",
+    # operating_point.mjs, per-case costs
+    "perCaseDecision": "costwidget.widget.state.per_case_costs:PerCaseCosts.headline",
+    "perCaseSavings": "costwidget.model.decisions.per_case:per_case_savings",
+    "savingsWords": "costwidget.model.decisions.decision_words:savings_words",
 }
 #: Every other export of js/src: reading what Python sent, drawing, binding the page's models,
 #: and Python's own formatting, none of which has a Python twin to keep equal.
@@ -246,6 +361,7 @@ GLUE = (
     "formatPy",
     "jsonable",
     "escapeHtml",
+    "perCaseView",
     # page_bind.mjs
     "bindPage",
     "installTypedRefusals",
@@ -271,6 +387,7 @@ def page_contract() -> dict:
     """
     facts = {name: globals()[name] for name in __all__ if name not in ("MIRROR", "GLUE")}
     facts.pop("page_contract")
+    facts.pop("mirrors_per_case")
     return json.loads(json.dumps(facts))
 
 

@@ -64,6 +64,8 @@ export async function bindLive(model, getModel) {
     colors: model.get("colors"),
     options: model.get("options"),
     payload: { header: model.get("payload_header"), buffers: model.get("payload_buffers") },
+    // Per-case costs: the units and floor of money per case (page_spec.py per_case_spec).
+    per_case: model.get("per_case") ?? null,
   };
   let seq = 0;
   // Sequence numbers count from 0 in each front end (a reloaded page, another tab, the same

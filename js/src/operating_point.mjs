@@ -29,7 +29,8 @@ const CONTRACT_KEYS = ["PAYLOAD_FORMAT", "PAYLOAD_VERSION", "PAYLOAD_ARRAYS", "P
   "READOUT_COLUMNS", "HONEST_COLUMNS", "CONSTRAINT_COLUMNS", "TEXT_COLUMNS",
   // read by page_bind.mjs
   "CONTROL_ROLES", "OWNED_ROLES", "RATIO_DECADES", "RATIO_STEP", "GESTURE_DIGITS", "CAPACITY_LABEL",
-  "UNKNOWN_COLOR", "BEST_ROW_STYLE"];
+  "UNKNOWN_COLOR", "BEST_ROW_STYLE", "PER_CASE_NOTE", "PER_CASE_REFUSED_LIMIT",
+  "PER_CASE_ONE_SIDED"];
 
 /**
  * Take the contract Python sent (costwidget.frontend.contract.page_contract). A spec without
@@ -301,6 +302,9 @@ export function makeClassifier(name, a) {
       threshold: f64(a.hull_threshold), fpr: f64(a.hull_fpr), tpr: f64(a.hull_tpr),
       // Not every caller has it (tests build classifiers directly): unknown is NaN.
       nextScore: a.hull_next_score ? f64(a.hull_next_score) : new Float64Array(a.hull_threshold.length).fill(NaN),
+      // Per-case costs: each vertex's FPR and TPR counted on the cases (frontend_payload.py).
+      countedFpr: a.hull_counted_fpr ? f64(a.hull_counted_fpr) : null,
+      countedTpr: a.hull_counted_tpr ? f64(a.hull_counted_tpr) : null,
     },
     segments,
     single,
@@ -878,14 +882,14 @@ function table(rows, colors, columns, bestBy, caption, note, cssClass, highlight
  * @param {Object<string, string>} colors  classifier name -> CSS colour
  * @returns {string}
  */
-export function readoutHtml(rows, colors, highlight = undefined) {
+export function readoutHtml(rows, colors, highlight = undefined, note = null) {
   if (!rows.length) return "<i>No classifier shown.</i>";
   const { READOUT_COLUMNS, HONEST_COLUMNS } = contract();
   const columns = rows.some(([, r]) => "nec_honest" in r)
     ? READOUT_COLUMNS.concat(HONEST_COLUMNS) : READOUT_COLUMNS;
   return table(rows, colors, columns, "expected_cost",
     "<b>At the operating point</b> (each classifier at its best threshold)",
-    "Highlighted: the lowest expected cost (none when several tie). Expected cost " +
+    note || "Highlighted: the lowest expected cost (none when several tie). Expected cost " +
     "per case is in the units " +
     "of the costs C(−|+) and C(+|−); the same numbers are in <code>w.readout</code>.",
     "costwidget-readout", highlight);
@@ -1185,10 +1189,10 @@ function pointWords(threshold, fpr, tpr) {
   return atWords(threshold);
 }
 
-/** model/decisions/decision_words.py _rule_words. */
-function ruleWords(rule) {
+/** model/decisions/decision_words.py _rule_words; `rates`: the [fpr, tpr] printed (`ratesOf`). */
+function ruleWords(rule, rates = [rule.fpr, rule.tpr]) {
   if (!rule.randomized) {
-    const words = pointWords(rule.threshold, rule.fpr, rule.tpr);
+    const words = pointWords(rule.threshold, rates[0], rates[1]);
     return words === null ? "" : ` ${words}`;
   }
   const low = atWords(rule.threshold_low) ?? "at one ROC point";
@@ -1197,12 +1201,13 @@ function ruleWords(rule) {
 }
 
 /** model/decisions/decision_words.py _moved_words: what a binding limit changed. */
-function movedWords(limit, chosen, free, delta) {
+function movedWords(limit, chosen, free, delta, counted = null) {
   const cost = `+${readable(delta)} per case`;
   if (free === null) return `${limit} binds: ${cost}`;
   if (free.name !== chosen.name) return `${limit} moves the choice from ${free.name} to ${chosen.name}: ${cost}`;
   const b = free.best;
-  let was = pointWords(b.threshold, b.fpr, b.tpr) ?? "its optimum";
+  const rates = (counted === null ? null : counted(free.name, b.threshold)) ?? [b.fpr, b.tpr];
+  let was = pointWords(b.threshold, rates[0], rates[1]) ?? "its optimum";
   if (was.startsWith("at ")) was = was.slice(3);
   return `${limit} moves the rule of ${chosen.name} from ${was}: ${cost}`;
 }
@@ -1250,11 +1255,32 @@ function bandWords(band, chosen, scale) {
 }
 
 /**
+ * model/decisions/decision_words.py _rates: the rule's [fpr, tpr] to print and how to say them.
+ * `counted` (per-case costs): (name, threshold) -> [fpr, tpr] counted on the cases, or null.
+ */
+function ratesOf(c, counted) {
+  const rule = c.rule;
+  if (counted === null) return [[rule.fpr, rule.tpr], ""];
+  let rates;
+  if (rule.randomized) {
+    const low = counted(c.name, rule.threshold_low);
+    const high = counted(c.name, rule.threshold_high);
+    const q = rule.prob_low;
+    rates = low == null ? null : [q * low[0] + (1 - q) * high[0], q * low[1] + (1 - q) * high[1]];
+  } else {
+    rates = counted(c.name, rule.threshold);
+  }
+  if (rates == null) return [[rule.fpr, rule.tpr], ", cost-weighted"];
+  return [rates, ", counted in cases"];
+}
+
+/**
  * model/decisions/decision_words.py headline: the main sentence, then short qualifiers after the
  * first "; ". `costs`: each name's cost per case on the decision's scale; `free`: [part or null,
- * cost], the decision without the limit.
+ * cost], the decision without the limit; `counted`: per-case costs' rates counted in cases
+ * (`ratesOf`), null for per-class costs.
  */
-function decisionHeadline(d, costs, band = null, scale = 1.0, free = null) {
+function decisionHeadline(d, costs, band = null, scale = 1.0, free = null, counted = null) {
   const parts = d.classifiers;
   if (!parts.length) return "No classifier shown.";
   if (d.pcf === 0) return "Flag no case: 0 per case (at PCF(+) = 0 only false positives cost)";
@@ -1270,11 +1296,12 @@ function decisionHeadline(d, costs, band = null, scale = 1.0, free = null) {
   }
   const c = parts.find((p) => p.name === lowest[0]);
   const rule = c.rule;
+  const [[fpr, tpr], unit] = ratesOf(c, counted);
   const fresh = d.on_new_data;
   const lead = d.binding ? "Under the constraint, deploy" : "Deploy";
-  let text = `${lead} ${c.name}${ruleWords(rule)}: ${readable(cost)} per case` +
-    `${fresh ? " on new data" : ""} (FPR ${percentText(rule.fpr)} %, TPR ${percentText(rule.tpr)} %` +
-    `${fresh ? " on this data" : ""})`;
+  let text = `${lead} ${c.name}${ruleWords(rule, [fpr, tpr])}: ${readable(cost)} per case` +
+    `${fresh ? " on new data" : ""} (FPR ${percentText(fpr)} %, TPR ${percentText(tpr)} %` +
+    `${unit}${fresh ? " on this data" : ""})`;
   if (d.runner_up !== null) {
     text += `; next best ${d.runner_up}, +${readable(costs.get(d.runner_up) - cost)}`;
     if (fresh) text += " on new data";
@@ -1283,7 +1310,8 @@ function decisionHeadline(d, costs, band = null, scale = 1.0, free = null) {
   if (d.constraint !== "none") {
     const limit = d.constraint === "neyman_pearson" ? `the FPR limit ${percentText(d.max_fpr)} %`
       : `the capacity of ${readable(d.capacity)} cases`;
-    text += d.binding ? `; ${movedWords(limit, c, free[0], cost - free[1])}` : `; ${limit} does not bind`;
+    text += d.binding ? `; ${movedWords(limit, c, free[0], cost - free[1], counted)}`
+      : `; ${limit} does not bind`;
   }
   return text;
 }
@@ -1350,10 +1378,14 @@ function checkedConstraint(state) {
  * its JSON form. The shown classifiers are those of `state.visible`.
  * @param {Array<Classifier>} classifiers
  * @param {object} state  p_pos, cost_fn, cost_fp, constraint, max_fpr, capacity, n_pos, n_neg, visible
- * @param {{best?: Array, constrained?: Array, runnerUpBand?: object}} [known]  look-ups already
- *   made (index-aligned); runnerUpBand: the kernel's RunnerUpBand.to_dict(), said when it fits
+ * @param {{best?: Array, constrained?: Array, runnerUpBand?: object, money?: object}} [known]
+ *   look-ups already made (index-aligned); runnerUpBand: the kernel's RunnerUpBand.to_dict(),
+ *   said when it fits; money (per-case costs, `perCaseDecision`): {offset, given, counted}, as
+ *   model/decisions/per_case.py CostSetting turns the twins' costs into money per case
  */
 export function decisionOf(classifiers, state, known = {}) {
+  const money = known.money ?? null;
+  const offset = money ? money.offset : 0.0;
   const [constraint, limits] = checkedConstraint(state);
   const pcf = probabilityCost(state.p_pos, state.cost_fn, state.cost_fp);
   const costs = { p_pos: state.p_pos, cost_fn: state.cost_fn, cost_fp: state.cost_fp };
@@ -1370,7 +1402,11 @@ export function decisionOf(classifiers, state, known = {}) {
     else if (constraint === "workforce") {
       cp = workforce(clf, limits.capacity, limits.n_pos ?? undefined, limits.n_neg ?? undefined);
     }
-    const { rule, lower } = decisionRuleOf(clf, op, cp, pcf, costs);
+    const made = decisionRuleOf(clf, op, cp, pcf, costs);
+    const lower = made.lower;
+    // CostSetting.money: the rule's cost in money per case, at the operating point as given.
+    const rule = money ? { ...made.rule, expected_cost: made.rule.expected_cost + offset,
+      p_pos: money.given[0], cost_fn: money.given[1], cost_fp: money.given[2] } : made.rule;
     // The optimum as deployed (the readout's threshold): the rule itself without a limit.
     const free = cp ? decisionRuleOf(clf, op, null, pcf, costs).rule : rule;
     const deployedBest = { ...op, threshold: free.threshold };
@@ -1382,9 +1418,9 @@ export function decisionOf(classifiers, state, known = {}) {
       shown_high: thresholdText(rule.threshold_high),
       shown_low: thresholdText(rule.threshold_low),
     });
-    rows.push([clf.name, decisionRow(clf, deployedBest, cp ? rule : null, scale)]);
+    rows.push([clf.name, moneyRow(decisionRow(clf, deployedBest, cp ? rule : null, scale), money)]);
   });
-  withHonest(parts, rows, state.honest, shown, classifiers, pcf, scale);
+  withHonest(parts, rows, state.honest, shown, classifiers, pcf, scale, offset);
   const fresh = onNewData(parts, rows);
   const column = fresh ? "expected_cost_honest"
     : (constraint === "none" ? "expected_cost" : "constrained_expected_cost");
@@ -1416,9 +1452,25 @@ export function decisionOf(classifiers, state, known = {}) {
     runner_up: runner,
     on_new_data: fresh,
   };
-  d.headline = decisionHeadline(d, costsOf, band, scale, free) +
-    (fresh ? "" : honestWords(rule, scale, pcf, constraint));
+  d.headline = decisionHeadline(d, costsOf, band, scale, free, money ? money.counted : null) +
+    (fresh ? "" : honestWords(rule, scale, pcf, constraint, offset));
+  if (money) {
+    // CostSetting.decision: the operating point as the user gave it; the decision curve's point
+    // was made on the twins, not at the user's costs.
+    [d.p_pos, d.cost_fn, d.cost_fp] = money.given;
+    d.decision_curve = null;
+  }
   return d;
+}
+
+/** model/decisions/per_case.py CostSetting.money_row: a row's expected costs in money per case. */
+function moneyRow(row, money) {
+  if (!money) return row;
+  const out = { ...row };
+  for (const key of ["expected_cost", "constrained_expected_cost", "expected_cost_honest"]) {
+    if (key in out) out[key] = out[key] + money.offset;
+  }
+  return out;
 }
 
 /**
@@ -1440,7 +1492,7 @@ function honestAt(curve, x, left = false) {
 }
 
 /** model/decisions/decide.py _with_honest: the honest curves' cost at pcf in rules and rows. */
-function withHonest(parts, rows, honest, shown, classifiers, pcf, scale) {
+function withHonest(parts, rows, honest, shown, classifiers, pcf, scale, offset = 0.0) {
   if (!honest) return;
   const names = classifiers.filter((_, i) => shown[i]).map((c) => c.name)
     .filter((n) => honest[n]);
@@ -1451,17 +1503,17 @@ function withHonest(parts, rows, honest, shown, classifiers, pcf, scale) {
   }
   for (const row of rows) {
     const v = nec.has(row[0]) ? nec.get(row[0]) : NaN;
-    row[1] = { ...row[1], nec_honest: v, expected_cost_honest: v * scale };
+    row[1] = { ...row[1], nec_honest: v, expected_cost_honest: v * scale + offset };
   }
 }
 
 /** model/decisions/decide.py _honest_words: the chosen rule's cost on new data. */
-function honestWords(rule, scale, pcf, constraint) {
+function honestWords(rule, scale, pcf, constraint, offset = 0.0) {
   if (!rule || rule.nec_honest === undefined || Number.isNaN(rule.nec_honest) || rule.binding) {
     return "";
   }
   if (pcf === 0 || (pcf === 1 && constraint === "none")) return "";  // "Flag no/every case"
-  return `; on new data ${readable(rule.nec_honest * scale)} per case`;
+  return `; on new data ${readable(rule.nec_honest * scale + offset)} per case`;
 }
 
 /** The fields of a constrained point the decision keeps (model/decisions/decide.py _CP_FIELDS). */
@@ -1492,13 +1544,14 @@ export function jsonable(value) {
  * @param {{colors?: Object<string, string>, runnerUpBand?: object}} [options]  runnerUpBand: the
  *   kernel's band of the runner-up (decisionOf says it when it is of this state)
  */
-export function computeView(classifiers, state, { colors = {}, runnerUpBand = null } = {}) {
+export function computeView(classifiers, state, { colors = {}, runnerUpBand = null, decide = null,
+  note = null } = {}) {
   const operating = operatingMarks(classifiers, state);
   // The one answer: the readout's rows, the headline, the highlighted row, the winner's dot and
   // the constraint's marks all come from it (as widget/state/decision.py's Decision in the kernel).
   const paperPoints = shownConstrained(classifiers, state);
-  const decision = decisionOf(classifiers, state, { best: operating.best, constrained: paperPoints,
-    runnerUpBand });
+  const decision = (decide ?? decisionOf)(classifiers, state, { best: operating.best,
+    constrained: paperPoints, runnerUpBand });
   operating.winnerDot = winnerDot(classifiers, decision, colors);
   const constraint = constraintMarks(classifiers, state, decision, paperPoints);
   const rows = decision.rows;
@@ -1511,12 +1564,129 @@ export function computeView(classifiers, state, { colors = {}, runnerUpBand = nu
     constraint,
     readout: {
       rows,
-      html: constrained ? readoutHtml(rows, colors) : readoutHtml(rows, colors, decision.chosen),
+      html: constrained ? readoutHtml(rows, colors, undefined, note)
+        : readoutHtml(rows, colors, decision.chosen, note),
       constraintHtml: constraintHtml(rows, colors, constraintDescription(state),
         constrained ? decision.chosen : undefined),
     },
     pcfLabel: pcfLabel(operating.pcf, state.cost_fn, state.cost_fp),
   };
+}
+
+// ------------------------------------------------------------------------------------ per-case costs
+//
+// A widget whose cases carry their own costs, where no case changes side as the multipliers and
+// p(+) move (costwidget/widget/state/per_case_costs.py; the contract's PER_CASE_MIRRORED): its
+// classifiers are the cost-weighted twins, whose ROC is the same at every multiplier and p(+),
+// and the state's cost_fn/cost_fp are multipliers of the classes' mean costs `units`. Then the
+// twins' decision is the per-class one at C(-|+) = m_fn·u_fn, C(+|-) = m_fp·u_fp, and its costs
+// plus the floor F/W are money per case (model/decisions/per_case.py multiplier_units). Every
+// constant comes from Python (`spec.per_case`, frontend/contract.py per_case_spec).
+
+/** widget/state/state.py _derive_pcf: the per-class state of the multipliers (its PCF(+) is the
+ * kernel's state.pcf, operation for operation). */
+function perClassState(state, perCase) {
+  const [uFn, uFp] = perCase.units;
+  return { ...state, cost_fn: state.cost_fn * uFn, cost_fp: state.cost_fp * uFp };
+}
+
+/** model/decisions/per_case.py counted_rates, read off the hull's case counts (the payload's
+ * hull_counted_fpr/tpr, made by counted_rates at each hull vertex): a deployed threshold selects
+ * the cases of its vertex. null where none is known. */
+function countedRates(classifiers) {
+  const byName = new Map(classifiers.map((c) => [c.name, c]));
+  return (name, threshold) => {
+    const clf = byName.get(name);
+    if (!clf || !clf.hull.countedFpr) return null;
+    const h = clf.hull;
+    for (let i = 0; i < h.threshold.length; i++) {
+      if (h.threshold[i] === threshold || deployedThreshold(h.threshold[i], h.nextScore[i]) === threshold) {
+        return [h.countedFpr[i], h.countedTpr[i]];
+      }
+    }
+    return null;
+  };
+}
+
+/**
+ * model/decisions/per_case.py per_case_savings where no case changes side: flagging every case
+ * costs (1 − p)·m_fp·u_fp per case beyond the floor, flagging none p·m_fn·u_fn.
+ * @returns {{cost: number, trivial: string, trivial_cost: number, savings: number}}
+ */
+export function perCaseSavings(perCase, cost, pPos, mFn, mFp) {
+  const [uFn, uFp] = perCase.units;
+  const every = (1.0 - pPos) * (mFp * uFp) + perCase.floor;
+  const none = pPos * (mFn * uFn) + perCase.floor;
+  const [trivial, trivialCost] = every <= none ? ["flagging every case", every] : ["flagging no case", none];
+  let saved = trivialCost !== 0 ? 1.0 - cost / trivialCost : NaN;
+  // math.isclose(cost, trivial, rel_tol=1e-12): the rule is the trivial one, summed in another order
+  if (Math.abs(cost - trivialCost) <= 1e-12 * Math.max(Math.abs(cost), Math.abs(trivialCost))) saved = 0.0;
+  return { cost, trivial, trivial_cost: trivialCost, savings: saved };
+}
+
+/** model/decisions/decision_words.py savings_words: the headline's last qualifier. */
+export function savingsWords(s) {
+  let saved;
+  if (Number.isNaN(s.savings)) saved = "the trivial rules cost nothing";
+  else if (s.savings < 0) {
+    saved = `costs ${percentText(-s.savings)} % more than ${s.trivial} (${readable(s.trivial_cost)} per case)`;
+  } else {
+    saved = `saves ${percentText(s.savings)} % against ${s.trivial} (${readable(s.trivial_cost)} per case)`;
+  }
+  return `; ${saved}`;
+}
+
+/**
+ * widget/state/per_case_costs.py PerCaseCosts.headline of decide(): the decision of a per-case
+ * widget at its multipliers and p(+), in money per case, its headline with the rates counted in
+ * cases and the savings against the best trivial rule. A limit counts cases at every threshold,
+ * which the page does not hold: refused (the kernel decides under a limit).
+ * @param {Array<Classifier>} classifiers  the twins (with hull case counts)
+ * @param {object} state  the widget's state (cost_fn, cost_fp: the multipliers)
+ * @param {{units: number[], floor: number}} perCase  spec.per_case
+ */
+export function perCaseDecision(classifiers, state, perCase, known = {}) {
+  const { money, twin } = perCaseSetting(classifiers, state, perCase);
+  const d = decisionOf(classifiers, twin, { ...known, money });
+  d.headline += perCaseSavingsWords(d, perCase);
+  return d;
+}
+
+function perCaseSetting(classifiers, state, perCase) {
+  const { PER_CASE_REFUSED_LIMIT, PER_CASE_ONE_SIDED } = contract();
+  if ((state.constraint ?? "none") !== "none") throw new RangeError(PER_CASE_REFUSED_LIMIT);
+  // model/base/case_costs.py checked_roc_weights: each side of the twins needs weight (decide
+  // weighs the twins of the shown classifiers only: with none shown there is nothing to weigh).
+  if (visibleMask(classifiers, state.visible).some((v) => v)) {
+    if (!(state.cost_fn > 0 && state.p_pos > 0)) throw new RangeError(PER_CASE_ONE_SIDED.flagged);
+    if (!(state.cost_fp > 0 && state.p_pos < 1)) throw new RangeError(PER_CASE_ONE_SIDED.passed);
+  }
+  const twin = perClassState(state, perCase);
+  const money = { offset: perCase.floor, given: [state.p_pos, state.cost_fn, state.cost_fp],
+    counted: countedRates(classifiers) };
+  return { money, twin };
+}
+
+/** widget/state/per_case_costs.py PerCaseCosts.savings and headline: "" when nothing is chosen. */
+function perCaseSavingsWords(d, perCase) {
+  if (d.rule === null) return "";
+  let cost = d.rule.expected_cost;
+  if (d.on_new_data) cost = new Map(d.rows).get(d.chosen).expected_cost_honest;
+  return savingsWords(perCaseSavings(perCase, cost, d.p_pos, d.cost_fn, d.cost_fp));
+}
+
+/**
+ * `computeView` of a per-case widget (`perCaseDecision`): the twins' marks at the per-class
+ * costs of the multipliers, the readout in money per case with the per-case note, the headline
+ * with its savings.
+ */
+export function perCaseView(classifiers, state, perCase, { colors = {} } = {}) {
+  const twin = perClassState(state, perCase);
+  // The runner-up's band is of the kernel's twins (its PCF(+) summed from the cases): not said.
+  const decide = (c, _twin, known) => perCaseDecision(c, state, perCase, { ...known, runnerUpBand: null });
+  const view = computeView(classifiers, twin, { colors, decide, note: contract().PER_CASE_NOTE });
+  view.pcfLabel = pcfLabel(view.operating.pcf, state.cost_fn, state.cost_fp);
+  return view;
 }
 
 // ------------------------------------------------------------------------------------ Python's format()

@@ -213,6 +213,14 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
     OP.useContract(spec.contract);
   const live = bindOptions.live || null;
   const classifiers = OP.decodePayload(spec.payload.header, spec.payload.buffers);
+  // Per-case costs (spec.per_case: the units and floor, frontend/contract.py): the classifiers
+  // are the cost-weighted twins and cost_fn/cost_fp the multipliers. Under a limit the decision
+  // counts cases the page does not hold: live, the kernel draws it (FrontendLink.attached is
+  // false meanwhile) and the page draws nothing; in an exported page the limit's controls are
+  // disabled (page_limits.py), and a limit is refused.
+  const perCase = spec.per_case ?? null;
+  const units = perCase ? perCase.units : [1.0, 1.0];
+  const kernelDecides = (s) => perCase !== null && live !== null && s.constraint !== "none";
   const n = classifiers.length;
   const m = {};
   for (const [role, id] of Object.entries(spec.roles)) m[role] = modelOf(id);
@@ -253,7 +261,9 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
   };
 
   function draw() {
-    const view = OP.computeView(classifiers, state, { colors: spec.colors, runnerUpBand });
+    if (kernelDecides(state)) return null;
+    const view = perCase ? OP.perCaseView(classifiers, state, perCase, { colors: spec.colors })
+      : OP.computeView(classifiers, state, { colors: spec.colors, runnerUpBand });
     const op = view.operating;
     const con = view.constraint;
     // x and y in one set(): a view redrawn between them would join old x with new y.
@@ -284,6 +294,7 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
   }
 
   function pushControls() {
+    if (kernelDecides(state)) return; // the kernel writes the controls meanwhile
     pushing = true;
     try {
       const s = state;
@@ -320,7 +331,9 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
       if (!same) m.log_ratio.set("value", shown);
       m.log_ratio.set({ min: lo, max: hi });
       setHtml("ratio_text", `= ${OP.formatRatio(s.cost_fn, s.cost_fp)}`);
-      setHtml("pcf", OP.pcfLabel(OP.probabilityCost(s.p_pos, s.cost_fn, s.cost_fp), s.cost_fn, s.cost_fp));
+      // state.py _derive_pcf: per-case multipliers times their units.
+      const pcf = OP.probabilityCost(s.p_pos, s.cost_fn * units[0], s.cost_fp * units[1]);
+      setHtml("pcf", OP.pcfLabel(pcf, s.cost_fn, s.cost_fp));
       setValue("constraint", s.constraint);
       m.neyman_pearson_layout.set("display", s.constraint === "neyman_pearson" ? null : "none");
       m.workforce_layout.set("display", s.constraint === "workforce" ? null : "none");
@@ -395,11 +408,14 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
   };
   // A click or a drag in the cost pane (operating_point.py set_pcf): PCF(+) on the 0.001 grid,
   // then p(+) to 3 significant digits with the costs kept (a cost moves only where one is 0).
+  // Per-case costs (operating_point.py for_pcf): PCF(+) is of the multipliers times their units;
+  // a cost that moves is turned back into a multiplier.
   const gesture = (x) => apply((s) => {
-    const [p, fn, fp] = moveToPcf(snapPcf(x), s.p_pos, s.cost_fn, s.cost_fp, GESTURE_DIGITS,
+    const [fn0, fp0] = [s.cost_fn * units[0], s.cost_fp * units[1]];
+    const [p, fn, fp] = moveToPcf(snapPcf(x), s.p_pos, fn0, fp0, GESTURE_DIGITS,
       OP.roundSignificant);
     OP.probabilityCost(p, fn, fp);
-    [s.cost_fn, s.cost_fp] = [fn, fp];
+    [s.cost_fn, s.cost_fp] = [fn === fn0 ? s.cost_fn : fn / units[0], fp === fp0 ? s.cost_fp : fp / units[1]];
     setP(s, p);
   });
   const moves = {

@@ -6,9 +6,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { CONTRACT, REQUIRED_ARRAYS } from "./contract.mjs";
-import { installArrowKeys, steppedValue } from "../src/live_link.mjs";
+import { bindLive, installArrowKeys, steppedValue } from "../src/live_link.mjs";
 import { installTypedRefusals } from "../src/page_bind.mjs";
-import { kernelSet, model, setup, tick } from "./stand_in.mjs";
+import { kernelSet, model, setup, standIns, tick } from "./stand_in.mjs";
 
 test("bound: attached is saved, and the controls the glue set are saved to the kernel", async () => {
   const { link, models } = await setup();
@@ -207,4 +207,29 @@ test("the kernel's honest curves reach the page's decision (issue 32), and a mov
   kernelSet(link, { kernel_state: { state: { ...bound.page.state, honest: {} },
     acks: { [link.get("frontend_state").session]: 1 }, attached: true } });
   assert.doesNotMatch(models.headline.get("value"), /new data/);
+});
+
+test("per-case costs: the multipliers' units make PCF(+); under a limit the kernel draws and the page only sends", async () => {
+  const { link, models } = standIns();
+  // from_confusion(7, 3, 3, 7) as the twin of per-case costs with units 4 (misses) and 1.
+  link.set("per_case", { units: [4.0, 1.0], floor: 0.0 });
+  const bound = await bindLive(link, async (id) => models[id.slice(3)]);
+  // PCF(+) at multipliers 1: 0.5·4 / (0.5·4 + 0.5·1) = 0.8, the multiplied costs, not 1 and 1.
+  assert.deepEqual(Array.from(models.operating_line.get("x")), [0.8, 0.8]);
+  assert.match(models.pcf.get("value"), /0\.8\b/);
+  const drawn = models.headline.get("value");
+  assert.match(drawn, /per case/);
+  models.constraint.set("index", CONTRACT.CONSTRAINTS.indexOf("neyman_pearson"));
+  await tick();
+  assert.equal(link.get("frontend_state").changes.constraint, "neyman_pearson", "the move is sent");
+  models.p_pos.set("value", 0.25);
+  await tick();
+  assert.equal(link.get("frontend_state").changes.p_pos, 0.25, "moves still go to the kernel");
+  // The page drew nothing under the limit: the kernel draws every mark and table meanwhile.
+  assert.deepEqual(Array.from(models.operating_line.get("x")), [0.8, 0.8]);
+  assert.equal(models.headline.get("value"), drawn);
+  kernelSet(models.headline, { value: "the kernel's words" });
+  await tick();
+  assert.equal(models.headline.get("value"), "the kernel's words", "the kernel's headline stays");
+  bound.stop();
 });

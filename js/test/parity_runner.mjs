@@ -9,6 +9,8 @@
 //     by the built (minified) file. Input: {contract, groups: [{header, buffers: [base64]}],
 //     states, pcf_queries, constraint_queries, format_queries, readable_queries,
 //     selecting_queries}; the answer: the same lists of answers.
+//   {"task": "per_case", "module": ..., "input": {contract, groups: [{header, buffers, per_case}],
+//     states}}: a per-case widget's view and decision at each state (perCase below).
 //   {"task": "glue", "queries": [[kind, a, b, c, d], ...]}
 //     page_bind.mjs's conversions; a refused query answers "error".
 //
@@ -153,6 +155,31 @@ return {
 };
 }
 
+// Per-case costs (tests/test_frontend_case_costs.py): the page's view of a per-case widget
+// (perCaseView), its decision (perCaseDecision, mirroring PerCaseCosts.headline of decide()) and
+// savings (perCaseSavings, savingsWords: per_case_savings, savings_words), at each state.
+function perCase(op, input) {
+  op.useContract(input.contract);
+  const groups = input.groups.map((g) => op.decodePayload(g.header, g.buffers));
+  const states = input.states.map((s) => attempt(() => {
+    const pc = input.groups[s.group].per_case;
+    const view = op.perCaseView(groups[s.group], s, pc, { colors: s.colors ?? {} });
+    const d = op.perCaseDecision(groups[s.group], s, pc);
+    const cost = d.rule === null ? null : d.rule.expected_cost;
+    const savings = cost === null ? null : op.perCaseSavings(pc, cost, s.p_pos, s.cost_fn, s.cost_fp);
+    return {
+      decision: op.jsonable(d), headline: view.headline.text, headline_html: view.headline.html,
+      readout_html: view.readout.html, pcf: view.operating.pcf, pcf_label: view.pcfLabel,
+      winner_dot: { x: view.operating.winnerDot.x, y: view.operating.winnerDot.y,
+        visible: view.operating.winnerDot.visible },
+      nec_y: view.operating.necPoints.y, chosen_x: view.operating.chosen.x,
+      chosen_y: view.operating.chosen.y,
+      savings, savings_words: savings === null ? null : op.savingsWords(savings),
+    };
+  }));
+  return { states };
+}
+
 function glueQueries(op, queries) {
   const g = glue;
   return queries.map(([kind, a, b, c, d]) => {
@@ -177,6 +204,7 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
   try {
     const request = JSON.parse(line, revive);
     answer = request.task === "glue" ? glueQueries(await moduleAt(null), request.queries)
+      : request.task === "per_case" ? perCase(await moduleAt(request.module), request.input)
       : parity(await moduleAt(request.module), request.input);
   } catch (err) {
     answer = { failed: String(err && err.stack ? err.stack : err) };

@@ -19,6 +19,12 @@ protocol (one writer per mark; the README's "How it works"):
   with its own moves not yet taken on top, so every view converges to the kernel's state.
 
 With no front end (scripts, tests, nbconvert) nothing is attached and the kernel draws all.
+
+Per-case costs (`costwidget.frontend.contract`'s docstring): the link is made where the page
+mirrors the widget (`page_mirrors`); under a Neyman-Pearson or workforce limit the kernel
+decides (the limit counts cases the page does not hold), so `FrontendLink.attached` is False
+meanwhile and the kernel draws every mark, table and control, while the page sends the moves
+and draws nothing.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ import ipywidgets as widgets
 import traitlets as t
 
 from ...frontend.contract import STATE_KEYS
-from ..output.page_spec import front_end_state, live_spec
+from ..output.page_spec import front_end_state, live_spec, page_mirrors
 
 __all__ = ["FrontendLink", "LinkModel", "link_widget", "BUNDLE"]
 
@@ -42,8 +48,9 @@ BUNDLE = pathlib.Path(__file__).resolve().parents[2] / "static" / "live-link.js"
 def link_widget(w):
     """The `FrontendLink` of a composed `CostWidget`, or None when the front-end module was not
     built (a source checkout without ``npm run build``: the kernel then draws everything), or
-    for per-case costs: the page's code prices each class, so the kernel draws everything."""
-    if getattr(w, "per_case", None) is not None:
+    for per-case costs the page does not mirror (cases that change sides, costs summed by an
+    engine: `page_mirrors`), where the kernel draws everything."""
+    if not page_mirrors(w):
         return None
     return FrontendLink(w) if BUNDLE.exists() else None
 
@@ -60,6 +67,8 @@ class LinkModel(anywidget.AnyWidget):
     payload_header = t.Dict().tag(sync=True)
     # Binary: ipywidgets sends bytes as message buffers, never as JSON lists.
     payload_buffers = t.List(t.Bytes()).tag(sync=True)
+    # Per-case costs: the units and floor of money per case (page_spec.per_case_spec), or None.
+    per_case = t.Dict(allow_none=True, default_value=None).tag(sync=True)
     root_class = t.Unicode().tag(sync=True)
     attached = t.Bool(False).tag(sync=True)
     frontend_state = t.Dict().tag(sync=True)
@@ -71,7 +80,7 @@ class FrontendLink:
 
     def __init__(self, w):
         self.w = w
-        self.attached = False
+        self._attached = False  # a front end took the link (`attached` says whether it draws)
         self.acks: dict = {}  # session -> the last seq taken from that front end
         self.session = None  # the front end whose move was taken last ...
         self.last_seq = 0  # ... and that move's seq
@@ -87,6 +96,7 @@ class FrontendLink:
             initial_state=spec["state"],
             payload_header=spec["header"],
             payload_buffers=spec["buffers"],
+            per_case=spec["per_case"],
             root_class=f"costwidget-link-{w.widget.model_id}",
             layout=widgets.Layout(width="0px", height="0px", margin="0px", overflow="hidden"),
         )
@@ -101,13 +111,21 @@ class FrontendLink:
         w.state.observe(w._tx.user_observer(self._on_state), names=list(STATE_KEYS))
 
     # ------------------------------------------------------------------ the protocol
+    @property
+    def attached(self) -> bool:
+        """True while a front end draws (`Context.frontend_draws`): from its ``attached``
+        on, except for per-case costs under a limit, which the kernel decides and draws."""
+        if not self._attached:
+            return False
+        return self.w.per_case is None or self.w.state.constraint == "none"
+
     def _owned_bindings(self):
         return [*self.w.operating_tool.bindings, *self.w.constraint_tool.bindings]
 
     def _on_attached(self, change) -> None:
-        if not change["new"] or self.attached:
+        if not change["new"] or self._attached:
             return
-        self.attached = True
+        self._attached = True
         # The front end links these controls now; their moves reach the kernel as
         # frontend_state, so their own observers would apply each move a second time, late.
         for binding in self._owned_bindings():
@@ -197,7 +215,7 @@ class FrontendLink:
         message = {
             "state": front_end_state(self.w),
             "acks": dict(self.acks),
-            "attached": self.attached,
+            "attached": self._attached,
             "session": self.session,
             "ack": self.last_seq,
             "refused": refused,

@@ -30,6 +30,10 @@ Per classifier (``PAYLOAD_ARRAYS``):
     The next lower distinct score below each hull vertex's threshold (``-inf`` below the
     lowest, NaN without thresholds): the headline shows a threshold with the digits that select
     the same cases (`costwidget.model.kernels.readable.selecting_threshold`).
+``hull_counted_fpr, hull_counted_tpr``
+    Per-case costs only (the classifiers are then the cost-weighted twins): each hull vertex's
+    FPR and TPR counted on the cases, with ``sample_weight`` (`counted_rates` of the classifier
+    as given at the vertex's threshold), the rates the headline prints (`hull_counted_rates`).
 
 The single candidates are as many as the distinct TPRs (up to the number of positives: three
 float64 each would make the payload grow with the data, 21.6 MB for 3 × 10^6 scores). When the
@@ -78,6 +82,7 @@ __all__ = [
     "THRESHOLD_DIGITS",
     "THRESHOLD_RELATIVE_BOUND",
     "classifier_arrays",
+    "hull_counted_rates",
     "encode_single",
     "decode_single",
     "pack_classifiers",
@@ -166,6 +171,51 @@ def classifier_arrays(clf: Classifier) -> dict[str, np.ndarray]:
     return {k: np.ascontiguousarray(v, dtype=_DTYPE) for k, v in out.items()}
 
 
+def hull_counted_rates(twin: Classifier, given: Classifier) -> dict[str, np.ndarray]:
+    """``{"hull_counted_fpr", "hull_counted_tpr"}`` of a cost-weighted ``twin``: at each of its
+    hull vertices, the FPR and TPR of "flag when score >= the vertex's threshold" counted on the
+    cases of ``given`` (`counted_rates`, which the kernel's headline prints), to the last bit;
+    NaN at a vertex without a threshold.
+
+    Examples
+    --------
+    >>> import costwidget as cw
+    >>> from costwidget.model import cost_weighted
+    >>> clf = cw.Classifier.from_scores([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1],
+    ...                                 cost_fn=[10.0, 0, 4.0, 0], cost_fp=1.0)
+    >>> twin = cost_weighted(clf)[0]
+    >>> r = hull_counted_rates(twin, clf)
+    >>> r["hull_counted_fpr"].tolist(), r["hull_counted_tpr"].tolist()
+    ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0])
+    """
+    cc = given.case_costs
+    scores = np.asarray(given.sample.scores, dtype=np.float64)
+    thresholds = twin.hull["threshold"].to_numpy()
+    out = {}
+    for key, side in (("hull_counted_fpr", ~cc.is_pos), ("hull_counted_tpr", cc.is_pos)):
+        weights = None if cc.weights is None else np.asarray(cc.weights, float)[side]
+        out[key] = _counted_side(scores[side], weights, thresholds)
+    return out
+
+
+def _counted_side(scores, weights, thresholds) -> np.ndarray:
+    """The share of one class's cases scored >= each threshold, as `counted_rates` sums it:
+    ``(w * (scores >= t)).sum() / w.sum()`` over the class's cases in their order (the same
+    products in the same order, so the same pairwise sum). Without weights the sums are counts,
+    exact, found by a binary search."""
+    rates = np.full(len(thresholds), np.nan)
+    known = ~np.isnan(thresholds)
+    if weights is None:
+        total = float(len(scores))
+        below = np.searchsorted(np.sort(scores), thresholds[known], side="left")
+        sums = (len(scores) - below).astype(np.float64)
+    else:
+        total = float(weights.sum())
+        sums = np.array([float((weights * (scores >= t)).sum()) for t in thresholds[known]])
+    rates[known] = sums / total if total > 0 else 0.0
+    return np.ascontiguousarray(rates, dtype=_DTYPE)
+
+
 def _named(classifiers):
     if isinstance(classifiers, dict):
         return list(classifiers.items())
@@ -179,7 +229,7 @@ def _named(classifiers):
     return out
 
 
-def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
+def pack_classifiers(classifiers, extra=None) -> tuple[dict, list[bytes]]:
     """Pack classifiers for the front end: a JSON-able header and one ``bytes`` per array.
 
     Parameters
@@ -187,6 +237,9 @@ def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
     classifiers : dict, or sequence of Classifier or of (name, Classifier)
         In the order the front end draws them (a dict's order; unnamed classifiers are
         called ``"classifier i"``, as the widget names them).
+    extra : dict, optional
+        ``{name: {array name: array}}``: optional arrays of ``PAYLOAD_OPTIONAL_ARRAYS`` to send
+        too (the per-case costs' `hull_counted_rates`).
 
     Returns
     -------
@@ -213,6 +266,8 @@ def pack_classifiers(classifiers) -> tuple[dict, list[bytes]]:
     entries, buffers = [], []
     for name, clf in _named(classifiers):
         all_arrays = classifier_arrays(clf)
+        for key, arr in (extra or {}).get(name, {}).items():
+            all_arrays[key] = np.ascontiguousarray(arr, dtype=_DTYPE)
         single = _encoded_single(clf, all_arrays)
         entry = {"name": name, "arrays": {}}
         for key, arr in all_arrays.items():

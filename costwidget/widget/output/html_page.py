@@ -31,14 +31,17 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
     models those are). ``interactive=False`` (or ``cdn=True``): nothing is recomputed. Controls
     the page cannot act on are shown disabled, with a tooltip saying why, and tables it does not
     recompute say "as exported at PCF(+) = …" in their title (`page_limits`). A widget with
-    per-case costs exports a page that recomputes nothing: its multipliers and p(+) are fixed
-    at the exported state.
+    per-case costs where no case changes side (`costwidget.frontend.contract.mirrors_per_case`)
+    recomputes p(+) and the multipliers' decision in money per case; its limit's controls need
+    Python (a limit counts the cases), and with a limit on the page is static. Other per-case
+    widgets (cases that change sides, costs summed by an engine) export a page that recomputes
+    nothing: its multipliers and p(+) are fixed at the exported state.
     """
     from ipywidgets.embed import dependency_state, embed_data
 
     from ...export import page
     from .page_limits import mark_page_limits
-    from .page_spec import page_spec
+    from .page_spec import page_mirrors, page_spec
 
     w.wait()
     # drop_defaults=False: with defaults dropped, a slider shows the wrong value (ipywidgets#2440).
@@ -51,9 +54,11 @@ def to_html(w, path=None, *, cdn=False, interactive=True):
     for model in state.values():
         if model.get("model_module") == "bqplot" and model["state"].get("tooltip"):
             model["state"]["tooltip"] = None
-    # Per-case costs: the page's code prices each class, so nothing is recomputed in the page
-    # (its controls are disabled, saying why); the numbers are Python's, at the exported state.
-    live = interactive and not cdn and getattr(w, "per_case", None) is None
+    # Per-case costs the page does not mirror, or under a limit (which counts the cases): nothing
+    # is recomputed in the page (its controls are disabled, saying why); the numbers are
+    # Python's, at the exported state.
+    mirrored = page_mirrors(w) and (w.per_case is None or w.state.constraint == "none")
+    live = interactive and not cdn and mirrored
     frontend = page_spec(w) if live else None
     # The page says what is live. Controls it cannot act on are disabled, with a
     # tooltip saying why; tables it does not recompute say they show the exported state.

@@ -94,10 +94,14 @@ def mark_page_limits(w, state: dict, *, live_roles: dict | None) -> None:
     ``live_roles``: the page's roles (`page_spec`), for an interactive page; None for a static
     page, where no control acts.
     """
-    from ...frontend.contract import CONTROL_ROLES
+    from ...frontend.contract import CONTROL_ROLES, PER_CASE_KERNEL_ROLES, PER_CASE_REFUSED_LIMIT
 
     live_roles = live_roles or {}
-    live = {live_roles[r] for r in CONTROL_ROLES if r in live_roles} | _link_sources(state)
+    # Per-case costs: a limit counts the cases, which the page does not hold (the contract).
+    kernel = set(PER_CASE_KERNEL_ROLES) if w.per_case is not None else set()
+    roles = [r for r in CONTROL_ROLES if r in live_roles and r not in kernel]
+    live = {live_roles[r] for r in roles} | _link_sources(state)
+    limit_ids = {live_roles[r] for r in kernel if r in live_roles}
     drawn_by_page = set(live_roles.values()) - live
     names = _names(w)
     for widget in reachable_widgets([w.widget]):
@@ -107,7 +111,8 @@ def mark_page_limits(w, state: dict, *, live_roles: dict | None) -> None:
         values = model["state"]
         if "disabled" in widget.trait_names():
             values["disabled"] = True
-            values["tooltip"] = f"{_label(widget, names)}: {NEEDS_PYTHON}"
+            why = PER_CASE_REFUSED_LIMIT if widget.model_id in limit_ids else NEEDS_PYTHON
+            values["tooltip"] = f"{_label(widget, names)}: {why}"
         elif (
             live_roles
             and widget.model_id not in drawn_by_page

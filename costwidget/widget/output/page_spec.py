@@ -7,14 +7,19 @@ every fact the front end shares with Python), the state the controls start from,
 classifiers' colours and the classifiers themselves as a base64 binary payload
 (`frontend_payload`). Everything here is data (numbers, names, model ids); the page never
 evaluates any of it as code.
+
+A widget with per-case costs the page mirrors (`costwidget.frontend.contract.mirrors_per_case`)
+sends its cost-weighted twins, with their hull vertices' rates counted on the cases, and
+``spec["per_case"]`` (`per_case_spec`): the units and the floor of money per case.
 """
 
 from __future__ import annotations
 
 import base64
 
-from ...frontend.contract import STATE_KEYS, page_contract
-from .frontend_payload import pack_classifiers
+from ...frontend.contract import STATE_KEYS, mirrors_per_case, page_contract
+from ...model import cost_weighted
+from .frontend_payload import hull_counted_rates, pack_classifiers
 
 __all__ = [
     "page_spec",
@@ -22,6 +27,8 @@ __all__ = [
     "state_values",
     "honest_values",
     "front_end_state",
+    "per_case_spec",
+    "page_mirrors",
 ]
 
 
@@ -94,11 +101,41 @@ def front_end_state(w) -> dict:
     return {**state_values(w.state), "honest": honest_values(w)}
 
 
+def page_mirrors(w) -> bool:
+    """Whether the page recomputes ``w``: per-class costs always, per-case costs where
+    `mirrors_per_case` says so (the kernel draws the others)."""
+    return getattr(w, "per_case", None) is None or mirrors_per_case(w.classifiers)
+
+
+def per_case_spec(w) -> dict | None:
+    """What the page needs of a per-case widget it mirrors, None for per-class costs:
+    ``{"units": [u_fn, u_fp], "floor": F / W}``, the multipliers' per-class costs
+    (`multiplier_units`, as ``state.cost_units``) and what every rule costs per case beyond
+    NEC times ``p·C(-|+) + (1 - p)·C(+|-)`` (``CostSetting.offset``: 0 where no case changes
+    side, sent all the same, as the kernel adds it)."""
+    pc = getattr(w, "per_case", None)
+    if pc is None:
+        return None
+    _p, _n, floor, total = cost_weighted(w.classifiers[0])[1]
+    return {"units": [float(u) for u in pc.units], "floor": float(floor) / float(total)}
+
+
+def _payload(w):
+    """The classifiers the page draws: the twins (with their hull's rates counted on the cases)
+    for per-case costs."""
+    pc = getattr(w, "per_case", None)
+    if pc is None:
+        return pack_classifiers([(c.name, c) for c in w.classifiers])
+    extra = {t.name: hull_counted_rates(t, g) for t, g in zip(pc.twins, pc.given)}
+    return pack_classifiers([(t.name, t) for t in pc.twins], extra)
+
+
 def live_spec(w) -> dict:
     """What the live link (`frontend_link`) sends once: the spec with the classifiers as raw
     ``bytes`` buffers (ipywidgets carries them as binary, not JSON)."""
-    header, buffers = pack_classifiers([(c.name, c) for c in w.classifiers])
+    header, buffers = _payload(w)
     return {
+        "per_case": per_case_spec(w),
         "contract": page_contract(),
         "roles": _roles(w),
         "state": front_end_state(w),

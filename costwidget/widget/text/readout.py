@@ -18,6 +18,7 @@ from ...frontend.contract import (
     BEST_ROW_STYLE,
     CONSTRAINT_COLUMNS,
     HONEST_COLUMNS,
+    PER_CASE_NOTE,
     READOUT_COLUMNS,
     TEXT_COLUMNS,
     UNKNOWN_COLOR,
@@ -89,15 +90,6 @@ def _table(rows, colors, columns, best, caption, note, css_class) -> str:
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
         f"<div class='costwidget-table-note'>{note}</div>"
     )
-
-
-#: The readout's note for per-case costs (the page never recomputes those widgets).
-PER_CASE_NOTE = (
-    "Highlighted: the lowest expected cost (none when several tie). Costs per case: expected "
-    "cost per case is money, every outcome counted, each case's costs times the multipliers; "
-    "the rates and the normalized expected cost are of the cost-weighted cases. The same "
-    "numbers are in <code>w.readout</code>."
-)
 
 
 def readout_html(rows, colors: dict, best=_lowest, note=None) -> str:
