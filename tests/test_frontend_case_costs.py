@@ -494,3 +494,45 @@ def test_the_hulls_case_counts_are_the_kernels_to_the_last_bit(weighted):
         want = [counted_rates(clf, float(t)) for t in twin.hull["threshold"]]
         assert got["hull_counted_fpr"].tolist() == [f for f, _ in want]
         assert got["hull_counted_tpr"].tolist() == [t for _, t in want]
+
+
+def test_the_page_says_the_kernels_runner_up_band():
+    """With the difference view shown the kernel's headline reads the runner-up's paired band
+    (the cases drawn with their costs); the page says the same words at that state (before, the
+    page dropped the band for per-case widgets and its headline lacked the clause)."""
+    rng = np.random.default_rng(1)
+    n = 400
+    y = (rng.random(n) < 0.35).astype(int)
+    amount = np.round(rng.lognormal(3.0, 1.2, n), 2)
+    scores = {"a": np.round(rng.random(n) + 0.5 * y, 3), "b": np.round(rng.random(n) + 0.45 * y, 3)}
+    w = cw.CostWidget.from_predictions(y, scores, cost_fn=amount, cost_fp=4.0)
+    try:
+        w.difference = ["a", "b"]
+        w.wait(timeout=300)
+        band = w.decision.runner_up_band
+        assert band is not None and "interval at this PCF(+)" in w.headline.text
+        spec = page_spec(w)
+        state = {
+            "p_pos": w.p_pos,
+            "cost_fn": w.cost_fn,
+            "cost_fp": w.cost_fp,
+            "visible": list(w.visible),
+            "constraint": "none",
+            "group": 0,
+            "colors": dict(w.colors),
+            "runner_up_band": band.to_dict(),
+        }
+        answer = ask_node(
+            {
+                "task": "per_case",
+                "module": None,
+                "input": {
+                    "contract": page_contract(),
+                    "groups": [{**spec["payload"], "per_case": spec["per_case"]}],
+                    "states": [state],
+                },
+            }
+        )
+        assert answer["states"][0]["headline"] == w.headline.text
+    finally:
+        w.close()

@@ -1680,10 +1680,12 @@ function perCaseSavingsWords(d, perCase) {
  * costs of the multipliers, the readout in money per case with the per-case note, the headline
  * with its savings.
  */
-export function perCaseView(classifiers, state, perCase, { colors = {} } = {}) {
+export function perCaseView(classifiers, state, perCase, { colors = {}, runnerUpBand = null } = {}) {
   const twin = perClassState(state, perCase);
-  // The runner-up's band is of the kernel's twins (its PCF(+) summed from the cases): not said.
-  const decide = (c, _twin, known) => perCaseDecision(c, state, perCase, { ...known, runnerUpBand: null });
+  // The runner-up's band is the kernel's (a paired bootstrap of the cases with their costs): the
+  // page says it where it fits the page's own choice, PCF(+) and rules (fittingBand), as for
+  // per-class widgets.
+  const decide = (c, _twin, known) => perCaseDecision(c, state, perCase, { ...known, runnerUpBand });
   const view = computeView(classifiers, twin, { colors, decide, note: contract().PER_CASE_NOTE });
   view.pcfLabel = pcfLabel(view.operating.pcf, state.cost_fn, state.cost_fp);
   return view;

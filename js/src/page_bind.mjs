@@ -262,7 +262,7 @@ export function bindPage(OP, spec, modelOf, bindOptions = {}) {
 
   function draw() {
     if (kernelDecides(state)) return null;
-    const view = perCase ? OP.perCaseView(classifiers, state, perCase, { colors: spec.colors })
+    const view = perCase ? OP.perCaseView(classifiers, state, perCase, { colors: spec.colors, runnerUpBand })
       : OP.computeView(classifiers, state, { colors: spec.colors, runnerUpBand });
     const op = view.operating;
     const con = view.constraint;

@@ -163,8 +163,9 @@ function perCase(op, input) {
   const groups = input.groups.map((g) => op.decodePayload(g.header, g.buffers));
   const states = input.states.map((s) => attempt(() => {
     const pc = input.groups[s.group].per_case;
-    const view = op.perCaseView(groups[s.group], s, pc, { colors: s.colors ?? {} });
-    const d = op.perCaseDecision(groups[s.group], s, pc);
+    const runnerUpBand = s.runner_up_band ?? null;
+    const view = op.perCaseView(groups[s.group], s, pc, { colors: s.colors ?? {}, runnerUpBand });
+    const d = op.perCaseDecision(groups[s.group], s, pc, { runnerUpBand });
     const cost = d.rule === null ? null : d.rule.expected_cost;
     const savings = cost === null ? null : op.perCaseSavings(pc, cost, s.p_pos, s.cost_fn, s.cost_fp);
     return {
