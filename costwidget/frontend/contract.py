@@ -31,8 +31,9 @@ trivial rule (`per_case_savings`, `savings_words`), and the readout. The kernel 
 it weighs again from the cases at each multiplier and p(+), summed in another order: its
 money per case equals the page's to rounding (within 1e-12 of ``p·C(-|+) + (1 - p)·C(+|-)``,
 or 1e-10 relative), not to the last bit, while the choice, the threshold, PCF(+) and the words
-are the same (``tests/test_frontend_case_costs.py``). The page does
-not say the runner-up's band for these widgets.
+are the same (``tests/test_frontend_case_costs.py``). The runner-up's band (the kernel's paired
+bootstrap of the cases with their costs) is said by the page where it fits the page's own
+choice, PCF(+) and rules, as for per-class widgets.
 
 A Neyman-Pearson or workforce limit counts the cases at every threshold
 (:mod:`costwidget.model.decisions.case_limits`), which the page does not hold: under a limit
