@@ -55,7 +55,9 @@ def case_band_setting(state):
     if per_case is None:
         return None
     if per_case.moves:  # the twins follow every move: the band is priced where they are drawn
-        p, m_fn, m_fp = per_case.drawn_at
+        # (between a failed redraw and its rollback no twins are drawn: the state's setting)
+        drawn = per_case.drawn_at or (state.p_pos, state.cost_fn, state.cost_fp)
+        p, m_fn, m_fp = drawn
         return (float(state.p_pos) if p is None else p), m_fn, m_fp
     p, m_fn, m_fp = per_case.pinned if per_case.pinned is not None else (None, 1.0, 1.0)
     weighted = getattr(per_case.given[0].case_costs, "weights", None) is not None
