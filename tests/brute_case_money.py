@@ -83,3 +83,31 @@ def money_best(scores, omega, flag, keep):
         cost = np.where(scores >= t, flag, keep)
         best = min(best, float(np.sum(omega * cost) / np.sum(omega)))
     return best
+
+
+def widget_data(seed=0, n=80, fee=False):
+    """Labels, two classifiers' scores, four folds and per-case costs (Pareto amounts; with
+    ``fee`` a fee on flagged positives, inside cost_fp, so cheap positives change sides): the
+    data of the widget tests of the fold spread and the difference view."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+    amount = np.round(rng.pareto(1.5, n) * 20.0 + 0.5, 2)
+    costs = {"cost_fn": amount, "cost_fp": 8.0 + np.zeros(n)}
+    if fee:
+        costs["cost_tp"] = 3.0 + np.zeros(n)
+    scores = {
+        "a": np.round(rng.random(n) + 0.6 * y, 2),
+        "b": np.round(rng.random(n) + 0.9 * y * (amount > 8), 2),
+    }
+    folds = np.arange(n) % 4
+    return y, scores, folds, costs
+
+
+def widget_setting(y, costs, m_fn, m_fp, p_pos):
+    """``(flag, keep, omega, totals)`` of `widget_data`'s costs at a setting (no sample weight)."""
+    zeros = np.zeros(len(y))
+    flag, keep = flag_and_pass(
+        y, costs["cost_fn"], costs["cost_fp"], costs.get("cost_tp", zeros), zeros, m_fn, m_fp
+    )
+    omega = case_weights(y, None, p_pos)
+    return flag, keep, omega, totals(omega, flag, keep)

@@ -7,24 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from brute_case_money import case_weights, flag_and_pass, pane_best, totals
+from brute_case_money import pane_best
+from brute_case_money import widget_data as _data
+from brute_case_money import widget_setting as _setting
 
 import costwidget as cw
-
-
-def _data(seed=0, n=80, fee=False):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < 0.4).astype(int)
-    amount = np.round(rng.pareto(1.5, n) * 20.0 + 0.5, 2)
-    costs = {"cost_fn": amount, "cost_fp": 8.0 + np.zeros(n)}
-    if fee:  # a fee on flagged positives, inside cost_fp: cheap positives change sides
-        costs["cost_tp"] = 3.0 + np.zeros(n)
-    scores = {
-        "a": np.round(rng.random(n) + 0.6 * y, 2),
-        "b": np.round(rng.random(n) + 0.9 * y * (amount > 8), 2),
-    }
-    folds = np.arange(n) % 4
-    return y, scores, folds, costs
 
 
 def _widget(y, scores, folds, costs, **kw):
@@ -33,15 +20,6 @@ def _widget(y, scores, folds, costs, **kw):
         for name, s in scores.items()
     ]
     return cw.CostWidget(clfs, **kw)
-
-
-def _setting(y, costs, m_fn, m_fp, p_pos):
-    zeros = np.zeros(len(y))
-    flag, keep = flag_and_pass(
-        y, costs["cost_fn"], costs["cost_fp"], costs.get("cost_tp", zeros), zeros, m_fn, m_fp
-    )
-    omega = case_weights(y, None, p_pos)
-    return flag, keep, omega, totals(omega, flag, keep)
 
 
 def test_the_difference_view_shows_money_per_case_of_the_pair():
